@@ -1,0 +1,31 @@
+# `make run`: set up and start the whole portal on the embedded default (SQLite, a filesystem
+# Celery transport, demo data). `make test`: run every test. Both create .venv on first use.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo_setup
+	$(VENV)/bin/honcho -f Procfile.dev start
+
+test: $(STAMP)
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check engine games portal tests
+	$(VENV)/bin/mypy
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,189 @@
+"""The engine contract every game implements (see shared/DESIGN.md, "The engine contract").
+
+Everything here is pure: no Django, no I/O, no clock, no global random. State, options and
+submissions are plain JSON-serialisable data (dicts with string keys, lists, str, int, bool,
+None); a state must survive ``json.loads(json.dumps(state))`` unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+JSON = Any
+State = dict[str, Any]
+Submission = dict[str, Any]
+
+
+class PhaseKind(str, Enum):
+    """How a phase collects its input."""
+
+    SIMULTANEOUS = "simultaneous"  # sealed; resolved when all required seats are in or at deadline
+    SEQUENTIAL = "sequential"  # one seat acts; applied at once
+    CONTINUOUS = "continuous"  # any listed seat may act any time; window closes at a tick
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input: where (a dotted field path) and why (a sentence)."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "message": self.message}
+
+
+class RuleError(ValueError):
+    """A rejected input. Carries every problem found, never just the first."""
+
+    def __init__(self, problems: Iterable[Problem] | str, path: str = "") -> None:
+        if isinstance(problems, str):
+            problems = [Problem(path, problems)]
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        if not self.problems:
+            raise ValueError("a RuleError needs at least one problem")
+        super().__init__("; ".join(str(p) for p in self.problems))
+
+    def as_list(self) -> list[dict[str, str]]:
+        return [p.as_dict() for p in self.problems]
+
+
+class OptionsError(RuleError):
+    """The match options are not valid for this game."""
+
+
+class TextError(RuleError):
+    """A plain-text order sheet could not be read; each problem's path names the line."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must (or may) act now, and how."""
+
+    kind: PhaseKind
+    phase: str  # the game's name for the phase, e.g. "setup", "orders"
+    required: bool = True  # a simultaneous phase waits for every required seat
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of resolving a phase, applying an action or a tick."""
+
+    state: State
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished match ended.
+
+    ``ranking`` lists groups of seats, best first; seats in one group are tied (a draw is a
+    single group holding every seat). ``scores`` maps seat to a number the game chooses.
+    """
+
+    ranking: tuple[tuple[int, ...], ...]
+    scores: Mapping[int, float]
+    reason: str
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0] if len(self.ranking) > 1 else ()
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.ranking) == 1
+
+
+def rng_for(seed: int | str, phase_number: int) -> random.Random:
+    """The random generator for one phase of one match, derived from (match seed, phase)."""
+    digest = hashlib.sha256(f"{seed}:{phase_number}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+class Game:
+    """Base class for a game. Subclasses override what their phase kinds need."""
+
+    slug: str = ""
+    name: str = ""
+    min_seats: int = 2
+    max_seats: int = 2
+    seat_names: Mapping[int, str] = {}
+    bots: tuple[str, ...] = ()
+
+    # -- options and setup -------------------------------------------------------------
+    def default_options(self) -> dict[str, Any]:
+        return {}
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Return normalized options or raise OptionsError listing every problem."""
+        raise NotImplementedError
+
+    def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
+        raise NotImplementedError
+
+    # -- phases --------------------------------------------------------------------------
+    def prompts(self, state: State) -> dict[int, Prompt]:
+        raise NotImplementedError
+
+    def validate(self, state: State, seat: int, submission: Any) -> Submission:
+        """Return the normalized submission or raise RuleError listing every problem."""
+        raise NotImplementedError
+
+    def warnings(self, state: State, seat: int, submission: Submission) -> list[Problem]:
+        """Things in a valid submission the player probably did not mean (never silent)."""
+        return []
+
+    def default_submission(self, state: State, seat: int) -> Submission:
+        raise NotImplementedError
+
+    def resolve(
+        self, state: State, submissions: Mapping[int, Submission], rng: random.Random
+    ) -> Outcome:
+        raise NotImplementedError(f"{self.slug} has no simultaneous phases")
+
+    def apply(
+        self, state: State, seat: int, action: Any, now: Any, rng: random.Random
+    ) -> Outcome:
+        raise NotImplementedError(f"{self.slug} has no sequential or continuous phases")
+
+    def tick(self, state: State, now: Any, rng: random.Random) -> Outcome:
+        raise NotImplementedError(f"{self.slug} has no scheduled events")
+
+    # -- reading -------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Exactly what ``seat`` (or a spectator, for None) may see."""
+        raise NotImplementedError
+
+    def view_submission(self, state: State, seat: int, submission: Submission) -> dict[str, Any]:
+        """A submission as its author may see it (the default: as stored)."""
+        return submission
+
+    def result(self, state: State) -> Result | None:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> Any:
+        raise NotImplementedError
+
+    def bot_submission(
+        self, state: State, seat: int, bot: str, rng: random.Random
+    ) -> Submission:
+        """What the named bot submits for ``seat`` in the current phase."""
+        raise NotImplementedError
+
+    # -- text grammar (email) --------------------------------------------------------------
+    def parse_text(self, state: State, seat: int, text: str) -> Submission:
+        raise NotImplementedError
+
+    def format_text(self, state: State, seat: int, submission: Submission) -> str:
+        raise NotImplementedError
+
+    def seat_name(self, seat: int) -> str:
+        return self.seat_names.get(seat, f"Seat {seat}")

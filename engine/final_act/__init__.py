@@ -1,0 +1,1 @@
+"""Final Act (see shared/rules/final-act.md)."""

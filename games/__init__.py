@@ -1,0 +1,1 @@
+"""Matches, seats, phases, sealed submissions and the turn lifecycle, for every engine game."""

@@ -1,0 +1,208 @@
+"""Matches, seats, phases and sealed submissions: the turn lifecycle's data.
+
+A match's lifecycle is data (``Match.TRANSITIONS``); every status change goes through
+``games.services.match_set_status`` which writes a ``MatchStatusChange`` audit row.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    # Allowed next statuses; anything else is refused by match_set_status.
+    TRANSITIONS: dict[str, set[str]] = {
+        Status.OPEN: {Status.ACTIVE, Status.ABORTED},
+        Status.ACTIVE: {Status.FINISHED, Status.ABORTED},
+        Status.FINISHED: set(),
+        Status.ABORTED: set(),
+    }
+
+    class MissPolicy(models.TextChoices):
+        REPLACE = "replace", "Flag the seat for replacement"
+        FORFEIT = "forfeit", "The seat forfeits the match"
+
+    game = models.CharField(max_length=40, db_index=True)
+    title = models.CharField(max_length=120, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    is_public = models.BooleanField(default=True, help_text="Spectators may watch.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
+    seed = models.BigIntegerField(default=new_seed)
+
+    # Time control and missed-deadline policy.
+    hours_per_phase = models.DecimalField(max_digits=7, decimal_places=3, default=24)
+    miss_policy = models.CharField(
+        max_length=10, choices=MissPolicy.choices, default=MissPolicy.REPLACE
+    )
+    miss_limit = models.PositiveSmallIntegerField(
+        default=3, help_text="Misses in a row before the policy applies."
+    )
+
+    # The current phase (denormalised from the open Phase row for the lobby and the sweeper).
+    phase_number = models.PositiveIntegerField(default=0)
+    phase_kind = models.CharField(max_length=12, blank=True)
+    phase_name = models.CharField(max_length=40, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True, help_text="Engine state; never shown raw.")
+    result = models.JSONField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at"]
+        indexes = [
+            # The deadline sweeper's query: active matches whose deadline has passed.
+            models.Index(
+                fields=["deadline"], name="match_active_deadline", condition=Q(status="active")
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.game} #{self.pk}"
+
+
+class MatchStatusChange(models.Model):
+    """Audit row for every status change of a match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="status_changes")
+    old_status = models.CharField(max_length=12)
+    new_status = models.CharField(max_length=12)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=255, blank=True)
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["changed_at", "pk"]
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        TAKEN = "taken", "Taken"
+        FLAGGED = "flagged", "Needs a replacement"
+        FORFEITED = "forfeited", "Forfeited"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=40, blank=True, help_text="Bot name, for a bot seat.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    missed_in_row = models.PositiveIntegerField(default=0)
+    missed_total = models.PositiveIntegerField(default=0)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=Q(user__isnull=False), name="seat_unique_user"
+            ),
+            models.CheckConstraint(
+                condition=~(Q(user__isnull=False) & ~Q(bot="")), name="seat_user_or_bot"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.number}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+
+class Phase(models.Model):
+    """One phase of a match: opened, then resolved exactly once. The match's logbook."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+        QUARANTINED = "quarantined", "Quarantined (resolution keeps failing)"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="phases")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12)
+    name = models.CharField(max_length=40, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    state_before = models.JSONField(help_text="Engine state when the phase opened.")
+    revealed = models.JSONField(
+        null=True, blank=True, help_text="Submissions by seat, filled in when the phase resolves."
+    )
+    events = models.JSONField(default=list, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="phase_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} phase {self.number} ({self.name or self.kind})"
+
+
+class Submission(models.Model):
+    """A sealed sheet: one per seat per phase, secret until the phase resolves."""
+
+    class Source(models.TextChoices):
+        WEB = "web", "Web"
+        EMAIL = "email", "Email"
+        API = "api", "API"
+        BOT = "bot", "Bot"
+        DEFAULT = "default", "Default (missed deadline)"
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="submissions")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="submissions")
+    data = models.JSONField()
+    source = models.CharField(max_length=10, choices=Source.choices)
+    salt = models.CharField(max_length=64)
+    receipt = models.CharField(max_length=64, help_text="SHA-256 of salt + canonical sheet.")
+    revision = models.PositiveIntegerField(default=1)
+    submitted_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["phase", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "seat"], name="submission_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.phase} sheet of seat {self.seat.number} ({self.source})"
