@@ -65,6 +65,11 @@ class Match(models.Model):
     phase_kind = models.CharField(max_length=12, blank=True)
     phase_name = models.CharField(max_length=40, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    complete_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When every required seat was in for the open phase (resolution is due).",
+    )
     state = models.JSONField(null=True, blank=True, help_text="Engine state; never shown raw.")
     result = models.JSONField(null=True, blank=True)
 
@@ -79,6 +84,10 @@ class Match(models.Model):
             # The deadline sweeper's query: active matches whose deadline has passed.
             models.Index(
                 fields=["deadline"], name="match_active_deadline", condition=Q(status="active")
+            ),
+            # The sweeper's second query: complete phases whose resolution never ran.
+            models.Index(
+                fields=["complete_at"], name="match_active_complete", condition=Q(status="active")
             ),
         ]
 
@@ -206,3 +215,17 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phase} sheet of seat {self.seat.number} ({self.source})"
+
+
+class SweepRun(models.Model):
+    """The deadline sweeper's heartbeat (one row): a long gap means the system was down."""
+
+    name = models.CharField(max_length=40, unique=True, default="deadlines")
+    last_run_at = models.DateTimeField()
+    last_gap_seconds = models.FloatField(default=0)
+    extended_total = models.PositiveIntegerField(
+        default=0, help_text="Deadlines extended because of an outage, ever."
+    )
+
+    def __str__(self) -> str:
+        return f"sweeper {self.name} last ran {self.last_run_at:%Y-%m-%d %H:%M:%S}"

@@ -106,7 +106,11 @@ else:
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(VAR_DIR / "celery-processed"),
         "store_processed": False,
+        "control_folder": str(VAR_DIR / "celery-control"),
     }
+    _broker_dir.mkdir(parents=True, exist_ok=True)  # a fresh checkout has no var/ yet
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -188,6 +192,13 @@ if not DEBUG:
 ENGINE_EXTRA_GAMES = env_list("ENGINE_EXTRA_GAMES")
 # After this many failed attempts a phase's resolution is quarantined for admins.
 RESOLVE_MAX_ATTEMPTS = int(os.environ.get("RESOLVE_MAX_ATTEMPTS", "5"))
+# A sweeper gap longer than this means the system was down: deadlines that passed in the gap
+# are extended by the gap instead of being resolved as missed.
+SWEEP_OUTAGE_SECONDS = float(os.environ.get("SWEEP_OUTAGE_SECONDS", "600"))
+# A complete phase still unresolved after this long is re-queued by the sweeper (lost task).
+SWEEP_COMPLETE_GRACE_SECONDS = float(
+    os.environ.get("SWEEP_COMPLETE_GRACE_SECONDS", str(2 * SWEEP_INTERVAL_SECONDS))
+)
 
 LOGGING = {
     "version": 1,

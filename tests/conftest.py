@@ -7,7 +7,14 @@ service is an error, never a skip.
 
 import os
 
-import pytest
+# The toy game for lifecycle tests: settings.ENGINE_EXTRA_GAMES for any worker process the
+# tests start (they inherit this environment), and registered right here for this process
+# (pytest-django has already read the settings by the time this file is imported).
+os.environ.setdefault("ENGINE_EXTRA_GAMES", "tests.toygame")
+
+import pytest  # noqa: E402
+
+import tests.toygame  # noqa: E402,F401  (registers "toy-duel")
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -35,3 +42,50 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("integration"):
             item.add_marker(skip)
+
+
+# --- shared fixtures ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    """make_user("alice") -> a saved user (password "pw-<name>")."""
+
+    def make(username: str, **extra):
+        return django_user_model.objects.create_user(
+            username=username, email=f"{username}@example.test", password=f"pw-{username}", **extra
+        )
+
+    return make
+
+
+@pytest.fixture
+def toy_duel(make_user):
+    """toy_duel(**match_options) -> an active Toy Duel between two new players (alice, bob).
+
+    Built through the services, as users do. Returns the match (players: match.alice/.bob).
+    """
+    from games import services
+
+    counter = {"n": 0}
+
+    def make(**kwargs):
+        counter["n"] += 1
+        n = counter["n"]
+        alice, bob = make_user(f"alice{n}"), make_user(f"bob{n}")
+        args = {"options": {}, "hours_per_phase": 24}
+        args.update(kwargs)
+        match = services.match_create(
+            creator=alice, game="toy-duel",
+            seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}], **args,
+        )
+        match.alice, match.bob = alice, bob
+        return match
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Creating users in tests need not cost a real PBKDF2 round each."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,266 @@
+"""End of a round: Red Cross, repairs, wrecks, breakthroughs, token expiry and the victory check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.final_act import board
+from engine.final_act.units import OFFICERS, Unit, full_label
+
+Key = tuple[int, str]
+State = dict[str, Any]
+
+
+def _event(kind: str, seat: int, text: str, **fields: Any) -> dict[str, Any]:
+    return {"type": kind, "seat": seat, **fields, "text": text}
+
+
+def end_round(
+    state: State, sheets: dict[int, dict[str, Any]], hit: set[Key], events: list[dict[str, Any]]
+) -> None:
+    """Everything that happens after fire, in the ruled order (mutates ``state``)."""
+    rnd = state["round"]
+    units = {(u["seat"], u["name"]): u for u in state["units"]}
+    for seat in board.SEATS:
+        use = sheets[seat]["tokens"].get("red_cross")
+        if use is not None:
+            _red_cross(state, seat, use, units, events)
+    for seat in board.SEATS:
+        name = sheets[seat]["declare"].get("repair")
+        if name is None:
+            continue
+        tank = units[(seat, name)]
+        if tank["state"] == "active" and (seat, name) not in hit:
+            tank["hits"] = 0
+            events.append(
+                _event(
+                    "repair",
+                    seat,
+                    f"{full_label(seat, name)} was repaired behind its berm at {tank['at']}.",
+                    unit=name,
+                    at=tank["at"],
+                )
+            )
+        else:
+            events.append(
+                _event(
+                    "repair",
+                    seat,
+                    f"{full_label(seat, name)} was hit during its repair: no repair.",
+                    unit=name,
+                    at=tank["at"],
+                    failed=True,
+                )
+            )
+    _r_repairs(state, units, events)
+    for unit in state["units"]:
+        if unit.get("out_round") == rnd:
+            del unit["out_round"]
+            if unit["kind"] == "tank" and unit["name"] in OFFICERS:
+                state["officer_lost"][str(unit["seat"])] = rnd
+            if unit["kind"] == "tank" and "wrecks" in state["options"]["advanced"] and unit["at"]:
+                unit["state"] = "wreck"
+                events.append(
+                    _event(
+                        "wreck",
+                        unit["seat"],
+                        f"{full_label(unit['seat'], unit['name'])} remains at {unit['at']} "
+                        "as a wreck.",
+                        unit=unit["name"],
+                        at=unit["at"],
+                    )
+                )
+            else:
+                unit["at"] = None
+    for unit in state["units"]:
+        sq = board.parse(unit["at"])
+        if (
+            unit["kind"] == "tank"
+            and unit["state"] == "active"
+            and sq is not None
+            and board.enemy_last_line(unit["seat"], sq)
+        ):
+            events.append(
+                _event(
+                    "breakthrough",
+                    unit["seat"],
+                    f"{full_label(unit['seat'], unit['name'])} broke through at {unit['at']}!",
+                    unit=unit["name"],
+                    at=unit["at"],
+                )
+            )
+            unit["state"] = "broke_through"
+            unit["at"] = None
+            state["breakthroughs"][str(unit["seat"])] += 1
+    state["board_tokens"] = [
+        t
+        for t in state["board_tokens"]
+        if not (t["token"] == "smoke" and t["round"] <= rnd)
+        and not (t["token"] in ("quick_sand", "mine_clearing") and t["round"] < rnd)
+    ]
+    _victory(state, events)
+
+
+def _red_cross(
+    state: State,
+    seat: int,
+    use: dict[str, Any],
+    units: dict[Key, Unit],
+    events: list[dict[str, Any]],
+) -> None:
+    rnd = state["round"]
+    who = board.SEAT_NAMES[seat]
+    if "at" in use:
+        if any(u["at"] == use["at"] for u in state["units"]):
+            events.append(
+                _event(
+                    "token",
+                    seat,
+                    f"{who}'s Red Cross could not be placed: {use['at']} is occupied.",
+                    token="red_cross",
+                    at=use["at"],
+                    failed=True,
+                )
+            )
+            return
+        state["tokens"][str(seat)].remove("red_cross")
+        state["board_tokens"].append(
+            {"token": "red_cross", "seat": seat, "at": use["at"], "round": rnd}
+        )
+        events.append(
+            _event(
+                "token",
+                seat,
+                f"{who} placed the Red Cross on {use['at']}.",
+                token="red_cross",
+                at=use["at"],
+            )
+        )
+        return
+    token = next(
+        t for t in state["board_tokens"] if t["token"] == "red_cross" and t["seat"] == seat
+    )
+    tank = units[(seat, use["activate"])]
+    at = board.parse(token["at"])
+    assert at is not None
+    where = board.parse(tank["at"])
+    reason = ""
+    if any(
+        u["at"] == token["at"] and u["seat"] != seat and u["state"] == "active"
+        for u in state["units"]
+    ):
+        reason = f"an enemy unit stands on {token['at']}"
+    elif where is None or (where != at and where not in board.neighbours(at)):
+        reason = f"{use['activate']} is not on or next to {token['at']}"
+    elif tank["state"] == "active" and tank["hits"] == 1:
+        tank["hits"] = 0
+    elif tank["state"] == "out" and tank.get("out_round") == rnd:
+        tank["state"] = "active"
+        tank["hits"] = 1
+        del tank["out_round"]
+    else:
+        reason = f"{use['activate']} is not damaged"
+    if reason:
+        events.append(
+            _event(
+                "token",
+                seat,
+                f"{who}'s Red Cross could not be activated: {reason}.",
+                token="red_cross",
+                at=token["at"],
+                unit=use["activate"],
+                failed=True,
+            )
+        )
+        return
+    state["board_tokens"].remove(token)
+    events.append(
+        _event(
+            "repair",
+            seat,
+            f"{who}'s Red Cross at {token['at']} repaired {use['activate']} "
+            f"(now {'damaged' if tank['hits'] else 'undamaged'}).",
+            token="red_cross",
+            at=token["at"],
+            unit=use["activate"],
+        )
+    )
+
+
+def _r_repairs(state: State, units: dict[Key, Unit], events: list[dict[str, Any]]) -> None:
+    rnd = state["round"]
+    for entry in state["repairing"]:
+        if entry["round"] != rnd:
+            continue
+        seat = entry["seat"]
+        tank, medic = units[(seat, entry["tank"])], units[(seat, "R")]
+        if tank["state"] == "active" and medic["state"] == "active":
+            tank["hits"] = 0
+            events.append(
+                _event(
+                    "repair",
+                    seat,
+                    f"{full_label(seat, 'R')} repaired {entry['tank']} at {tank['at']}.",
+                    unit=entry["tank"],
+                    at=tank["at"],
+                )
+            )
+    state["repairing"] = [e for e in state["repairing"] if e["round"] > rnd]
+    for seat in board.SEATS:
+        medic = units.get((seat, "R"))
+        used = state["used"][str(seat)]
+        if medic is None or medic["state"] != "active" or used["r_repairs"] >= 2:
+            continue
+        for unit in state["units"]:
+            if (
+                unit["seat"] == seat
+                and unit["kind"] == "tank"
+                and unit["state"] == "active"
+                and unit["hits"] == 1
+                and unit["at"] == medic["at"]
+            ):
+                used["r_repairs"] += 1
+                state["repairing"].append({"seat": seat, "tank": unit["name"], "round": rnd + 1})
+                events.append(
+                    _event(
+                        "repair",
+                        seat,
+                        f"{full_label(seat, 'R')} starts repairing {unit['name']} at "
+                        f"{unit['at']}: both stay next round and {unit['name']} does not fire.",
+                        unit=unit["name"],
+                        at=unit["at"],
+                        starts=True,
+                    )
+                )
+                break
+
+
+def tanks_left(state: State, seat: int) -> int:
+    return sum(
+        1
+        for u in state["units"]
+        if u["seat"] == seat and u["kind"] == "tank" and u["state"] == "active"
+    )
+
+
+def _victory(state: State, events: list[dict[str, Any]]) -> None:
+    rnd = state["round"]
+    b1, b2 = state["breakthroughs"]["1"], state["breakthroughs"]["2"]
+    t1, t2 = tanks_left(state, 1), tanks_left(state, 2)
+    winner: int | None = None
+    reason = ""
+    if b1 != b2:
+        winner = 1 if b1 > b2 else 2
+        reason = f"{board.SEAT_NAMES[winner]} broke through ({max(b1, b2)} to {min(b1, b2)})."
+    elif t1 == 0 and t2 == 0:
+        reason = "Both sides lost their last tanks in the same round: draw."
+    elif t1 == 0 or t2 == 0:
+        winner = 2 if t1 == 0 else 1
+        reason = f"{board.SEAT_NAMES[board.enemy(winner)]} has no tanks left."
+    elif rnd >= state["options"]["round_limit"]:
+        reason = f"The round limit ({rnd}) was reached: draw."
+    else:
+        return
+    state["phase"] = "over"
+    state["result"] = {"winner": winner, "reason": reason}
+    events.append({"type": "result", "winner": winner, "text": reason})

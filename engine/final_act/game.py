@@ -1,0 +1,202 @@
+"""Final Act as an engine game (see shared/rules/final-act.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.base import (
+    Game,
+    Outcome,
+    PhaseKind,
+    Problem,
+    Prompt,
+    Result,
+    RuleError,
+    State,
+    Submission,
+)
+from engine.final_act import board
+from engine.final_act.legal import legal_actions
+from engine.final_act.options import default_options, scenario_units, validate_options
+from engine.final_act.orders import default_orders, turn_warnings, validate_orders
+from engine.final_act.position import Position
+from engine.final_act.rounds import resolve_round
+from engine.final_act.setup import apply_setups, default_setup, validate_setup
+from engine.final_act.units import TOKENS
+from engine.final_act.view import view
+
+
+def _deal_tokens(options: Mapping[str, Any], rng: random.Random) -> dict[str, list[str]]:
+    tokens = options.get("tokens")
+    if not tokens or tokens["mode"] == "draft-k":
+        return {"1": [], "2": []}
+    if tokens["mode"] == "all":
+        return {"1": list(TOKENS), "2": list(TOKENS)}
+    dealt = {}
+    for seat in ("1", "2"):
+        drawn = rng.sample(TOKENS, tokens["k"])
+        dealt[seat] = [t for t in TOKENS if t in drawn]
+    return dealt
+
+
+class FinalAct(Game):
+    slug = "final-act"
+    name = "Final Act"
+    min_seats = 2
+    max_seats = 2
+    seat_names = board.SEAT_NAMES
+
+    @property
+    def bots(self) -> tuple[str, ...]:  # type: ignore[override]
+        try:
+            from engine.final_act import bots
+        except ImportError:
+            return ()
+        return tuple(getattr(bots, "BOTS", ()))
+
+    # -- options and setup -------------------------------------------------------------
+    def default_options(self) -> dict[str, Any]:
+        return default_options()
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return validate_options(options)
+
+    def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
+        if seats != 2:
+            raise RuleError([Problem("seats", "Final Act is played by exactly 2 seats.")])
+        opts = validate_options(options)
+        rng = random.Random(seed)
+        state: State = {
+            "phase": "setup",
+            "round": 0,
+            "options": opts,
+            "units": [],
+            "terrain": [],
+            "tokens": _deal_tokens(opts, rng),
+            "board_tokens": [],
+            "breakthroughs": {"1": 0, "2": 0},
+            "used": {
+                s: {"double_shot": False, "repair": False, "r_repairs": 0} for s in ("1", "2")
+            },
+            "officer_lost": {"1": 0, "2": 0},
+            "repairing": [],
+            "last_round": [],
+            "result": None,
+        }
+        scenario = opts.get("scenario")
+        if scenario is not None:
+            state["phase"] = "orders"
+            state["round"] = scenario["round"]
+            state["units"] = scenario_units(scenario["units"], "wrecks" in opts["advanced"])
+            state["terrain"] = [dict(t) for t in scenario["terrain"]]
+            state["breakthroughs"] = dict(scenario["breakthroughs"])
+            if "tokens" in scenario:
+                state["tokens"] = {k: list(v) for k, v in scenario["tokens"].items()}
+            elif opts.get("tokens") and opts["tokens"]["mode"] == "draft-k":
+                # No setup to draft in: deal k at random instead.
+                state["tokens"] = _deal_tokens(
+                    {"tokens": {"mode": "random-k", "k": opts["tokens"]["k"]}}, rng
+                )
+        return state
+
+    # -- phases --------------------------------------------------------------------------
+    def prompts(self, state: State) -> dict[int, Prompt]:
+        if state["phase"] == "over":
+            return {}
+        return {seat: Prompt(PhaseKind.SIMULTANEOUS, state["phase"]) for seat in board.SEATS}
+
+    def validate(self, state: State, seat: int, submission: Any) -> Submission:
+        if seat not in board.SEATS:
+            raise RuleError([Problem("seat", "Final Act seats are 1 (Alpha) and 2 (Delta).")])
+        if state["phase"] == "setup":
+            return validate_setup(seat, state["options"], submission)
+        if state["phase"] == "orders":
+            return validate_orders(Position(state), seat, submission)
+        raise RuleError([Problem("", "The match is over; no more orders are taken.")])
+
+    def warnings(self, state: State, seat: int, submission: Submission) -> list[Problem]:
+        if state["phase"] != "orders" or not isinstance(submission, Mapping):
+            return []
+        try:
+            sheet = self.validate(state, seat, submission)
+        except RuleError:
+            return []
+        return turn_warnings(sheet)
+
+    def default_submission(self, state: State, seat: int) -> Submission:
+        if state["phase"] == "setup":
+            return default_setup(seat, state["options"])
+        if state["phase"] == "orders":
+            return default_orders(Position(state), seat)
+        return {}
+
+    def resolve(
+        self, state: State, submissions: Mapping[int, Submission], rng: random.Random
+    ) -> Outcome:
+        if state["phase"] == "over":
+            raise RuleError([Problem("", "The match is over.")])
+        sheets: dict[int, dict[str, Any]] = {}
+        problems: list[Problem] = []
+        for seat in board.SEATS:
+            sub = submissions.get(seat)
+            if sub is None:
+                sub = self.default_submission(state, seat)
+            try:
+                sheets[seat] = self.validate(state, seat, sub)
+            except RuleError as error:
+                problems.extend(
+                    Problem(f"{seat}.{p.path}" if p.path else str(seat), p.message)
+                    for p in error.problems
+                )
+        if problems:
+            raise RuleError(problems)
+        if state["phase"] == "setup":
+            new = dict(state)
+            new["units"], new["terrain"] = [], []
+            new["tokens"] = {k: list(v) for k, v in state["tokens"].items()}
+            events = apply_setups(new, sheets)
+            return Outcome(new, events)
+        new, events = resolve_round(state, sheets)
+        return Outcome(new, events)
+
+    # -- reading -------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        outcome = state.get("result")
+        if outcome is None:
+            return None
+        winner = outcome["winner"]
+        if winner is None:
+            return Result(ranking=((1, 2),), scores={1: 0.5, 2: 0.5}, reason=outcome["reason"])
+        loser = board.enemy(winner)
+        return Result(
+            ranking=((winner,), (loser,)),
+            scores={winner: 1.0, loser: 0.0},
+            reason=outcome["reason"],
+        )
+
+    def legal_actions(self, state: State, seat: int) -> dict[str, Any]:
+        return legal_actions(state, seat)
+
+    def bot_submission(self, state: State, seat: int, bot: str, rng: random.Random) -> Submission:
+        from engine.final_act import bots
+
+        result: Submission = bots.bot_submission(state, seat, bot, rng)
+        return result
+
+    # -- text grammar (email) --------------------------------------------------------------
+    def parse_text(self, state: State, seat: int, text: str) -> Submission:
+        from engine.final_act import text as grammar
+
+        result: Submission = grammar.parse_text(state, seat, text)
+        return result
+
+    def format_text(self, state: State, seat: int, submission: Submission) -> str:
+        from engine.final_act import text as grammar
+
+        result: str = grammar.format_text(state, seat, submission)
+        return result

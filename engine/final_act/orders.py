@@ -1,0 +1,535 @@
+"""Round order sheets: validation and normalization.
+
+A round submission (every part optional; omitted units stay and do not fire)::
+
+    {"units": {
+        "C":   {"move": "FL", "turn": true, "fire": ["e7"]},    # tanks: relative moves
+        "1A":  {"move": "stay"},
+        "AT1": {"move": "NE", "face": "E"},                     # AT: compass step, any facing
+        "AT2": {"fire": ["c6"], "face": "N"},                   # AT: move OR fire
+        "R":   {"move": "F"}},                                  # R: tank moves, never fires/turns
+     "tokens": {
+        "air_strike":    {"at": "c1", "fire": ["c9", "c10"], "paid_by": ["1B"]},
+        "full_throttle": {"unit": "1A"},
+        "quick_shot":    {"unit": "C", "fire": ["e7", "f7"]},
+        "mine_clearing": {"at": "c8"},
+        "smoke":         {"at": "d4"},
+        "quick_sand":    {"at": "d5"},
+        "red_cross":     {"at": "d3"}          # placement, or {"activate": "1A"} later
+     },
+     "declare": {"repair": "1A", "double_shot": "C"}}
+
+Tank moves are ``stay F FL FR B BL BR`` relative to the facing; ``turn`` (default false) swings
+the hull 90 degrees with a diagonal move (FL/BR: left, FR/BL: right). A turn with stay, F or B
+is accepted, ignored and reported by ``warnings``. AT moves are ``stay N NE E SE S SW W NW``;
+``face`` (default: unchanged) is the facing after the round. The R unit moves like a tank
+relative to its side's forward direction (Alpha N, Delta S) and never turns.
+
+Fire lists name target squares, aimed from the position at the start of the round. A tank fires
+at most one shell; two with ``declare.double_shot`` naming it, or with the quick shot token (its
+shells may be listed in either place; the normal form keeps them in ``tokens.quick_shot.fire``).
+Air strike: ``at`` is a square of the own last line; ``fire`` 1-2 squares of that file other than
+``at``; ``paid_by`` lists operational tanks that then fire nothing this round (they pay one shell
+each); every other air strike shell, the quick shot and the double shot each use the shell of
+one own tank that is out. Full throttle: the named tank moves its (turn-free, non-stay) move
+twice. ``declare.repair`` (advanced rule 4) names a damaged tank in the own half with an own
+berm right in front of it; it must stay and not fire.
+
+The normal form (what ``validate`` returns) lists every operational own unit in the order
+C 1 1A 1B 2 2A 2B AT1 AT2 R with every field present (tanks: move/turn/fire, AT: move/face/fire,
+R: move), squares in lower case, only the tokens and declarations used, and is a fixed point of
+``validate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.base import Problem, RuleError
+from engine.final_act import board
+from engine.final_act.position import Position
+from engine.final_act.units import ALL_UNITS, TOKENS, Unit, label
+
+MAX_FIRE = 4
+TOKEN_KEYS = {
+    "air_strike": ("at", "fire", "paid_by"),
+    "full_throttle": ("unit",),
+    "quick_shot": ("unit", "fire"),
+    "mine_clearing": ("at",),
+    "smoke": ("at",),
+    "quick_sand": ("at",),
+    "red_cross": ("at", "activate"),
+}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+class SheetReader:
+    """Reads one side's order sheet against a position, collecting every problem."""
+
+    def __init__(self, pos: Position, seat: int) -> None:
+        self.pos = pos
+        self.seat = seat
+        self.problems: list[Problem] = []
+
+    def bad(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    # -- small parsers -------------------------------------------------------------------
+    def square(self, value: Any, path: str) -> int | None:
+        sq = board.parse(value)
+        if sq is None:
+            self.bad(path, f"{_short(value)} is not a square (a1 to l12).")
+        return sq
+
+    def squares(self, value: Any, path: str, limit: int = MAX_FIRE) -> list[int] | None:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.bad(path, 'Expected a list of squares, like ["e7"].')
+            return None
+        if len(value) > limit:
+            self.bad(path, f"At most {limit} squares may be listed here.")
+            return None
+        out = [self.square(item, f"{path}.{i}") for i, item in enumerate(value)]
+        return [s for s in out if s is not None] if None not in out else None
+
+    def own_unit(self, value: Any, path: str, kinds: tuple[str, ...] = ("tank",)) -> Unit | None:
+        unit = self.pos.unit(self.seat, value) if isinstance(value, str) else None
+        if unit is None or unit["kind"] not in kinds:
+            what = "tank" if kinds == ("tank",) else "unit"
+            self.bad(path, f"{_short(value)} is not one of your {what}s.")
+            return None
+        if unit["state"] != "active":
+            self.bad(path, f"{label(unit['name'])} is no longer on the board.")
+            return None
+        return unit
+
+    def keys(self, value: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
+        for key in value:
+            if key not in allowed:
+                where = f"{path}.{str(key)[:30]}" if path else str(key)[:30]
+                self.bad(where, f"Unknown field {_short(key)}; expected {', '.join(allowed)}.")
+
+    # -- the sheet -----------------------------------------------------------------------
+    def read(self, sheet: Any) -> dict[str, Any]:
+        if not isinstance(sheet, Mapping):
+            raise RuleError(
+                [Problem("", "An order sheet must be an object with units, tokens, declare.")]
+            )
+        self.keys(sheet, ("units", "tokens", "declare"), "")
+        raw_units = sheet.get("units", {})
+        raw_tokens = sheet.get("tokens", {})
+        raw_declare = sheet.get("declare", {})
+        orders: dict[str, dict[str, Any]] = {}
+        if not isinstance(raw_units, Mapping) or len(raw_units) > 40:
+            self.bad("units", "'units' must be an object mapping unit names to orders.")
+        else:
+            for name, order in raw_units.items():
+                path = f"units.{str(name)[:30]}"
+                unit = self.own_unit(name, path, ("tank", "at", "r"))
+                if unit is not None:
+                    parsed = self.unit_order(unit, order, path)
+                    if parsed is not None:
+                        orders[unit["name"]] = parsed
+        if isinstance(raw_units, Mapping):
+            for unit in self.pos.active(self.seat):
+                if unit["name"] not in raw_units:
+                    orders[unit["name"]] = self.unit_order(unit, {}, "") or {}
+        tokens = self.tokens(raw_tokens)
+        declare = self.declare(raw_declare)
+        if not self.problems:
+            self.cross_checks(orders, tokens, declare)
+        if self.problems:
+            raise RuleError(self.problems)
+        return {
+            "units": {n: orders[n] for n in ALL_UNITS if n in orders},
+            "tokens": {t: tokens[t] for t in TOKENS if t in tokens},
+            "declare": declare,
+        }
+
+    def unit_order(self, unit: Unit, order: Any, path: str) -> dict[str, Any] | None:
+        kind = unit["kind"]
+        if not isinstance(order, Mapping):
+            self.bad(
+                path, f'The order for {label(unit["name"])} must be an object like {{"move": "F"}}.'
+            )
+            return None
+        allowed = {
+            "tank": ("move", "turn", "fire"),
+            "at": ("move", "face", "fire"),
+            "r": ("move", "turn"),
+        }[kind]
+        before = len(self.problems)
+        self.keys(order, allowed, path)
+        move = order.get("move", "stay")
+        moves = board.AT_MOVES if kind == "at" else board.TANK_MOVES
+        if move not in moves:
+            self.bad(
+                f"{path}.move",
+                f"{label(unit['name'])} cannot move {_short(move)}; moves: {' '.join(moves)}.",
+            )
+        result: dict[str, Any] = {"move": move}
+        if kind in ("tank", "r"):
+            turn = order.get("turn", False)
+            if not isinstance(turn, bool):
+                self.bad(f"{path}.turn", "'turn' must be true or false.")
+            elif kind == "r" and turn:
+                self.bad(f"{path}.turn", "The R unit cannot turn (its facing does not matter).")
+            if kind == "tank":
+                result["turn"] = turn
+        if kind == "at":
+            face = order.get("face", unit["facing"])
+            if face not in board.FACINGS:
+                self.bad(f"{path}.face", f"{_short(face)} is not a facing (N, E, S or W).")
+            result["face"] = face
+        if kind in ("tank", "at"):
+            fire = self.squares(order.get("fire", []), f"{path}.fire")
+            result["fire"] = [board.name(s) for s in fire or []]
+        if len(self.problems) > before:
+            return None
+        return result
+
+    def tokens(self, raw: Any) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        if raw is None:
+            return out
+        if not isinstance(raw, Mapping) or len(raw) > 20:
+            self.bad("tokens", "'tokens' must be an object mapping token names to their use.")
+            return out
+        available = self.pos.state["tokens"][str(self.seat)]
+        for name, use in raw.items():
+            path = f"tokens.{str(name)[:30]}"
+            if name not in TOKENS:
+                self.bad(path, f"Unknown token {_short(name)}; tokens: {', '.join(TOKENS)}.")
+                continue
+            if not isinstance(use, Mapping):
+                self.bad(path, f'The {name} token needs an object like {{"at": "d4"}}.')
+                continue
+            activating = name == "red_cross" and "activate" in use
+            if activating:
+                if self.seat not in self.pos.red_cross:
+                    self.bad(path, "You have no Red Cross on the board to activate.")
+                    continue
+            elif name not in available:
+                self.bad(path, f"You have no {name.replace('_', ' ')} token to use.")
+                continue
+            before = len(self.problems)
+            self.keys(use, TOKEN_KEYS[name], path)
+            parsed: dict[str, Any] = {}
+            if "at" in TOKEN_KEYS[name] and not activating:
+                sq = self.square(use.get("at"), f"{path}.at")
+                parsed["at"] = board.name(sq) if sq is not None else None
+            if "fire" in TOKEN_KEYS[name]:
+                fire = self.squares(use.get("fire", []), f"{path}.fire")
+                parsed["fire"] = [board.name(s) for s in fire or []]
+            if name in ("full_throttle", "quick_shot"):
+                unit = self.own_unit(use.get("unit"), f"{path}.unit")
+                parsed["unit"] = unit["name"] if unit else None
+            if name == "air_strike":
+                paid = use.get("paid_by", [])
+                if not isinstance(paid, list) or len(paid) > 2:
+                    self.bad(f"{path}.paid_by", "'paid_by' must list at most 2 of your tanks.")
+                else:
+                    names = []
+                    for i, who in enumerate(paid):
+                        unit = self.own_unit(who, f"{path}.paid_by.{i}")
+                        if unit is not None:
+                            names.append(unit["name"])
+                    parsed["paid_by"] = [n for n in ALL_UNITS if n in names]
+                    if len(set(names)) != len(names):
+                        self.bad(f"{path}.paid_by", "A tank can pay for only one air strike shell.")
+            if activating:
+                if "at" in use:
+                    self.bad(f"{path}.at", "Give either 'at' (placement) or 'activate', not both.")
+                unit = self.own_unit(use.get("activate"), f"{path}.activate")
+                parsed = {"activate": unit["name"] if unit else None}
+            if len(self.problems) == before:
+                out[name] = parsed
+        return out
+
+    def declare(self, raw: Any) -> dict[str, str]:
+        out: dict[str, str] = {}
+        if raw is None:
+            return out
+        if not isinstance(raw, Mapping):
+            self.bad("declare", '\'declare\' must be an object like {"repair": "1A"}.')
+            return out
+        self.keys(raw, ("repair", "double_shot"), "declare")
+        rule_names = {"repair": "repair", "double_shot": "double shot"}
+        for key in ("repair", "double_shot"):
+            if key not in raw:
+                continue
+            if key not in self.pos.advanced:
+                self.bad(f"declare.{key}", f"The {rule_names[key]} advanced rule is not in play.")
+                continue
+            if self.pos.state["used"][str(self.seat)][key]:
+                self.bad(f"declare.{key}", f"You have already used your {rule_names[key]}.")
+                continue
+            unit = self.own_unit(raw[key], f"declare.{key}")
+            if unit is not None:
+                out[key] = unit["name"]
+        return out
+
+    # -- rules that need the whole sheet --------------------------------------------------
+    def cross_checks(
+        self,
+        orders: dict[str, dict[str, Any]],
+        tokens: dict[str, dict[str, Any]],
+        declare: dict[str, str],
+    ) -> None:
+        pos, seat = self.pos, self.seat
+        own_clear: set[int] = set()
+        own_sand: set[int] = set()
+        if "mine_clearing" in tokens:
+            self.check_mine_clearing(tokens["mine_clearing"])
+            sq = board.parse(tokens["mine_clearing"]["at"])
+            if sq is not None:
+                own_clear.add(sq)
+        if "quick_sand" in tokens:
+            sq = board.parse(tokens["quick_sand"]["at"])
+            if sq is not None:
+                own_sand.add(sq)
+        quick = tokens.get("quick_shot")
+        if quick is not None and quick["unit"] in orders:
+            # Its shells may be listed in either place; keep them with the token.
+            quick["fire"] = orders[quick["unit"]]["fire"] + quick["fire"]
+            orders[quick["unit"]]["fire"] = []
+        throttle = tokens.get("full_throttle", {}).get("unit")
+        paid_by = set(tokens.get("air_strike", {}).get("paid_by", []))
+        shells_from_tanks = 0
+        for name, order in orders.items():
+            unit = pos.unit(seat, name)
+            assert unit is not None
+            path = f"units.{name}"
+            who = label(name)
+            move = order["move"]
+            steps = 2 if name == throttle else 1
+            if (seat, name) in pos.repairing and (move != "stay" or order.get("fire")):
+                self.bad(
+                    path,
+                    f"{who} is being repaired by the R unit this round: it must stay and not fire.",
+                )
+            if unit["kind"] == "r" and seat in pos.r_busy and move != "stay":
+                self.bad(f"{path}.move", "The R unit is repairing a tank this round and must stay.")
+            if name == declare.get("repair") and (move != "stay" or order.get("fire")):
+                self.bad(
+                    path, f"{who} is declared for repair: it must stay and not fire this round."
+                )
+            if name == throttle:
+                if move == "stay":
+                    self.bad(f"{path}.move", f"{who} has full throttle but no move to make twice.")
+                if order.get("turn"):
+                    self.bad(f"{path}.turn", "Full throttle cannot be combined with a turn.")
+            _, reason = pos.move_path(unit, move, steps, own_clear, own_sand)
+            if reason:
+                throttled = " at full throttle" if steps == 2 else ""
+                self.bad(f"{path}.move", f"{who} cannot move {move}{throttled}: {reason}.")
+            fire = order.get("fire", [])
+            if unit["kind"] == "at" and fire and move != "stay":
+                self.bad(path, f"{who} may either move or fire in a round, not both.")
+            limit = 1
+            if name == declare.get("double_shot"):
+                limit = 2
+            if name in paid_by:
+                limit = 0
+                if fire:
+                    self.bad(
+                        f"{path}.fire",
+                        f"{who} pays for an air strike shell and fires nothing this round.",
+                    )
+            if len(fire) > limit and name not in paid_by:
+                extra = (
+                    " (declare a double shot or use quick shot for two)"
+                    if unit["kind"] == "tank"
+                    else ""
+                )
+                self.bad(
+                    f"{path}.fire",
+                    f"{who} may fire {limit} shell{'s' if limit != 1 else ''}{extra}.",
+                )
+            self.check_targets(unit, fire, f"{path}.fire")
+            if unit["kind"] == "tank":
+                shells_from_tanks += len(fire)
+        out_shells_used = 0
+        if quick is not None and quick["unit"]:
+            unit = pos.unit(seat, quick["unit"])
+            assert unit is not None
+            if not 1 <= len(quick["fire"]) <= 2:
+                self.bad(
+                    "tokens.quick_shot.fire",
+                    "Quick shot fires one or two shells from the tank's cone.",
+                )
+            if quick["unit"] == declare.get("double_shot"):
+                self.bad(
+                    "tokens.quick_shot", "A tank cannot use quick shot and double shot together."
+                )
+            if (seat, quick["unit"]) in pos.repairing or quick["unit"] == declare.get("repair"):
+                self.bad(
+                    "tokens.quick_shot",
+                    f"{label(quick['unit'])} is being repaired and cannot fire.",
+                )
+            if quick["unit"] in paid_by:
+                self.bad(
+                    "tokens.quick_shot", f"{label(quick['unit'])} pays for an air strike shell."
+                )
+            self.check_targets(unit, quick["fire"], "tokens.quick_shot.fire")
+            shells_from_tanks += len(quick["fire"])
+            out_shells_used += 1
+            if pos.out_tanks(seat) == 0:
+                self.bad(
+                    "tokens.quick_shot",
+                    "Quick shot needs the shell of one of your tanks that is out.",
+                )
+        if "double_shot" in declare:
+            out_shells_used += 1
+            if pos.out_tanks(seat) == 0:
+                self.bad(
+                    "declare.double_shot", "Double shot needs one of your tanks to be out first."
+                )
+        if "repair" in declare:
+            self.check_repair(declare["repair"])
+        air = tokens.get("air_strike")
+        if air is not None:
+            out_shells_used += self.check_air_strike(air)
+            shells_from_tanks += len(air["fire"])
+        if out_shells_used > pos.out_tanks(seat) and pos.out_tanks(seat) > 0:
+            self.bad(
+                "tokens",
+                f"Tokens this round use {out_shells_used} shells of out tanks, "
+                f"but only {pos.out_tanks(seat)} of your tanks are out.",
+            )
+        if pos.officer_loss_applies(seat):
+            allowed = len(pos.active_tanks(seat)) + out_shells_used - 1
+            if shells_from_tanks > allowed:
+                self.bad(
+                    "units",
+                    f"An officer went out last round: your tanks may fire at most {allowed} shells "
+                    "this round (one fewer than usual).",
+                )
+        if "smoke" in tokens:
+            self.check_smoke(tokens["smoke"]["at"])
+        if "red_cross" in tokens:
+            self.check_red_cross(tokens["red_cross"])
+
+    def check_targets(self, unit: Unit, fire: list[str], path: str) -> None:
+        for i, target in enumerate(fire):
+            sq = board.parse(target)
+            assert sq is not None
+            reason = self.pos.fire_problem(unit, sq)
+            if reason:
+                self.bad(f"{path}.{i}", f"{label(unit['name'])} cannot fire at {target}: {reason}.")
+
+    def check_mine_clearing(self, use: dict[str, Any]) -> None:
+        sq = board.parse(use["at"])
+        assert sq is not None
+        field = self.pos.terrain.mine.get(sq)
+        if field is None:
+            self.bad("tokens.mine_clearing.at", f"{use['at']} is not a minefield square.")
+        elif field.owner != self.seat and not self.pos.has_tank_in_enemy_half(self.seat):
+            self.bad(
+                "tokens.mine_clearing.at",
+                "Mine clearing on the enemy minefield needs one of your tanks in the enemy half.",
+            )
+
+    def check_repair(self, name: str) -> None:
+        pos, seat = self.pos, self.seat
+        unit = pos.unit(seat, name)
+        assert unit is not None
+        sq = pos.sq(unit)
+        ahead = board.step(sq, board.VECTORS[board.forward(seat)])
+        if unit["hits"] != 1:
+            self.bad("declare.repair", f"{label(name)} is not damaged.")
+        elif not board.in_own_half(seat, sq):
+            self.bad("declare.repair", f"{label(name)} must be in your own half to be repaired.")
+        elif ahead is None or pos.terrain.berm_owner.get(ahead) != seat:
+            self.bad("declare.repair", f"{label(name)} must stand right behind one of your berms.")
+
+    def check_air_strike(self, air: dict[str, Any]) -> int:
+        """Check the air strike; return how many of its shells use out tanks' shells."""
+        sq = board.parse(air["at"])
+        if sq is None:
+            return 0
+        if board.row(self.seat, sq) != 1:
+            self.bad("tokens.air_strike.at", f"{air['at']} is not on your last line.")
+        if not 1 <= len(air["fire"]) <= 2:
+            self.bad("tokens.air_strike.fire", "An air strike fires one or two shells.")
+        for i, target in enumerate(air["fire"]):
+            tsq = board.parse(target)
+            assert tsq is not None
+            if tsq == sq or tsq % board.SIZE != sq % board.SIZE:
+                self.bad(
+                    f"tokens.air_strike.fire.{i}",
+                    f"Air strike shells land in file {air['at'][0]}, "
+                    f"not on the airfield {air['at']}: "
+                    f"{target} is not allowed.",
+                )
+        if len(air["paid_by"]) > len(air["fire"]):
+            self.bad("tokens.air_strike.paid_by", "More tanks pay than the air strike has shells.")
+        from_out = max(0, len(air["fire"]) - len(air["paid_by"]))
+        if from_out > self.pos.out_tanks(self.seat):
+            self.bad(
+                "tokens.air_strike.paid_by",
+                f"{from_out} air strike shell(s) must be paid by out tanks, but you have "
+                f"{self.pos.out_tanks(self.seat)} out; name tanks in 'paid_by' to pay instead.",
+            )
+        return from_out
+
+    def check_smoke(self, at: str) -> None:
+        sq = board.parse(at)
+        assert sq is not None
+        if self.pos.occupied(sq):
+            self.bad("tokens.smoke.at", f"Smoke needs a vacant square; {at} is occupied.")
+        near = {n for n in board.neighbours(sq)}
+        if not any(self.pos.sq(u) in near for u in self.pos.active(self.seat)):
+            self.bad("tokens.smoke.at", f"Smoke must be next to one of your units; {at} is not.")
+
+    def check_red_cross(self, use: dict[str, Any]) -> None:
+        if "activate" in use:
+            token = self.pos.red_cross[self.seat]
+            if token["round"] >= self.pos.round:
+                self.bad(
+                    "tokens.red_cross.activate",
+                    "The Red Cross can be activated from the round after it was placed.",
+                )
+            return
+        sq = board.parse(use["at"])
+        assert sq is not None
+        if not board.in_own_half(self.seat, sq):
+            self.bad(
+                "tokens.red_cross.at", f"The Red Cross goes on your own half; {use['at']} is not."
+            )
+        elif self.pos.occupied(sq):
+            self.bad(
+                "tokens.red_cross.at",
+                f"The Red Cross needs a vacant square; {use['at']} is occupied.",
+            )
+
+
+def validate_orders(pos: Position, seat: int, sheet: Any) -> dict[str, Any]:
+    """The normal form of ``seat``'s order sheet, or RuleError listing every problem."""
+    return SheetReader(pos, seat).read(sheet)
+
+
+def default_orders(pos: Position, seat: int) -> dict[str, Any]:
+    """Every unit stays and does not fire."""
+    return validate_orders(pos, seat, {})
+
+
+def turn_warnings(sheet: dict[str, Any]) -> list[Problem]:
+    """A turn ordered with stay, F or B is ignored: say so."""
+    out = []
+    for name, order in sheet.get("units", {}).items():
+        if order.get("turn") and order.get("move") not in board.DIAGONAL_MOVES:
+            out.append(
+                Problem(
+                    f"units.{name}.turn",
+                    f"{label(name)} can only turn with a diagonal move (FL, FR, BL, BR); "
+                    f"the turn with {order.get('move')} is ignored.",
+                )
+            )
+    return out

@@ -1,0 +1,364 @@
+"""The sealed setup: terrain and unit placement, validation, the default layout, the reveal.
+
+Setup submission (``tokens`` only with the draft-k token mode)::
+
+    {"terrain": {"large_berm": ["c3", "d3"], "small_berms": ["f2", "h3"],
+                 "swamp": ["a5", "b5", "a6", "b6"],
+                 "minefield": {"squares": ["g5", "h5", "i5"], "passage": "h5", "arrow": "N"}},
+     "units": {"C": {"at": "e1", "facing": "N"}, "1": {"at": "c2"}, ...},
+     "tokens": ["smoke", "air_strike", "quick_sand"]}
+
+Every unit must be placed; ``facing`` defaults to the side's forward facing (Alpha N, Delta S;
+the R unit always faces forward). The normal form lists squares in board order (a1, b1, ...,
+l12), every unit in the order C 1 1A 1B 2 2A 2B (AT1 AT2 R) with its facing, and tokens in the
+order air_strike full_throttle quick_shot mine_clearing smoke quick_sand red_cross.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.base import Problem, RuleError
+from engine.final_act import board
+from engine.final_act.stacking import stack_problem
+from engine.final_act.units import TOKENS, kind_of, label, unit_names
+
+State = dict[str, Any]
+
+# The default layout for Alpha (Delta's is the mirror image, rank r <-> 13 - r, facing S).
+DEFAULT_TERRAIN = {
+    "large_berm": ["e3", "f3"],
+    "small_berms": ["b3", "j3"],
+    "swamp": ["a5", "b5", "a6", "b6"],
+    "minefield": {"squares": ["j5", "k5", "l5"], "passage": "k5", "arrow": "N"},
+}
+DEFAULT_UNITS = {
+    "C": "f2",
+    "1": "c2",
+    "1A": "b2",
+    "1B": "d2",
+    "2": "h2",
+    "2A": "i2",
+    "2B": "j2",
+    "AT1": "e2",
+    "AT2": "g2",
+    "R": "f1",
+}
+
+
+def _mirror(square_name: str, seat: int) -> str:
+    if seat == 1:
+        return square_name
+    sq = board.parse(square_name)
+    assert sq is not None
+    file, rank = board.coords(sq)
+    return board.name(board.square(file, board.SIZE - 1 - rank))
+
+
+def default_setup(seat: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The fixed legal layout a side gets when it misses the setup deadline.
+
+    Alpha: large berm e3-f3, small berms b3 and j3, swamp a5-b6, minefield j5-l5 with its
+    passage k5 heading N; tanks C f2, 1 c2, 1A b2, 1B d2, 2 h2, 2A i2, 2B j2 (Extra Forces:
+    AT1 e2, AT2 g2, R f1), all facing N. Delta: the same mirrored (rank r -> 13 - r), facing S.
+    With draft-k tokens it drafts the first k tokens in the usual order.
+    """
+    m = DEFAULT_TERRAIN["minefield"]
+    assert isinstance(m, dict)
+    terrain = {
+        "large_berm": [_mirror(s, seat) for s in DEFAULT_TERRAIN["large_berm"]],
+        "small_berms": [_mirror(s, seat) for s in DEFAULT_TERRAIN["small_berms"]],
+        "swamp": [_mirror(s, seat) for s in DEFAULT_TERRAIN["swamp"]],
+        "minefield": {
+            "squares": [_mirror(s, seat) for s in m["squares"]],
+            "passage": _mirror(m["passage"], seat),
+            "arrow": m["arrow"] if seat == 1 else "S",
+        },
+    }
+    names = unit_names(bool(options.get("extra_forces")))
+    units = {
+        n: {"at": _mirror(DEFAULT_UNITS[n], seat), "facing": board.forward(seat)} for n in names
+    }
+    sub: dict[str, Any] = {"terrain": terrain, "units": units}
+    tokens = options.get("tokens")
+    if tokens and tokens["mode"] == "draft-k":
+        sub["tokens"] = list(TOKENS[: tokens["k"]])
+    return sub
+
+
+class SetupReader:
+    def __init__(self, seat: int, options: Mapping[str, Any]) -> None:
+        self.seat = seat
+        self.options = options
+        self.problems: list[Problem] = []
+        self.used: dict[int, str] = {}
+
+    def bad(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def squares(self, value: Any, count: int, path: str, what: str) -> list[int] | None:
+        if not isinstance(value, list) or len(value) != count:
+            self.bad(path, f"The {what} needs exactly {count} square{'s' if count > 1 else ''}.")
+            return None
+        out = []
+        for i, item in enumerate(value):
+            sq = board.parse(item)
+            if sq is None:
+                self.bad(f"{path}.{i}", f"{str(item)[:20]!r} is not a square (a1 to l12).")
+                return None
+            out.append(sq)
+        if len(set(out)) != len(out):
+            self.bad(path, f"The {what} lists a square twice.")
+            return None
+        return sorted(out)
+
+    def claim(self, squares: list[int], path: str, what: str, rows: int) -> None:
+        for sq in squares:
+            if board.row(self.seat, sq) > rows:
+                where = "your own half" if rows == 6 else f"rows 1-{rows} of your side"
+                self.bad(path, f"The {what} must lie within {where}; {board.name(sq)} does not.")
+                return
+        for sq in squares:
+            if sq in self.used:
+                self.bad(path, f"The {what} overlaps the {self.used[sq]} on {board.name(sq)}.")
+                return
+        for sq in squares:
+            self.used[sq] = what
+
+    def read(self, sub: Any) -> dict[str, Any]:
+        if not isinstance(sub, Mapping):
+            raise RuleError([Problem("", "A setup must be an object with terrain and units.")])
+        draft = self.options.get("tokens") and self.options["tokens"]["mode"] == "draft-k"
+        allowed = ("terrain", "units", "tokens") if draft else ("terrain", "units")
+        for key in sub:
+            if key not in allowed:
+                self.bad(
+                    str(key)[:30],
+                    f"Unknown setup field {str(key)[:30]!r}; expected {', '.join(allowed)}.",
+                )
+        terrain = self.terrain(sub.get("terrain"))
+        units = self.units(sub.get("units"), terrain)
+        result: dict[str, Any] = {"terrain": terrain, "units": units}
+        if draft:
+            result["tokens"] = self.tokens(sub.get("tokens"))
+        if self.problems:
+            raise RuleError(self.problems)
+        return result
+
+    def terrain(self, raw: Any) -> dict[str, Any]:
+        if not isinstance(raw, Mapping):
+            self.bad(
+                "terrain",
+                "The terrain must be an object with large_berm, small_berms, swamp, minefield.",
+            )
+            return {}
+        for key in raw:
+            if key not in ("large_berm", "small_berms", "swamp", "minefield"):
+                self.bad(f"terrain.{str(key)[:30]}", "Unknown terrain piece.")
+        out: dict[str, Any] = {}
+        large = self.squares(raw.get("large_berm"), 2, "terrain.large_berm", "large berm")
+        if large is not None:
+            (ax, ay), (bx, by) = board.coords(large[0]), board.coords(large[1])
+            if abs(ax - bx) + abs(ay - by) != 1:
+                self.bad(
+                    "terrain.large_berm",
+                    "The large berm's two squares must be orthogonally adjacent.",
+                )
+            self.claim(large, "terrain.large_berm", "large berm", 3)
+            out["large_berm"] = [board.name(s) for s in large]
+        small = self.squares(
+            raw.get("small_berms"), 2, "terrain.small_berms", "pair of small berms"
+        )
+        if small is not None:
+            self.claim(small, "terrain.small_berms", "small berm", 3)
+            out["small_berms"] = [board.name(s) for s in small]
+        swamp = self.squares(raw.get("swamp"), 4, "terrain.swamp", "swamp")
+        if swamp is not None:
+            files = sorted({board.coords(s)[0] for s in swamp})
+            ranks = sorted({board.coords(s)[1] for s in swamp})
+            if (
+                len(files) != 2
+                or len(ranks) != 2
+                or files[1] - files[0] != 1
+                or ranks[1] - ranks[0] != 1
+            ):
+                self.bad("terrain.swamp", "The swamp must be a 2 x 2 block of squares.")
+            self.claim(swamp, "terrain.swamp", "swamp", 6)
+            out["swamp"] = [board.name(s) for s in swamp]
+        mine = raw.get("minefield")
+        if not isinstance(mine, Mapping):
+            self.bad("terrain.minefield", "The minefield needs squares, passage and arrow.")
+            return out
+        for key in mine:
+            if key not in ("squares", "passage", "arrow"):
+                self.bad(f"terrain.minefield.{str(key)[:30]}", "Unknown minefield field.")
+        cells = self.squares(mine.get("squares"), 3, "terrain.minefield.squares", "minefield")
+        passage = board.parse(mine.get("passage"))
+        arrow = mine.get("arrow")
+        if arrow not in board.FACINGS:
+            self.bad("terrain.minefield.arrow", "The minefield's arrow must be N, E, S or W.")
+        if cells is not None:
+            coords = [board.coords(s) for s in cells]
+            xs, ys = {c[0] for c in coords}, {c[1] for c in coords}
+            straight = (len(xs) == 1 and max(ys) - min(ys) == 2) or (
+                len(ys) == 1 and max(xs) - min(xs) == 2
+            )
+            if not straight:
+                self.bad(
+                    "terrain.minefield.squares",
+                    "The minefield must be 3 squares in a straight line.",
+                )
+            self.claim(cells, "terrain.minefield.squares", "minefield", 6)
+            if passage is None or passage not in cells:
+                self.bad(
+                    "terrain.minefield.passage",
+                    "The passage must be one of the minefield's squares.",
+                )
+            elif arrow in board.FACINGS:
+                out["minefield"] = {
+                    "squares": [board.name(s) for s in cells],
+                    "passage": board.name(passage),
+                    "arrow": arrow,
+                }
+        return out
+
+    def units(self, raw: Any, terrain: dict[str, Any]) -> dict[str, Any]:
+        names = unit_names(bool(self.options.get("extra_forces")))
+        if not isinstance(raw, Mapping):
+            self.bad("units", f"Place every unit: {', '.join(names)}.")
+            return {}
+        blocked = set(terrain.get("swamp", [])) | set(
+            terrain.get("minefield", {}).get("squares", [])
+        )
+        out: dict[str, Any] = {}
+        placed: dict[str, list[dict[str, Any]]] = {}
+        for name in raw:
+            if name not in names:
+                self.bad(
+                    f"units.{str(name)[:30]}",
+                    f"Unknown unit {str(name)[:30]!r}; units: {', '.join(names)}.",
+                )
+        for name in names:
+            path = f"units.{name}"
+            if name not in raw:
+                self.bad(path, f"{label(name)} must be placed.")
+                continue
+            spec = raw[name]
+            if not isinstance(spec, Mapping):
+                self.bad(path, f'{label(name)} needs an object like {{"at": "e1", "facing": "N"}}.')
+                continue
+            for key in spec:
+                if key not in ("at", "facing"):
+                    self.bad(f"{path}.{str(key)[:30]}", "Unknown field; expected at, facing.")
+            sq = board.parse(spec.get("at"))
+            facing = spec.get("facing", board.forward(self.seat))
+            if facing not in board.FACINGS:
+                self.bad(f"{path}.facing", f"{str(facing)[:20]!r} is not a facing (N, E, S or W).")
+            elif kind_of(name) == "r" and facing != board.forward(self.seat):
+                self.bad(
+                    f"{path}.facing",
+                    f"The R unit always faces {board.forward(self.seat)}; "
+                    "its facing does not matter.",
+                )
+            if sq is None:
+                self.bad(f"{path}.at", f"{str(spec.get('at'))[:20]!r} is not a square (a1 to l12).")
+                continue
+            sname = board.name(sq)
+            if board.row(self.seat, sq) > 3:
+                self.bad(
+                    f"{path}.at",
+                    f"{label(name)} must start within rows 1-3 of your side; {sname} is not.",
+                )
+            elif sname in blocked:
+                self.bad(
+                    f"{path}.at",
+                    f"{label(name)} cannot start on {sname}: it is a swamp or minefield square.",
+                )
+            out[name] = {"at": sname, "facing": facing}
+            placed.setdefault(sname, []).append(
+                {"seat": self.seat, "kind": kind_of(name), "state": "active", "name": name}
+            )
+        for sname in sorted(placed, key=lambda s: board.parse(s) or 0):
+            reason = stack_problem(placed[sname], at_start=True)
+            if reason:
+                who = ", ".join(u["name"] for u in placed[sname])
+                self.bad(
+                    f"units.{placed[sname][-1]['name']}.at",
+                    f"{who} cannot all start on {sname}: {reason}.",
+                )
+        return out
+
+    def tokens(self, raw: Any) -> list[str]:
+        k = self.options["tokens"]["k"]
+        if not isinstance(raw, list) or len(raw) != k:
+            self.bad("tokens", f"Draft exactly {k} different tokens from: {', '.join(TOKENS)}.")
+            return []
+        for i, token in enumerate(raw):
+            if token not in TOKENS:
+                self.bad(
+                    f"tokens.{i}",
+                    f"Unknown token {str(token)[:30]!r}; tokens: {', '.join(TOKENS)}.",
+                )
+        if len({t for t in raw if isinstance(t, str)}) != k:
+            self.bad("tokens", "Each token may be drafted only once.")
+        return [t for t in TOKENS if t in raw]
+
+
+def validate_setup(seat: int, options: Mapping[str, Any], sub: Any) -> dict[str, Any]:
+    """The normal form of a setup submission, or RuleError listing every problem."""
+    return SetupReader(seat, options).read(sub)
+
+
+def apply_setups(state: State, setups: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Reveal both setups: place terrain and units, open round 1 (mutates ``state``)."""
+    events: list[dict[str, Any]] = []
+    for seat in board.SEATS:
+        sub = setups[seat]
+        t = sub["terrain"]
+        state["terrain"].append({"kind": "berm", "owner": seat, "squares": list(t["large_berm"])})
+        for sq in t["small_berms"]:
+            state["terrain"].append({"kind": "berm", "owner": seat, "squares": [sq]})
+        state["terrain"].append({"kind": "swamp", "owner": seat, "squares": list(t["swamp"])})
+        m = t["minefield"]
+        state["terrain"].append(
+            {
+                "kind": "minefield",
+                "owner": seat,
+                "squares": list(m["squares"]),
+                "passage": m["passage"],
+                "arrow": m["arrow"],
+            }
+        )
+        for name, spec in sub["units"].items():
+            state["units"].append(
+                {
+                    "seat": seat,
+                    "name": name,
+                    "kind": kind_of(name),
+                    "at": spec["at"],
+                    "facing": spec["facing"],
+                    "hits": 0,
+                    "state": "active",
+                }
+            )
+        if "tokens" in sub:
+            state["tokens"][str(seat)] = list(sub["tokens"])
+        placed = ", ".join(f"{n} {s['at']}" for n, s in sub["units"].items())
+        events.append(
+            {
+                "type": "setup",
+                "seat": seat,
+                "terrain": t,
+                "units": sub["units"],
+                "text": f"{board.SEAT_NAMES[seat]} deployed: large berm "
+                f"{' '.join(t['large_berm'])}, small berms {' '.join(t['small_berms'])}, swamp "
+                f"{' '.join(t['swamp'])}, minefield {' '.join(m['squares'])} "
+                f"(passage {m['passage']} heading {m['arrow']}); {placed}.",
+            }
+        )
+    state["units"].sort(key=lambda u: (u["seat"], unit_names(True).index(u["name"])))
+    state["phase"] = "orders"
+    state["round"] = 1
+    state["last_round"] = events
+    return events

@@ -1,0 +1,234 @@
+"""Moderators' admin for matches, seats, phases and sealed sheets.
+
+Phase records and sheets are read-only; a sealed sheet shows "sealed" until its phase resolved.
+The engine state and a phase's state_before are never shown (they may hold hidden setups).
+Every action goes through a service, is capped and is safe to submit twice.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html
+
+from games import services
+from games.models import Match, MatchStatusChange, Phase, Seat, Submission, SweepRun
+from games.services import ServiceError
+
+SEALED = "sealed"
+
+
+def pretty_json(value) -> str:
+    return format_html("<pre>{}</pre>", json.dumps(value, indent=2, sort_keys=True))
+
+
+class ReadOnlyAdminMixin:
+    """Records, not forms: nothing is added, changed or deleted by hand."""
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class MatchStatusChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = MatchStatusChange
+    fields = ["changed_at", "old_status", "new_status", "changed_by", "note"]
+    readonly_fields = fields
+    extra = 0
+
+
+class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Seat
+    fields = ["number", "user", "bot", "status", "missed_in_row", "missed_total", "joined_at"]
+    readonly_fields = fields
+    extra = 0
+
+
+class PhaseInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Phase
+    fields = ["number", "name", "status", "deadline", "resolved_at", "attempts"]
+    readonly_fields = fields
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "__str__", "game", "status", "phase_number", "phase_name", "deadline",
+                    "is_public", "created_at"]
+    list_filter = ["game", "status", "is_public", "miss_policy", "phase_kind"]
+    search_fields = ["=id", "title", "seats__user__username", "created_by__username"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, PhaseInline, MatchStatusChangeInline]
+    readonly_fields = ["game", "options_json", "status", "seed", "invite_token", "phase_number",
+                       "phase_kind", "phase_name", "deadline", "complete_at", "result_json",
+                       "created_by", "created_at", "started_at", "finished_at"]
+    fields = ["title", "is_public", "hours_per_phase", "miss_policy", "miss_limit",
+              *readonly_fields]
+    actions = ["extend_deadline_24h", "abort_matches"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("state")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # matches are created through the lobby (match_create)
+
+    @admin.display(description="options")
+    def options_json(self, match: Match) -> str:
+        return pretty_json(match.options)
+
+    @admin.display(description="result")
+    def result_json(self, match: Match) -> str:
+        return pretty_json(match.result) if match.result else "-"
+
+    @admin.action(description="Extend deadline: at least 24 h from now (capped, idempotent)")
+    def extend_deadline_24h(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        changed = unchanged = 0
+        for match_id in queryset.values_list("pk", flat=True):
+            try:
+                if services.match_deadline_extend(match_id=match_id, hours=24, by=request.user):
+                    changed += 1
+                else:
+                    unchanged += 1
+            except ServiceError as error:
+                self.message_user(request, f"Match {match_id}: {error.message}", messages.WARNING)
+        self.message_user(request, f"Extended {changed} deadline(s); {unchanged} already had "
+                          "24 h or more left.")
+
+    @admin.action(description="Abort the selected matches")
+    def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        aborted = 0
+        for match_id in queryset.values_list("pk", flat=True):
+            try:
+                services.match_abort(match_id=match_id, by=request.user,
+                                     note=f"aborted by moderator {request.user}")
+                aborted += 1
+            except ServiceError as error:
+                self.message_user(request, f"Match {match_id}: {error.message}", messages.WARNING)
+        self.message_user(request, f"Aborted {aborted} match(es).")
+
+
+class SeatKindFilter(admin.SimpleListFilter):
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        return [("human", "Human"), ("bot", "Bot"), ("empty", "Nobody yet")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "human":
+            return queryset.filter(user__isnull=False)
+        if self.value() == "bot":
+            return queryset.exclude(bot="")
+        if self.value() == "empty":
+            return queryset.filter(user__isnull=True, bot="")
+        return queryset
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "number", "user", "bot", "status", "missed_in_row",
+                    "missed_total"]
+    list_filter = [SeatKindFilter, "status", "bot", "match__game"]
+    search_fields = ["user__username", "user__email", "=match__id", "match__title"]
+    list_select_related = ["match", "user"]
+    raw_id_fields = ["user"]
+    readonly_fields = ["match", "number", "bot", "missed_in_row", "missed_total", "joined_at"]
+    fields = ["match", "number", "user", "bot", "status", "missed_in_row", "missed_total",
+              "joined_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+class SubmissionInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Submission
+    fields = ["seat", "source", "revision", "sheet", "receipt", "updated_at"]
+    readonly_fields = fields
+    extra = 0
+
+    @admin.display(description="sheet")
+    def sheet(self, submission: Submission) -> str:
+        return sheet_or_sealed(submission)
+
+
+@admin.register(Phase)
+class PhaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["__str__", "match", "number", "name", "kind", "status", "deadline",
+                    "resolved_at", "attempts"]
+    list_filter = ["status", "kind", "match__game"]
+    search_fields = ["=match__id", "match__title", "match__seats__user__username"]
+    list_select_related = ["match"]
+    fields = ["match", "number", "name", "kind", "status", "opened_at", "deadline",
+              "resolved_at", "attempts", "last_error", "revealed_json", "events_json"]
+    readonly_fields = fields
+    inlines = [SubmissionInline]
+    actions = ["retry_quarantined"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("state_before")
+
+    @admin.display(description="revealed sheets")
+    def revealed_json(self, phase: Phase) -> str:
+        return pretty_json(phase.revealed) if phase.status == Phase.Status.RESOLVED else SEALED
+
+    @admin.display(description="events")
+    def events_json(self, phase: Phase) -> str:
+        return pretty_json(phase.events)
+
+    @admin.action(description="Retry the resolution of quarantined phases")
+    def retry_quarantined(self, request: HttpRequest, queryset: QuerySet[Phase]) -> None:
+        retried = 0
+        for phase_id in queryset.values_list("pk", flat=True):
+            retried += services.phase_retry(phase_id=phase_id, by=request.user)
+        self.message_user(request, f"Queued {retried} quarantined phase(s) for another try; "
+                          "the others were not quarantined.")
+
+
+def sheet_or_sealed(submission: Submission) -> str:
+    if submission.phase.status != Phase.Status.RESOLVED:
+        return SEALED
+    return pretty_json(submission.data)
+
+
+@admin.register(Submission)
+class SubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["__str__", "source", "revision", "sheet", "receipt", "updated_at"]
+    list_filter = ["source", "phase__status", "phase__match__game"]
+    search_fields = ["=phase__match__id", "seat__user__username", "receipt"]
+    list_select_related = ["phase__match", "seat__match"]
+    fields = ["phase", "seat", "source", "revision", "sheet", "receipt", "salt_if_revealed",
+              "submitted_at", "updated_at"]
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("phase__state_before", "phase__match__state")
+
+    @admin.display(description="sheet")
+    def sheet(self, submission: Submission) -> str:
+        return sheet_or_sealed(submission)
+
+    @admin.display(description="salt")
+    def salt_if_revealed(self, submission: Submission) -> str:
+        return submission.salt if submission.phase.status == Phase.Status.RESOLVED else SEALED
+
+
+@admin.register(MatchStatusChange)
+class MatchStatusChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["match", "old_status", "new_status", "changed_by", "note", "changed_at"]
+    list_filter = ["new_status"]
+    search_fields = ["=match__id", "changed_by__username", "note"]
+    list_select_related = ["match", "changed_by"]
+
+
+@admin.register(SweepRun)
+class SweepRunAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["name", "last_run_at", "last_gap_seconds", "extended_total"]

@@ -1,0 +1,144 @@
+"""Reads for pages, mail and API. Nothing here ever returns another seat's sealed sheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+
+import engine
+from games.models import Match, Phase, Seat, Submission
+
+
+def _game(match: Match) -> engine.Game | None:
+    try:
+        return engine.get(match.game)
+    except KeyError:
+        return None
+
+
+def _prompted_seats(match: Match) -> set[int]:
+    game = _game(match)
+    if game is None or match.status != Match.Status.ACTIVE or match.state is None:
+        return set()
+    return set(game.prompts(match.state))
+
+
+def matches_for_user(user: AbstractBaseUser) -> list[Match]:
+    """The user's matches: waiting for my sheet first, then other active, open, finished.
+
+    Each match gets ``my_seat`` (Seat) and ``waiting_for_me`` (bool) attributes.
+    """
+    if user is None or not user.is_authenticated:
+        return []
+    my_sheet = Submission.objects.filter(
+        phase__match=OuterRef("match_id"),
+        phase__number=OuterRef("match__phase_number"),
+        seat=OuterRef("pk"),
+    )
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("match")
+        .annotate(has_submitted=Exists(my_sheet))
+        .defer("match__state", "match__options")
+    )
+    buckets = {
+        Match.Status.ACTIVE: 1,
+        Match.Status.OPEN: 2,
+        Match.Status.FINISHED: 3,
+        Match.Status.ABORTED: 3,
+    }
+    rows = []
+    for seat in seats:
+        match = seat.match
+        match.my_seat = seat
+        match.waiting_for_me = False
+        if match.status == Match.Status.ACTIVE and not seat.has_submitted:
+            match.waiting_for_me = seat.number in _prompted_seats(match)
+        bucket = 0 if match.waiting_for_me else buckets[match.status]
+        when = (match.deadline.timestamp() if bucket <= 1 and match.deadline else 0.0)
+        since = (match.finished_at or match.created_at).timestamp()
+        rows.append(((bucket, when, -since, match.pk), match))
+    rows.sort(key=lambda row: row[0])
+    return [match for _, match in rows]
+
+
+def match_seat_for_user(match: Match, user: AbstractBaseUser | None) -> Seat | None:
+    """The user's seat in ``match`` or None (spectator, anonymous)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(match=match, user=user).first()
+
+
+def match_visible_to(match: Match, user: AbstractBaseUser | None) -> bool:
+    """Public matches are visible to all; private ones to their players and staff."""
+    if match.is_public:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_staff or match.created_by_id == user.pk or match.seats.filter(
+        user=user).exists()
+
+
+def phase_submission_status(match: Match) -> dict[int, bool]:
+    """For the open phase: {seat number: has submitted} for every prompted seat. Never content."""
+    if match.status != Match.Status.ACTIVE:
+        return {}
+    prompted = _prompted_seats(match)
+    submitted = set(
+        Submission.objects.filter(
+            phase__match=match, phase__number=match.phase_number, phase__status=Phase.Status.OPEN
+        ).values_list("seat__number", flat=True)
+    )
+    return {number: number in submitted for number in sorted(prompted)}
+
+
+def match_open_phase(match: Match) -> Phase | None:
+    """The match's current unresolved phase (open or quarantined), if any; sealed data deferred."""
+    return (
+        Phase.objects.filter(match=match, number=match.phase_number)
+        .exclude(status=Phase.Status.RESOLVED)
+        .defer("state_before")
+        .first()
+    )
+
+
+def match_history(match: Match) -> QuerySet[Phase]:
+    """Resolved phases, oldest first, with revealed sheets and events (never state_before)."""
+    return (
+        Phase.objects.filter(match=match, status=Phase.Status.RESOLVED)
+        .defer("state_before")
+        .order_by("number")
+    )
+
+
+def submission_for_author(match: Match, seat: Seat, user: AbstractBaseUser | None
+                          ) -> Submission | None:
+    """The author's own sheet for the open phase (with its receipt); None for anyone else."""
+    if (user is None or not user.is_authenticated or seat.match_id != match.pk
+            or seat.user_id != user.pk):
+        return None
+    return Submission.objects.filter(
+        phase__match=match, phase__number=match.phase_number, phase__status=Phase.Status.OPEN,
+        seat=seat,
+    ).first()
+
+
+def match_board_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any] | None:
+    """The engine's view of the current state for this user's seat (or as a spectator)."""
+    game = _game(match)
+    if game is None or match.state is None:
+        return None
+    seat = match_seat_for_user(match, user)
+    return game.view(match.state, seat.number if seat else None)
+
+
+def matches_open_to_join(user: AbstractBaseUser | None = None) -> QuerySet[Match]:
+    """Public matches waiting for players (for the lobby), newest first."""
+    return (
+        Match.objects.filter(status=Match.Status.OPEN, is_public=True)
+        .defer("state")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created_at")
+    )

@@ -1,0 +1,36 @@
+"""The turn lifecycle's services (writes). Views, mail, API and tasks call only these.
+
+Every function takes keyword-only arguments and raises ServiceError (code + a message a player
+understands, plus engine problems) for anything refused.
+"""
+
+from games.receipts import receipt_verify
+from games.services.errors import ServiceError
+from games.services.match import match_abort, match_create, match_set_status, match_start
+from games.services.orders import Receipt, orders_submit
+from games.services.resolve import (
+    bot_submit,
+    deadlines_sweep,
+    match_deadline_extend,
+    phase_resolve,
+    phase_retry,
+)
+from games.services.seats import seat_join, seat_leave
+
+__all__ = [
+    "Receipt",
+    "ServiceError",
+    "bot_submit",
+    "deadlines_sweep",
+    "match_abort",
+    "match_create",
+    "match_deadline_extend",
+    "match_set_status",
+    "match_start",
+    "orders_submit",
+    "phase_resolve",
+    "phase_retry",
+    "receipt_verify",
+    "seat_join",
+    "seat_leave",
+]

@@ -1,0 +1,78 @@
+"""Helpers shared by the services: finding the game, locking the match, opening phases."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+import engine
+from engine import Game, Prompt, Result
+from games.models import Match, Phase, Seat
+from games.services.errors import ServiceError
+from games.services.queue import enqueue_on_commit
+
+
+def game_for(slug: str) -> Game:
+    try:
+        return engine.get(slug)
+    except KeyError:
+        raise ServiceError("unknown_game", f"There is no game called {slug!r}.") from None
+
+
+def match_lock(match_id: Any) -> Match:
+    """Lock and return the match row. Every path that changes a match's phase or result
+    goes through here (inside a transaction) so two writers never race."""
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("not_found", f"There is no match {match_id}.") from None
+
+
+def result_as_json(result: Result) -> dict[str, Any]:
+    return {
+        "ranking": [list(group) for group in result.ranking],
+        "scores": {str(seat): score for seat, score in result.scores.items()},
+        "reason": result.reason,
+        "winners": list(result.winners),
+        "is_draw": result.is_draw,
+    }
+
+
+def phase_deadline(match: Match, now: Any) -> Any:
+    return now + timedelta(hours=float(match.hours_per_phase))
+
+
+def required_seats(prompts: dict[int, Prompt]) -> set[int]:
+    return {seat for seat, prompt in prompts.items() if prompt.required}
+
+
+def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any) -> Phase | None:
+    """Open phase ``number`` on ``state`` (caller holds the match lock and saves the match).
+
+    Returns None (and opens nothing) when nobody is prompted. Bot seats that are prompted get
+    their sheet queued on commit.
+    """
+    prompts = game.prompts(state)
+    if not prompts:
+        return None
+    kinds = {prompt.kind for prompt in prompts.values()}
+    kind = next(iter(kinds)).value if len(kinds) == 1 else "mixed"
+    name = next(iter(prompts.values())).phase
+    deadline = phase_deadline(match, now)
+    phase = Phase.objects.create(
+        match=match, number=number, kind=kind, name=name, opened_at=now, deadline=deadline,
+        state_before=state,
+    )
+    match.phase_number = number
+    match.phase_kind = kind
+    match.phase_name = name
+    match.deadline = deadline
+    match.complete_at = None
+    match.state = state
+    bot_seats = Seat.objects.filter(match=match, number__in=list(prompts)).exclude(bot="")
+    for seat_number in bot_seats.values_list("number", flat=True):
+        enqueue_on_commit("games.tasks.bot_submit", match_id=match.pk, seat_number=seat_number,
+                          phase_number=number)
+    return phase

@@ -1,0 +1,30 @@
+"""The one exception type services raise for anything a player or moderator did wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine import Problem
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` for programs, ``message`` for people, ``problems`` for fields.
+
+    Codes in use: not_found, not_allowed, not_open, not_active, seat_taken, already_seated,
+    no_open_seat, bad_invite, invalid_seats, invalid_options, unknown_game, stale_phase,
+    unknown_phase, deadline_passed, not_your_seat, not_your_turn, invalid, bad_transition,
+    unsupported_phase, capped.
+    """
+
+    def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:
+        self.code = code
+        self.message = message
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        super().__init__(message)
+
+    def as_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "problems": [p.as_dict() for p in self.problems],
+        }

@@ -1,0 +1,209 @@
+"""Creating, starting, aborting matches, and the one function that changes a match's status."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from engine import OptionsError, RuleError
+from games.models import Match, MatchStatusChange, Seat
+from games.services.common import game_for, match_lock, phase_open, result_as_json
+from games.services.errors import ServiceError
+from games.services.queue import send_signal_on_commit
+from games.signals import match_ended
+
+MAX_HOURS_PER_PHASE = Decimal("8760")  # a year; the field holds up to 9999.999
+MIN_HOURS_PER_PHASE = Decimal("0.001")
+
+
+def match_set_status(
+    *, match: Match, new_status: str, by: AbstractBaseUser | None = None, note: str = ""
+) -> Match:
+    """Move ``match`` to ``new_status`` if Match.TRANSITIONS allows it, writing an audit row.
+
+    The caller holds the match row lock (``match_lock``) inside a transaction.
+    """
+    old_status = match.status
+    if new_status not in Match.TRANSITIONS.get(old_status, set()):
+        raise ServiceError(
+            "bad_transition",
+            f"A match that is {Match.Status(old_status).label.lower()} cannot become "
+            f"{new_status}.",
+        )
+    now = timezone.now()
+    match.status = new_status
+    fields = ["status"]
+    if new_status == Match.Status.ACTIVE:
+        match.started_at = now
+        fields.append("started_at")
+    if new_status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        match.finished_at = now
+        match.deadline = None
+        match.complete_at = None
+        fields += ["finished_at", "deadline", "complete_at"]
+        send_signal_on_commit(match_ended, match_id=match.pk, status=new_status)
+    match.save(update_fields=fields)
+    MatchStatusChange.objects.create(
+        match=match,
+        old_status=old_status,
+        new_status=new_status,
+        changed_by=by if by is not None and by.is_authenticated else None,
+        note=note[:255],
+    )
+    return match
+
+
+def _clean_hours(hours_per_phase: Any) -> Decimal:
+    try:
+        hours = Decimal(str(hours_per_phase))
+    except (InvalidOperation, ValueError):
+        raise ServiceError("invalid_options", f"{hours_per_phase!r} is not a number of hours.")
+    if not hours.is_finite() or not MIN_HOURS_PER_PHASE <= hours <= MAX_HOURS_PER_PHASE:
+        raise ServiceError(
+            "invalid_options",
+            f"Hours per phase must be between {MIN_HOURS_PER_PHASE} and {MAX_HOURS_PER_PHASE}.",
+        )
+    return hours.quantize(Decimal("0.001"))
+
+
+def _clean_seats(game: Any, seats: Any) -> list[dict[str, Any]]:
+    from engine import Problem
+
+    if not isinstance(seats, list | tuple):
+        raise ServiceError("invalid_seats", "Seats must be a list, one entry per seat.")
+    if not game.min_seats <= len(seats) <= game.max_seats:
+        span = (str(game.min_seats) if game.min_seats == game.max_seats
+                else f"{game.min_seats} to {game.max_seats}")
+        raise ServiceError("invalid_seats", f"{game.name} is played by {span} seats, "
+                           f"not {len(seats)}.")
+    problems = []
+    users = set()
+    cleaned = []
+    for index, entry in enumerate(seats, start=1):
+        path = f"seats.{index}"
+        kind = entry.get("kind") if isinstance(entry, dict) else None
+        if kind == "human":
+            user = entry.get("user")
+            if user is not None and not getattr(user, "pk", None):
+                problems.append(Problem(path, "The player is not a saved account."))
+                continue
+            if user is not None and user.pk in users:
+                problems.append(Problem(path, f"{user} already has a seat in this match."))
+                continue
+            if user is not None:
+                users.add(user.pk)
+            cleaned.append({"user": user, "bot": ""})
+        elif kind == "bot":
+            bot = entry.get("bot")
+            if bot not in game.bots:
+                known = ", ".join(game.bots) or "none"
+                problems.append(Problem(path, f"{game.name} has no bot {bot!r} (bots: {known})."))
+                continue
+            cleaned.append({"user": None, "bot": bot})
+        else:
+            problems.append(Problem(path, 'Each seat is {"kind": "human"} or {"kind": "bot"}.'))
+    if problems:
+        raise ServiceError("invalid_seats", "Some seats are not valid.", problems)
+    return cleaned
+
+
+@transaction.atomic
+def match_create(
+    *,
+    creator: AbstractBaseUser,
+    game: str,
+    options: dict,
+    seats: list[dict],
+    hours_per_phase: Any,
+    miss_policy: str = Match.MissPolicy.REPLACE,
+    miss_limit: int = 3,
+    is_public: bool = True,
+    title: str = "",
+) -> Match:
+    """Create a match; if every seat is already filled (e.g. creator + bot) it starts now."""
+    the_game = game_for(game)
+    try:
+        clean_options = the_game.validate_options(options if options is not None else {})
+    except RuleError as error:
+        raise ServiceError("invalid_options", "The game options are not valid.",
+                           error.problems) from None
+    clean_seats = _clean_seats(the_game, seats)
+    hours = _clean_hours(hours_per_phase)
+    if miss_policy not in Match.MissPolicy.values:
+        raise ServiceError("invalid_options", f"Unknown missed-deadline policy {miss_policy!r}.")
+    if isinstance(miss_limit, bool) or not isinstance(miss_limit, int) or not 1 <= miss_limit <= 100:
+        raise ServiceError("invalid_options", "The miss limit must be a whole number, 1 to 100.")
+    title = (title or "").strip()
+    if len(title) > Match._meta.get_field("title").max_length:
+        raise ServiceError("invalid_options", "The title is too long (120 characters at most).")
+
+    match = Match.objects.create(
+        game=the_game.slug,
+        title=title,
+        options=clean_options,
+        is_public=bool(is_public),
+        created_by=creator if creator is not None and creator.is_authenticated else None,
+        hours_per_phase=hours,
+        miss_policy=miss_policy,
+        miss_limit=miss_limit,
+    )
+    now = timezone.now()
+    for number, seat in enumerate(clean_seats, start=1):
+        filled = seat["user"] is not None or seat["bot"]
+        Seat.objects.create(
+            match=match,
+            number=number,
+            user=seat["user"],
+            bot=seat["bot"],
+            status=Seat.Status.TAKEN if filled else Seat.Status.OPEN,
+            joined_at=now if filled else None,
+        )
+    MatchStatusChange.objects.create(match=match, old_status="", new_status=match.status,
+                                     changed_by=match.created_by, note="created")
+    if all(s["user"] is not None or s["bot"] for s in clean_seats):
+        return match_start(match_id=match.pk, by=creator)
+    return match
+
+
+@transaction.atomic
+def match_start(*, match_id: Any, by: AbstractBaseUser | None = None) -> Match:
+    """Start an open match whose seats are all filled: engine start, then phase 1 opens."""
+    match = match_lock(match_id)
+    if match.status != Match.Status.OPEN:
+        raise ServiceError("not_open", "This match has already started or ended.")
+    if match.seats.filter(status=Seat.Status.OPEN).exists():
+        raise ServiceError("not_open", "The match cannot start: some seats are still open.")
+    game = game_for(match.game)
+    seat_count = match.seats.count()
+    state = game.start(seat_count, match.options, match.seed)
+    match_set_status(match=match, new_status=Match.Status.ACTIVE, by=by, note="all seats filled")
+    now = timezone.now()
+    phase = phase_open(match=match, game=game, state=state, number=1, now=now)
+    if phase is None:  # a game that is over before it began: record it, do not hang
+        match.state = state
+        result = game.result(state)
+        match.result = result_as_json(result) if result else None
+        match.save()
+        return match_set_status(match=match, new_status=Match.Status.FINISHED, by=by,
+                                note="nothing to play")
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_abort(*, match_id: Any, by: AbstractBaseUser | None, note: str) -> Match:
+    """Abort an open or active match (its creator or staff)."""
+    match = match_lock(match_id)
+    is_staff = by is not None and getattr(by, "is_staff", False)
+    is_creator = by is not None and match.created_by_id is not None and match.created_by_id == by.pk
+    if not (is_staff or is_creator):
+        raise ServiceError("not_allowed", "Only the match's creator or a moderator may abort it.")
+    if not (note or "").strip():
+        raise ServiceError("invalid", "Say why the match is aborted.")
+    match_set_status(match=match, new_status=Match.Status.ABORTED, by=by, note=note.strip())
+    match.phases.filter(status="open").update(deadline=None)
+    return match

@@ -1,0 +1,132 @@
+"""Submitting sealed order sheets: the one entry point for web, email, API and bots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from engine import PhaseKind, Problem, RuleError
+from games.models import Match, Phase, Seat, Submission
+from games.receipts import new_salt, receipt_for
+from games.services.common import game_for, match_lock, required_seats
+from games.services.errors import ServiceError
+from games.services.queue import enqueue_on_commit
+
+MAX_TEXT_LENGTH = 20_000
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What the author gets back for a stored sheet (the salt lets them verify the receipt)."""
+
+    submission_id: int
+    receipt: str
+    salt: str
+    revision: int
+    data: dict[str, Any]
+    warnings: list[Problem] = field(default_factory=list)
+    complete: bool = False  # every required seat is in: resolution is queued
+
+
+def _check_author(seat: Seat, user: AbstractBaseUser | None, source: str) -> None:
+    if source == Submission.Source.BOT:
+        if user is not None or not seat.bot:
+            raise ServiceError("not_your_seat", "Only a bot seat takes bot sheets.")
+        return
+    if source == Submission.Source.DEFAULT:
+        raise ServiceError("invalid", "Default sheets are filled in by the resolution only.")
+    if user is None or not user.is_authenticated or seat.user_id != user.pk:
+        raise ServiceError("not_your_seat", f"Seat {seat.number} is not yours.")
+    if seat.status == Seat.Status.FORFEITED:
+        raise ServiceError("not_allowed", "This seat has forfeited the match.")
+
+
+@transaction.atomic
+def orders_submit(
+    *,
+    match_id: Any,
+    seat_number: int,
+    user: AbstractBaseUser | None,
+    phase_number: int,
+    data: Any = None,
+    source: str,
+    text: str | None = None,
+) -> Receipt:
+    """Validate and store (or replace) a seat's sealed sheet for the open phase.
+
+    Locks the match row. When every required seat is in, resolution is queued on commit.
+    """
+    if source not in Submission.Source.values:
+        raise ServiceError("invalid", f"Unknown source {source!r}.")
+    match = match_lock(match_id)
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("not_active", "This match is not in play.")
+    try:
+        phase_number = int(phase_number)
+    except (TypeError, ValueError):
+        raise ServiceError("unknown_phase", f"{phase_number!r} is not a phase number.") from None
+    phase = Phase.objects.filter(match=match, number=phase_number).first()
+    if phase is None:
+        raise ServiceError("unknown_phase", f"This match has no phase {phase_number}.")
+    now = timezone.now()
+    if phase.deadline is not None and phase.deadline <= now:
+        raise ServiceError("deadline_passed", "The deadline for this phase has passed.")
+    if phase.status != Phase.Status.OPEN or phase.number != match.phase_number:
+        raise ServiceError("stale_phase", "This phase has already been resolved.")
+    seat = Seat.objects.filter(match=match, number=seat_number).first()
+    if seat is None:
+        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+    _check_author(seat, user, source)
+
+    game = game_for(match.game)
+    state = match.state
+    prompts = game.prompts(state)
+    if seat.number not in prompts:
+        raise ServiceError("not_your_turn", f"Seat {seat.number} has nothing to do this phase.")
+    if prompts[seat.number].kind != PhaseKind.SIMULTANEOUS:
+        raise ServiceError("unsupported_phase", "This kind of phase is not supported yet.")
+    try:
+        if text is not None:
+            if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
+                raise ServiceError("invalid", f"Orders must be text of at most "
+                                   f"{MAX_TEXT_LENGTH} characters.")
+            data = game.parse_text(state, seat.number, text)
+        normalized = game.validate(state, seat.number, data)
+    except RuleError as error:
+        raise ServiceError("invalid", "The orders are not valid.", error.problems) from None
+    except NotImplementedError:
+        raise ServiceError("invalid", f"{game.name} does not take orders as text.") from None
+    warnings = list(game.warnings(state, seat.number, normalized))
+
+    salt = new_salt()
+    receipt = receipt_for(salt=salt, data=normalized)
+    submission = Submission.objects.filter(phase=phase, seat=seat).first()
+    if submission is None:
+        submission = Submission.objects.create(
+            phase=phase, seat=seat, data=normalized, source=source, salt=salt, receipt=receipt,
+            revision=1, submitted_at=now, updated_at=now,
+        )
+    else:
+        submission.data = normalized
+        submission.source = source
+        submission.salt = salt
+        submission.receipt = receipt
+        submission.revision += 1
+        submission.updated_at = now
+        submission.save()
+
+    submitted = set(phase.submissions.values_list("seat__number", flat=True))
+    complete = required_seats(prompts) <= submitted
+    if complete and match.complete_at is None:
+        match.complete_at = now
+        match.save(update_fields=["complete_at"])
+        enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk,
+                          phase_number=phase.number)
+    return Receipt(
+        submission_id=submission.pk, receipt=receipt, salt=salt, revision=submission.revision,
+        data=normalized, warnings=warnings, complete=complete,
+    )

@@ -1,0 +1,79 @@
+"""Joining and leaving seats of an open match."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Match, Seat
+from games.services.common import match_lock
+from games.services.errors import ServiceError
+from games.services.match import match_start
+
+
+def _require_user(user: AbstractBaseUser | None) -> None:
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_allowed", "Log in to take a seat.")
+
+
+@transaction.atomic
+def seat_join(
+    *,
+    match_id: Any,
+    user: AbstractBaseUser,
+    seat_number: int | None = None,
+    invite_token: str | None = None,
+) -> Seat:
+    """Take an open seat (the first one unless ``seat_number``); the last one starts the match.
+
+    Private matches need the match's invite token. Locks the match row.
+    """
+    _require_user(user)
+    match = match_lock(match_id)
+    if not match.is_public and not (
+        invite_token and hmac.compare_digest(str(invite_token), match.invite_token)
+    ):
+        raise ServiceError("bad_invite", "This match is private: you need its invitation link.")
+    if match.status != Match.Status.OPEN:
+        raise ServiceError("not_open", "This match is no longer taking players.")
+    seats = list(match.seats.all())
+    if any(seat.user_id == user.pk for seat in seats):
+        raise ServiceError("already_seated", "You already have a seat in this match.")
+    if seat_number is None:
+        seat = next((s for s in seats if s.status == Seat.Status.OPEN), None)
+        if seat is None:
+            raise ServiceError("no_open_seat", "There is no open seat in this match.")
+    else:
+        seat = next((s for s in seats if s.number == seat_number), None)
+        if seat is None:
+            raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+        if seat.status != Seat.Status.OPEN:
+            raise ServiceError("seat_taken", f"Seat {seat_number} is already taken.")
+    seat.user = user
+    seat.status = Seat.Status.TAKEN
+    seat.joined_at = timezone.now()
+    seat.save(update_fields=["user", "status", "joined_at"])
+    if not any(s.status == Seat.Status.OPEN for s in seats):
+        match_start(match_id=match.pk, by=user)
+    return seat
+
+
+@transaction.atomic
+def seat_leave(*, match_id: Any, user: AbstractBaseUser) -> Seat:
+    """Give up one's seat while the match is still open (the creator may leave too)."""
+    _require_user(user)
+    match = match_lock(match_id)
+    if match.status != Match.Status.OPEN:
+        raise ServiceError("not_open", "The match has started: you can no longer leave it.")
+    seat = match.seats.filter(user=user).first()
+    if seat is None:
+        raise ServiceError("not_your_seat", "You have no seat in this match.")
+    seat.user = None
+    seat.status = Seat.Status.OPEN
+    seat.joined_at = None
+    seat.save(update_fields=["user", "status", "joined_at"])
+    return seat

@@ -1,0 +1,9 @@
+"""Signals the turn lifecycle sends. Every one is sent on commit, never inside a transaction."""
+
+from django.dispatch import Signal
+
+# Sent after a phase's resolution committed. kwargs: match_id, phase_number, finished (bool).
+phase_resolved = Signal()
+
+# Sent after a match finished (by the rules, by forfeit or aborted). kwargs: match_id, status.
+match_ended = Signal()

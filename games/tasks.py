@@ -1,0 +1,34 @@
+"""Celery tasks of the turn lifecycle. They take ids, run with acks_late, and are idempotent:
+each calls one service that locks the match row and returns early if the work is done."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from games import services
+
+logger = logging.getLogger(__name__)
+
+TASK_OPTIONS = {"acks_late": False, "reject_on_worker_lost": False, "ignore_result": True}
+
+
+@shared_task(name="games.tasks.resolve_phase", **TASK_OPTIONS)
+def resolve_phase(match_id: int, phase_number: int) -> bool:
+    """Resolve one phase exactly once (a no-op if it is resolved or not yet due)."""
+    return services.phase_resolve(match_id=match_id, phase_number=phase_number)
+
+
+@shared_task(name="games.tasks.deadlines_sweep", **TASK_OPTIONS)
+def deadlines_sweep() -> int:
+    """Queue resolution of due phases (run by beat every SWEEP_INTERVAL_SECONDS)."""
+    return services.deadlines_sweep()
+
+
+@shared_task(name="games.tasks.bot_submit", **TASK_OPTIONS)
+def bot_submit(match_id: int, seat_number: int, phase_number: int) -> bool:
+    """The bot seat submits its sheet for the phase (a no-op if already in or stale)."""
+    return services.bot_submit(
+        match_id=match_id, seat_number=seat_number, phase_number=phase_number
+    ) is not None

@@ -1,0 +1,51 @@
+"""Who may see a match, and how refused requests answer (status codes, partials)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+
+from games import selectors
+from games.models import Match
+from games.services.errors import ServiceError
+
+# HTTP status for each ServiceError code; anything else a player did wrong is a 400.
+STATUS_FOR_CODE = {
+    "not_found": 404,
+    "not_allowed": 403,
+    "not_your_seat": 403,
+    "stale_phase": 409,
+    "deadline_passed": 409,
+    "not_your_turn": 409,
+    "not_active": 409,
+    "not_open": 409,
+    "seat_taken": 409,
+    "no_open_seat": 409,
+    "already_seated": 409,
+}
+
+
+def status_for(error: ServiceError) -> int:
+    return STATUS_FOR_CODE.get(error.code, 400)
+
+
+def is_participant(match: Match, user) -> bool:
+    """A seated player, or the creator of the match."""
+    if not user.is_authenticated:
+        return False
+    if match.created_by_id == user.pk:
+        return True
+    return match.seats.filter(user_id=user.pk).exists()
+
+
+def match_visible_or_404(request: HttpRequest, match_id: int) -> Match:
+    """The match if ``request.user`` may look at it; private matches are invisible (404) to
+    everyone but their participants and staff."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not selectors.match_visible_to(match, request.user):
+        raise Http404("No such match.")
+    return match
+
+
+def match_url(match: Match) -> str:
+    return reverse("games:match", args=[match.pk])

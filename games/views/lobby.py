@@ -1,0 +1,136 @@
+"""The lobby: open and running public matches, my matches, creating and joining by invite."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import selectors
+from games.forms import JoinForm, MatchCreateForm
+from games.models import Match, Seat
+from games.services import ServiceError, match_create, seat_join
+from games.views.access import match_url, status_for
+
+LOBBY_SIZE = 50
+CREATE_FIELDS = (
+    "game", "title", "seat_count", "options", "options_game", "hours_per_phase", "miss_policy",
+    "miss_limit", "is_public",
+)
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    open_matches = selectors.matches_open_to_join(request.user).annotate(
+        open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN))
+    )[:LOBBY_SIZE]
+    running = (
+        Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
+        .defer("state", "options")
+        .order_by("deadline")[:LOBBY_SIZE]
+    )
+    return render(request, "games/lobby.html", {"open_matches": open_matches, "running": running})
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    entries = selectors.matches_for_user(request.user)
+    return render(request, "games/my_matches.html", {"matches": entries})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create(request: HttpRequest) -> HttpResponse:
+    template = "games/partials/create_form.html" if request.htmx else "games/match_create.html"
+    if request.method == "GET":
+        # A GET with the form's fields re-draws it for another game or seat count.
+        initial = {name: request.GET[name] for name in CREATE_FIELDS if name in request.GET}
+        if "game" in request.GET:
+            initial["is_public"] = "is_public" in request.GET
+        form = MatchCreateForm(initial=initial, user=request.user)
+        return render(request, template, {"form": form})
+
+    form = MatchCreateForm(request.POST, user=request.user)
+    if not form.is_valid():
+        return render(request, template, {"form": form}, status=400)
+    data = form.cleaned_data
+    try:
+        match = match_create(
+            creator=request.user,
+            game=data["game"],
+            options=data["options"],
+            seats=data["seats"],
+            hours_per_phase=data["hours_per_phase"],
+            miss_policy=data["miss_policy"],
+            miss_limit=data["miss_limit"],
+            is_public=data["is_public"],
+            title=data["title"],
+        )
+    except ServiceError as error:
+        _attach_errors(form, error)
+        return render(request, template, {"form": form}, status=status_for(error))
+    messages.success(request, "Match created.")
+    return _redirect(request, match_url(match))
+
+
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: shows the match and lets the visitor take an open seat."""
+    match = Match.objects.filter(invite_token=token).first()
+    if match is None:
+        raise Http404("This invite link is not valid.")
+    seats = list(match.seats.select_related("user"))
+    return render(request, "games/invite.html", {"match": match, "seats": seats, "token": token})
+
+
+@login_required
+@require_POST
+def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
+    match = Match.objects.filter(invite_token=token).first()
+    if match is None:
+        raise Http404("This invite link is not valid.")
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, "games/invite.html", form.errors.as_text(), 400,
+                        {"match": match, "seats": list(match.seats.all()), "token": token})
+    try:
+        seat_join(
+            match_id=match.pk,
+            user=request.user,
+            seat_number=form.cleaned_data["seat_number"],
+            invite_token=token,
+        )
+    except ServiceError as error:
+        return _refused(request, "games/invite.html", error.message, status_for(error),
+                        {"match": match, "seats": list(match.seats.all()), "token": token})
+    messages.success(request, "You took a seat.")
+    return _redirect(request, match_url(match))
+
+
+def _attach_errors(form: MatchCreateForm, error: ServiceError) -> None:
+    """Put a refused creation's problems next to the fields they are about."""
+    if not error.problems:
+        form.add_error(None, error.message)
+        return
+    for problem in error.problems:
+        field = None
+        if problem.path.startswith("seats."):
+            name = f"seat_{problem.path.removeprefix('seats.')}"
+            field = name if name in form.fields else None
+        elif error.code == "invalid_options":
+            field = "options"
+        form.add_error(field, f"{problem.path}: {problem.message}" if field == "options"
+                       or field is None else problem.message)
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        response = HttpResponse()
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def _refused(request, template, message, status, context) -> HttpResponse:
+    return render(request, template, {**context, "error": message}, status=status)

@@ -1,0 +1,206 @@
+"""The match page and its partials: phase, deadline, who has submitted, history, seats."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import select_template
+from django.views.decorators.http import require_POST
+
+import engine
+from engine import Game
+from games import selectors
+from games.forms import JoinForm, OrdersForm
+from games.models import Match, Seat
+from games.services import ServiceError, seat_join, seat_leave
+from games.views.access import is_participant, match_url, match_visible_or_404, status_for
+from games.views.lobby import _redirect
+
+# How often the submission-status partial polls while a phase is open.
+POLL_SECONDS = 5
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = match_visible_or_404(request, match_id)
+    return render(request, "games/match.html", match_page_context(request, match))
+
+
+def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Polled by the match page: who has submitted (never what). When the phase the page shows
+    has resolved, HTMX is told to reload the whole page."""
+    match = match_visible_or_404(request, match_id)
+    shown = request.GET.get("phase", "")
+    if request.htmx and shown != "" and (shown != str(match.phase_number)
+                                          or match.status != Match.Status.ACTIVE):
+        response = HttpResponse(status=200)
+        response["HX-Refresh"] = "true"
+        return response
+    return render(request, "games/partials/submission_status.html",
+                  match_page_context(request, match, full=False))
+
+
+def history(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = match_visible_or_404(request, match_id)
+    return render(request, "games/partials/history.html",
+                  {"match": match, "history": history_entries(match)})
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = match_visible_or_404(request, match_id)
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        return _match_refused(request, match, "Choose a seat number.", 400)
+    try:
+        seat_join(match_id=match.pk, user=request.user,
+                  seat_number=form.cleaned_data["seat_number"])
+    except ServiceError as error:
+        return _match_refused(request, match, error.message, status_for(error))
+    messages.success(request, "You took a seat.")
+    return _redirect(request, match_url(match))
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = match_visible_or_404(request, match_id)
+    try:
+        seat_leave(match_id=match.pk, user=request.user)
+    except ServiceError as error:
+        return _match_refused(request, match, error.message, status_for(error))
+    messages.success(request, "You left the match.")
+    return _redirect(request, match_url(match))
+
+
+def _match_refused(request: HttpRequest, match: Match, message: str, status: int) -> HttpResponse:
+    if request.htmx:
+        return render(request, "partials/error.html", {"error": message}, status=status)
+    context = match_page_context(request, match)
+    context["error"] = message
+    return render(request, "games/match.html", context, status=status)
+
+
+# -- the page's context -------------------------------------------------------------------------
+
+def match_page_context(
+    request: HttpRequest, match: Match, *, orders_form: OrdersForm | None = None,
+    full: bool = True,
+) -> dict[str, Any]:
+    """Everything the match page shows to ``request.user``; sealed content only for their own
+    seat, everything else through the engine's ``view`` for that seat (or a spectator)."""
+    game = engine.games().get(match.game)
+    user = request.user
+    my_seat = selectors.match_seat_for_user(match, user) if user.is_authenticated \
+        else None
+    seats = list(match.seats.select_related("user"))
+    active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
+    prompts = game.prompts(match.state) if active else {}
+    submitted = selectors.phase_submission_status(match) if active else {}
+    context: dict[str, Any] = {
+        "match": match,
+        "game": game,
+        "game_name": game.name if game else match.game,
+        "my_seat": my_seat,
+        "seats": [_seat_row(game, seat, prompts, submitted) for seat in seats],
+        "active": active,
+        "poll_seconds": POLL_SECONDS,
+    }
+    if active and my_seat is not None and my_seat.number in prompts:
+        context["must_act"] = True
+        sheet = selectors.submission_for_author(match, my_seat, user)
+        context["my_sheet"] = sheet
+        if sheet is not None:
+            context["my_sheet_text"] = _sheet_text(game, match.state, my_seat.number, sheet.data)
+    if not full:
+        return context
+    context["orders_form"] = orders_form if context.get("must_act") else None
+    if context.get("must_act") and orders_form is None:
+        context["orders_form"] = OrdersForm(initial={
+            "phase_number": match.phase_number,
+            "format": OrdersForm.Format.TEXT,
+        })
+    context["can_join"] = (
+        match.status == Match.Status.OPEN and user.is_authenticated and my_seat is None
+        and any(seat.status == Seat.Status.OPEN for seat in seats)
+    )
+    context["can_leave"] = match.status == Match.Status.OPEN and my_seat is not None
+    context["show_invite"] = is_participant(match, user) and match.status == Match.Status.OPEN
+    if game is not None and match.state is not None:
+        context["board"] = _board(game, match, my_seat)
+    context["history"] = history_entries(match)
+    context["result"] = match.result
+    return context
+
+
+def _seat_row(game: Game | None, seat: Seat, prompts: dict, submitted: dict) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "name": game.seat_name(seat.number) if game else f"Seat {seat.number}",
+        "player": seat.user.get_username() if seat.user else (f"bot ({seat.bot})" if seat.bot
+                                                               else "open"),
+        "prompted": seat.number in prompts,
+        "submitted": bool(submitted.get(seat.number)),
+    }
+
+
+def _board(game: Game, match: Match, my_seat: Seat | None) -> str:
+    """The game's own template for its view if it has one, else the view as JSON."""
+    view = game.view(match.state, my_seat.number if my_seat else None)
+    template = select_template([f"games/{game.slug}/view.html", "games/generic/view.html"])
+    return template.render({
+        "view": view,
+        "view_json": json.dumps(view, indent=2, sort_keys=True),
+        "match": match,
+        "seat": my_seat,
+    })
+
+
+def history_entries(match: Match) -> list[dict[str, Any]]:
+    """Resolved phases, newest first, with revealed sheets (as order text) and events."""
+    game = engine.games().get(match.game)
+    entries = []
+    for phase in selectors.match_history(match):
+        revealed = []
+        for seat_key, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0])):
+            number = int(seat_key)
+            revealed.append({
+                "seat": number,
+                "name": game.seat_name(number) if game else f"Seat {number}",
+                "source": sheet.get("source", ""),
+                "text": _sheet_text(game, phase.state_before, number, sheet.get("data")),
+                "receipt": sheet.get("receipt", ""),
+            })
+        entries.append({
+            "phase": phase,
+            "revealed": revealed,
+            "events": [_event_text(event) for event in phase.events or []],
+        })
+    entries.reverse()
+    return entries
+
+
+def _sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:
+    if game is not None:
+        try:
+            return game.format_text(state, seat, data)
+        except Exception:  # a game without a text grammar (yet): fall back to JSON
+            pass
+    return json.dumps(data, sort_keys=True)
+
+
+def _event_text(event: Any) -> str:
+    if isinstance(event, dict):
+        if isinstance(event.get("text"), str):
+            return event["text"]
+        kind = event.get("type", "event")
+        details = ", ".join(f"{k}: {json.dumps(v, sort_keys=True)}" for k, v in event.items()
+                            if k != "type")
+        return f"{kind}: {details}" if details else str(kind)
+    return str(event)
+

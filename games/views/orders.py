@@ -1,0 +1,77 @@
+"""Submitting a sealed order sheet on the web, and reading back one's own sheet."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_POST
+
+from games.forms import OrdersForm
+from games.models import Match, Submission
+from games.services import ServiceError, orders_submit
+from games.views.access import match_url, match_visible_or_404, status_for
+from games.views.lobby import _redirect
+from games.views.match import match_page_context
+
+
+@login_required
+@require_POST
+def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    match = match_visible_or_404(request, match_id)
+    form = OrdersForm(request.POST)
+    if not form.is_valid():
+        return _orders_page(request, match, form, status=400)
+    cleaned = form.cleaned_data
+    as_text = cleaned["format"] == OrdersForm.Format.TEXT
+    try:
+        receipt = orders_submit(
+            match_id=match.pk,
+            seat_number=seat_number,
+            user=request.user,
+            phase_number=cleaned["phase_number"],
+            data=None if as_text else cleaned["data"],
+            text=cleaned["orders"] if as_text else None,
+            source=Submission.Source.WEB,
+        )
+    except ServiceError as error:
+        if error.problems:
+            for problem in error.problems:
+                form.add_error("orders", str(problem))
+        else:
+            form.add_error(None, error.message)
+        return _orders_page(request, match, form, status=status_for(error))
+    match.refresh_from_db()
+    note = f"Orders sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
+    if request.htmx:
+        context = match_page_context(request, match)
+        context.update(just_sealed=receipt, notice=note)
+        return render(request, "games/partials/orders.html", context)
+    messages.success(request, note)
+    for warning in receipt.warnings:
+        messages.warning(request, f"Check: {warning}")
+    return _redirect(request, match_url(match))
+
+
+@login_required
+def my_sheet(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    """The order panel of one's own seat (sealed sheet, receipt, form); 403 for anyone else."""
+    match = match_visible_or_404(request, match_id)
+    context = match_page_context(request, match)
+    seat = context["my_seat"]
+    if seat is None or seat.number != seat_number:
+        raise PermissionDenied("That is not your seat.")
+    return render(request, "games/partials/orders.html", context)
+
+
+def _orders_page(request: HttpRequest, match: Match, form: OrdersForm, status: int) -> HttpResponse:
+    """The refused form again: the order panel for HTMX, else the whole match page."""
+    context = match_page_context(request, match, orders_form=form)
+    if not request.htmx:
+        return render(request, "games/match.html", context, status=status)
+    if not context.get("must_act"):  # no order panel of one's own to re-draw
+        errors = [str(e) for e in form.non_field_errors()] or ["These orders were refused."]
+        return render(request, "partials/error.html", {"error": " ".join(errors)}, status=status)
+    return render(request, "games/partials/orders.html", context, status=status)

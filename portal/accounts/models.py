@@ -1,0 +1,90 @@
+"""A player's profile: time zone and how they want to hear about their matches."""
+
+from __future__ import annotations
+
+import zoneinfo
+from functools import lru_cache
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+
+# Reminders further out than this are not reminders any more.
+MAX_REMINDER_HOURS = 7 * 24
+
+
+@lru_cache(maxsize=1)
+def time_zone_choices() -> list[tuple[str, str]]:
+    names = sorted(
+        name for name in zoneinfo.available_timezones() if "/" in name or name == "UTC"
+    )
+    return [(name, name.replace("_", " ")) for name in names]
+
+
+def parse_reminder_hours(value: str) -> list[int]:
+    """``"24, 1"`` → ``[24, 1]``; ValidationError naming the bad item otherwise."""
+    hours: list[int] = []
+    for item in (part.strip() for part in value.split(",")):
+        if not item:
+            continue
+        if not item.isdigit():
+            raise ValidationError(
+                f"“{item}” is not a whole number of hours; write e.g. “24,1”.",
+                code="invalid",
+            )
+        number = int(item)
+        if not 1 <= number <= MAX_REMINDER_HOURS:
+            raise ValidationError(
+                f"{number} is out of range: reminders go from 1 to {MAX_REMINDER_HOURS} hours "
+                "before a deadline.",
+                code="out_of_range",
+            )
+        hours.append(number)
+    return sorted(set(hours), reverse=True)
+
+
+def validate_reminder_hours(value: str) -> None:
+    parse_reminder_hours(value)
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in dict(time_zone_choices()):
+        raise ValidationError(f"“{value}” is not a known time zone.", code="invalid")
+
+
+class Profile(models.Model):
+    class Notifications(models.TextChoices):
+        EVERY_EVENT = "all", "Every event of my matches"
+        MY_TURN = "turn", "Only “your move” and results"
+        DAILY_DIGEST = "digest", "A daily digest"
+        NOTHING = "none", "Nothing"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="Deadlines are shown in this time zone.",
+    )
+    notifications = models.CharField(
+        max_length=10, choices=Notifications.choices, default=Notifications.MY_TURN
+    )
+    reminder_hours = models.CharField(
+        max_length=60,
+        blank=True,
+        default="24,1",
+        validators=[validate_reminder_hours],
+        help_text="Remind me this many hours before a deadline I have not met, e.g. “24,1”. "
+        "Empty: no reminders.",
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Profile of {self.user}"
+
+    @property
+    def reminders(self) -> list[int]:
+        """Reminder offsets in hours, largest first."""
+        return parse_reminder_hours(self.reminder_hours)

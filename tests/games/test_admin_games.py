@@ -1,0 +1,120 @@
+"""The games admin: moderators find things, sealed sheets stay sealed, actions are capped."""
+
+import html
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Match, MatchStatusChange, Phase, Seat, Submission, SweepRun
+
+pytestmark = pytest.mark.django_db
+
+MARK = 5  # alice's sealed number; rendered as "number": 5 in the admin once revealed
+
+
+@pytest.fixture
+def staff_client(client, make_user):
+    client.force_login(make_user("moderator", is_staff=True, is_superuser=True))
+    return client
+
+
+@pytest.fixture
+def sealed_duel(toy_duel):
+    match = toy_duel(title="Sealed duel")
+    services.orders_submit(match_id=match.pk, seat_number=1, user=match.alice, phase_number=1,
+                           data={"number": MARK}, source="web")
+    return match
+
+
+def sealed_marker_in(content: bytes) -> bool:
+    text = html.unescape(content.decode())
+    return f'"number": {MARK}' in text or f"'number': {MARK}" in text
+
+
+def test_every_games_admin_page_opens_and_no_sealed_sheet_shows(staff_client, sealed_duel):
+    sheet = Submission.objects.get()
+    SweepRun.objects.create(last_run_at=sheet.submitted_at)
+    pages = [reverse(f"admin:games_{model}_changelist") for model in
+             ("match", "seat", "phase", "submission", "matchstatuschange", "sweeprun")]
+    pages += [
+        reverse("admin:games_match_change", args=[sealed_duel.pk]),
+        reverse("admin:games_seat_change", args=[Seat.objects.first().pk]),
+        reverse("admin:games_phase_change", args=[sheet.phase_id]),
+        reverse("admin:games_submission_change", args=[sheet.pk]),
+        reverse("admin:games_matchstatuschange_change", args=[MatchStatusChange.objects.first().pk]),
+    ]
+    for url in pages:
+        response = staff_client.get(url)
+        assert response.status_code == 200, url
+        assert not sealed_marker_in(response.content), url
+        assert sheet.salt not in response.content.decode(), url
+    assert b"sealed" in staff_client.get(pages[3]).content
+
+
+def test_sheets_show_once_the_phase_resolved(staff_client, sealed_duel):
+    services.orders_submit(match_id=sealed_duel.pk, seat_number=2, user=sealed_duel.bob,
+                           phase_number=1, data={"number": 2}, source="web")
+    services.phase_resolve(match_id=sealed_duel.pk, phase_number=1)
+    sheet = Submission.objects.get(seat__number=1)
+    response = staff_client.get(reverse("admin:games_submission_change", args=[sheet.pk]))
+    assert sealed_marker_in(response.content) and sheet.salt in response.content.decode()
+    assert sealed_marker_in(staff_client.get(
+        reverse("admin:games_phase_change", args=[sheet.phase_id])).content)
+
+
+def test_moderators_find_matches_by_player_and_seats_by_kind(staff_client, sealed_duel,
+                                                              toy_duel):
+    other = toy_duel(title="Other duel")
+    url = reverse("admin:games_match_changelist")
+    found = staff_client.get(url, {"q": sealed_duel.alice.username}).content.decode()
+    assert "Sealed duel" in found and "Other duel" not in found
+    found = staff_client.get(url, {"status": "active", "game": "toy-duel"}).content.decode()
+    assert "Sealed duel" in found and "Other duel" in found
+    seats = staff_client.get(reverse("admin:games_seat_changelist"), {"kind": "bot"})
+    assert "seat 1" not in seats.content.decode()
+    assert other.pk
+
+
+def test_phase_records_are_read_only(staff_client, sealed_duel):
+    phase = Phase.objects.get()
+    url = reverse("admin:games_phase_change", args=[phase.pk])
+    response = staff_client.post(url, {"status": "resolved"})
+    assert response.status_code == 403
+    assert Phase.objects.get().status == "open"
+
+
+def test_retry_action_reopens_a_quarantined_phase_once(staff_client, sealed_duel):
+    phase = Phase.objects.get()
+    Phase.objects.filter(pk=phase.pk).update(status="quarantined", attempts=5)
+    Match.objects.filter(pk=sealed_duel.pk).update(deadline=None)
+    url = reverse("admin:games_phase_changelist")
+    filtered = staff_client.get(url, {"status__exact": "quarantined"}).content.decode()
+    assert str(phase) in filtered
+    for _ in range(2):  # a double-submitted action is harmless
+        staff_client.post(url, {"action": "retry_quarantined", "_selected_action": [phase.pk]})
+    phase.refresh_from_db()
+    assert phase.status == "open" and phase.attempts == 0
+    sealed_duel.refresh_from_db()
+    assert sealed_duel.deadline == phase.deadline
+
+
+def test_extend_action_is_idempotent(staff_client, toy_duel):
+    match = toy_duel(hours_per_phase=1)
+    url = reverse("admin:games_match_changelist")
+    staff_client.post(url, {"action": "extend_deadline_24h", "_selected_action": [match.pk]})
+    match.refresh_from_db()
+    first = match.deadline
+    staff_client.post(url, {"action": "extend_deadline_24h", "_selected_action": [match.pk]})
+    match.refresh_from_db()
+    assert match.deadline == first
+    assert (first - match.started_at).total_seconds() == pytest.approx(24 * 3600, abs=60)
+
+
+def test_abort_action_goes_through_the_lifecycle(staff_client, toy_duel):
+    match = toy_duel()
+    url = reverse("admin:games_match_changelist")
+    staff_client.post(url, {"action": "abort_matches", "_selected_action": [match.pk]})
+    match.refresh_from_db()
+    assert match.status == "aborted"
+    assert match.status_changes.last().note.startswith("aborted by moderator")

@@ -1,0 +1,146 @@
+"""Sealed orders stay sealed: every URL of the match pages and the account pages, requested
+(GET and POST) by every role while a phase holds sealed sheets with recognisable markers."""
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, reverse
+
+import tests.portal.notegame  # noqa: F401  (registers "sealed-notes": free-text sheets)
+from games import urls as games_urls
+from games.models import Submission
+from games.services import orders_submit
+from portal.accounts import urls as accounts_urls
+from tests.portal.builders import duel, make_user
+
+pytestmark = pytest.mark.django_db
+
+MARKERS = {
+    ("public", 1): "SEALED-PUBLIC-LEFT-7f3a9c",
+    ("public", 2): "SEALED-PUBLIC-RIGHT-91c2e4",
+    ("private", 1): "SEALED-PRIVATE-LEFT-0b5d17",
+    ("private", 2): "SEALED-PRIVATE-RIGHT-e8a642",
+}
+ROLES = ("anonymous", "spectator", "seat1", "seat2", "staff")
+
+
+def url_variants(matches):
+    """Every (name, url) of the games and accounts URLconfs, each argument filled with every
+    value that makes sense (both matches, both seats, the invite tokens)."""
+    values = {
+        "match_id": [m.pk for m in matches.values()],
+        "seat_number": [1, 2],
+        "token": [m.invite_token for m in matches.values()],
+        "key": ["not-a-key"],
+        "uidb36": ["1"],
+    }
+    patterns = [("games:" + p.name, p) for p in games_urls.urlpatterns]
+    patterns += [(p.name, p) for p in accounts_urls.urlpatterns if isinstance(p, URLPattern)]
+    for name, pattern in patterns:
+        arg_names = list(pattern.pattern.regex.groupindex)
+        combos = [{}]
+        for arg in arg_names:
+            combos = [{**c, arg: v} for c in combos for v in values[arg]]
+        for kwargs in combos:
+            yield name, reverse(name, kwargs=kwargs)
+
+
+@pytest.fixture
+def world():
+    alice, bob = make_user("alice"), make_user("bob")
+    users = {"seat1": alice, "seat2": bob, "spectator": make_user("carol"),
+             "staff": make_user("moderator", staff=True), "anonymous": None}
+    matches = {
+        "public": duel(alice, bob, game="sealed-notes", title="Public notes"),
+        "private": duel(alice, bob, game="sealed-notes", title="Private notes", is_public=False),
+    }
+    for (which, seat), marker in MARKERS.items():
+        orders_submit(match_id=matches[which].pk, seat_number=seat, user=users[f"seat{seat}"],
+                      phase_number=1, text=marker, source="web")
+    return users, matches
+
+
+def forbidden_markers(role):
+    if role in ("seat1", "seat2"):
+        own = int(role[-1])
+        return [m for (_, seat), m in MARKERS.items() if seat != own]
+    return list(MARKERS.values())
+
+
+def client_for(users, role):
+    client = Client()
+    if users[role] is not None:
+        client.force_login(users[role])
+    return client
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_no_page_shows_another_seats_sealed_sheet(world, role):
+    users, matches = world
+    forbidden = forbidden_markers(role)
+    requested = 0
+    for name, url in url_variants(matches):
+        for method in ("get", "post"):
+            client = client_for(users, role)  # a POST to log out must not end the sweep
+            own_marker = MARKERS.get(("public", int(role[-1]))) if role.startswith("seat") else ""
+            data = {"phase_number": "1", "format": "text", "orders": own_marker or "INJECTED",
+                    "seat_number": "2"}
+            response = getattr(client, method)(url, data, headers={"HX-Request": "true"}
+                                               if requested % 2 else {})
+            requested += 1
+            assert response.status_code < 500, (name, url, method, response.status_code)
+            body = response.content.decode(errors="replace")
+            for marker in forbidden:
+                assert marker not in body, f"{role} saw {marker} at {method.upper()} {url}"
+    assert requested > 40
+    # Nobody replaced another seat's sealed sheet through any of those requests.
+    for (which, seat), marker in MARKERS.items():
+        sheet = Submission.objects.get(phase__match=matches[which], seat__number=seat)
+        if role != f"seat{seat}":
+            assert sheet.data == {"note": marker} and sheet.revision == 1, (which, seat)
+
+
+@pytest.mark.parametrize("role", ["seat1", "seat2"])
+def test_a_player_sees_their_own_sealed_sheet(world, role):
+    users, matches = world
+    own = int(role[-1])
+    client = client_for(users, role)
+    for which in ("public", "private"):
+        page = client.get(reverse("games:match", args=[matches[which].pk])).content.decode()
+        assert MARKERS[(which, own)] in page
+        partial = client.get(reverse("games:sheet", args=[matches[which].pk, own]))
+        assert MARKERS[(which, own)] in partial.content.decode()
+
+
+@pytest.mark.parametrize("role, expected", [
+    ("anonymous", {302}), ("spectator", {403}), ("staff", {403}), ("seat1", {403}),
+])
+def test_posting_orders_for_seat_2_is_refused(world, role, expected):
+    users, matches = world
+    client = client_for(users, role)
+    response = client.post(reverse("games:orders", args=[matches["public"].pk, 2]),
+                           {"phase_number": "1", "format": "text", "orders": "OVERWRITTEN"})
+    assert response.status_code in expected
+    sheet = Submission.objects.get(phase__match=matches["public"], seat__number=2)
+    assert sheet.data == {"note": MARKERS[("public", 2)]}
+
+
+POST_ONLY = {"games:join", "games:leave", "games:orders"}
+LOGIN_REQUIRED = {"games:join", "games:leave", "games:orders", "games:sheet"}
+
+
+@pytest.mark.parametrize("role", ["anonymous", "spectator"])
+def test_private_match_pages_are_404_for_non_participants(world, role):
+    users, matches = world
+    client = client_for(users, role)
+    private = matches["private"]
+    checked = 0
+    for name, url in url_variants({"private": private}):
+        if not name.startswith("games:") or f"/matches/{private.pk}/" not in url:
+            continue
+        method = "post" if name in POST_ONLY else "get"
+        response = getattr(client, method)(url, {"phase_number": "1", "format": "text",
+                                                 "orders": "x"} if method == "post" else {})
+        login_first = role == "anonymous" and name in LOGIN_REQUIRED
+        assert response.status_code == (302 if login_first else 404), (name, url)
+        checked += 1
+    assert checked >= 7

@@ -1,0 +1,274 @@
+"""phase_resolve, the miss policy, quarantine, the sweeper, bots and moderators' phase tools."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+import engine
+from games import services
+from games.models import Match, Phase, Seat, Submission, SweepRun
+from games.receipts import receipt_for
+from games.services import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+
+def submit(match, user, seat, number, phase=1):
+    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
+                                  phase_number=phase, data={"number": number}, source="web")
+
+
+def expire(match):
+    """Move the open phase's deadline into the past."""
+    past = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(deadline=past)
+    Phase.objects.filter(match=match, status="open").update(deadline=past)
+
+
+def resolve(match):
+    match.refresh_from_db()
+    return services.phase_resolve(match_id=match.pk, phase_number=match.phase_number)
+
+
+def queued(callbacks):
+    return [(c.task_name, c.kwargs) for c in callbacks if hasattr(c, "task_name")]
+
+
+def test_both_sheets_in_resolves_once_and_opens_the_next_phase(toy_duel):
+    match = toy_duel()
+    a, b = submit(match, match.alice, 1, 4), submit(match, match.bob, 2, 2)
+    assert services.phase_resolve(match_id=match.pk, phase_number=1) is True
+    assert services.phase_resolve(match_id=match.pk, phase_number=1) is False  # a duplicate
+    phase = Phase.objects.get(match=match, number=1)
+    assert phase.status == "resolved" and phase.resolved_at is not None
+    assert phase.revealed == {
+        "1": {"data": {"number": 4}, "source": "web", "salt": a.salt, "receipt": a.receipt},
+        "2": {"data": {"number": 2}, "source": "web", "salt": b.salt, "receipt": b.receipt},
+    }
+    assert phase.events == [{"type": "duel", "round": 1, "numbers": {"1": 4, "2": 2},
+                             "winner": 1}]
+    match.refresh_from_db()
+    assert match.phase_number == 2 and match.state["scores"] == {"1": 1, "2": 0}
+    assert match.complete_at is None
+    assert Phase.objects.get(match=match, number=2).state_before == match.state
+
+
+def test_an_incomplete_phase_before_its_deadline_is_left_alone(toy_duel):
+    match = toy_duel()
+    submit(match, match.alice, 1, 4)
+    assert services.phase_resolve(match_id=match.pk, phase_number=1) is False
+    assert Phase.objects.get(match=match, number=1).status == "open"
+
+
+def test_resolution_is_reproducible_from_the_stored_inputs(toy_duel):
+    match = toy_duel()
+    submit(match, match.alice, 1, 4)
+    submit(match, match.bob, 2, 2)
+    resolve(match)
+    phase = Phase.objects.get(match=match, number=1)
+    game = engine.get("toy-duel")
+    sheets = {int(s): v["data"] for s, v in phase.revealed.items()}
+    again = game.resolve(phase.state_before, sheets, engine.rng_for(match.seed, 1))
+    match.refresh_from_db()
+    assert again.state == match.state and again.events == phase.events
+
+
+def test_missing_seat_gets_the_default_and_a_miss_past_the_deadline(toy_duel):
+    match = toy_duel()
+    submit(match, match.alice, 1, 3)
+    expire(match)
+    assert resolve(match)
+    default = Submission.objects.get(phase__number=1, seat__number=2)
+    assert default.source == "default" and default.data == {"number": 1}
+    assert default.receipt == receipt_for(salt=default.salt, data=default.data)
+    seats = {s.number: s for s in Seat.objects.filter(match=match)}
+    assert (seats[2].missed_in_row, seats[2].missed_total) == (1, 1)
+    assert (seats[1].missed_in_row, seats[1].missed_total) == (0, 0)
+    assert Phase.objects.get(match=match, number=1).revealed["2"]["source"] == "default"
+
+
+def test_replace_policy_flags_the_seat_after_the_limit_and_a_sheet_resets_the_row(toy_duel):
+    match = toy_duel(miss_limit=2, options={"target": 9})
+    for phase in (1, 2):
+        submit(match, match.alice, 1, 2, phase=phase)
+        expire(match)
+        assert resolve(match)
+    bob_seat = Seat.objects.get(match=match, number=2)
+    assert bob_seat.status == Seat.Status.FLAGGED and bob_seat.missed_in_row == 2
+    submit(match, match.bob, 2, 5, phase=3)  # a flagged player may still play
+    expire(match)
+    resolve(match)
+    bob_seat.refresh_from_db()
+    assert (bob_seat.missed_in_row, bob_seat.missed_total) == (0, 2)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+
+
+def test_forfeit_policy_ends_the_match_and_the_others_win(toy_duel):
+    match = toy_duel(miss_limit=1, miss_policy="forfeit")
+    submit(match, match.alice, 1, 2)
+    expire(match)
+    assert resolve(match)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.deadline is None
+    assert match.result["winners"] == [1] and match.result["ranking"] == [[1], [2]]
+    assert "forfeit" in match.result["reason"]
+    assert Seat.objects.get(match=match, number=2).status == Seat.Status.FORFEITED
+    assert not Phase.objects.filter(match=match, number=2).exists()
+
+
+def test_a_won_game_finishes_with_its_result(toy_duel, django_capture_on_commit_callbacks):
+    match = toy_duel(options={"target": 2})
+    for phase in (1, 2):
+        submit(match, match.alice, 1, 5, phase=phase)
+        submit(match, match.bob, 2, 3, phase=phase)
+        with django_capture_on_commit_callbacks() as callbacks:
+            assert resolve(match)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.finished_at is not None
+    assert match.result == {"ranking": [[1], [2]], "scores": {"1": 2, "2": 0},
+                            "reason": "North reached 2 points", "winners": [1], "is_draw": False}
+    assert match.status_changes.last().new_status == "finished"
+    assert Phase.objects.filter(match=match).count() == 2
+    signals = [c for c in callbacks if hasattr(c, "signal")]
+    assert [s.kwargs for s in signals if s.kwargs.get("phase_number")] == [
+        {"match_id": match.pk, "phase_number": 2, "finished": True}]
+
+
+def test_phase_resolved_signal_is_sent_on_commit(toy_duel, django_capture_on_commit_callbacks):
+    from games.signals import phase_resolved
+
+    received = []
+
+    def receiver(**kwargs):
+        received.append((kwargs["match_id"], kwargs["phase_number"], kwargs["finished"]))
+
+    phase_resolved.connect(receiver)
+    try:
+        match = toy_duel()
+        submit(match, match.alice, 1, 4)
+        submit(match, match.bob, 2, 2)
+        with django_capture_on_commit_callbacks() as callbacks:
+            resolve(match)
+            assert received == []  # not inside the transaction
+        for callback in callbacks:
+            if hasattr(callback, "signal"):
+                callback()
+    finally:
+        phase_resolved.disconnect(receiver)
+    assert received == [(match.pk, 1, False)]
+
+
+def test_a_poison_phase_is_retried_then_quarantined_then_retried_by_a_moderator(
+    toy_duel, settings
+):
+    settings.RESOLVE_MAX_ATTEMPTS = 3
+    match = toy_duel(options={"poison_round": 1})
+    submit(match, match.alice, 1, 4)
+    submit(match, match.bob, 2, 2)
+    for attempt in (1, 2, 3):
+        assert resolve(match) is False
+        phase = Phase.objects.get(match=match, number=1)
+        assert phase.attempts == attempt and "poisoned at round 1" in phase.last_error
+    assert phase.status == Phase.Status.QUARANTINED
+    match.refresh_from_db()
+    assert match.deadline is None and match.complete_at is None
+    assert Submission.objects.filter(phase=phase).count() == 2  # nothing half-applied
+    assert services.deadlines_sweep() == 0  # parked: the sweeper leaves it alone
+    assert resolve(match) is False and Phase.objects.get(pk=phase.pk).attempts == 3
+
+    assert services.phase_retry(phase_id=phase.pk) is True
+    assert services.phase_retry(phase_id=phase.pk) is False  # idempotent
+    phase.refresh_from_db()
+    assert phase.status == "open" and phase.attempts == 0
+    assert resolve(match) is False  # still poisoned: counted again
+    assert Phase.objects.get(pk=phase.pk).attempts == 1
+
+
+def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
+    toy_duel, settings, django_capture_on_commit_callbacks
+):
+    settings.SWEEP_COMPLETE_GRACE_SECONDS = 10
+    late, complete, fresh = toy_duel(), toy_duel(), toy_duel()
+    expire(late)
+    submit(complete, complete.alice, 1, 3)
+    submit(complete, complete.bob, 2, 3)
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert services.deadlines_sweep() == 1  # the complete one is still within its grace
+    assert queued(callbacks) == [("games.tasks.resolve_phase",
+                                  {"match_id": late.pk, "phase_number": 1})]
+    Match.objects.filter(pk=complete.pk).update(
+        complete_at=timezone.now() - timedelta(seconds=11))
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert services.deadlines_sweep() == 2
+    assert {c.kwargs["match_id"] for c in callbacks if hasattr(c, "task_name")} == {
+        late.pk, complete.pk}
+    assert fresh.pk not in {c.kwargs["match_id"] for c in callbacks}
+
+
+def test_sweeper_extends_deadlines_that_passed_while_the_system_was_down(toy_duel, settings):
+    settings.SWEEP_OUTAGE_SECONDS = 600
+    services.deadlines_sweep()  # first run: records the heartbeat
+    down_since = timezone.now() - timedelta(hours=2)
+    SweepRun.objects.update(last_run_at=down_since)
+    during = toy_duel()  # its deadline passed 30 min ago, during the outage
+    before = toy_duel()  # its deadline passed before the outage: resolved as usual
+    Match.objects.filter(pk=during.pk).update(deadline=timezone.now() - timedelta(minutes=30))
+    Phase.objects.filter(match=during).update(deadline=timezone.now() - timedelta(minutes=30))
+    Match.objects.filter(pk=before.pk).update(deadline=down_since - timedelta(minutes=1))
+    Phase.objects.filter(match=before).update(deadline=down_since - timedelta(minutes=1))
+
+    assert services.deadlines_sweep() == 1
+    during.refresh_from_db()
+    expected = timezone.now() + timedelta(minutes=90)  # -30 min + the 2 h gap
+    assert abs(during.deadline - expected) < timedelta(seconds=30)
+    assert Phase.objects.get(match=during, number=1).deadline == during.deadline
+    run = SweepRun.objects.get()
+    assert run.extended_total == 1 and run.last_gap_seconds > 7000
+    submit(during, during.alice, 1, 2)  # the player still has time
+    assert services.deadlines_sweep() == 1  # a normal gap now: nothing extended
+    assert SweepRun.objects.get().extended_total == 1
+
+
+def test_bot_submits_a_deterministic_sheet_once(make_user):
+    alice = make_user("alice")
+    match = services.match_create(
+        creator=alice, game="toy-duel", options={}, hours_per_phase=1,
+        seats=[{"kind": "human", "user": alice}, {"kind": "bot", "bot": "random"}])
+    receipt = services.bot_submit(match_id=match.pk, seat_number=2, phase_number=1)
+    expected = engine.get("toy-duel").bot_submission(
+        match.state, 2, "random", engine.rng_for(f"{match.seed}:bot:2", 1))
+    assert receipt.data == expected
+    assert Submission.objects.get(seat__number=2).source == "bot"
+    assert services.bot_submit(match_id=match.pk, seat_number=2, phase_number=1) is None
+    assert services.bot_submit(match_id=match.pk, seat_number=1, phase_number=1) is None
+    assert services.bot_submit(match_id=match.pk, seat_number=2, phase_number=5) is None
+    assert Submission.objects.count() == 1
+
+
+def test_bot_match_plays_through_to_the_next_phase(make_user, django_capture_on_commit_callbacks):
+    alice = make_user("alice")
+    match = services.match_create(
+        creator=alice, game="toy-duel", options={}, hours_per_phase=1,
+        seats=[{"kind": "human", "user": alice}, {"kind": "bot", "bot": "random"}])
+    services.bot_submit(match_id=match.pk, seat_number=2, phase_number=1)
+    submit(match, alice, 1, 5)
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert resolve(match)
+    assert ("games.tasks.bot_submit", {"match_id": match.pk, "seat_number": 2,
+                                       "phase_number": 2}) in queued(callbacks)
+
+
+def test_deadline_extension_is_capped_and_idempotent(toy_duel):
+    match = toy_duel(hours_per_phase=1)
+    assert services.match_deadline_extend(match_id=match.pk, hours=24) is True
+    match.refresh_from_db()
+    first = match.deadline
+    assert services.match_deadline_extend(match_id=match.pk, hours=24) is False
+    match.refresh_from_db()
+    assert match.deadline == first
+    assert Phase.objects.get(match=match, number=1).deadline == first
+    for hours in (0, -5, 24 * 8, "lots"):
+        with pytest.raises(ServiceError):
+            services.match_deadline_extend(match_id=match.pk, hours=hours)

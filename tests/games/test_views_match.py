@@ -1,0 +1,231 @@
+"""The match page: phase, deadline, who has submitted, orders, receipts, history."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Match, Phase, Submission
+from games.receipts import receipt_verify
+from games.services import bot_submit, orders_submit, phase_resolve
+from portal.accounts.services import profile_update
+from tests.portal.builders import duel, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def orders_url(match, seat):
+    return reverse("games:orders", args=[match.pk, seat])
+
+
+def match_url(match):
+    return reverse("games:match", args=[match.pk])
+
+
+@pytest.fixture
+def players():
+    return make_user("alice"), make_user("bob")
+
+
+@pytest.fixture
+def match(players):
+    return duel(*players)
+
+
+def test_a_player_seals_text_orders_and_sees_the_receipt(client, players, match):
+    client.force_login(players[0])
+    response = client.post(orders_url(match, 1),
+                           {"phase_number": "1", "format": "text", "orders": "4"})
+    assert response.status_code == 302 and response.url == match_url(match)
+    sheet = Submission.objects.get(seat__number=1)
+    assert sheet.data == {"number": 4} and sheet.source == "web"
+    page = client.get(match_url(match)).content.decode()
+    assert sheet.receipt in page and sheet.salt in page
+    assert receipt_verify(salt=sheet.salt, data=sheet.data, receipt=sheet.receipt)
+    assert "Replace my orders" in page
+
+
+def test_json_orders_and_replacing_them_until_the_deadline(client, players, match):
+    client.force_login(players[0])
+    client.post(orders_url(match, 1), {"phase_number": "1", "format": "text", "orders": "2"})
+    response = client.post(orders_url(match, 1), {
+        "phase_number": "1", "format": "json", "orders": json.dumps({"number": 5})})
+    assert response.status_code == 302
+    sheet = Submission.objects.get(seat__number=1)
+    assert sheet.data == {"number": 5} and sheet.revision == 2
+
+
+def test_invalid_orders_are_a_400_listing_each_problem_with_its_path(client, players, match):
+    client.force_login(players[0])
+    response = client.post(orders_url(match, 1), {
+        "phase_number": "1", "format": "json", "orders": json.dumps({"number": 9, "x": 1})})
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "number: 9 is not a number from 1 to 5." in body
+    assert "x: Unknown field &#x27;x&#x27;." in body
+    assert not Submission.objects.exists()
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"phase_number": "1", "format": "json", "orders": "{number: 3"}, "Not valid JSON"),
+    ({"phase_number": "1", "format": "text", "orders": "four"}, "line 1: Write one number"),
+    ({"phase_number": "1", "format": "text", "orders": ""}, "This field is required."),
+    ({"phase_number": "x", "format": "text", "orders": "3"}, "Enter a whole number."),
+    ({"phase_number": "1", "format": "yaml", "orders": "3"}, "Select a valid choice."),
+])
+def test_malformed_orders_are_a_400_with_a_clear_message(client, players, match, data, message):
+    client.force_login(players[0])
+    response = client.post(orders_url(match, 1), data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Submission.objects.exists()
+
+
+def test_a_stale_form_is_a_409_saying_the_phase_was_resolved(client, players, match):
+    alice, bob = players
+    orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
+                  data={"number": 3}, source="web")
+    orders_submit(match_id=match.pk, seat_number=2, user=bob, phase_number=1,
+                  data={"number": 2}, source="web")
+    assert phase_resolve(match_id=match.pk, phase_number=1)
+    client.force_login(alice)
+    response = client.post(orders_url(match, 1),
+                           {"phase_number": "1", "format": "text", "orders": "5"})
+    assert response.status_code == 409
+    assert "This phase has already been resolved." in response.content.decode()
+    assert not Submission.objects.filter(phase__number=2).exists()
+
+
+def test_orders_after_the_deadline_are_a_409(client, players, match):
+    Phase.objects.filter(match=match).update(deadline=timezone.now() - timedelta(minutes=1))
+    client.force_login(players[0])
+    response = client.post(orders_url(match, 1),
+                           {"phase_number": "1", "format": "text", "orders": "5"})
+    assert response.status_code == 409
+    assert "The deadline for this phase has passed." in response.content.decode()
+    assert not Submission.objects.exists()
+
+
+def test_orders_for_another_seat_are_a_403(client, players, match):
+    client.force_login(players[0])
+    response = client.post(orders_url(match, 2),
+                           {"phase_number": "1", "format": "text", "orders": "5"})
+    assert response.status_code == 403
+    assert not Submission.objects.exists()
+    assert client.get(reverse("games:sheet", args=[match.pk, 2])).status_code == 403
+
+
+def test_htmx_orders_get_the_order_panel_partial(client, players, match):
+    client.force_login(players[0])
+    response = client.post(orders_url(match, 1),
+                           {"phase_number": "1", "format": "text", "orders": "3"},
+                           headers={"HX-Request": "true"})
+    body = response.content.decode()
+    assert response.status_code == 200 and "<html" not in body
+    assert Submission.objects.get().receipt in body
+    bad = client.post(orders_url(match, 1), {"phase_number": "1", "format": "text",
+                                             "orders": "7"}, headers={"HX-Request": "true"})
+    assert bad.status_code == 400 and 'id="orders-panel"' in bad.content.decode()
+
+
+def test_submission_status_shows_who_is_in_but_never_what(client, players, match):
+    alice, bob = players
+    orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
+                  data={"number": 5}, source="web")
+    client.force_login(bob)
+    response = client.get(reverse("games:submission_status", args=[match.pk]),
+                          {"phase": "1"}, headers={"HX-Request": "true"})
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "orders in" in body and "waiting" in body
+    assert "every 5s" in body
+    assert Submission.objects.get().receipt not in body
+
+
+def test_the_status_poll_reloads_the_page_once_the_phase_resolved(client, players):
+    alice = players[0]
+    match = duel(alice, "bot")
+    orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
+                  data={"number": 5}, source="web")
+    bot_submit(match_id=match.pk, seat_number=2, phase_number=1)
+    client.force_login(alice)
+    status_url = reverse("games:submission_status", args=[match.pk])
+    assert "HX-Refresh" not in client.get(status_url, {"phase": "1"},
+                                          headers={"HX-Request": "true"})
+    phase_resolve(match_id=match.pk, phase_number=1)
+    response = client.get(status_url, {"phase": "1"}, headers={"HX-Request": "true"})
+    assert response["HX-Refresh"] == "true"
+
+
+def test_history_reveals_resolved_sheets_and_events_as_text(client, players, match):
+    alice, bob = players
+    orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
+                  data={"number": 5}, source="web")
+    orders_submit(match_id=match.pk, seat_number=2, user=bob, phase_number=1,
+                  text="2", source="web")
+    phase_resolve(match_id=match.pk, phase_number=1)
+    page = client.get(match_url(match)).content.decode()  # anonymous spectator
+    assert "Phase 1: duel" in page
+    revealed = Phase.objects.get(number=1).revealed
+    assert revealed["1"]["receipt"] in page and revealed["2"]["receipt"] in page
+    assert "winner: 1" in page
+    assert "Phase 2" in page  # the next phase is open
+
+
+def test_deadline_is_shown_in_the_players_time_zone(client, players, match):
+    alice = players[0]
+    profile_update(user=alice, time_zone="Asia/Tokyo")
+    client.force_login(alice)
+    deadline = timezone.localtime(match.deadline, timezone=__import__("zoneinfo").ZoneInfo(
+        "Asia/Tokyo"))
+    page = client.get(match_url(match)).content.decode()
+    assert deadline.strftime("%H:%M JST") in page
+
+
+def test_finished_match_shows_the_result(client, players):
+    alice, bob = players
+    match = duel(alice, bob, options={"target": 1, "poison_round": 0})
+    orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
+                  data={"number": 5}, source="web")
+    orders_submit(match_id=match.pk, seat_number=2, user=bob, phase_number=1,
+                  data={"number": 2}, source="web")
+    phase_resolve(match_id=match.pk, phase_number=1)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    page = client.get(match_url(match)).content.decode()
+    assert "North reached 1 points" in page and "Finished" in page
+    client.force_login(alice)
+    response = client.post(orders_url(match, 1),
+                           {"phase_number": "1", "format": "text", "orders": "5"})
+    assert response.status_code == 409
+
+
+def test_unknown_match_is_a_404(client, players):
+    client.force_login(players[0])
+    assert client.get(reverse("games:match", args=[999999])).status_code == 404
+    assert client.post(orders_url(type("M", (), {"pk": 999999}), 1),
+                       {"phase_number": "1", "format": "text", "orders": "5"}).status_code == 404
+
+
+def test_private_match_is_invisible_to_strangers_but_not_to_staff(client, players):
+    alice, bob = players
+    match = duel(alice, bob, is_public=False)
+    client.force_login(make_user("carol"))
+    for url in (match_url(match), reverse("games:submission_status", args=[match.pk]),
+                reverse("games:history", args=[match.pk])):
+        assert client.get(url).status_code == 404
+    client.force_login(make_user("mod", staff=True))
+    assert client.get(match_url(match)).status_code == 200
+
+
+def test_csrf_is_enforced_on_orders(players, match):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(players[0])
+    response = client.post(orders_url(match, 1),
+                           {"phase_number": "1", "format": "text", "orders": "5"})
+    assert response.status_code == 403
+    assert not Submission.objects.exists()

@@ -1,0 +1,200 @@
+"""Integration harness: real PostgreSQL, real Redis, real Celery worker and beat processes.
+
+Tests here are transactional (committed data), so the worker processes, which connect to the
+test database by its name, see what the test wrote, and the test sees what they wrote.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def wait_until(predicate: Callable[[], object], timeout: float, what: str,
+               interval: float = 0.2) -> object:
+    """Poll ``predicate`` until it returns something truthy; fail naming ``what``."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(interval)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Proc:
+    """A started process (in its own process group) with its output in a log file."""
+
+    def __init__(self, name: str, args: list[str], env: dict[str, str], log: Path) -> None:
+        self.name = name
+        self.log_path = log
+        self._log = open(log, "ab")  # noqa: SIM115 - closed in stop()
+        self.popen = subprocess.Popen(args, env=env, cwd=REPO, stdout=self._log,
+                                      stderr=subprocess.STDOUT, start_new_session=True)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for_log(self, text: str, timeout: float = 60) -> None:
+        def seen() -> bool:
+            if self.popen.poll() is not None:
+                raise AssertionError(f"{self.name} exited ({self.popen.returncode}):\n"
+                                     f"{self.log()[-3000:]}")
+            return text in self.log()
+
+        wait_until(seen, timeout, f"{text!r} in the {self.name} log")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: no goodbye, no ack, no rollback by the process."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        self.popen.wait(10)
+        self._log.close()
+
+    def stop(self, timeout: float = 15) -> None:
+        if self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, signal.SIGKILL)  # stray children (prefork, beat)
+        self._log.close()
+
+
+@pytest.fixture(scope="session")
+def test_database_url(django_db_setup, django_db_blocker) -> str:
+    """DATABASE_URL of pytest-django's test database, for the worker processes."""
+    from django.db import connection
+
+    s = connection.settings_dict
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def flush_broker(url: str) -> None:
+    """Drop queued and unacknowledged messages left by earlier runs (ids get reused)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.delete("celery", "unacked", "unacked_index", "unacked_mutex")
+    client.close()
+
+
+class Services:
+    """Starts Celery workers, beat and private Redis servers for one test; stops them after."""
+
+    def __init__(self, database_url: str, tmp: Path) -> None:
+        self.database_url = database_url
+        self.tmp = tmp
+        self.procs: list[Proc] = []
+        self.broker_url = os.environ["REDIS_URL"]
+
+    def env(self, broker_url: str | None = None, **extra: str) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            DATABASE_URL=self.database_url,
+            REDIS_URL=broker_url or self.broker_url,
+            ENGINE_EXTRA_GAMES="tests.toygame",
+            DJANGO_SETTINGS_MODULE="portal.settings",
+            PYTHONPATH=str(REPO),
+            PORTAL_VAR_DIR=str(self.tmp),
+            SWEEP_INTERVAL_SECONDS="1",
+            SWEEP_COMPLETE_GRACE_SECONDS="2",
+            LOG_LEVEL="INFO",
+        )
+        for key in ("TOY_DUEL_RESOLVE_SLEEP", "TOY_DUEL_RESOLVE_MARKER",
+                    "TEST_VISIBILITY_TIMEOUT"):
+            env.pop(key, None)
+        env.update(extra)
+        return env
+
+    def _start(self, name: str, args: list[str], env: dict[str, str]) -> Proc:
+        proc = Proc(name, args, env, self.tmp / f"{name}-{len(self.procs)}.log")
+        self.procs.append(proc)
+        return proc
+
+    def worker(self, *, concurrency: int = 2, pool: str = "prefork",
+               broker_url: str | None = None, **env: str) -> Proc:
+        name = f"worker{len(self.procs)}"
+        proc = self._start(name, [
+            sys.executable, "-m", "celery", "-A", "tests.integration.worker_app", "worker",
+            f"--pool={pool}", f"--concurrency={concurrency}", "--loglevel=INFO",
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+            f"--hostname={name}@%h",
+        ], self.env(broker_url, **env))
+        proc.wait_for_log(" ready.")
+        return proc
+
+    def beat(self, *, broker_url: str | None = None) -> Proc:
+        proc = self._start("beat", [
+            sys.executable, "-m", "celery", "-A", "tests.integration.worker_app", "beat",
+            "--loglevel=INFO", "-s", str(self.tmp / f"beat-schedule-{len(self.procs)}"),
+        ], self.env(broker_url))
+        proc.wait_for_log("beat: Starting")
+        return proc
+
+    def redis(self, port: int | None = None) -> tuple[Proc, str]:
+        """A private redis-server (no persistence): stopping it disturbs nobody else."""
+        port = port or free_port()
+        proc = self._start(f"redis{port}", [
+            "/usr/bin/redis-server", "--port", str(port), "--bind", "127.0.0.1",
+            "--save", "", "--appendonly", "no", "--dir", str(self.tmp),
+        ], dict(os.environ))
+        proc.wait_for_log("Ready to accept connections", timeout=20)
+        return proc, f"redis://127.0.0.1:{port}/0"
+
+    def stop_all(self) -> None:
+        for proc in reversed(self.procs):
+            proc.stop()
+
+
+@pytest.fixture
+def stack(test_database_url, tmp_path) -> Iterator[Services]:
+    flush_broker(os.environ["REDIS_URL"])
+    started = Services(test_database_url, tmp_path)
+    try:
+        yield started
+    finally:
+        started.stop_all()
+
+
+@contextlib.contextmanager
+def broker(url: str) -> Iterator[None]:
+    """Point this (test) process's Celery producer at another broker for a while."""
+    from portal.celery import app
+
+    def reset() -> None:
+        if app._pool is not None:
+            app._pool.force_close_all()
+            app._pool = None
+        app.amqp._producer_pool = None
+
+    old = app.conf.broker_url
+    reset()
+    app.conf.broker_url = url
+    try:
+        yield
+    finally:
+        reset()
+        app.conf.broker_url = old

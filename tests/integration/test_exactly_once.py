@@ -1,0 +1,64 @@
+"""Each phase resolves exactly once: delivered many times, concurrently, or after a crash."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Match, Phase, Submission
+from portal.celery import app
+from tests.integration.conftest import wait_until
+from tests.integration.test_lifecycle import duel, resolved, submit
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+SUCCEEDED = re.compile(r"Task games\.tasks\.resolve_phase\[[^\]]+\] succeeded in [\d.]+s: (\w+)")
+
+
+def assert_resolved_once(match: Match) -> None:
+    phases = list(Phase.objects.filter(match=match).order_by("number"))
+    assert [(p.number, p.status) for p in phases] == [(1, "resolved"), (2, "open")]
+    assert len(phases[0].events) == 1 and phases[0].events[0]["round"] == 1
+    assert Submission.objects.filter(phase=phases[0]).count() == 2
+    match.refresh_from_db()
+    assert match.state["round"] == 2 and match.phase_number == 2
+    assert phases[1].state_before == match.state
+
+
+def test_the_same_resolution_delivered_20_times_concurrently_resolves_once(stack, make_user):
+    match = duel(make_user, "dup")
+    submit(match, 1, 5)
+    submit(match, 2, 2)  # queues the first delivery on commit
+    for _ in range(19):
+        app.send_task("games.tasks.resolve_phase",
+                      kwargs={"match_id": match.pk, "phase_number": 1})
+    # Four processes take the 20 messages at once; the winner holds the lock for a second so
+    # the others really wait on it, then find the phase resolved.
+    worker = stack.worker(concurrency=4, TOY_DUEL_RESOLVE_SLEEP="1")
+    wait_until(lambda: len(SUCCEEDED.findall(worker.log())) >= 20, 60,
+               "all 20 deliveries to finish")
+    outcomes = SUCCEEDED.findall(worker.log())
+    assert sorted(outcomes) == ["False"] * 19 + ["True"]
+    assert_resolved_once(match)
+
+
+def test_a_worker_killed_mid_resolution_resolves_the_phase_once_after_restart(
+    stack, make_user, tmp_path
+):
+    marker = tmp_path / "resolving"
+    doomed = stack.worker(pool="solo", TOY_DUEL_RESOLVE_SLEEP="60",
+                          TOY_DUEL_RESOLVE_MARKER=str(marker))
+    match = duel(make_user, "crash")
+    submit(match, 1, 5)
+    submit(match, 2, 2)
+    wait_until(marker.exists, 30, "the worker to be inside the resolution")
+    assert Phase.objects.get(match=match, number=1).status == "open"  # not committed
+    doomed.kill()  # SIGKILL: the message is neither acked nor rejected
+    assert Phase.objects.get(match=match, number=1).status == "open"  # rolled back
+
+    # No beat here: only the broker's redelivery (acks_late + visibility timeout) can save it.
+    survivor = stack.worker(pool="solo", TEST_VISIBILITY_TIMEOUT="3")
+    wait_until(lambda: resolved(match.pk, 1), 60, "the redelivered resolution")
+    assert "games.tasks.resolve_phase" in survivor.log()
+    assert_resolved_once(match)

@@ -1,0 +1,72 @@
+"""The turn lifecycle end to end: real PostgreSQL, Redis, Celery worker and beat processes."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Match, Phase, Seat, Submission
+from tests.integration.conftest import wait_until
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+def duel(make_user, name: str, **kwargs) -> Match:
+    alice, bob = make_user(f"{name}-a"), make_user(f"{name}-b")
+    args = {"options": {}, "hours_per_phase": 24}
+    args.update(kwargs)
+    match = services.match_create(
+        creator=alice, game="toy-duel",
+        seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}], **args)
+    match.alice, match.bob = alice, bob
+    return match
+
+
+def submit(match, seat: int, number: int, phase: int = 1):
+    user = match.alice if seat == 1 else match.bob
+    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
+                                  phase_number=phase, data={"number": number}, source="web")
+
+
+def resolved(match_id: int, number: int) -> bool:
+    return Phase.objects.filter(match_id=match_id, number=number, status="resolved").exists()
+
+
+def test_both_seats_submit_and_the_worker_resolves_then_bots_play(stack, make_user):
+    stack.worker()
+    match = duel(make_user, "happy")
+    submit(match, 1, 5)
+    submit(match, 2, 3)
+    wait_until(lambda: resolved(match.pk, 1), 30, "the worker to resolve phase 1")
+    match.refresh_from_db()
+    assert match.phase_number == 2 and match.state["scores"] == {"1": 1, "2": 0}
+    assert Phase.objects.get(match=match, number=2).status == "open"
+
+    # A bot seat: its sheet is queued on commit of every phase opening and submitted by the worker.
+    human = make_user("human")
+    bot_match = services.match_create(
+        creator=human, game="toy-duel", options={}, hours_per_phase=24,
+        seats=[{"kind": "human", "user": human}, {"kind": "bot", "bot": "random"}])
+    wait_until(lambda: Submission.objects.filter(phase__match=bot_match, source="bot").exists(),
+               30, "the bot's phase 1 sheet")
+    services.orders_submit(match_id=bot_match.pk, seat_number=1, user=human, phase_number=1,
+                           data={"number": 4}, source="web")
+    wait_until(lambda: Submission.objects.filter(phase__match=bot_match, phase__number=2,
+                                                 source="bot").exists(),
+               30, "resolution of phase 1 and the bot's phase 2 sheet")
+    assert resolved(bot_match.pk, 1)
+
+
+def test_deadline_passes_and_beat_sweeps_it_with_the_default_and_a_miss(stack, make_user):
+    stack.worker()
+    stack.beat()
+    match = duel(make_user, "late", hours_per_phase=0.001)  # a 3.6-second phase
+    submit(match, 1, 4)
+    wait_until(lambda: resolved(match.pk, 1), 40, "the sweeper to resolve the late phase")
+    phase = Phase.objects.get(match=match, number=1)
+    assert phase.revealed["1"]["source"] == "web"
+    assert phase.revealed["2"] == {**phase.revealed["2"], "source": "default",
+                                   "data": {"number": 1}}
+    late_seat = Seat.objects.get(match=match, number=2)
+    assert (late_seat.missed_in_row, late_seat.missed_total) == (1, 1)
+    assert Seat.objects.get(match=match, number=1).missed_in_row == 0
