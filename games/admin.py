@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 
+from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
@@ -141,12 +143,46 @@ class SeatAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "user__email", "=match__id", "match__title"]
     list_select_related = ["match", "user"]
     raw_id_fields = ["user"]
-    readonly_fields = ["match", "number", "bot", "missed_in_row", "missed_total", "joined_at"]
+    readonly_fields = ["match", "number", "bot", "status", "missed_in_row", "missed_total",
+                       "joined_at"]
     fields = ["match", "number", "user", "bot", "status", "missed_in_row", "missed_total",
               "joined_at"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        # Only a seat flagged for replacement (or forfeited) in a match in play changes hands.
+        replaceable = (obj is not None and obj.match.status == Match.Status.ACTIVE
+                       and obj.status in (Seat.Status.FLAGGED, Seat.Status.FORFEITED))
+        return self.readonly_fields + ([] if replaceable else ["user"])
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        admin_user = request.user
+
+        class ReplaceSeatForm(form):
+            def clean(self):
+                cleaned = super().clean()
+                new_user = cleaned.get("user")
+                if "user" in self.changed_data and obj is not None:
+                    if new_user is None:
+                        raise forms.ValidationError("Choose the player who takes over the seat.")
+                    try:
+                        with transaction.atomic():
+                            services.seat_replace(match_id=obj.match_id, seat_number=obj.number,
+                                                  user=new_user, by=admin_user)
+                            transaction.set_rollback(True)  # a dry run: saved in save_model
+                    except ServiceError as error:
+                        raise forms.ValidationError(error.message) from None
+                return cleaned
+
+        return ReplaceSeatForm
+
+    def save_model(self, request, obj, form, change):
+        if change and "user" in form.changed_data:
+            services.seat_replace(match_id=obj.match_id, seat_number=obj.number, user=obj.user,
+                                  by=request.user)
 
 
 class SubmissionInline(ReadOnlyAdminMixin, admin.TabularInline):

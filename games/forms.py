@@ -101,6 +101,8 @@ class MatchCreateForm(forms.Form):
             label="Number of seats", min_value=low, max_value=high, initial=count,
             help_text=f"{game.name or game.slug}: {low}–{game.max_seats} seats."
             + (f" Up to {high} on this form." if game.max_seats > high else ""),
+            # A game with one seat count has nothing to choose.
+            widget=forms.HiddenInput if low == high else forms.NumberInput,
         )
         self.options_refilled = False
         if self.is_bound and self.data.get("options_game") not in (None, "", game.slug):
@@ -116,11 +118,13 @@ class MatchCreateForm(forms.Form):
                 self.initial["options_game"] = game.slug
         choices = [(ME, "Me"), (OPEN, "Open seat (another player joins)")]
         choices += [(f"{BOT_PREFIX}{bot}", f"Bot: {bot}") for bot in game.bots]
+        # By default: me against bots (or open seats for a game without bots).
+        others = f"{BOT_PREFIX}{game.bots[0]}" if game.bots else OPEN
         for number in range(1, count + 1):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=f"Seat {number}: {game.seat_name(number)}",
                 choices=choices,
-                initial=ME if number == 1 else (f"{BOT_PREFIX}{game.bots[0]}" if game.bots else OPEN),
+                initial=ME if number == 1 else others,
             )
         # Keep the seat pickers next to the seat count.
         order = ["game", "title", "seat_count"]
@@ -128,7 +132,8 @@ class MatchCreateForm(forms.Form):
         self.order_fields(order)
 
     def seat_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name.startswith("seat_") and name[5:].isdigit()]
+        return [self[name] for name in self.fields
+                if name.startswith("seat_") and name[5:].isdigit()]
 
     def clean_options(self) -> dict[str, Any]:
         if self.options_refilled:
@@ -191,6 +196,7 @@ class OrdersForm(forms.Form):
     )
     orders = forms.CharField(
         label="Your orders",
+        help_text="In the game's plain-text order grammar (see the example below), or as JSON.",
         max_length=20_000,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off"}),
     )

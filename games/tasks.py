@@ -11,7 +11,7 @@ from games import services
 
 logger = logging.getLogger(__name__)
 
-TASK_OPTIONS = {"acks_late": False, "reject_on_worker_lost": False, "ignore_result": True}
+TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
 @shared_task(name="games.tasks.resolve_phase", **TASK_OPTIONS)

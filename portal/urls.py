@@ -6,3 +6,7 @@ urlpatterns = [
     path("accounts/", include("portal.accounts.urls")),
     path("", include("games.urls")),
 ]
+
+handler400 = "portal.errors.bad_request"
+handler403 = "portal.errors.permission_denied"
+handler404 = "portal.errors.page_not_found"

@@ -1,4 +1,6 @@
-"""Toy Duel: a tiny engine game for the lifecycle's tests (registered via ENGINE_EXTRA_GAMES).
+"""Toy games for the lifecycle's tests (registered via ENGINE_EXTRA_GAMES).
+
+Toy Duel:
 
 Two seats, simultaneous sealed phases. Each seat submits {"number": 1..5}; the higher number
 scores a point (a tie scores nothing); the first to ``target`` points (default 3) wins. Default
@@ -143,4 +145,83 @@ class ToyDuel(Game):
         return str(submission["number"])
 
 
+class ToyCount(Game):
+    """Toy Count: seats take turns (sequential phases) adding 1..3 to a shared counter; whoever
+    brings it to ``target`` (default 10) or beyond wins. Default: add 1."""
+
+    slug = "toy-count"
+    name = "Toy Count"
+    min_seats = 2
+    max_seats = 3
+    bots = ("random",)
+
+    def default_options(self) -> dict[str, Any]:
+        return {"target": 10}
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        if not isinstance(options, Mapping):
+            raise OptionsError("Options must be an object.")
+        unknown = [Problem(str(k), f"Unknown option {k!r}.") for k in options if k != "target"]
+        target = options.get("target", 10)
+        if isinstance(target, bool) or not isinstance(target, int) or not 3 <= target <= 99:
+            unknown.append(Problem("target", "The target must be a whole number, 3 to 99."))
+        if unknown:
+            raise OptionsError(unknown)
+        return {"target": target}
+
+    def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
+        return {"seats": seats, "turn": 1, "counter": 0, "winner": None,
+                "target": self.validate_options(options)["target"]}
+
+    def prompts(self, state: State) -> dict[int, Prompt]:
+        if state["winner"]:
+            return {}
+        return {state["turn"]: Prompt(PhaseKind.SEQUENTIAL, "count")}
+
+    def validate(self, state: State, seat: int, submission: Any) -> Submission:
+        add = submission.get("add") if isinstance(submission, Mapping) else None
+        if isinstance(add, bool) or add not in (1, 2, 3):
+            raise RuleError([Problem("add", "Add 1, 2 or 3.")])
+        return {"add": add}
+
+    def default_submission(self, state: State, seat: int) -> Submission:
+        return {"add": 1}
+
+    def apply(self, state: State, seat: int, action: Any, now: Any,
+              rng: random.Random) -> Outcome:
+        counter = state["counter"] + action["add"]
+        winner = seat if counter >= state["target"] else None
+        turn = seat % state["seats"] + 1
+        return Outcome({**state, "counter": counter, "winner": winner, "turn": turn},
+                       [{"type": "count", "seat": seat, "add": action["add"],
+                         "counter": counter}])
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return dict(state)
+
+    def result(self, state: State) -> Result | None:
+        if not state["winner"]:
+            return None
+        others = tuple(s for s in range(1, state["seats"] + 1) if s != state["winner"])
+        return Result(((state["winner"],), others), {state["winner"]: 1},
+                      f"Seat {state['winner']} reached {state['target']}")
+
+    def legal_actions(self, state: State, seat: int) -> list[Submission]:
+        return [{"add": n} for n in (1, 2, 3)]
+
+    def bot_submission(self, state: State, seat: int, bot: str,
+                       rng: random.Random) -> Submission:
+        return {"add": rng.choice((1, 2, 3))}
+
+    def parse_text(self, state: State, seat: int, text: str) -> Submission:
+        word = str(text).strip()
+        if not word.isdigit():
+            raise TextError([Problem("line 1", "Write 1, 2 or 3.")])
+        return self.validate(state, seat, {"add": int(word)})
+
+    def format_text(self, state: State, seat: int, submission: Submission) -> str:
+        return str(submission["add"])
+
+
 TOY_DUEL = engine.register(ToyDuel())
+TOY_COUNT = engine.register(ToyCount())

@@ -37,6 +37,7 @@ DIAGONAL_MOVES = ("FL", "FR", "BL", "BR")
 
 _SQUARE_RE = re.compile(r"^([a-l])(1[0-2]|[1-9])$")
 _NAMES = [f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in SQUARES]
+_INDEX = {text: i for i, text in enumerate(_NAMES)}
 
 
 def square(file: int, rank: int) -> int:
@@ -55,8 +56,11 @@ def name(sq: int) -> str:
 
 def parse(text: Any) -> int | None:
     """The square named ``text`` (case-insensitive), or None if it is not a square name."""
-    if not isinstance(text, str) or len(text) > 3:
+    if not isinstance(text, str):
         return None
+    sq = _INDEX.get(text)
+    if sq is not None or len(text) > 5:
+        return sq
     match = _SQUARE_RE.match(text.strip().lower())
     if match is None:
         return None
@@ -127,3 +131,16 @@ def direction_of(vector: tuple[int, int]) -> str | None:
         if value == vector:
             return key
     return None
+
+
+def show(value: Any, limit: int = 24) -> str:
+    """A short, safe rendering of any input value for an error message."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        text = repr(value)
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+    return f"a {type(value).__name__}"
+
+
+def key_text(key: Any, limit: int = 30) -> str:
+    """A mapping key as it goes into an error path."""
+    return key[:limit] if isinstance(key, str) else show(key, limit)

@@ -2,22 +2,26 @@
 
 Both read the match only through the game's public api (``legal_actions`` and ``view``) and draw
 every random choice from the ``rng`` they are given. Whatever they return has passed
-``game.validate``: a sheet that does not (an interaction such as an air strike paid by a tank
-that also fires) is retried without its extras, and as a last resort the seat's default sheet
-is played.
+``game.validate``: a sheet holds the units' orders (built from ``legal_actions``), and each
+extra -- a token or a declaration -- is added only if the sheet still validates with it, since
+extras interact (an air strike paid by a tank that also fires, a shell limit after an officer
+loss). If even the plain sheet is refused the seat's default sheet is played.
 
 - ``random``: for every unit a uniformly random legal option; random legal shells; now and then
-  a token or declaration when legal. In the setup phase a random legal layout.
-- ``greedy``: predicts where each enemy unit may be after this round's movement (its legal
-  destinations, forward moves likelier) and shells the squares where hits are most likely;
-  moves every unit towards the enemy's last line along the shortest passable route, avoiding
-  squares the enemy is likely to shell. The enemy's legal moves come from the public position
-  (squares, facings, terrain and tokens on the board), as a player across the table would work
-  them out.
+  a token or declaration when legal. In the setup phase a random legal layout (terrain and
+  units anywhere they may go, units facing the enemy; a random draft).
+- ``greedy``: sets up along its front rows with the terrain on the flanks. Each round it
+  predicts where every enemy unit may be after movement (its legal destinations, forward moves
+  likelier) and shells the squares where hits are most likely; it moves every unit towards the
+  enemy's last line along the shortest passable route, avoiding squares the enemy is likely to
+  shell; it adds a shell with double shot or quick shot and breaks through at full throttle.
+  The enemy's legal moves come from the public position (squares, facings, terrain and tokens
+  on the board), as a player across the table would work them out.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -31,8 +35,6 @@ BOTS = ("random", "greedy")
 SLUG = "final-act"
 LIVE = ("ok", "damaged", "repairing")
 
-Candidate = Callable[[], Submission]
-
 
 def bot_submission(state: State, seat: int, bot_name: str, rng: random.Random) -> Submission:
     """The sheet bot ``bot_name`` plays for ``seat`` in the current phase (validated)."""
@@ -43,26 +45,25 @@ def bot_submission(state: State, seat: int, bot_name: str, rng: random.Random) -
     phase = legal.get("phase")
     if phase == "setup":
         make = _random_setup if bot_name == "random" else _greedy_setup
-
-        def layout() -> Submission:
-            return make(legal, seat, rng)
-
-        candidates = [layout] * 8
+        for _ in range(8):
+            sheet = _validated(game, state, seat, make(legal, seat, rng))
+            if sheet is not None:
+                return sheet
     elif phase == "orders":
-        planner: _RandomOrders | _GreedyOrders
-        if bot_name == "random":
-            planner = _RandomOrders(legal, rng)
-        else:
-            planner = _GreedyOrders(game, state, seat, legal, rng)
-        candidates = [planner.full, planner.full, planner.plain, planner.moves_only]
+        planner = _RandomOrders if bot_name == "random" else _GreedyOrders
+        sheet = planner(game, state, seat, legal, rng).sheet()
+        if sheet is not None:
+            return sheet
     else:
         return {}
-    for make_sheet in candidates:
-        try:
-            return game.validate(state, seat, make_sheet())
-        except RuleError:
-            continue
     return game.validate(state, seat, game.default_submission(state, seat))
+
+
+def _validated(game: Game, state: State, seat: int, sheet: Submission) -> Submission | None:
+    try:
+        return game.validate(state, seat, sheet)
+    except RuleError:
+        return None
 
 
 def _game() -> Game:
@@ -143,14 +144,15 @@ def _layout(
         "swamp": [board.name(sq) for sq in swamp],
     }
     if minefield:
-        passage = minefield[1]
-        across = _across(minefield)
-        arrow = board.forward(seat) if across in ("N", "S") else rng.choice(("E", "W"))
         if not flank_terrain:
             arrow = rng.choice(board.FACINGS)
+        elif _along_a_rank(minefield):
+            arrow = board.forward(seat)  # the own units may cross it on their way
+        else:
+            arrow = rng.choice(("E", "W"))
         terrain["minefield"] = {
             "squares": [board.name(sq) for sq in minefield],
-            "passage": board.name(passage),
+            "passage": board.name(minefield[1]),
             "arrow": arrow,
         }
     sheet: Submission = {"terrain": terrain, "units": units}
@@ -193,57 +195,67 @@ def _pick_line(starts: list[int], allowed: set[int], rng: random.Random) -> list
     return rng.choice(lines) if lines else []
 
 
-def _across(line: list[int]) -> str:
-    """The direction that crosses a minefield line: N/S for one along a rank, E/W otherwise."""
-    return "N" if board.coords(line[0])[1] == board.coords(line[1])[1] else "E"
+def _along_a_rank(line: list[int]) -> bool:
+    return board.coords(line[0])[1] == board.coords(line[1])[1]
 
 
 # -- orders: random --------------------------------------------------------------------------
 
 
-class _RandomOrders:
-    """Uniformly random legal choices, with the occasional token or declaration."""
+class _Planner:
+    """Builds a sheet: the units' orders first, then each extra (token or declaration) kept
+    only if the sheet with it still validates."""
 
-    TOKEN_CHANCE = 0.08
-    DECLARE_CHANCE = 0.15
-    FIRE_CHANCE = 0.9
-
-    def __init__(self, legal: Mapping[str, Any], rng: random.Random) -> None:
+    def __init__(
+        self, game: Game, state: State, seat: int, legal: Mapping[str, Any], rng: random.Random
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.seat = seat
         self.legal = legal
+        self.units: Mapping[str, Any] = legal.get("units") or {}
         self.rng = rng
 
-    def moves_only(self) -> Submission:
-        units = self.legal.get("units", {})
-        return {"units": {name: self._move(info) for name, info in units.items()}}
-
-    def plain(self) -> Submission:
-        units = self.legal.get("units", {})
-        return {"units": {name: self._unit(info, shells=1) for name, info in units.items()}}
-
-    def full(self) -> Submission:
-        sheet = self.plain()
-        rng = self.rng
-        units = self.legal.get("units", {})
-        declare: dict[str, Any] = {}
-        for name, options in (self.legal.get("declare") or {}).items():
-            if options and rng.random() < self.DECLARE_CHANCE:
-                unit = rng.choice(list(options))
-                declare[name] = unit
-                if name == "repair":
-                    sheet["units"][unit] = {"move": "stay"}
-                elif name == "double_shot" and unit in units:
-                    sheet["units"][unit] = self._unit(units[unit], shells=2)
-        tokens: dict[str, Any] = {}
-        for name, choice in (self.legal.get("tokens") or {}).items():
-            if rng.random() < self.TOKEN_CHANCE:
-                entry = _token_entry(name, choice, units, rng)
-                if entry is not None:
-                    tokens[name] = entry
-        if tokens:
-            sheet["tokens"] = tokens
-        if declare:
-            sheet["declare"] = declare
+    def sheet(self) -> Submission | None:
+        orders = self.orders()
+        limit = self.legal.get("shell_limit")
+        shooters = [n for n, o in orders.items() if o.get("fire")]
+        if limit is not None and len(shooters) > limit:
+            for name in self.rng.sample(shooters, len(shooters) - max(limit, 0)):
+                orders[name].pop("fire")
+        sheet = _validated(self.game, self.state, self.seat, {"units": orders})
+        if sheet is None:
+            moves = {n: {k: v for k, v in o.items() if k != "fire"} for n, o in orders.items()}
+            sheet = _validated(self.game, self.state, self.seat, {"units": moves})
+        if sheet is None:
+            return None
+        for extra in self.extras():
+            tried = copy.deepcopy(sheet)
+            extra(tried)
+            better = _validated(self.game, self.state, self.seat, tried)
+            if better is not None:
+                sheet = better
         return sheet
+
+    def orders(self) -> dict[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def extras(self) -> list[Callable[[Submission], None]]:
+        raise NotImplementedError
+
+    def random_targets(self, name: str, count: int) -> list[str]:
+        fire = (self.units.get(name) or {}).get("fire") or []
+        return [self.rng.choice(fire) for _ in range(count)] if fire else []
+
+
+class _RandomOrders(_Planner):
+    """Uniformly random legal choices, with the occasional token or declaration."""
+
+    EXTRA_CHANCE = 0.08
+    FIRE_CHANCE = 0.9
+
+    def orders(self) -> dict[str, dict[str, Any]]:
+        return {name: self._unit(info) for name, info in self.units.items()}
 
     def _move(self, info: Mapping[str, Any]) -> dict[str, Any]:
         moves = info.get("moves") or []
@@ -255,79 +267,110 @@ class _RandomOrders:
             order["turn"] = True
         return order
 
-    def _unit(self, info: Mapping[str, Any], shells: int) -> dict[str, Any]:
+    def _unit(self, info: Mapping[str, Any]) -> dict[str, Any]:
         rng = self.rng
         fire = info.get("fire") or []
         can_fire = bool(fire) and info.get("shells", 0) > 0 and rng.random() < self.FIRE_CHANCE
         if info.get("kind") == "at":
-            order = {} if can_fire and rng.random() < 0.5 else self._move(info)
-            if "move" not in order and can_fire:
-                order["fire"] = [rng.choice(fire)]
+            order = {"fire": [rng.choice(fire)]} if can_fire and rng.random() < 0.5 else {}
+            if not order:
+                order = self._move(info)
             faces = info.get("faces") or []
             if faces and rng.random() < 0.3:
                 order["face"] = rng.choice(faces)
             return order
         order = self._move(info)
         if can_fire:
-            order["fire"] = [rng.choice(fire) for _ in range(shells)]
+            order["fire"] = [rng.choice(fire)]
         return order
 
+    def extras(self) -> list[Callable[[Submission], None]]:
+        rng = self.rng
+        chosen: list[Callable[[Submission], None]] = []
+        for name, units in (self.legal.get("declare") or {}).items():
+            if units and rng.random() < self.EXTRA_CHANCE * 2:
+                chosen.append(self._declare(name, rng.choice(list(units))))
+        for name, offer in (self.legal.get("tokens") or {}).items():
+            if rng.random() < self.EXTRA_CHANCE:
+                use = self._token(name, offer)
+                if use is not None:
+                    chosen.append(use)
+        return chosen
 
-def _token_entry(
-    name: str, choice: Mapping[str, Any], units: Mapping[str, Any], rng: random.Random
-) -> dict[str, Any] | None:
-    """A random use of token ``name`` from what ``legal_actions`` offers for it."""
-    at = list(choice.get("at") or [])
-    names = list(choice.get("units") or [])
-    if name == "red_cross":
-        activate = list(choice.get("activate") or [])
-        if activate and (not at or rng.random() < 0.5):
-            return {"activate": rng.choice(activate)}
-        return {"at": rng.choice(at)} if at else None
-    if name in ("smoke", "mine_clearing", "quick_sand"):
-        return {"at": rng.choice(at)} if at else None
-    if name == "full_throttle":
-        return {"unit": rng.choice(names)} if names else None
-    if name == "quick_shot":
-        shooters = [n for n in names if (units.get(n) or {}).get("fire")]
-        if not shooters:
+    def _declare(self, name: str, unit: str) -> Callable[[Submission], None]:
+        def use(sheet: Submission) -> None:
+            sheet.setdefault("declare", {})[name] = unit
+            order = sheet["units"].setdefault(unit, {})
+            if name == "repair":
+                order.update(move="stay", turn=False, fire=[])
+            else:
+                order["fire"] = self.random_targets(unit, 2)
+
+        return use
+
+    def _token(self, name: str, offer: Mapping[str, Any]) -> Callable[[Submission], None] | None:
+        """A random use of token ``name`` from what ``legal_actions`` offers for it."""
+        rng = self.rng
+        at = list(offer.get("at") or [])
+        names = list(offer.get("units") or [])
+        entry: dict[str, Any]
+        if name == "red_cross" and offer.get("activate"):
+            entry = {"activate": rng.choice(list(offer["activate"]))}
+        elif name in ("smoke", "mine_clearing", "quick_sand", "red_cross") and at:
+            entry = {"at": rng.choice(at)}
+        elif name == "full_throttle" and names:
+            unit = rng.choice(names)
+            move = rng.choice(offer["moves"][unit])["move"]
+
+            def throttle(sheet: Submission) -> None:
+                sheet["units"][unit].update(move=move, turn=False)
+                sheet.setdefault("tokens", {})["full_throttle"] = {"unit": unit}
+
+            return throttle
+        elif name == "quick_shot" and names:
+            unit = rng.choice(names)
+            entry = {"unit": unit, "fire": self.random_targets(unit, 2)}
+            return _with_unit_fire_cleared(name, entry, [unit])
+        elif name == "air_strike" and at:
+            square = rng.choice(at)
+            targets = list((offer.get("fire") or {}).get(square) or [])
+            payers = list(offer.get("paid_by") or [])
+            count = rng.randint(1, 2)
+            from_tanks = max(0, count - int(offer.get("out_shells") or 0))
+            if not targets or from_tanks > len(payers):
+                return None
+            paid_by = rng.sample(payers, from_tanks)
+            entry = {"at": square, "fire": rng.sample(targets, count), "paid_by": paid_by}
+            return _with_unit_fire_cleared(name, entry, paid_by)
+        else:
             return None
-        unit = rng.choice(shooters)
-        return {"unit": unit, "fire": [rng.choice(units[unit]["fire"]) for _ in range(2)]}
-    if name == "air_strike":
-        files = choice.get("fire") or {}
-        if not at:
-            return None
-        square = rng.choice(at)
-        targets = list(files.get(square, [])) if isinstance(files, Mapping) else []
-        if not targets:
-            return None
-        payers = list(choice.get("paid_by") or [])
-        count = min(len(payers), 2, len(targets))
-        if count == 0:
-            return None
-        paid_by = rng.sample(payers, count)
-        return {"at": square, "fire": rng.sample(targets, count), "paid_by": paid_by}
-    return None
+        return _with_unit_fire_cleared(name, entry, [])
+
+
+def _with_unit_fire_cleared(
+    name: str, entry: dict[str, Any], units: list[str]
+) -> Callable[[Submission], None]:
+    """Use token ``name`` as ``entry``; ``units`` give up their own shells for it."""
+
+    def use(sheet: Submission) -> None:
+        for unit in units:
+            if unit in sheet["units"]:
+                sheet["units"][unit]["fire"] = []
+        sheet.setdefault("tokens", {})[name] = entry
+
+    return use
 
 
 # -- orders: greedy --------------------------------------------------------------------------
 
 
-class _GreedyOrders:
+class _GreedyOrders(_Planner):
     """One-round look-ahead: shell where enemies will likely be, advance where shells are not."""
 
     def __init__(
-        self,
-        game: Game,
-        state: State,
-        seat: int,
-        legal: Mapping[str, Any],
-        rng: random.Random,
+        self, game: Game, state: State, seat: int, legal: Mapping[str, Any], rng: random.Random
     ) -> None:
-        self.rng = rng
-        self.seat = seat
-        self.legal = legal
+        super().__init__(game, state, seat, legal, rng)
         view = game.view(state, seat)
         enemy = board.enemy(seat)
         self.enemy_legal = game.legal_actions(state, enemy).get("units", {})
@@ -342,8 +385,12 @@ class _GreedyOrders:
                 self.enemies[unit["name"]] = unit
         self.distance = _distance_to_line(view.get("terrain", []), seat)
         self.enemy_presence = self._predict_enemies(enemy)
+        self.presence_at: dict[int, list[tuple[str, float]]] = {}
+        for name, presence in self.enemy_presence.items():
+            for sq, chance in presence.items():
+                self.presence_at.setdefault(sq, []).append((name, chance))
+        self.expected_hits: dict[str, float] = {}
         self.danger = self._danger()
-        self._plan: Submission | None = None
 
     # Where will the enemy be? --------------------------------------------------------------
     def _predict_enemies(self, enemy: int) -> dict[str, dict[int, float]]:
@@ -385,32 +432,13 @@ class _GreedyOrders:
         return danger
 
     # The sheet ----------------------------------------------------------------------------
-    def full(self) -> Submission:
-        if self._plan is None:
-            self._plan = self._make_plan(extras=True)
-        return self._plan
-
-    def plain(self) -> Submission:
-        return self._make_plan(extras=False)
-
-    def moves_only(self) -> Submission:
-        sheet = self._make_plan(extras=False)
-        for order in sheet["units"].values():
-            order.pop("fire", None)
-        return sheet
-
-    def _make_plan(self, extras: bool) -> Submission:
-        units_legal: Mapping[str, Any] = self.legal.get("units", {})
+    def orders(self) -> dict[str, dict[str, Any]]:
         orders: dict[str, dict[str, Any]] = {}
         claimed = {board.parse(u["at"]) for u in self.own.values()}
-        ordered = sorted(units_legal, key=lambda n: self._progress_key(n))
-        for name in ordered:
-            orders[name] = self._move(name, units_legal[name], claimed)
-        self._fire(orders, units_legal, extras)
-        sheet: Submission = {"units": orders}
-        if extras:
-            self._extras(sheet, units_legal)
-        return sheet
+        for name in sorted(self.units, key=self._progress_key):
+            orders[name] = self._move(name, self.units[name], claimed)
+        self._fire(orders)
+        return orders
 
     def _progress_key(self, name: str) -> int:
         unit = self.own.get(name)
@@ -447,96 +475,99 @@ class _GreedyOrders:
             claimed.add(best_to)
         return best[1] if best else {}
 
-    def _fire(
-        self, orders: dict[str, dict[str, Any]], units_legal: Mapping[str, Any], extras: bool
-    ) -> None:
+    def _value(self, square: int) -> float:
+        """Expected worth of one more shell on ``square``."""
+        total = 0.0
+        for name, chance in self.presence_at.get(square, ()):
+            unit = self.enemies[name]
+            worth = 2.0 if unit.get("hits") else 1.2
+            if unit.get("kind") != "tank":
+                worth = 0.8
+            # The closer to our last line, the more it matters to stop it.
+            worth *= 1.0 + 3.0 / board.row(self.seat, square)
+            total += chance * worth * 0.5 ** self.expected_hits.get(name, 0.0)
+        return total
+
+    def _aim(self, name: str, shells: int, avoid: Iterable[str] = ()) -> list[str]:
+        """The best ``shells`` targets for unit ``name``, counting earlier shells in."""
+        fire = [n for n in self.units[name].get("fire") or [] if n not in avoid]
+        picked: list[str] = []
+        for _ in range(shells):
+            scored = [(self._value(sq), n) for n in fire if (sq := board.parse(n)) is not None]
+            if not scored:
+                break
+            best_value, best_name = max(scored)
+            if best_value <= 0:
+                best_name = self.rng.choice(fire)  # nothing likely in reach: a blind shell
+            picked.append(best_name)
+            for enemy, chance in self.presence_at.get(board.parse(best_name) or 0, ()):
+                self.expected_hits[enemy] = self.expected_hits.get(enemy, 0.0) + chance
+        return picked
+
+    def _fire(self, orders: dict[str, dict[str, Any]]) -> None:
         """Shell the squares with the highest expected value, one shell at a time."""
-        expected_hits: dict[str, float] = {}
-
-        def value(square: int) -> float:
-            total = 0.0
-            for name, presence in self.enemy_presence.items():
-                chance = presence.get(square, 0.0)
-                if chance:
-                    unit = self.enemies[name]
-                    worth = 2.0 if unit.get("hits") else 1.2
-                    if name.startswith("AT") or name == "R":
-                        worth = 0.8
-                    worth *= 1.0 + 3.0 / (1 + board.row(self.seat, square))
-                    total += chance * worth * 0.5 ** expected_hits.get(name, 0.0)
-            return total
-
-        def aim(name: str, shells: int) -> list[str]:
-            fire = units_legal[name].get("fire") or []
-            picked: list[str] = []
-            for _ in range(shells):
-                scored = [(value(sq), n) for n in fire if (sq := board.parse(n)) is not None]
-                if not scored:
-                    break
-                best_value, best_name = max(scored)
-                if best_value <= 0 and picked:
-                    break
-                picked.append(best_name)
-                square = board.parse(best_name)
-                for enemy, presence in self.enemy_presence.items():
-                    if square in presence:
-                        expected_hits[enemy] = expected_hits.get(enemy, 0.0) + presence[square]
-            return picked
-
-        for name, info in units_legal.items():
+        for name, info in self.units.items():
             if not info.get("shells") or not info.get("fire"):
                 continue
             order = orders[name]
             if info.get("kind") == "at":
                 # An AT unit fires instead of moving when a good target is in reach.
-                best = max(value(sq) for n in info["fire"] if (sq := board.parse(n)) is not None)
+                best = max(
+                    self._value(sq) for n in info["fire"] if (sq := board.parse(n)) is not None
+                )
                 if best < 0.25:
                     continue
                 order.pop("move", None)
-            picked = aim(name, 1)
-            if picked:
-                order["fire"] = picked
+            order["fire"] = self._aim(name, 1)
 
-    def _extras(self, sheet: Submission, units_legal: Mapping[str, Any]) -> None:
-        """Double shot and quick shot add a shell to the best-placed shooter."""
+    def extras(self) -> list[Callable[[Submission], None]]:
+        """Double shot and quick shot add a shell to a shooter; full throttle breaks through."""
         declare = self.legal.get("declare") or {}
         tokens = self.legal.get("tokens") or {}
-        shooters = [n for n, o in sheet["units"].items() if o.get("fire")]
-        if declare.get("double_shot") and shooters:
-            unit = next((n for n in shooters if n in declare["double_shot"]), None)
-            if unit:
-                sheet["units"][unit]["fire"] = sheet["units"][unit]["fire"] * 2
-                sheet.setdefault("declare", {})["double_shot"] = unit
-                shooters.remove(unit)
-        quick = tokens.get("quick_shot")
-        if quick and shooters:
-            unit = next((n for n in shooters if n in (quick.get("units") or [])), None)
-            if unit:
-                fire = units_legal[unit]["fire"]
-                sheet.setdefault("tokens", {})["quick_shot"] = {
-                    "unit": unit,
-                    "fire": [sheet["units"][unit]["fire"][0], self.rng.choice(fire)],
-                }
-                del sheet["units"][unit]["fire"]
-        throttle = tokens.get("full_throttle")
-        if throttle:
-            for name in throttle.get("units") or []:
-                order = sheet["units"].get(name) or {}
-                if self._throttle_breaks_through(name, order):
-                    sheet.setdefault("tokens", {})["full_throttle"] = {"unit": name}
-                    break
+        chosen: list[Callable[[Submission], None]] = []
+        shooters = [n for n in self.units if n in self.own and self.units[n].get("fire")]
+        doubles = [n for n in shooters if n in (declare.get("double_shot") or [])]
+        if doubles:
+            chosen.append(self._extra_shell(doubles, "double_shot"))
+        quick = [n for n in shooters if n in ((tokens.get("quick_shot") or {}).get("units") or [])]
+        if quick:
+            chosen.append(self._extra_shell(quick, "quick_shot"))
+        throttle = tokens.get("full_throttle") or {}
+        for name, moves in (throttle.get("moves") or {}).items():
+            unit = self.own.get(name)
+            breaking = [m for m in moves if self._breaks_through(m["to"])]
+            if unit and breaking:
+                chosen.append(self._throttle(name, breaking[0]["move"]))
+                break
+        return chosen
 
-    def _throttle_breaks_through(self, name: str, order: Mapping[str, Any]) -> bool:
-        unit = self.own.get(name)
-        if not unit or order.get("move") not in ("F", "FL", "FR") or order.get("turn"):
-            return False
-        here = board.parse(unit["at"])
-        if here is None:
-            return False
-        vector = board.relative_vector(unit["facing"], order["move"])
-        one = board.step(here, vector)
-        two = board.step(one, vector) if one is not None else None
-        return two is not None and board.enemy_last_line(self.seat, two)
+    def _breaks_through(self, square_name: str) -> bool:
+        sq = board.parse(square_name)
+        return sq is not None and board.enemy_last_line(self.seat, sq)
+
+    def _extra_shell(self, shooters: list[str], how: str) -> Callable[[Submission], None]:
+        def use(sheet: Submission) -> None:
+            firing = [n for n in shooters if sheet["units"].get(n, {}).get("fire")]
+            if not firing:
+                return
+            unit = firing[0]
+            fire = list(sheet["units"][unit]["fire"])
+            fire += self._aim(unit, 2 - len(fire), avoid=fire)
+            if how == "double_shot":
+                sheet.setdefault("declare", {})["double_shot"] = unit
+                sheet["units"][unit]["fire"] = fire
+            else:
+                sheet["units"][unit]["fire"] = []
+                sheet.setdefault("tokens", {})["quick_shot"] = {"unit": unit, "fire": fire}
+
+        return use
+
+    def _throttle(self, name: str, move: str) -> Callable[[Submission], None]:
+        def use(sheet: Submission) -> None:
+            sheet["units"][name].update(move=move, turn=False)
+            sheet.setdefault("tokens", {})["full_throttle"] = {"unit": name}
+
+        return use
 
 
 def _distance_to_line(terrain: Iterable[Mapping[str, Any]], seat: int) -> dict[int, int]:

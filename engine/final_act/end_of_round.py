@@ -207,9 +207,9 @@ def _r_repairs(state: State, units: dict[Key, Unit], events: list[dict[str, Any]
             )
     state["repairing"] = [e for e in state["repairing"] if e["round"] > rnd]
     for seat in board.SEATS:
-        medic = units.get((seat, "R"))
+        r_unit = units.get((seat, "R"))
         used = state["used"][str(seat)]
-        if medic is None or medic["state"] != "active" or used["r_repairs"] >= 2:
+        if r_unit is None or r_unit["state"] != "active" or used["r_repairs"] >= 2:
             continue
         for unit in state["units"]:
             if (
@@ -217,7 +217,7 @@ def _r_repairs(state: State, units: dict[Key, Unit], events: list[dict[str, Any]
                 and unit["kind"] == "tank"
                 and unit["state"] == "active"
                 and unit["hits"] == 1
-                and unit["at"] == medic["at"]
+                and unit["at"] == r_unit["at"]
             ):
                 used["r_repairs"] += 1
                 state["repairing"].append({"seat": seat, "tank": unit["name"], "round": rnd + 1})

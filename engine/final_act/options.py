@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.base import OptionsError, Problem
 from engine.final_act import board
+from engine.final_act.stacking import stack_problem
 from engine.final_act.units import ADVANCED_RULES, TOKENS, kind_of, unit_names
 
 TOKEN_MODES = ("all", "random-k", "draft-k")
@@ -42,8 +43,8 @@ def validate_options(options: Any) -> dict[str, Any]:
         if key not in OPTION_KEYS:
             problems.append(
                 Problem(
-                    str(key)[:40],
-                    f"Unknown option {str(key)[:40]!r}; known: {', '.join(OPTION_KEYS)}.",
+                    board.key_text(key),
+                    f"Unknown option {board.show(key)}; known: {', '.join(OPTION_KEYS)}.",
                 )
             )
 
@@ -56,7 +57,7 @@ def validate_options(options: Any) -> dict[str, Any]:
                 problems.append(
                     Problem(
                         f"advanced.{i}",
-                        f"Unknown advanced rule {str(rule)[:40]!r}; "
+                        f"Unknown advanced rule {board.show(rule)}; "
                         f"known: {', '.join(ADVANCED_RULES)}.",
                     )
                 )
@@ -69,7 +70,9 @@ def validate_options(options: Any) -> dict[str, Any]:
         else:
             for key in tokens:
                 if key not in ("mode", "k"):
-                    problems.append(Problem(f"tokens.{str(key)[:40]}", "Unknown token option."))
+                    problems.append(
+                        Problem(f"tokens.{board.key_text(key)}", "Unknown token option.")
+                    )
             mode = tokens.get("mode")
             k = tokens.get("k", DEFAULT_K)
             if mode not in TOKEN_MODES:
@@ -118,7 +121,7 @@ def _square_list(value: Any, path: str, problems: list[Problem]) -> list[str] | 
         sq = board.parse(item)
         if sq is None:
             problems.append(
-                Problem(f"{path}.{i}", f"{str(item)[:20]!r} is not a square (a1..l12).")
+                Problem(f"{path}.{i}", f"{board.show(item)} is not a square (a1..l12).")
             )
         else:
             out.append(board.name(sq))
@@ -136,7 +139,7 @@ def validate_scenario(
     before = len(problems)
     for key in scenario:
         if key not in ("round", "units", "terrain", "tokens", "breakthroughs"):
-            problems.append(Problem(f"{p}.{str(key)[:40]}", "Unknown scenario field."))
+            problems.append(Problem(f"{p}.{board.key_text(key)}", "Unknown scenario field."))
     rnd = scenario.get("round", 1)
     if not _is_int(rnd) or not 1 <= rnd <= options.get("round_limit", DEFAULT_ROUND_LIMIT):
         problems.append(
@@ -168,10 +171,12 @@ def validate_scenario(
             or owner not in board.SEATS
         ):
             continue
-        for sq in squares:
-            if sq in occupied:
-                problems.append(Problem(f"{tp}.squares", f"{sq} already holds a {occupied[sq]}."))
-            occupied[sq] = kind
+        for cell in squares:
+            if cell in occupied:
+                problems.append(
+                    Problem(f"{tp}.squares", f"{cell} already holds a {occupied[cell]}.")
+                )
+            occupied[cell] = kind
         entry: dict[str, Any] = {"kind": kind, "owner": owner, "squares": squares}
         if kind == "minefield":
             passage = board.parse(piece.get("passage"))
@@ -207,7 +212,7 @@ def validate_scenario(
             continue
         for key in unit:
             if key not in ("seat", "name", "at", "facing", "hits"):
-                problems.append(Problem(f"{up}.{str(key)[:40]}", "Unknown unit field."))
+                problems.append(Problem(f"{up}.{board.key_text(key)}", "Unknown unit field."))
         seat, name, facing, hits = (
             unit.get("seat"),
             unit.get("name"),
@@ -221,12 +226,12 @@ def validate_scenario(
         if name not in names:
             problems.append(
                 Problem(
-                    f"{up}.name", f"Unknown unit {str(name)[:20]!r}; units: {', '.join(names)}."
+                    f"{up}.name", f"Unknown unit {board.show(name)}; units: {', '.join(names)}."
                 )
             )
             ok = False
-        if facing is None and seat in board.SEATS:
-            facing = board.forward(seat)
+        if facing is None:
+            facing = board.forward(seat) if seat in board.SEATS else "N"
         if facing not in board.FACINGS:
             problems.append(Problem(f"{up}.facing", "The facing must be N, E, S or W."))
             ok = False
@@ -240,7 +245,7 @@ def validate_scenario(
         if at is None and out:
             pass
         elif sq is None:
-            problems.append(Problem(f"{up}.at", f"{str(at)[:20]!r} is not a square (a1..l12)."))
+            problems.append(Problem(f"{up}.at", f"{board.show(at)} is not a square (a1..l12)."))
             ok = False
         elif board.name(sq) in blocked and not out:
             problems.append(
@@ -248,6 +253,7 @@ def validate_scenario(
             )
         if not ok:
             continue
+        assert isinstance(seat, int) and isinstance(name, str)
         if (seat, name) in seen:
             problems.append(
                 Problem(f"{up}.name", f"{board.SEAT_NAMES[seat]} {name} is listed twice.")
@@ -263,18 +269,16 @@ def validate_scenario(
                 "hits": hits,
             }
         )
-    from engine.final_act.stacking import stack_problem
-
     by_square: dict[str, list[dict[str, Any]]] = {}
     for unit in scenario_units(units, wrecks):
         if unit["at"] is not None:
             by_square.setdefault(unit["at"], []).append(unit)
-    for sq, group in sorted(by_square.items()):
+    for where, group in sorted(by_square.items()):
         reason = stack_problem(group, at_start=True)
         if reason:
-            problems.append(Problem(f"{p}.units", f"{sq}: {reason}"))
+            problems.append(Problem(f"{p}.units", f"{where}: {reason}"))
 
-    tokens = {"1": [], "2": []}
+    tokens: dict[str, list[str]] = {"1": [], "2": []}
     raw_tokens = scenario.get("tokens", {})
     if not isinstance(raw_tokens, Mapping):
         problems.append(
@@ -283,7 +287,9 @@ def validate_scenario(
         raw_tokens = {}
     for key, value in raw_tokens.items():
         if key not in ("1", "2"):
-            problems.append(Problem(f"{p}.tokens.{str(key)[:10]}", 'Token owners are "1" and "2".'))
+            problems.append(
+                Problem(f"{p}.tokens.{board.key_text(key)}", 'Token owners are "1" and "2".')
+            )
             continue
         if not isinstance(value, list) or any(t not in TOKENS for t in value):
             problems.append(

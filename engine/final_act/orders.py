@@ -64,8 +64,15 @@ TOKEN_KEYS = {
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 24 else text[:21] + "..."
+    return board.show(value)
+
+
+def _case(value: Any) -> Any:
+    """Moves and facings in their usual case ("fl" -> "FL", "STAY" -> "stay")."""
+    if not isinstance(value, str) or len(value) > 8:
+        return value
+    value = value.strip()
+    return "stay" if value.lower() == "stay" else value.upper()
 
 
 class SheetReader:
@@ -112,7 +119,7 @@ class SheetReader:
     def keys(self, value: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
         for key in value:
             if key not in allowed:
-                where = f"{path}.{str(key)[:30]}" if path else str(key)[:30]
+                where = f"{path}.{board.key_text(key)}" if path else board.key_text(key)
                 self.bad(where, f"Unknown field {_short(key)}; expected {', '.join(allowed)}.")
 
     # -- the sheet -----------------------------------------------------------------------
@@ -130,7 +137,7 @@ class SheetReader:
             self.bad("units", "'units' must be an object mapping unit names to orders.")
         else:
             for name, order in raw_units.items():
-                path = f"units.{str(name)[:30]}"
+                path = f"units.{board.key_text(name)}"
                 unit = self.own_unit(name, path, ("tank", "at", "r"))
                 if unit is not None:
                     parsed = self.unit_order(unit, order, path)
@@ -142,8 +149,7 @@ class SheetReader:
                     orders[unit["name"]] = self.unit_order(unit, {}, "") or {}
         tokens = self.tokens(raw_tokens)
         declare = self.declare(raw_declare)
-        if not self.problems:
-            self.cross_checks(orders, tokens, declare)
+        self.cross_checks(orders, tokens, declare)
         if self.problems:
             raise RuleError(self.problems)
         return {
@@ -166,7 +172,7 @@ class SheetReader:
         }[kind]
         before = len(self.problems)
         self.keys(order, allowed, path)
-        move = order.get("move", "stay")
+        move = _case(order.get("move", "stay"))
         moves = board.AT_MOVES if kind == "at" else board.TANK_MOVES
         if move not in moves:
             self.bad(
@@ -183,7 +189,7 @@ class SheetReader:
             if kind == "tank":
                 result["turn"] = turn
         if kind == "at":
-            face = order.get("face", unit["facing"])
+            face = _case(order.get("face", unit["facing"]))
             if face not in board.FACINGS:
                 self.bad(f"{path}.face", f"{_short(face)} is not a facing (N, E, S or W).")
             result["face"] = face
@@ -203,7 +209,7 @@ class SheetReader:
             return out
         available = self.pos.state["tokens"][str(self.seat)]
         for name, use in raw.items():
-            path = f"tokens.{str(name)[:30]}"
+            path = f"tokens.{board.key_text(name)}"
             if name not in TOKENS:
                 self.bad(path, f"Unknown token {_short(name)}; tokens: {', '.join(TOKENS)}.")
                 continue

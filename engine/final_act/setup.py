@@ -84,7 +84,7 @@ def default_setup(seat: int, options: Mapping[str, Any]) -> dict[str, Any]:
     tokens = options.get("tokens")
     if tokens and tokens["mode"] == "draft-k":
         sub["tokens"] = list(TOKENS[: tokens["k"]])
-    return sub
+    return validate_setup(seat, options, sub)
 
 
 class SetupReader:
@@ -105,7 +105,7 @@ class SetupReader:
         for i, item in enumerate(value):
             sq = board.parse(item)
             if sq is None:
-                self.bad(f"{path}.{i}", f"{str(item)[:20]!r} is not a square (a1 to l12).")
+                self.bad(f"{path}.{i}", f"{board.show(item)} is not a square (a1 to l12).")
                 return None
             out.append(sq)
         if len(set(out)) != len(out):
@@ -134,8 +134,8 @@ class SetupReader:
         for key in sub:
             if key not in allowed:
                 self.bad(
-                    str(key)[:30],
-                    f"Unknown setup field {str(key)[:30]!r}; expected {', '.join(allowed)}.",
+                    board.key_text(key),
+                    f"Unknown setup field {board.show(key)}; expected {', '.join(allowed)}.",
                 )
         terrain = self.terrain(sub.get("terrain"))
         units = self.units(sub.get("units"), terrain)
@@ -155,7 +155,7 @@ class SetupReader:
             return {}
         for key in raw:
             if key not in ("large_berm", "small_berms", "swamp", "minefield"):
-                self.bad(f"terrain.{str(key)[:30]}", "Unknown terrain piece.")
+                self.bad(f"terrain.{board.key_text(key)}", "Unknown terrain piece.")
         out: dict[str, Any] = {}
         large = self.squares(raw.get("large_berm"), 2, "terrain.large_berm", "large berm")
         if large is not None:
@@ -192,7 +192,7 @@ class SetupReader:
             return out
         for key in mine:
             if key not in ("squares", "passage", "arrow"):
-                self.bad(f"terrain.minefield.{str(key)[:30]}", "Unknown minefield field.")
+                self.bad(f"terrain.minefield.{board.key_text(key)}", "Unknown minefield field.")
         cells = self.squares(mine.get("squares"), 3, "terrain.minefield.squares", "minefield")
         passage = board.parse(mine.get("passage"))
         arrow = mine.get("arrow")
@@ -236,8 +236,8 @@ class SetupReader:
         for name in raw:
             if name not in names:
                 self.bad(
-                    f"units.{str(name)[:30]}",
-                    f"Unknown unit {str(name)[:30]!r}; units: {', '.join(names)}.",
+                    f"units.{board.key_text(name)}",
+                    f"Unknown unit {board.show(name)}; units: {', '.join(names)}.",
                 )
         for name in names:
             path = f"units.{name}"
@@ -250,11 +250,11 @@ class SetupReader:
                 continue
             for key in spec:
                 if key not in ("at", "facing"):
-                    self.bad(f"{path}.{str(key)[:30]}", "Unknown field; expected at, facing.")
+                    self.bad(f"{path}.{board.key_text(key)}", "Unknown field; expected at, facing.")
             sq = board.parse(spec.get("at"))
             facing = spec.get("facing", board.forward(self.seat))
             if facing not in board.FACINGS:
-                self.bad(f"{path}.facing", f"{str(facing)[:20]!r} is not a facing (N, E, S or W).")
+                self.bad(f"{path}.facing", f"{board.show(facing)} is not a facing (N, E, S or W).")
             elif kind_of(name) == "r" and facing != board.forward(self.seat):
                 self.bad(
                     f"{path}.facing",
@@ -262,7 +262,7 @@ class SetupReader:
                     "its facing does not matter.",
                 )
             if sq is None:
-                self.bad(f"{path}.at", f"{str(spec.get('at'))[:20]!r} is not a square (a1 to l12).")
+                self.bad(f"{path}.at", f"{board.show(spec.get('at'))} is not a square (a1 to l12).")
                 continue
             sname = board.name(sq)
             if board.row(self.seat, sq) > 3:
@@ -298,7 +298,7 @@ class SetupReader:
             if token not in TOKENS:
                 self.bad(
                     f"tokens.{i}",
-                    f"Unknown token {str(token)[:30]!r}; tokens: {', '.join(TOKENS)}.",
+                    f"Unknown token {board.show(token)}; tokens: {', '.join(TOKENS)}.",
                 )
         if len({t for t in raw if isinstance(t, str)}) != k:
             self.bad("tokens", "Each token may be drafted only once.")

@@ -66,6 +66,7 @@ TOKEN_NAMES = frozenset(TOKEN_ORDER)
 DECLARATIONS = ("repair", "double_shot")
 
 MAX_ORDER_LINES = 200  # a full sheet has about 20; more is not an order sheet
+MAX_LINE = 300  # characters in one order; the longest real one is about 50
 MAX_QUOTE = 60  # characters of an offending line quoted in an error
 
 _SQUARE = re.compile(r"[a-l](?:[1-9]|1[0-2])", re.ASCII)
@@ -117,7 +118,7 @@ class _Line:
 
 
 def _quote(text: str) -> str:
-    text = "".join(c if c.isprintable() else "?" for c in text)
+    text = "".join(c if c.isprintable() else "?" for c in text[: MAX_QUOTE + 1])
     return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 1] + "…"
 
 
@@ -136,23 +137,23 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _order_lines(text: str) -> list[_Line]:
-    """The lines that carry orders, with their numbers in the original text."""
+def _order_lines(text: str) -> list[tuple[int, str]]:
+    """The orders in ``text`` with the numbers of their lines in the original text."""
     raw_lines = text.splitlines()
-    lines: list[_Line] = []
+    orders: list[tuple[int, str]] = []
     for index, raw in enumerate(raw_lines):
-        if raw.rstrip("\r\n") == "-- " or raw.strip() == "--":
-            break  # an email signature follows
         stripped = raw.strip()
-        if stripped.startswith(">"):
+        if not stripped or stripped[0] in "#>":
             continue
+        if stripped == "--":
+            break  # an email signature follows
         if stripped.endswith("wrote:") and _next_is_quote(raw_lines, index):
             continue
         for part in stripped.split("#", 1)[0].split(";"):
             order = part.strip()
             if order:
-                lines.append(_Line(index + 1, order, _words(order)))
-    return lines
+                orders.append((index + 1, order))
+    return orders
 
 
 def _next_is_quote(raw_lines: list[str], index: int) -> bool:
@@ -270,20 +271,21 @@ def read_sheet(phase: str, text: Any) -> Submission:
         raise TextError([Problem("text", "the orders must be text")])
     if phase not in ("setup", "orders"):
         raise TextError([Problem("text", "the match is over: no orders are taken")])
-    lines = _order_lines(text)
-    if len(lines) > MAX_ORDER_LINES:
+    orders = _order_lines(text)
+    if len(orders) > MAX_ORDER_LINES:
         raise TextError(
-            [Problem("text", f"{len(lines)} order lines; a sheet has at most {MAX_ORDER_LINES}")]
+            [Problem("text", f"{len(orders)} order lines; a sheet has at most {MAX_ORDER_LINES}")]
         )
     sheet = _Sheet()
     read_line = _read_setup_line if phase == "setup" else _read_orders_line
-    for line in lines:
+    for number, order in orders:
+        line = _Line(number, order, _words(order) if len(order) <= MAX_LINE else ())
         try:
+            if not line.words:
+                raise _LineError(f"the line is too long ({len(order)} characters)")
             read_line(sheet, line)
         except _LineError as error:
-            sheet.problems.append(
-                Problem(f"line {line.number}", f"{error} in '{_quote(line.text)}'")
-            )
+            sheet.problems.append(Problem(f"line {number}", f"{error} in '{_quote(order)}'"))
     if sheet.problems:
         raise TextError(sheet.problems)
     return sheet.submission
@@ -559,5 +561,5 @@ def _setup_lines(submission: Mapping[str, Any]) -> Iterator[str]:
         if "facing" in placement:
             parts.append(placement["facing"])
         yield " ".join(parts)
-    if submission.get("tokens"):
-        yield " ".join(["draft", *submission["tokens"]])
+    if "tokens" in submission:
+        yield " ".join(["draft", *(submission["tokens"] or [])])

@@ -15,7 +15,7 @@ from games.services.resolve import (
     phase_resolve,
     phase_retry,
 )
-from games.services.seats import seat_join, seat_leave
+from games.services.seats import seat_join, seat_leave, seat_replace
 
 __all__ = [
     "Receipt",
@@ -33,4 +33,5 @@ __all__ = [
     "receipt_verify",
     "seat_join",
     "seat_leave",
+    "seat_replace",
 ]

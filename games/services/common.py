@@ -5,8 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.utils import timezone
-
 import engine
 from engine import Game, Prompt, Result
 from games.models import Match, Phase, Seat

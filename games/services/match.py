@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from engine import OptionsError, RuleError
+from engine import RuleError
 from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, result_as_json
 from games.services.errors import ServiceError
@@ -61,7 +61,9 @@ def _clean_hours(hours_per_phase: Any) -> Decimal:
     try:
         hours = Decimal(str(hours_per_phase))
     except (InvalidOperation, ValueError):
-        raise ServiceError("invalid_options", f"{hours_per_phase!r} is not a number of hours.")
+        raise ServiceError(
+            "invalid_options", f"{hours_per_phase!r} is not a number of hours."
+        ) from None
     if not hours.is_finite() or not MIN_HOURS_PER_PHASE <= hours <= MAX_HOURS_PER_PHASE:
         raise ServiceError(
             "invalid_options",
@@ -135,7 +137,8 @@ def match_create(
     hours = _clean_hours(hours_per_phase)
     if miss_policy not in Match.MissPolicy.values:
         raise ServiceError("invalid_options", f"Unknown missed-deadline policy {miss_policy!r}.")
-    if isinstance(miss_limit, bool) or not isinstance(miss_limit, int) or not 1 <= miss_limit <= 100:
+    if (isinstance(miss_limit, bool) or not isinstance(miss_limit, int)
+            or not 1 <= miss_limit <= 100):
         raise ServiceError("invalid_options", "The miss limit must be a whole number, 1 to 100.")
     title = (title or "").strip()
     if len(title) > Match._meta.get_field("title").max_length:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,8 @@ from games.receipts import new_salt, receipt_for
 from games.services.common import game_for, match_lock, required_seats
 from games.services.errors import ServiceError
 from games.services.queue import enqueue_on_commit
+
+logger = logging.getLogger(__name__)
 
 MAX_TEXT_LENGTH = 20_000
 
@@ -87,7 +90,8 @@ def orders_submit(
     prompts = game.prompts(state)
     if seat.number not in prompts:
         raise ServiceError("not_your_turn", f"Seat {seat.number} has nothing to do this phase.")
-    if prompts[seat.number].kind != PhaseKind.SIMULTANEOUS:
+    kind = prompts[seat.number].kind
+    if kind not in (PhaseKind.SIMULTANEOUS, PhaseKind.SEQUENTIAL) or phase.kind != kind.value:
         raise ServiceError("unsupported_phase", "This kind of phase is not supported yet.")
     try:
         if text is not None:
@@ -121,7 +125,19 @@ def orders_submit(
 
     submitted = set(phase.submissions.values_list("seat__number", flat=True))
     complete = required_seats(prompts) <= submitted
-    if complete and match.complete_at is None:
+    if kind == PhaseKind.SEQUENTIAL:
+        # Applied at once, under the lock this transaction already holds. If the engine fails,
+        # the sheet stays stored and the sweeper retries (and quarantines) the resolution.
+        from games.services.resolve import _resolve_locked
+
+        try:
+            with transaction.atomic():
+                _resolve_locked(match.pk, phase.number)
+        except Exception:
+            logger.exception("applying match %s phase %s failed", match.pk, phase.number)
+            match.complete_at = now
+            match.save(update_fields=["complete_at"])
+    elif complete and match.complete_at is None:
         match.complete_at = now
         match.save(update_fields=["complete_at"])
         enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk,

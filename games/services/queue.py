@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from celery import current_app
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -30,11 +31,12 @@ class Enqueue:
         return f"Enqueue({self.task_name!r}, {self.kwargs!r})"
 
     def __call__(self) -> bool:
-        from portal.celery import app
+        from games import tasks  # noqa: F401  registers the tasks (imported late: a cycle)
 
+        task = current_app.tasks[self.task_name]
         try:
-            app.send_task(self.task_name, kwargs=self.kwargs, retry=True,
-                          retry_policy=PUBLISH_RETRY_POLICY)
+            # apply_async (not send_task) so CELERY_TASK_ALWAYS_EAGER runs it inline.
+            task.apply_async(kwargs=self.kwargs, retry=True, retry_policy=PUBLISH_RETRY_POLICY)
         except Exception:  # the broker is down or refused: the sweeper will catch up
             logger.exception("could not queue %s %s; the sweeper will pick it up",
                              self.task_name, self.kwargs)

@@ -13,7 +13,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from engine import rng_for
+from engine import Outcome, PhaseKind, rng_for
 from games.models import Match, Phase, Seat, Submission, SweepRun
 from games.receipts import new_salt, receipt_for
 from games.services.common import (
@@ -58,6 +58,7 @@ def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
 
 
 def _resolve_locked(match_id: Any, phase_number: int) -> bool:
+    """The resolution itself; the caller holds (or here takes) the match lock in a transaction."""
     match = match_lock(match_id)
     if match.status != Match.Status.ACTIVE or match.phase_number != phase_number:
         return False
@@ -71,7 +72,7 @@ def _resolve_locked(match_id: Any, phase_number: int) -> bool:
     sheets = {sub.seat.number: sub for sub in phase.submissions.select_related("seat")}
     now = timezone.now()
     past_deadline = phase.deadline is not None and phase.deadline <= now
-    if not required <= sheets.keys() and not past_deadline:
+    if not past_deadline and (not sheets or not required <= sheets.keys()):
         return False
 
     seats = {seat.number: seat for seat in match.seats.all()}
@@ -92,9 +93,15 @@ def _resolve_locked(match_id: Any, phase_number: int) -> bool:
             seat.missed_in_row = 0
         seat.save(update_fields=["missed_in_row", "missed_total"])
 
-    outcome = game.resolve(
-        state, {n: sheet.data for n, sheet in sheets.items()}, rng_for(match.seed, phase_number)
-    )
+    rng = rng_for(match.seed, phase_number)
+    if phase.kind == PhaseKind.SIMULTANEOUS.value:
+        outcome = game.resolve(state, {n: sheet.data for n, sheet in sheets.items()}, rng)
+    else:  # sequential: the prompted seat's sheet is applied as it is (its own phase record)
+        events: list = []
+        for number in sorted(sheets):
+            step = game.apply(state, number, sheets[number].data, now, rng)
+            state, events = step.state, events + list(step.events)
+        outcome = Outcome(state, events)
     phase.revealed = {
         str(n): {"data": s.data, "source": s.source, "salt": s.salt, "receipt": s.receipt}
         for n, s in sorted(sheets.items())

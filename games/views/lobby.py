@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors
@@ -47,14 +51,14 @@ def create(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # A GET with the form's fields re-draws it for another game or seat count.
         initial = {name: request.GET[name] for name in CREATE_FIELDS if name in request.GET}
-        if "game" in request.GET:
+        if "options_game" in request.GET:  # a re-draw of the form: keep the box as it was
             initial["is_public"] = "is_public" in request.GET
         form = MatchCreateForm(initial=initial, user=request.user)
-        return render(request, template, {"form": form})
+        return render(request, template, _create_context(form))
 
     form = MatchCreateForm(request.POST, user=request.user)
     if not form.is_valid():
-        return render(request, template, {"form": form}, status=400)
+        return render(request, template, _create_context(form), status=400)
     data = form.cleaned_data
     try:
         match = match_create(
@@ -70,7 +74,7 @@ def create(request: HttpRequest) -> HttpResponse:
         )
     except ServiceError as error:
         _attach_errors(form, error)
-        return render(request, template, {"form": form}, status=status_for(error))
+        return render(request, template, _create_context(form), status=status_for(error))
     messages.success(request, "Match created.")
     return _redirect(request, match_url(match))
 
@@ -106,6 +110,15 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
                         {"match": match, "seats": list(match.seats.all()), "token": token})
     messages.success(request, "You took a seat.")
     return _redirect(request, match_url(match))
+
+
+def _create_context(form: MatchCreateForm) -> dict:
+    """The form, plus the game's own option widgets if it has a template for them."""
+    options_template = None
+    if form.game_obj is not None:
+        with suppress(TemplateDoesNotExist):
+            options_template = get_template(f"games/{form.game_obj.slug}/options.html")
+    return {"form": form, "options_template": options_template}
 
 
 def _attach_errors(form: MatchCreateForm, error: ServiceError) -> None:

@@ -113,6 +113,7 @@ def match_page_context(
     }
     if active and my_seat is not None and my_seat.number in prompts:
         context["must_act"] = True
+        context["example_text"] = _example_text(game, match.state, my_seat.number)
         sheet = selectors.submission_for_author(match, my_seat, user)
         context["my_sheet"] = sheet
         if sheet is not None:
@@ -192,6 +193,14 @@ def _sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:
         except Exception:  # a game without a text grammar (yet): fall back to JSON
             pass
     return json.dumps(data, sort_keys=True)
+
+
+def _example_text(game: Game, state: Any, seat: int) -> str:
+    """The seat's default sheet in the text grammar: a working example to start from."""
+    try:
+        return game.format_text(state, seat, game.default_submission(state, seat))
+    except Exception:  # a game without defaults or a text grammar: no example
+        return ""
 
 
 def _event_text(event: Any) -> str:

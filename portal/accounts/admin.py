@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 
 from portal.accounts.models import Profile
 
@@ -11,3 +13,24 @@ class ProfileAdmin(admin.ModelAdmin):
     list_select_related = ["user"]
     raw_id_fields = ["user"]
     readonly_fields = ["updated_at"]
+
+
+class ProfileInline(admin.StackedInline):
+    model = Profile
+    can_delete = False
+    fields = ["time_zone", "notifications", "reminder_hours"]
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    base = type(admin.site._registry[User])
+    admin.site.unregister(User)
+else:
+    base = UserAdmin
+
+
+@admin.register(User)
+class UserWithProfileAdmin(base):
+    """The user admin as it was, with the player's profile on the same page."""
+
+    inlines = [*getattr(base, "inlines", []), ProfileInline]

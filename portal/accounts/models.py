@@ -76,8 +76,7 @@ class Profile(models.Model):
         blank=True,
         default="24,1",
         validators=[validate_reminder_hours],
-        help_text="Remind me this many hours before a deadline I have not met, e.g. “24,1”. "
-        "Empty: no reminders.",
+        help_text="Hours before an unmet deadline, e.g. “24,1”; empty for none.",
     )
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -42,7 +42,8 @@ def test_every_games_admin_page_opens_and_no_sealed_sheet_shows(staff_client, se
         reverse("admin:games_seat_change", args=[Seat.objects.first().pk]),
         reverse("admin:games_phase_change", args=[sheet.phase_id]),
         reverse("admin:games_submission_change", args=[sheet.pk]),
-        reverse("admin:games_matchstatuschange_change", args=[MatchStatusChange.objects.first().pk]),
+        reverse("admin:games_matchstatuschange_change",
+                args=[MatchStatusChange.objects.first().pk]),
     ]
     for url in pages:
         response = staff_client.get(url)
@@ -118,3 +119,19 @@ def test_abort_action_goes_through_the_lifecycle(staff_client, toy_duel):
     match.refresh_from_db()
     assert match.status == "aborted"
     assert match.status_changes.last().note.startswith("aborted by moderator")
+
+
+def test_a_flagged_seat_is_handed_over_in_the_admin(staff_client, toy_duel, make_user):
+    match = toy_duel(miss_limit=1, options={"target": 9})
+    seat = Seat.objects.get(match=match, number=2)
+    url = reverse("admin:games_seat_change", args=[seat.pk])
+    carol = make_user("carol")
+    assert staff_client.post(url, {"user": carol.pk}).status_code == 302  # user is read-only
+    seat.refresh_from_db()
+    assert seat.user == match.bob
+    Seat.objects.filter(pk=seat.pk).update(status="flagged", missed_in_row=1)
+    response = staff_client.post(url, {"user": match.alice.pk})
+    assert "already has a seat" in response.content.decode()
+    staff_client.post(url, {"user": carol.pk})
+    seat.refresh_from_db()
+    assert (seat.user, seat.status, seat.missed_in_row) == (carol, "taken", 0)

@@ -10,7 +10,7 @@ from games import urls as games_urls
 from games.models import Submission
 from games.services import orders_submit
 from portal.accounts import urls as accounts_urls
-from tests.portal.builders import duel, make_user
+from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.models import Match, Phase, Submission
+from games.models import Phase, Submission
 from games.receipts import canonical_json, receipt_for
 from games.services import ServiceError
 

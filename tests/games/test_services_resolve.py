@@ -272,3 +272,23 @@ def test_deadline_extension_is_capped_and_idempotent(toy_duel):
     for hours in (0, -5, 24 * 8, "lots"):
         with pytest.raises(ServiceError):
             services.match_deadline_extend(match_id=match.pk, hours=hours)
+
+
+def test_a_moderator_hands_a_flagged_seat_to_a_new_player(toy_duel, make_user):
+    match = toy_duel(miss_limit=1, options={"target": 9})
+    submit(match, match.alice, 1, 2)
+    expire(match)
+    resolve(match)
+    moderator, carol = make_user("mod", is_staff=True), make_user("carol")
+    with pytest.raises(ServiceError) as caught:
+        services.seat_replace(match_id=match.pk, seat_number=2, user=carol, by=match.alice)
+    assert caught.value.code == "not_allowed"
+    with pytest.raises(ServiceError) as caught:
+        services.seat_replace(match_id=match.pk, seat_number=1, user=carol, by=moderator)
+    assert caught.value.code == "not_allowed"  # seat 1 is fine, not up for replacement
+    with pytest.raises(ServiceError) as caught:
+        services.seat_replace(match_id=match.pk, seat_number=2, user=match.alice, by=moderator)
+    assert caught.value.code == "already_seated"
+    seat = services.seat_replace(match_id=match.pk, seat_number=2, user=carol, by=moderator)
+    assert (seat.user, seat.status, seat.missed_in_row) == (carol, "taken", 0)
+    assert submit(match, carol, 2, 4, phase=2).revision == 1

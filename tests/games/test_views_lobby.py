@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match
-from tests.portal.builders import duel, make_user
+from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -188,7 +188,33 @@ def test_the_invite_link_is_shown_only_to_participants(client):
     alice, carol = make_user("alice"), make_user("carol")
     match = duel(alice, title="Open")
     client.force_login(alice)
-    assert match.invite_token in client.get(reverse("games:match", args=[match.pk])).content.decode()
+    page = client.get(reverse("games:match", args=[match.pk])).content.decode()
+    assert match.invite_token in page
     client.force_login(carol)
     assert match.invite_token not in client.get(
         reverse("games:match", args=[match.pk])).content.decode()
+
+
+def test_final_act_gets_its_option_widgets_over_the_json_field(client):
+    import engine
+
+    game = engine.get("final-act")
+    client.force_login(make_user("alice"))
+    page = client.get(reverse("games:match_create"), {"game": game.slug}).content.decode()
+    assert 'data-option="advanced"' in page and 'data-option="tokens.mode"' in page
+    assert json.loads(client.get(reverse("games:match_create"), {"game": game.slug})
+                      .context["form"]["options"].value()) == game.default_options()
+    toy = client.get(reverse("games:match_create"), {"game": "toy-duel"}).content.decode()
+    assert "data-option=" not in toy
+
+
+def test_creating_a_final_act_match_with_widget_options(client):
+    client.force_login(make_user("alice"))
+    options = {"advanced": ["wrecks"], "tokens": {"mode": "draft-k", "k": 5},
+               "extra_forces": True, "round_limit": 80}
+    response = client.post(reverse("games:match_create"), create_data(
+        game="final-act", options_game="final-act", options=json.dumps(options)))
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert match.options["tokens"] == {"mode": "draft-k", "k": 5}
+    assert match.status == Match.Status.ACTIVE and match.phase_name == "setup"

@@ -11,7 +11,7 @@ from games.models import Match, Phase, Submission
 from games.receipts import receipt_verify
 from games.services import bot_submit, orders_submit, phase_resolve
 from portal.accounts.services import profile_update
-from tests.portal.builders import duel, make_user
+from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -229,3 +229,29 @@ def test_csrf_is_enforced_on_orders(players, match):
                            {"phase_number": "1", "format": "text", "orders": "5"})
     assert response.status_code == 403
     assert not Submission.objects.exists()
+
+
+def test_refusals_to_htmx_requests_are_small_fragments(client, players, match):
+    client.force_login(players[0])
+    missing = client.get(reverse("games:submission_status", args=[999999]),
+                         headers={"HX-Request": "true"})
+    assert missing.status_code == 404
+    assert "<html" not in missing.content.decode() and "No such match." in missing.content.decode()
+    other = client.get(reverse("games:sheet", args=[match.pk, 2]), headers={"HX-Request": "true"})
+    assert other.status_code == 403 and "That is not your seat." in other.content.decode()
+
+
+def test_refusals_to_browsers_are_whole_pages(client, players):
+    client.force_login(players[0])
+    response = client.get(reverse("games:match", args=[999999]))
+    assert response.status_code == 404
+    body = response.content.decode()
+    assert "<html" in body and "No such match." in body
+    assert client.get("/no/such/page/").status_code == 404
+
+
+def test_a_player_gets_an_example_sheet_in_the_games_text_grammar(client, players, match):
+    client.force_login(players[0])
+    page = client.get(match_url(match)).content.decode()
+    assert "the sheet played for you if you miss the deadline" in page
+    assert '<pre id="example-sheet">1</pre>' in page  # toy-duel's default sheet, as text

@@ -182,12 +182,14 @@ def stack(test_database_url, tmp_path) -> Iterator[Services]:
 @contextlib.contextmanager
 def broker(url: str) -> Iterator[None]:
     """Point this (test) process's Celery producer at another broker for a while."""
+    from kombu import pools as kombu_pools
+
     from portal.celery import app
 
     def reset() -> None:
-        if app._pool is not None:
-            app._pool.force_close_all()
-            app._pool = None
+        # kombu keeps one global pool per broker: drop them all so new ones get made.
+        kombu_pools.reset()
+        app._pool = None
         app.amqp._producer_pool = None
 
     old = app.conf.broker_url

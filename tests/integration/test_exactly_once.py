@@ -47,7 +47,9 @@ def test_a_worker_killed_mid_resolution_resolves_the_phase_once_after_restart(
     stack, make_user, tmp_path
 ):
     marker = tmp_path / "resolving"
-    doomed = stack.worker(pool="solo", TOY_DUEL_RESOLVE_SLEEP="60",
+    # Prefork (one child): without acks_late the parent would ack before the child runs the
+    # task and the kill would lose it; with acks_late the message stays unacknowledged.
+    doomed = stack.worker(concurrency=1, TOY_DUEL_RESOLVE_SLEEP="60",
                           TOY_DUEL_RESOLVE_MARKER=str(marker))
     match = duel(make_user, "crash")
     submit(match, 1, 5)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
@@ -33,3 +34,9 @@ def duel(creator, opponent=None, *, game: str = "toy-duel", hours: float = 24,
         seat_join(match_id=match.pk, user=opponent, invite_token=match.invite_token)
     match.refresh_from_db()
     return match
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hashing passwords the production way costs ~0.3 s each; tests need no strength."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

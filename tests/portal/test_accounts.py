@@ -146,3 +146,13 @@ def test_profile_admin_lists_and_searches_profiles(client):
     profile = Profile.objects.get(user__username="alice")
     assert client.get(reverse("admin:accounts_profile_change", args=[profile.pk])
                       ).status_code == 200
+
+
+def test_the_user_admin_shows_the_profile_inline(client):
+    get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
+    alice = make_user("alice")
+    client.login(username="root", password=PASSWORD)
+    url = reverse("admin:auth_user_change", args=[alice.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and "Deadlines are shown in this time zone." in (
+        page.content.decode())

@@ -60,6 +60,11 @@ def _sheet_from_legal_actions(legal: dict[str, Any], rng: random.Random) -> dict
         if info["kind"] == "at" and info.get("faces"):
             order["face"] = rng.choice(info["faces"])
         units[name] = order
+    shooters = [name for name, order in units.items() if order.get("fire")]
+    limit = legal.get("shell_limit")
+    if limit is not None and len(shooters) > limit:  # officer loss: one shell fewer
+        for name in rng.sample(shooters, len(shooters) - limit):
+            del units[name]["fire"]
     return {"units": units}
 
 
@@ -152,6 +157,12 @@ def _check_views_ignore_the_other_sheet(
         views.add(_dump(game.view(state, None)))
     assert len(views) == 2, "a view changed with the other side's sheet"
     assert _dump(state) == frozen, "validating or a bot changed the state"
+    view = game.view(state, seat)
+    tokens = view["options"].get("tokens")
+    if tokens and tokens["mode"] != "all":
+        # Drawn or drafted tokens stay secret until used; only their number shows.
+        assert str(other) not in view["tokens"], "a seat sees the other side's unused tokens"
+        assert str(other) not in game.view(state, None)["tokens"]
 
 
 @PROPERTY_SETTINGS

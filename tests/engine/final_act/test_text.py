@@ -172,6 +172,14 @@ def test_a_megabyte_of_quoted_text_is_read_quickly() -> None:
     assert read_sheet("orders", email) == {"units": {"C": {"move": "F"}}}
 
 
+def test_a_megabyte_on_one_line_is_one_clear_problem() -> None:
+    with pytest.raises(TextError) as caught:
+        read_sheet("orders", "C F " * 250_000)
+    assert [p.path for p in caught.value.problems] == ["line 1"]
+    assert "too long" in caught.value.problems[0].message
+    assert len(caught.value.problems[0].message) < 200
+
+
 def test_non_text_input_is_a_text_error() -> None:
     with pytest.raises(TextError):
         read_sheet("orders", None)
@@ -220,6 +228,42 @@ def test_any_input_gives_a_submission_or_a_text_error(phase: str, data: str | by
     assert isinstance(parsed, dict)
     # Whatever is read writes back to the same submission.
     assert read_sheet(phase, write_sheet(phase, parsed)) == parsed
+
+
+@pytest.fixture(scope="module")
+def orders_state() -> dict[str, Any]:
+    game = _game()
+    options = {"advanced": ["repair"], "tokens": {"mode": "all"}, "extra_forces": True}
+    state = game.start(2, game.validate_options(options), seed=11)
+    setups = {seat: game.default_submission(state, seat) for seat in (1, 2)}
+    return game.resolve(state, setups, random.Random(11)).state
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    seat=st.sampled_from([1, 2]),
+    data=st.one_of(
+        st.text(max_size=200),
+        st.lists(st.lists(JUNK_WORDS, max_size=8).map(" ".join), max_size=12).map("\n".join),
+    ),
+)
+def test_any_text_through_the_game_gives_a_submission_or_a_text_error(
+    orders_state: dict[str, Any], seat: int, data: str
+) -> None:
+    game = _game()
+    try:
+        parsed = game.parse_text(orders_state, seat, data)
+    except TextError:
+        return
+    assert isinstance(parsed, dict)
+    try:
+        game.validate(orders_state, seat, parsed)
+    except RuleError as error:
+        assert error.problems
 
 
 # -- write then read is the identity --------------------------------------------------------
@@ -335,7 +379,9 @@ def _game() -> engine.Game:
 def test_the_game_reads_setup_text_in_the_setup_phase_and_orders_after() -> None:
     game = _game()
     state = game.start(2, {}, seed=7)
-    setup = {seat: game.default_submission(state, seat) for seat in (1, 2)}
+    setup = {
+        seat: game.validate(state, seat, game.default_submission(state, seat)) for seat in (1, 2)
+    }
     for seat in (1, 2):
         written = game.format_text(state, seat, setup[seat])
         assert game.parse_text(state, seat, written) == setup[seat]
@@ -355,12 +401,13 @@ def test_the_game_reads_setup_text_in_the_setup_phase_and_orders_after() -> None
         game.parse_text(state, 1, "large berm c3 d3")
 
 
-def test_valid_sheets_from_the_game_round_trip_through_text() -> None:
+@pytest.mark.parametrize("tokens", [{"mode": "all"}, {"mode": "draft-k", "k": 3}])
+def test_valid_sheets_from_the_game_round_trip_through_text(tokens: dict[str, Any]) -> None:
     """parse_text(format_text(x)) == x for normalized submissions from real games."""
     game = _game()
     options = {
         "advanced": ["wrecks", "officer_loss", "double_shot", "repair"],
-        "tokens": {"mode": "all"},
+        "tokens": tokens,
         "extra_forces": True,
     }
     for seed in range(4):
@@ -370,8 +417,8 @@ def test_valid_sheets_from_the_game_round_trip_through_text() -> None:
             if game.result(state) is not None:
                 break
             subs = {}
-            for seat in (1, 2):
-                sub = game.validate(state, seat, game.bot_submission(state, seat, "random", rng))
+            for seat, bot in ((1, "random"), (2, "greedy")):
+                sub = game.validate(state, seat, game.bot_submission(state, seat, bot, rng))
                 written = game.format_text(state, seat, sub)
                 assert game.parse_text(state, seat, written) == sub, written
                 subs[seat] = sub

@@ -1,0 +1,33 @@
+"""Site-wide error pages: a whole page for a browser, a small fragment for an HTMX request."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+MESSAGES = {
+    400: "That request was not understood.",
+    403: "You are not allowed to do that.",
+    404: "There is nothing here.",
+}
+
+
+def _error(request: HttpRequest, status: int, exception: Exception | None) -> HttpResponse:
+    # Our own refusals carry a message meant for the player; Django's internal ones do not.
+    detail = str(exception) if exception is not None and exception.args else ""
+    if detail.startswith(("Resolver404", "{'")) or "\n" in detail or len(detail) > 200:
+        detail = ""
+    context = {"status": status, "error": detail or MESSAGES[status]}
+    if getattr(request, "htmx", False):
+        return render(request, "partials/error.html", context, status=status)
+    return render(request, "error.html", context, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _error(request, 400, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _error(request, 403, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _error(request, 404, exception)
