@@ -185,5 +185,13 @@ class Game:
     def format_text(self, state: State, seat: int, submission: Submission) -> str:
         raise NotImplementedError
 
+    def board_text(self, state: State, seat: int | None) -> str:
+        """What ``view(state, seat)`` shows, as a monospace diagram for plain-text email."""
+        return ""
+
+    def text_help(self, state: State, seat: int) -> str:
+        """A short description of the plain-text order grammar for the current phase."""
+        return ""
+
     def seat_name(self, seat: int) -> str:
         return self.seat_names.get(seat, f"Seat {seat}")

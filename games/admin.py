@@ -83,6 +83,14 @@ class MatchAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # matches are created through the lobby (match_create)
 
+    def save_model(self, request, obj, form, change):
+        # Only the edited settings, under the match lock: never write back a stale phase,
+        # deadline or state read before a resolution committed.
+        with transaction.atomic():
+            Match.objects.select_for_update().filter(pk=obj.pk).first()
+            if form.changed_data:
+                obj.save(update_fields=form.changed_data)
+
     @admin.display(description="options")
     def options_json(self, match: Match) -> str:
         return pretty_json(match.options)

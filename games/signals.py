@@ -2,6 +2,9 @@
 
 from django.dispatch import Signal
 
+# Sent after a phase opened (match start or after a resolution). kwargs: match_id, phase_number.
+phase_opened = Signal()
+
 # Sent after a phase's resolution committed. kwargs: match_id, phase_number, finished (bool).
 phase_resolved = Signal()
 

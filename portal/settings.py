@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 import dj_email_url
 from django.core.exceptions import ImproperlyConfigured
 
@@ -48,6 +49,8 @@ INSTALLED_APPS = [
     "allauth.account",
     "games",
     "portal.accounts",
+    "anymail",
+    "portal.mail",
 ]
 
 MIDDLEWARE = [
@@ -198,6 +201,40 @@ SWEEP_OUTAGE_SECONDS = float(os.environ.get("SWEEP_OUTAGE_SECONDS", "600"))
 # A complete phase still unresolved after this long is re-queued by the sweeper (lost task).
 SWEEP_COMPLETE_GRACE_SECONDS = float(
     os.environ.get("SWEEP_COMPLETE_GRACE_SECONDS", str(2 * SWEEP_INTERVAL_SECONDS))
+)
+
+# --- play by email (portal.mail) -------------------------------------------------------
+# Replies to phase emails go to <MAIL_REPLY_LOCALPART>+<signed token>@<MAIL_REPLY_DOMAIN>.
+MAIL_REPLY_DOMAIN = os.environ.get("MAIL_REPLY_DOMAIN", "localhost")
+MAIL_REPLY_LOCALPART = os.environ.get("MAIL_REPLY_LOCALPART", "play")
+MAIL_TOKEN_MAX_AGE_DAYS = int(os.environ.get("MAIL_TOKEN_MAX_AGE_DAYS", "120"))
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+MAIL_MAX_INBOUND_BYTES = int(os.environ.get("MAIL_MAX_INBOUND_BYTES", str(512 * 1024)))
+MAIL_SENDER_HOURLY_CAP = int(os.environ.get("MAIL_SENDER_HOURLY_CAP", "30"))
+MAIL_SEND_MAX_ATTEMPTS = int(os.environ.get("MAIL_SEND_MAX_ATTEMPTS", "8"))
+MAIL_RETRY_BASE_SECONDS = float(os.environ.get("MAIL_RETRY_BASE_SECONDS", "30"))
+MAIL_SENDING_STUCK_SECONDS = float(os.environ.get("MAIL_SENDING_STUCK_SECONDS", "600"))
+MAIL_OUTBOX_SWEEP_SECONDS = float(os.environ.get("MAIL_OUTBOX_SWEEP_SECONDS", "60"))
+MAIL_REMINDER_SWEEP_SECONDS = float(os.environ.get("MAIL_REMINDER_SWEEP_SECONDS", "300"))
+MAIL_DIGEST_HOUR_UTC = int(os.environ.get("MAIL_DIGEST_HOUR_UTC", "6"))
+ANYMAIL = {"WEBHOOK_SECRET": os.environ["ANYMAIL_WEBHOOK_SECRET"]} if os.environ.get(
+    "ANYMAIL_WEBHOOK_SECRET"
+) else {}
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "mail-outbox-sweep": {
+            "task": "portal.mail.tasks.outbox_sweep",
+            "schedule": MAIL_OUTBOX_SWEEP_SECONDS,
+        },
+        "mail-reminders": {
+            "task": "portal.mail.tasks.reminders_send",
+            "schedule": MAIL_REMINDER_SWEEP_SECONDS,
+        },
+        "mail-digest": {
+            "task": "portal.mail.tasks.digests_send",
+            "schedule": crontab(hour=MAIL_DIGEST_HOUR_UTC, minute=0),
+        },
+    }
 )
 
 LOGGING = {

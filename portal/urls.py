@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("portal.accounts.urls")),
+    path("mail/", include("portal.mail.urls")),
     path("", include("games.urls")),
 ]
 

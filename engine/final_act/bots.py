@@ -25,6 +25,7 @@ import copy
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from engine.base import Game, Problem, RuleError, State, Submission
@@ -383,7 +384,7 @@ class _GreedyOrders(_Planner):
                 self.own[unit["name"]] = unit
             else:
                 self.enemies[unit["name"]] = unit
-        self.distance = _distance_to_line(view.get("terrain", []), seat)
+        self.distance = _distance_to_line(view, seat)
         self.enemy_presence = self._predict_enemies(enemy)
         self.presence_at: dict[int, list[tuple[str, float]]] = {}
         for name, presence in self.enemy_presence.items():
@@ -570,11 +571,11 @@ class _GreedyOrders(_Planner):
         return use
 
 
-def _distance_to_line(terrain: Iterable[Mapping[str, Any]], seat: int) -> dict[int, int]:
+def _distance_to_line(view: Mapping[str, Any], seat: int) -> dict[int, int]:
     """King-move distance from every square to the enemy's last line, around swamps, wrecks
     and minefields (a passage stays open if its arrow points towards the enemy)."""
     closed: set[int] = set()
-    for piece in terrain:
+    for piece in view.get("terrain") or []:
         kind = piece.get("kind")
         squares = _squares(piece.get("squares") or [])
         if kind == "swamp":
@@ -585,14 +586,25 @@ def _distance_to_line(terrain: Iterable[Mapping[str, Any]], seat: int) -> dict[i
             if piece.get("arrow") != board.forward(seat):
                 passage = None
             closed.update(sq for sq in squares if sq != passage)
-        elif kind == "wreck":
-            closed.update(squares)
+    for unit in view.get("units") or []:
+        if unit.get("status") == "wreck" and (sq := board.parse(unit.get("at"))) is not None:
+            closed.add(sq)
+    return _distances(seat, frozenset(closed))
+
+
+_NEIGHBOURS = [tuple(board.neighbours(sq)) for sq in board.SQUARES]
+
+
+@lru_cache(maxsize=512)
+def _distances(seat: int, closed: frozenset[int]) -> dict[int, int]:
+    """Breadth-first distances from the enemy's last line (cached: terrain rarely changes).
+    Callers must not change the returned dict."""
     goal = [sq for sq in board.SQUARES if board.enemy_last_line(seat, sq) and sq not in closed]
     distance = {sq: 0 for sq in goal}
     queue = deque(goal)
     while queue:
         sq = queue.popleft()
-        for near in board.neighbours(sq):
+        for near in _NEIGHBOURS[sq]:
             if near not in distance and near not in closed:
                 distance[near] = distance[sq] + 1
                 queue.append(near)

@@ -58,6 +58,16 @@ def end_round(
             del unit["out_round"]
             if unit["kind"] == "tank" and unit["name"] in OFFICERS:
                 state["officer_lost"][str(unit["seat"])] = rnd
+                if "officer_loss" in state["options"]["advanced"]:
+                    events.append(
+                        _event(
+                            "officer_loss",
+                            unit["seat"],
+                            f"{board.SEAT_NAMES[unit['seat']]} lost officer {unit['name']}: one "
+                            "shell fewer next round while it has at least 3 tanks.",
+                            unit=unit["name"],
+                        )
+                    )
             if unit["kind"] == "tank" and "wrecks" in state["options"]["advanced"] and unit["at"]:
                 unit["state"] = "wreck"
                 events.append(

@@ -19,10 +19,11 @@ from engine.base import (
 )
 from engine.final_act import board
 from engine.final_act.legal import legal_actions
-from engine.final_act.options import default_options, scenario_units, validate_options
-from engine.final_act.orders import default_orders, turn_warnings, validate_orders
+from engine.final_act.options import default_options, validate_options
+from engine.final_act.orders import default_orders, sheet_warnings, validate_orders
 from engine.final_act.position import Position
 from engine.final_act.rounds import resolve_round
+from engine.final_act.scenario import scenario_units
 from engine.final_act.setup import apply_setups, default_setup, validate_setup
 from engine.final_act.units import TOKENS
 from engine.final_act.view import view
@@ -123,7 +124,7 @@ class FinalAct(Game):
             sheet = self.validate(state, seat, submission)
         except RuleError:
             return []
-        return turn_warnings(sheet)
+        return sheet_warnings(Position(state), sheet)
 
     def default_submission(self, state: State, seat: int) -> Submission:
         if state["phase"] == "setup":
@@ -200,3 +201,14 @@ class FinalAct(Game):
 
         result: str = grammar.format_text(state, seat, submission)
         return result
+
+    # -- plain text for email ----------------------------------------------------------------
+    def board_text(self, state: State, seat: int | None) -> str:
+        from engine.final_act.board_text import board_text
+
+        return board_text(state, seat)
+
+    def text_help(self, state: State, seat: int) -> str:
+        from engine.final_act.board_text import text_help
+
+        return text_help(state, seat)

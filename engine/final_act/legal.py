@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.final_act import board
@@ -24,6 +25,25 @@ def legal_setup(state: State, seat: int) -> dict[str, Any]:
         "tokens_to_draft": tokens["k"] if draft else 0,
         "token_choices": list(TOKENS) if draft else [],
     }
+
+
+@lru_cache(maxsize=2)
+def _air_fields(seat: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    lines = board.squares_in_rows(seat, 1, 1)
+    return tuple(
+        (
+            board.name(s),
+            tuple(
+                board.name(t) for t in board.SQUARES if t % board.SIZE == s % board.SIZE and t != s
+            ),
+        )
+        for s in lines
+    )
+
+
+def _air_strike_choices(seat: int) -> dict[str, Any]:
+    fields = _air_fields(seat)
+    return {"at": [at for at, _ in fields], "fire": {at: list(squares) for at, squares in fields}}
 
 
 def _unit_moves(pos: Position, unit: Unit, repairing: bool) -> list[dict[str, Any]]:
@@ -88,20 +108,9 @@ def legal_orders(state: State, seat: int) -> dict[str, Any]:
     tokens: dict[str, Any] = {}
     for token in state["tokens"][seat_key]:
         if token == "air_strike":
-            lines = board.squares_in_rows(seat, 1, 1)
-            tokens[token] = {
-                "at": [board.name(s) for s in lines],
-                "fire": {
-                    board.name(s): [
-                        board.name(t)
-                        for t in board.SQUARES
-                        if t % board.SIZE == s % board.SIZE and t != s
-                    ]
-                    for s in lines
-                },
-                "paid_by": [u["name"] for u in tanks],
-                "out_shells": out,
-            }
+            tokens[token] = _air_strike_choices(seat)
+            tokens[token]["paid_by"] = [u["name"] for u in tanks]
+            tokens[token]["out_shells"] = out
         elif token == "full_throttle":
             moves: dict[str, Any] = {}
             for unit in tanks:

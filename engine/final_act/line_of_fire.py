@@ -62,19 +62,30 @@ def path(dx: int, dy: int) -> tuple[tuple[Offset, ...], tuple[tuple[Offset, Offs
     return tuple(crossed), tuple(corners)
 
 
-def blocker_on_path(shooter: int, target: int, blockers: Collection[int]) -> int | None:
-    """The first square blocking the line of fire from ``shooter`` to ``target``, or None."""
+@cache
+def _squares_between(
+    shooter: int, target: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """Board squares the segment crosses and the on-board corner pairs it passes, cached."""
     sx, sy = coords(shooter)
     tx, ty = coords(target)
     crossed, corners = path(tx - sx, ty - sy)
-    for ox, oy in crossed:
-        sq = square(sx + ox, sy + oy)
+    squares = tuple(square(sx + ox, sy + oy) for ox, oy in crossed)
+    pairs = tuple(
+        (square(sx + ax, sy + ay), square(sx + bx, sy + by))
+        for (ax, ay), (bx, by) in corners
+        if on_board(sx + ax, sy + ay) and on_board(sx + bx, sy + by)
+    )
+    return squares, pairs
+
+
+def blocker_on_path(shooter: int, target: int, blockers: Collection[int]) -> int | None:
+    """The first square blocking the line of fire from ``shooter`` to ``target``, or None."""
+    crossed, corners = _squares_between(shooter, target)
+    for sq in crossed:
         if sq in blockers:
             return sq
-    for (ax, ay), (bx, by) in corners:
-        if not (on_board(sx + ax, sy + ay) and on_board(sx + bx, sy + by)):
-            continue
-        first, second = square(sx + ax, sy + ay), square(sx + bx, sy + by)
-        if first in blockers and second in blockers and target not in (first, second):
+    for first, second in corners:
+        if first in blockers and second in blockers:
             return first
     return None

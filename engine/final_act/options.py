@@ -7,8 +7,9 @@ from typing import Any
 
 from engine.base import OptionsError, Problem
 from engine.final_act import board
-from engine.final_act.stacking import stack_problem
-from engine.final_act.units import ADVANCED_RULES, TOKENS, kind_of, unit_names
+from engine.final_act.checks import is_int, unknown_fields
+from engine.final_act.scenario import validate_scenario
+from engine.final_act.units import ADVANCED_RULES, TOKENS
 
 TOKEN_MODES = ("all", "random-k", "draft-k")
 OPTION_KEYS = ("advanced", "tokens", "extra_forces", "round_limit", "scenario")
@@ -27,10 +28,6 @@ def default_options() -> dict[str, Any]:
     }
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def validate_options(options: Any) -> dict[str, Any]:
     """Normalized options, or OptionsError listing every problem."""
     if options is None:
@@ -39,14 +36,7 @@ def validate_options(options: Any) -> dict[str, Any]:
         raise OptionsError([Problem("", "Options must be a JSON object.")])
     problems: list[Problem] = []
     result = default_options()
-    for key in options:
-        if key not in OPTION_KEYS:
-            problems.append(
-                Problem(
-                    board.key_text(key),
-                    f"Unknown option {board.show(key)}; known: {', '.join(OPTION_KEYS)}.",
-                )
-            )
+    problems.extend(unknown_fields(options, OPTION_KEYS, "", "option"))
 
     advanced = options.get("advanced", [])
     if not isinstance(advanced, list) or len(advanced) > MAX_LIST:
@@ -68,18 +58,14 @@ def validate_options(options: Any) -> dict[str, Any]:
         if not isinstance(tokens, Mapping):
             problems.append(Problem("tokens", '\'tokens\' must be an object like {"mode": "all"}.'))
         else:
-            for key in tokens:
-                if key not in ("mode", "k"):
-                    problems.append(
-                        Problem(f"tokens.{board.key_text(key)}", "Unknown token option.")
-                    )
+            problems.extend(unknown_fields(tokens, ("mode", "k"), "tokens", "token option"))
             mode = tokens.get("mode")
             k = tokens.get("k", DEFAULT_K)
             if mode not in TOKEN_MODES:
                 problems.append(
                     Problem("tokens.mode", f"Token mode must be one of {', '.join(TOKEN_MODES)}.")
                 )
-            if not _is_int(k) or not 1 <= k <= len(TOKENS):
+            if not is_int(k) or not 1 <= k <= len(TOKENS):
                 problems.append(
                     Problem("tokens.k", f"k must be a whole number from 1 to {len(TOKENS)}.")
                 )
@@ -93,7 +79,7 @@ def validate_options(options: Any) -> dict[str, Any]:
         result["extra_forces"] = extra
 
     limit = options.get("round_limit", DEFAULT_ROUND_LIMIT)
-    if not _is_int(limit) or not 1 <= limit <= MAX_ROUND_LIMIT:
+    if not is_int(limit) or not 1 <= limit <= MAX_ROUND_LIMIT:
         problems.append(
             Problem(
                 "round_limit",
@@ -110,236 +96,3 @@ def validate_options(options: Any) -> dict[str, Any]:
     if problems:
         raise OptionsError(problems)
     return result
-
-
-def _square_list(value: Any, path: str, problems: list[Problem]) -> list[str] | None:
-    if not isinstance(value, list) or not value or len(value) > 144:
-        problems.append(Problem(path, "Expected a non-empty list of squares."))
-        return None
-    out = []
-    for i, item in enumerate(value):
-        sq = board.parse(item)
-        if sq is None:
-            problems.append(
-                Problem(f"{path}.{i}", f"{board.show(item)} is not a square (a1..l12).")
-            )
-        else:
-            out.append(board.name(sq))
-    return out if len(out) == len(value) else None
-
-
-def validate_scenario(
-    scenario: Any, options: Mapping[str, Any], problems: list[Problem]
-) -> dict[str, Any] | None:
-    """A normalized scenario position (see rulings, "Data formats"), appending problems."""
-    p = "scenario"
-    if not isinstance(scenario, Mapping):
-        problems.append(Problem(p, "A scenario must be an object with units and terrain."))
-        return None
-    before = len(problems)
-    for key in scenario:
-        if key not in ("round", "units", "terrain", "tokens", "breakthroughs"):
-            problems.append(Problem(f"{p}.{board.key_text(key)}", "Unknown scenario field."))
-    rnd = scenario.get("round", 1)
-    if not _is_int(rnd) or not 1 <= rnd <= options.get("round_limit", DEFAULT_ROUND_LIMIT):
-        problems.append(
-            Problem(f"{p}.round", "The round must be a whole number within the round limit.")
-        )
-
-    terrain: list[dict[str, Any]] = []
-    raw_terrain = scenario.get("terrain", [])
-    occupied: dict[str, str] = {}
-    blocked: set[str] = set()
-    if not isinstance(raw_terrain, list) or len(raw_terrain) > 60:
-        problems.append(Problem(f"{p}.terrain", "Terrain must be a list of terrain pieces."))
-        raw_terrain = []
-    for i, piece in enumerate(raw_terrain):
-        tp = f"{p}.terrain.{i}"
-        if not isinstance(piece, Mapping):
-            problems.append(Problem(tp, "A terrain piece must be an object."))
-            continue
-        kind = piece.get("kind")
-        owner = piece.get("owner")
-        if kind not in ("berm", "swamp", "minefield"):
-            problems.append(Problem(f"{tp}.kind", "Terrain kind must be berm, swamp or minefield."))
-        if owner not in board.SEATS:
-            problems.append(Problem(f"{tp}.owner", "Terrain owner must be 1 or 2."))
-        squares = _square_list(piece.get("squares"), f"{tp}.squares", problems)
-        if (
-            squares is None
-            or kind not in ("berm", "swamp", "minefield")
-            or owner not in board.SEATS
-        ):
-            continue
-        for cell in squares:
-            if cell in occupied:
-                problems.append(
-                    Problem(f"{tp}.squares", f"{cell} already holds a {occupied[cell]}.")
-                )
-            occupied[cell] = kind
-        entry: dict[str, Any] = {"kind": kind, "owner": owner, "squares": squares}
-        if kind == "minefield":
-            passage = board.parse(piece.get("passage"))
-            arrow = piece.get("arrow")
-            if passage is None or board.name(passage) not in squares:
-                problems.append(
-                    Problem(f"{tp}.passage", "The passage must be one of the minefield's squares.")
-                )
-            if arrow not in board.FACINGS:
-                problems.append(Problem(f"{tp}.arrow", "The arrow must be N, E, S or W."))
-            if passage is not None and arrow in board.FACINGS:
-                entry["passage"] = board.name(passage)
-                entry["arrow"] = arrow
-                blocked.update(s for s in squares if s != entry["passage"])
-        elif kind == "swamp":
-            blocked.update(squares)
-        terrain.append(entry)
-
-    names = unit_names(bool(options.get("extra_forces")))
-    wrecks = "wrecks" in options.get("advanced", [])
-    units: list[dict[str, Any]] = []
-    raw_units = scenario.get("units", [])
-    if not isinstance(raw_units, list) or len(raw_units) > 2 * len(names):
-        problems.append(
-            Problem(f"{p}.units", "Units must be a list of at most one entry per unit.")
-        )
-        raw_units = []
-    seen: set[tuple[int, str]] = set()
-    for i, unit in enumerate(raw_units):
-        up = f"{p}.units.{i}"
-        if not isinstance(unit, Mapping):
-            problems.append(Problem(up, "A unit must be an object."))
-            continue
-        for key in unit:
-            if key not in ("seat", "name", "at", "facing", "hits"):
-                problems.append(Problem(f"{up}.{board.key_text(key)}", "Unknown unit field."))
-        seat, name, facing, hits = (
-            unit.get("seat"),
-            unit.get("name"),
-            unit.get("facing"),
-            unit.get("hits", 0),
-        )
-        ok = True
-        if seat not in board.SEATS:
-            problems.append(Problem(f"{up}.seat", "The seat must be 1 or 2."))
-            ok = False
-        if name not in names:
-            problems.append(
-                Problem(
-                    f"{up}.name", f"Unknown unit {board.show(name)}; units: {', '.join(names)}."
-                )
-            )
-            ok = False
-        if facing is None:
-            facing = board.forward(seat) if seat in board.SEATS else "N"
-        if facing not in board.FACINGS:
-            problems.append(Problem(f"{up}.facing", "The facing must be N, E, S or W."))
-            ok = False
-        max_hits = 2 if name in names and kind_of(name) == "tank" else 1
-        if not _is_int(hits) or not 0 <= hits <= max_hits:
-            problems.append(Problem(f"{up}.hits", f"Hits must be 0 to {max_hits} for this unit."))
-            ok = False
-        out = ok and hits == max_hits
-        at = unit.get("at")
-        sq = board.parse(at)
-        if at is None and out:
-            pass
-        elif sq is None:
-            problems.append(Problem(f"{up}.at", f"{board.show(at)} is not a square (a1..l12)."))
-            ok = False
-        elif board.name(sq) in blocked and not out:
-            problems.append(
-                Problem(f"{up}.at", f"{board.name(sq)} is a swamp or minefield square.")
-            )
-        if not ok:
-            continue
-        assert isinstance(seat, int) and isinstance(name, str)
-        if (seat, name) in seen:
-            problems.append(
-                Problem(f"{up}.name", f"{board.SEAT_NAMES[seat]} {name} is listed twice.")
-            )
-            continue
-        seen.add((seat, name))
-        units.append(
-            {
-                "seat": seat,
-                "name": name,
-                "at": board.name(sq) if sq is not None else None,
-                "facing": facing,
-                "hits": hits,
-            }
-        )
-    by_square: dict[str, list[dict[str, Any]]] = {}
-    for unit in scenario_units(units, wrecks):
-        if unit["at"] is not None:
-            by_square.setdefault(unit["at"], []).append(unit)
-    for where, group in sorted(by_square.items()):
-        reason = stack_problem(group, at_start=True)
-        if reason:
-            problems.append(Problem(f"{p}.units", f"{where}: {reason}"))
-
-    tokens: dict[str, list[str]] = {"1": [], "2": []}
-    raw_tokens = scenario.get("tokens", {})
-    if not isinstance(raw_tokens, Mapping):
-        problems.append(
-            Problem(f"{p}.tokens", 'Tokens must be an object like {"1": [...], "2": [...]}.')
-        )
-        raw_tokens = {}
-    for key, value in raw_tokens.items():
-        if key not in ("1", "2"):
-            problems.append(
-                Problem(f"{p}.tokens.{board.key_text(key)}", 'Token owners are "1" and "2".')
-            )
-            continue
-        if not isinstance(value, list) or any(t not in TOKENS for t in value):
-            problems.append(
-                Problem(f"{p}.tokens.{key}", f"Tokens must be a list of: {', '.join(TOKENS)}.")
-            )
-            continue
-        tokens[key] = [t for t in TOKENS if t in value]
-    breakthroughs = {"1": 0, "2": 0}
-    raw_bt = scenario.get("breakthroughs", {})
-    if not isinstance(raw_bt, Mapping):
-        raw_bt = {"?": None}
-    for key, value in raw_bt.items():
-        if key not in ("1", "2") or not _is_int(value) or not 0 <= value <= 7:
-            problems.append(
-                Problem(f"{p}.breakthroughs", 'Breakthroughs must be {"1": n, "2": n}, n 0..7.')
-            )
-            break
-        breakthroughs[key] = value
-    if len(problems) > before:
-        return None
-    units.sort(key=lambda u: (u["seat"], names.index(u["name"])))
-    result: dict[str, Any] = {
-        "round": rnd,
-        "units": units,
-        "terrain": terrain,
-        "breakthroughs": breakthroughs,
-    }
-    if "tokens" in scenario:
-        result["tokens"] = tokens
-    return result
-
-
-def scenario_units(units: list[dict[str, Any]], wrecks: bool) -> list[dict[str, Any]]:
-    """State units for the canonical scenario ``units`` list."""
-    out = []
-    for unit in units:
-        kind = kind_of(unit["name"])
-        max_hits = 2 if kind == "tank" else 1
-        state = "active"
-        if unit["hits"] >= max_hits:
-            state = "wreck" if wrecks and kind == "tank" and unit["at"] is not None else "out"
-        out.append(
-            {
-                "seat": unit["seat"],
-                "name": unit["name"],
-                "kind": kind,
-                "at": unit["at"] if state != "out" else None,
-                "facing": board.forward(unit["seat"]) if kind == "r" else unit["facing"],
-                "hits": unit["hits"],
-                "state": state,
-            }
-        )
-    return out

@@ -48,79 +48,14 @@ from typing import Any
 
 from engine.base import Problem, RuleError
 from engine.final_act import board
+from engine.final_act.checks import case, short
 from engine.final_act.position import Position
+from engine.final_act.tokens import TokenChecks
 from engine.final_act.units import ALL_UNITS, TOKENS, Unit, label
 
-MAX_FIRE = 4
-TOKEN_KEYS = {
-    "air_strike": ("at", "fire", "paid_by"),
-    "full_throttle": ("unit",),
-    "quick_shot": ("unit", "fire"),
-    "mine_clearing": ("at",),
-    "smoke": ("at",),
-    "quick_sand": ("at",),
-    "red_cross": ("at", "activate"),
-}
 
-
-def _short(value: Any) -> str:
-    return board.show(value)
-
-
-def _case(value: Any) -> Any:
-    """Moves and facings in their usual case ("fl" -> "FL", "STAY" -> "stay")."""
-    if not isinstance(value, str) or len(value) > 8:
-        return value
-    value = value.strip()
-    return "stay" if value.lower() == "stay" else value.upper()
-
-
-class SheetReader:
+class SheetReader(TokenChecks):
     """Reads one side's order sheet against a position, collecting every problem."""
-
-    def __init__(self, pos: Position, seat: int) -> None:
-        self.pos = pos
-        self.seat = seat
-        self.problems: list[Problem] = []
-
-    def bad(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message))
-
-    # -- small parsers -------------------------------------------------------------------
-    def square(self, value: Any, path: str) -> int | None:
-        sq = board.parse(value)
-        if sq is None:
-            self.bad(path, f"{_short(value)} is not a square (a1 to l12).")
-        return sq
-
-    def squares(self, value: Any, path: str, limit: int = MAX_FIRE) -> list[int] | None:
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.bad(path, 'Expected a list of squares, like ["e7"].')
-            return None
-        if len(value) > limit:
-            self.bad(path, f"At most {limit} squares may be listed here.")
-            return None
-        out = [self.square(item, f"{path}.{i}") for i, item in enumerate(value)]
-        return [s for s in out if s is not None] if None not in out else None
-
-    def own_unit(self, value: Any, path: str, kinds: tuple[str, ...] = ("tank",)) -> Unit | None:
-        unit = self.pos.unit(self.seat, value) if isinstance(value, str) else None
-        if unit is None or unit["kind"] not in kinds:
-            what = "tank" if kinds == ("tank",) else "unit"
-            self.bad(path, f"{_short(value)} is not one of your {what}s.")
-            return None
-        if unit["state"] != "active":
-            self.bad(path, f"{label(unit['name'])} is no longer on the board.")
-            return None
-        return unit
-
-    def keys(self, value: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
-        for key in value:
-            if key not in allowed:
-                where = f"{path}.{board.key_text(key)}" if path else board.key_text(key)
-                self.bad(where, f"Unknown field {_short(key)}; expected {', '.join(allowed)}.")
 
     # -- the sheet -----------------------------------------------------------------------
     def read(self, sheet: Any) -> dict[str, Any]:
@@ -136,16 +71,20 @@ class SheetReader:
         if not isinstance(raw_units, Mapping) or len(raw_units) > 40:
             self.bad("units", "'units' must be an object mapping unit names to orders.")
         else:
+            named: set[str] = set()
             for name, order in raw_units.items():
                 path = f"units.{board.key_text(name)}"
                 unit = self.own_unit(name, path, ("tank", "at", "r"))
-                if unit is not None:
-                    parsed = self.unit_order(unit, order, path)
-                    if parsed is not None:
-                        orders[unit["name"]] = parsed
-        if isinstance(raw_units, Mapping):
+                if unit is None:
+                    continue
+                if unit["name"] in named:
+                    self.bad(path, f"{label(unit['name'])} has two orders.")
+                named.add(unit["name"])
+                parsed = self.unit_order(unit, order, path)
+                if parsed is not None:
+                    orders[unit["name"]] = parsed
             for unit in self.pos.active(self.seat):
-                if unit["name"] not in raw_units:
+                if unit["name"] not in named:
                     orders[unit["name"]] = self.unit_order(unit, {}, "") or {}
         tokens = self.tokens(raw_tokens)
         declare = self.declare(raw_declare)
@@ -168,16 +107,16 @@ class SheetReader:
         allowed = {
             "tank": ("move", "turn", "fire"),
             "at": ("move", "face", "fire"),
-            "r": ("move", "turn"),
+            "r": ("move", "turn", "fire"),
         }[kind]
         before = len(self.problems)
         self.keys(order, allowed, path)
-        move = _case(order.get("move", "stay"))
+        move = case(order.get("move", "stay"))
         moves = board.AT_MOVES if kind == "at" else board.TANK_MOVES
         if move not in moves:
             self.bad(
                 f"{path}.move",
-                f"{label(unit['name'])} cannot move {_short(move)}; moves: {' '.join(moves)}.",
+                f"{label(unit['name'])} cannot move {short(move)}; moves: {' '.join(moves)}.",
             )
         result: dict[str, Any] = {"move": move}
         if kind in ("tank", "r"):
@@ -189,74 +128,18 @@ class SheetReader:
             if kind == "tank":
                 result["turn"] = turn
         if kind == "at":
-            face = _case(order.get("face", unit["facing"]))
+            face = case(order.get("face", unit["facing"]))
             if face not in board.FACINGS:
-                self.bad(f"{path}.face", f"{_short(face)} is not a facing (N, E, S or W).")
+                self.bad(f"{path}.face", f"{short(face)} is not a facing (N, E, S or W).")
             result["face"] = face
         if kind in ("tank", "at"):
             fire = self.squares(order.get("fire", []), f"{path}.fire")
             result["fire"] = [board.name(s) for s in fire or []]
+        elif order.get("fire"):
+            self.bad(f"{path}.fire", "The R unit never fires.")
         if len(self.problems) > before:
             return None
         return result
-
-    def tokens(self, raw: Any) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        if raw is None:
-            return out
-        if not isinstance(raw, Mapping) or len(raw) > 20:
-            self.bad("tokens", "'tokens' must be an object mapping token names to their use.")
-            return out
-        available = self.pos.state["tokens"][str(self.seat)]
-        for name, use in raw.items():
-            path = f"tokens.{board.key_text(name)}"
-            if name not in TOKENS:
-                self.bad(path, f"Unknown token {_short(name)}; tokens: {', '.join(TOKENS)}.")
-                continue
-            if not isinstance(use, Mapping):
-                self.bad(path, f'The {name} token needs an object like {{"at": "d4"}}.')
-                continue
-            activating = name == "red_cross" and "activate" in use
-            if activating:
-                if self.seat not in self.pos.red_cross:
-                    self.bad(path, "You have no Red Cross on the board to activate.")
-                    continue
-            elif name not in available:
-                self.bad(path, f"You have no {name.replace('_', ' ')} token to use.")
-                continue
-            before = len(self.problems)
-            self.keys(use, TOKEN_KEYS[name], path)
-            parsed: dict[str, Any] = {}
-            if "at" in TOKEN_KEYS[name] and not activating:
-                sq = self.square(use.get("at"), f"{path}.at")
-                parsed["at"] = board.name(sq) if sq is not None else None
-            if "fire" in TOKEN_KEYS[name]:
-                fire = self.squares(use.get("fire", []), f"{path}.fire")
-                parsed["fire"] = [board.name(s) for s in fire or []]
-            if name in ("full_throttle", "quick_shot"):
-                unit = self.own_unit(use.get("unit"), f"{path}.unit")
-                parsed["unit"] = unit["name"] if unit else None
-            if name == "air_strike":
-                paid = use.get("paid_by", [])
-                if not isinstance(paid, list) or len(paid) > 2:
-                    self.bad(f"{path}.paid_by", "'paid_by' must list at most 2 of your tanks.")
-                else:
-                    names = []
-                    for i, who in enumerate(paid):
-                        unit = self.own_unit(who, f"{path}.paid_by.{i}")
-                        if unit is not None:
-                            names.append(unit["name"])
-                    parsed["paid_by"] = [n for n in ALL_UNITS if n in names]
-                    if len(set(names)) != len(names):
-                        self.bad(f"{path}.paid_by", "A tank can pay for only one air strike shell.")
-            if activating:
-                if "at" in use:
-                    self.bad(f"{path}.at", "Give either 'at' (placement) or 'activate', not both.")
-                unit = self.own_unit(use.get("activate"), f"{path}.activate")
-                parsed = {"activate": unit["name"] if unit else None}
-            if len(self.problems) == before:
-                out[name] = parsed
-        return out
 
     def declare(self, raw: Any) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -430,18 +313,6 @@ class SheetReader:
             if reason:
                 self.bad(f"{path}.{i}", f"{label(unit['name'])} cannot fire at {target}: {reason}.")
 
-    def check_mine_clearing(self, use: dict[str, Any]) -> None:
-        sq = board.parse(use["at"])
-        assert sq is not None
-        field = self.pos.terrain.mine.get(sq)
-        if field is None:
-            self.bad("tokens.mine_clearing.at", f"{use['at']} is not a minefield square.")
-        elif field.owner != self.seat and not self.pos.has_tank_in_enemy_half(self.seat):
-            self.bad(
-                "tokens.mine_clearing.at",
-                "Mine clearing on the enemy minefield needs one of your tanks in the enemy half.",
-            )
-
     def check_repair(self, name: str) -> None:
         pos, seat = self.pos, self.seat
         unit = pos.unit(seat, name)
@@ -455,66 +326,6 @@ class SheetReader:
         elif ahead is None or pos.terrain.berm_owner.get(ahead) != seat:
             self.bad("declare.repair", f"{label(name)} must stand right behind one of your berms.")
 
-    def check_air_strike(self, air: dict[str, Any]) -> int:
-        """Check the air strike; return how many of its shells use out tanks' shells."""
-        sq = board.parse(air["at"])
-        if sq is None:
-            return 0
-        if board.row(self.seat, sq) != 1:
-            self.bad("tokens.air_strike.at", f"{air['at']} is not on your last line.")
-        if not 1 <= len(air["fire"]) <= 2:
-            self.bad("tokens.air_strike.fire", "An air strike fires one or two shells.")
-        for i, target in enumerate(air["fire"]):
-            tsq = board.parse(target)
-            assert tsq is not None
-            if tsq == sq or tsq % board.SIZE != sq % board.SIZE:
-                self.bad(
-                    f"tokens.air_strike.fire.{i}",
-                    f"Air strike shells land in file {air['at'][0]}, "
-                    f"not on the airfield {air['at']}: "
-                    f"{target} is not allowed.",
-                )
-        if len(air["paid_by"]) > len(air["fire"]):
-            self.bad("tokens.air_strike.paid_by", "More tanks pay than the air strike has shells.")
-        from_out = max(0, len(air["fire"]) - len(air["paid_by"]))
-        if from_out > self.pos.out_tanks(self.seat):
-            self.bad(
-                "tokens.air_strike.paid_by",
-                f"{from_out} air strike shell(s) must be paid by out tanks, but you have "
-                f"{self.pos.out_tanks(self.seat)} out; name tanks in 'paid_by' to pay instead.",
-            )
-        return from_out
-
-    def check_smoke(self, at: str) -> None:
-        sq = board.parse(at)
-        assert sq is not None
-        if self.pos.occupied(sq):
-            self.bad("tokens.smoke.at", f"Smoke needs a vacant square; {at} is occupied.")
-        near = {n for n in board.neighbours(sq)}
-        if not any(self.pos.sq(u) in near for u in self.pos.active(self.seat)):
-            self.bad("tokens.smoke.at", f"Smoke must be next to one of your units; {at} is not.")
-
-    def check_red_cross(self, use: dict[str, Any]) -> None:
-        if "activate" in use:
-            token = self.pos.red_cross[self.seat]
-            if token["round"] >= self.pos.round:
-                self.bad(
-                    "tokens.red_cross.activate",
-                    "The Red Cross can be activated from the round after it was placed.",
-                )
-            return
-        sq = board.parse(use["at"])
-        assert sq is not None
-        if not board.in_own_half(self.seat, sq):
-            self.bad(
-                "tokens.red_cross.at", f"The Red Cross goes on your own half; {use['at']} is not."
-            )
-        elif self.pos.occupied(sq):
-            self.bad(
-                "tokens.red_cross.at",
-                f"The Red Cross needs a vacant square; {use['at']} is occupied.",
-            )
-
 
 def validate_orders(pos: Position, seat: int, sheet: Any) -> dict[str, Any]:
     """The normal form of ``seat``'s order sheet, or RuleError listing every problem."""
@@ -524,6 +335,24 @@ def validate_orders(pos: Position, seat: int, sheet: Any) -> dict[str, Any]:
 def default_orders(pos: Position, seat: int) -> dict[str, Any]:
     """Every unit stays and does not fire."""
     return validate_orders(pos, seat, {})
+
+
+def sheet_warnings(pos: Position, sheet: dict[str, Any]) -> list[Problem]:
+    """Things in a valid sheet the player probably did not mean: a turn with stay, F or B (it is
+    ignored); a Red Cross aimed at a square that is occupied now (it is placed only if the square
+    is vacant at the end of the round)."""
+    out = turn_warnings(sheet)
+    place = sheet.get("tokens", {}).get("red_cross", {}).get("at")
+    sq = board.parse(place)
+    if sq is not None and pos.occupied(sq):
+        out.append(
+            Problem(
+                "tokens.red_cross.at",
+                f"{place} is occupied now; the Red Cross is placed only if it is vacant at the "
+                "end of the round.",
+            )
+        )
+    return out
 
 
 def turn_warnings(sheet: dict[str, Any]) -> list[Problem]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.base import Problem, RuleError
 from engine.final_act import board
+from engine.final_act.checks import unknown_fields
 from engine.final_act.stacking import stack_problem
 from engine.final_act.units import TOKENS, kind_of, label, unit_names
 
@@ -131,12 +132,7 @@ class SetupReader:
             raise RuleError([Problem("", "A setup must be an object with terrain and units.")])
         draft = self.options.get("tokens") and self.options["tokens"]["mode"] == "draft-k"
         allowed = ("terrain", "units", "tokens") if draft else ("terrain", "units")
-        for key in sub:
-            if key not in allowed:
-                self.bad(
-                    board.key_text(key),
-                    f"Unknown setup field {board.show(key)}; expected {', '.join(allowed)}.",
-                )
+        self.problems.extend(unknown_fields(sub, allowed, "", "setup field"))
         terrain = self.terrain(sub.get("terrain"))
         units = self.units(sub.get("units"), terrain)
         result: dict[str, Any] = {"terrain": terrain, "units": units}
@@ -153,9 +149,8 @@ class SetupReader:
                 "The terrain must be an object with large_berm, small_berms, swamp, minefield.",
             )
             return {}
-        for key in raw:
-            if key not in ("large_berm", "small_berms", "swamp", "minefield"):
-                self.bad(f"terrain.{board.key_text(key)}", "Unknown terrain piece.")
+        pieces = ("large_berm", "small_berms", "swamp", "minefield")
+        self.problems.extend(unknown_fields(raw, pieces, "terrain", "terrain piece"))
         out: dict[str, Any] = {}
         large = self.squares(raw.get("large_berm"), 2, "terrain.large_berm", "large berm")
         if large is not None:
@@ -190,9 +185,9 @@ class SetupReader:
         if not isinstance(mine, Mapping):
             self.bad("terrain.minefield", "The minefield needs squares, passage and arrow.")
             return out
-        for key in mine:
-            if key not in ("squares", "passage", "arrow"):
-                self.bad(f"terrain.minefield.{board.key_text(key)}", "Unknown minefield field.")
+        self.problems.extend(
+            unknown_fields(mine, ("squares", "passage", "arrow"), "terrain.minefield")
+        )
         cells = self.squares(mine.get("squares"), 3, "terrain.minefield.squares", "minefield")
         passage = board.parse(mine.get("passage"))
         arrow = mine.get("arrow")
@@ -233,12 +228,7 @@ class SetupReader:
         )
         out: dict[str, Any] = {}
         placed: dict[str, list[dict[str, Any]]] = {}
-        for name in raw:
-            if name not in names:
-                self.bad(
-                    f"units.{board.key_text(name)}",
-                    f"Unknown unit {board.show(name)}; units: {', '.join(names)}.",
-                )
+        self.problems.extend(unknown_fields(raw, names, "units", "unit"))
         for name in names:
             path = f"units.{name}"
             if name not in raw:
@@ -248,9 +238,7 @@ class SetupReader:
             if not isinstance(spec, Mapping):
                 self.bad(path, f'{label(name)} needs an object like {{"at": "e1", "facing": "N"}}.')
                 continue
-            for key in spec:
-                if key not in ("at", "facing"):
-                    self.bad(f"{path}.{board.key_text(key)}", "Unknown field; expected at, facing.")
+            self.problems.extend(unknown_fields(spec, ("at", "facing"), path))
             sq = board.parse(spec.get("at"))
             facing = spec.get("facing", board.forward(self.seat))
             if facing not in board.FACINGS:

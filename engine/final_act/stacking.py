@@ -1,8 +1,10 @@
 """Which units may share a square (Extra Forces stacking) and who is run over.
 
 One square may hold one unit, or (all of one side) a tank + an AT, two ATs, or the R unit + an
-AT; the R unit + a tank only while repairing it. An enemy tank and AT on one square after
-movement: the AT is run over (out) and does not count against the stack.
+AT; the R unit + a tank only while repairing it (the R unit may move onto a damaged own tank,
+or the tank onto it; once the repair is done the two may stay together until one moves off).
+An enemy tank and AT on one square after movement: the AT is run over (out) and does not count
+against the stack.
 """
 
 from __future__ import annotations

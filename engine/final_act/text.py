@@ -3,7 +3,8 @@
 One order per line (``;`` also separates orders on one line). Case and spacing do not matter;
 blank lines, ``#`` comments, quoted reply text (lines starting with ``>``, and the
 ``On ... wrote:`` line introducing them) and everything after a signature line ``-- `` are
-ignored. The parser checks syntax only: whether an order is legal is ``game.validate``'s job.
+ignored, as is the replied-to message below an Outlook-style ``-----Original Message-----``
+line. The parser checks syntax only: whether an order is legal is ``game.validate``'s job.
 
 Setup phase::
 
@@ -44,24 +45,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import Game, Problem, RuleError, State, Submission, TextError
+from engine.final_act.board import AT_MOVES, FACINGS, TANK_MOVES
+from engine.final_act.units import ALL_UNITS, TOKENS, kind_of
 
 SLUG = "final-act"
 
-UNIT_ORDER = ("C", "1", "1A", "1B", "2", "2A", "2B", "AT1", "AT2", "R")
+UNIT_ORDER = ALL_UNITS  # the order units are written in
 UNIT_NAMES = frozenset(UNIT_ORDER)
-AT_UNITS = frozenset({"AT1", "AT2"})
-TANK_MOVES = ("stay", "F", "FL", "FR", "B", "BL", "BR")
-COMPASS_MOVES = ("stay", "N", "NE", "E", "SE", "S", "SW", "W", "NW")
-FACINGS = ("N", "E", "S", "W")
-TOKEN_ORDER = (
-    "air_strike",
-    "full_throttle",
-    "quick_shot",
-    "mine_clearing",
-    "smoke",
-    "quick_sand",
-    "red_cross",
-)
+AT_UNITS = frozenset(n for n in UNIT_ORDER if kind_of(n) == "at")
+COMPASS_MOVES = AT_MOVES
+TOKEN_ORDER = TOKENS
 TOKEN_NAMES = frozenset(TOKEN_ORDER)
 DECLARATIONS = ("repair", "double_shot")
 
@@ -72,6 +65,8 @@ MAX_QUOTE = 60  # characters of an offending line quoted in an error
 _SQUARE = re.compile(r"[a-l](?:[1-9]|1[0-2])", re.ASCII)
 _SQUARE_LIKE = re.compile(r"[a-z][0-9]+", re.ASCII)
 _WORD_SEPARATORS = re.compile(r"[,\s]+")
+# Mail programs that do not quote with ">" put one of these above the message replied to.
+_REPLY_SEPARATOR = re.compile(r"-{3,} ?original message ?-{3,}|_{10,}", re.IGNORECASE)
 
 # Two-word names a person may write with a space; joined to the canonical underscore form.
 _PHRASES = {
@@ -145,8 +140,8 @@ def _order_lines(text: str) -> list[tuple[int, str]]:
         stripped = raw.strip()
         if not stripped or stripped[0] in "#>":
             continue
-        if stripped == "--":
-            break  # an email signature follows
+        if stripped == "--" or _REPLY_SEPARATOR.fullmatch(stripped):
+            break  # an email signature or the message replied to follows
         if stripped.endswith("wrote:") and _next_is_quote(raw_lines, index):
             continue
         for part in stripped.split("#", 1)[0].split(";"):
@@ -350,6 +345,10 @@ def _read_unit_order(unit: str, words: _Words) -> dict[str, Any]:
                 else ("stay, F, FL, FR, B, BL or BR")
             )
             raise _LineError(f"{unit} cannot move '{word.upper()}': its move is {kind}")
+        elif word == "turn":
+            raise _LineError(f"{unit} does not turn: give its new facing, like 'face N'")
+        elif word == "face":
+            raise _LineError(f"{unit} turns only with a diagonal move, like 'FL turn'")
         else:
             raise _LineError(f"unknown word '{_quote(word)}' for {unit}")
     return order
@@ -563,3 +562,34 @@ def _setup_lines(submission: Mapping[str, Any]) -> Iterator[str]:
         yield " ".join(parts)
     if "tokens" in submission:
         yield " ".join(["draft", *(submission["tokens"] or [])])
+
+
+# -- help for players ------------------------------------------------------------------------
+
+SETUP_HELP = """\
+One order per line; case and spacing do not matter; '#' starts a comment.
+  large berm c3 d3                        two side by side, in your rows 1-3
+  small berms f2 h3                       two single squares, in your rows 1-3
+  swamp a5 b5 a6 b6                       a 2 x 2 block in your half
+  minefield g5 h5 i5 passage h5 arrow N   three in a line, one passage and its arrow
+  C e1 N                                  a unit, its square (rows 1-3) and facing
+  draft smoke air_strike quick_sand       your tokens, when the match drafts them
+"""
+
+ORDERS_HELP = """\
+One order per line; case and spacing do not matter; '#' starts a comment. Units you leave
+out stay and do not fire.
+  1A FL turn fire e7          tank: stay F FL FR B BL BR, 'turn' with a diagonal, a shell
+  2 F fire e7 f8              two shells (with 'double shot 2')
+  AT1 NE face E               AT unit: a compass step or a shell, and its new facing
+  AT2 fire c6 face N
+  R B                         the R unit moves like a tank and never fires
+  smoke d4 | quick sand d5 | mine clearing c8 | red cross d3 | red cross activate 1A
+  full throttle 1A | quick shot C fire e7 f7 | air strike c1 fire c9 c10 paid by 1B
+  repair 1A | double shot C
+"""
+
+
+def grammar_help(phase: str) -> str:
+    """A short description of the grammar for ``phase``, for order emails."""
+    return SETUP_HELP if phase == "setup" else ORDERS_HELP

@@ -9,7 +9,8 @@ import engine
 from engine import Game, Prompt, Result
 from games.models import Match, Phase, Seat
 from games.services.errors import ServiceError
-from games.services.queue import enqueue_on_commit
+from games.services.queue import enqueue_on_commit, send_signal_on_commit
+from games.signals import phase_opened
 
 
 def game_for(slug: str) -> Game:
@@ -73,4 +74,5 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any) 
     for seat_number in bot_seats.values_list("number", flat=True):
         enqueue_on_commit("games.tasks.bot_submit", match_id=match.pk, seat_number=seat_number,
                           phase_number=number)
+    send_signal_on_commit(phase_opened, match_id=match.pk, phase_number=number)
     return phase

@@ -35,6 +35,14 @@ class Receipt:
     complete: bool = False  # every required seat is in: resolution is queued
 
 
+def _as_int(value: Any) -> int:
+    """A whole number from a form or JSON value; -1 (matches nothing) if it is not one."""
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return -1
+
+
 def _check_author(seat: Seat, user: AbstractBaseUser | None, source: str) -> None:
     if source == Submission.Source.BOT:
         if user is not None or not seat.bot:
@@ -80,7 +88,7 @@ def orders_submit(
         raise ServiceError("deadline_passed", "The deadline for this phase has passed.")
     if phase.status != Phase.Status.OPEN or phase.number != match.phase_number:
         raise ServiceError("stale_phase", "This phase has already been resolved.")
-    seat = Seat.objects.filter(match=match, number=seat_number).first()
+    seat = Seat.objects.filter(match=match, number=_as_int(seat_number)).first()
     if seat is None:
         raise ServiceError("not_found", f"This match has no seat {seat_number}.")
     _check_author(seat, user, source)

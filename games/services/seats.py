@@ -48,7 +48,7 @@ def seat_join(
         if seat is None:
             raise ServiceError("no_open_seat", "There is no open seat in this match.")
     else:
-        seat = next((s for s in seats if s.number == seat_number), None)
+        seat = next((s for s in seats if str(s.number) == str(seat_number).strip()), None)
         if seat is None:
             raise ServiceError("not_found", f"This match has no seat {seat_number}.")
         if seat.status != Seat.Status.OPEN:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.urls import reverse
 
 from games import selectors
@@ -22,6 +23,7 @@ STATUS_FOR_CODE = {
     "seat_taken": 409,
     "no_open_seat": 409,
     "already_seated": 409,
+    "bad_invite": 403,
 }
 
 
@@ -49,3 +51,12 @@ def match_visible_or_404(request: HttpRequest, match_id: int) -> Match:
 
 def match_url(match: Match) -> str:
     return reverse("games:match", args=[match.pk])
+
+
+def redirect_to(request: HttpRequest, url: str) -> HttpResponse:
+    """After a successful POST: a redirect, or for HTMX a header telling it to navigate."""
+    if request.htmx:
+        response = HttpResponse()
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.views.decorators.http import require_http_methods, require_POST
@@ -17,7 +17,7 @@ from games import selectors
 from games.forms import JoinForm, MatchCreateForm
 from games.models import Match, Seat
 from games.services import ServiceError, match_create, seat_join
-from games.views.access import match_url, status_for
+from games.views.access import match_url, redirect_to, status_for
 
 LOBBY_SIZE = 50
 CREATE_FIELDS = (
@@ -76,7 +76,7 @@ def create(request: HttpRequest) -> HttpResponse:
         _attach_errors(form, error)
         return render(request, template, _create_context(form), status=status_for(error))
     messages.success(request, "Match created.")
-    return _redirect(request, match_url(match))
+    return redirect_to(request, match_url(match))
 
 
 def invite(request: HttpRequest, token: str) -> HttpResponse:
@@ -109,7 +109,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
         return _refused(request, "games/invite.html", error.message, status_for(error),
                         {"match": match, "seats": list(match.seats.all()), "token": token})
     messages.success(request, "You took a seat.")
-    return _redirect(request, match_url(match))
+    return redirect_to(request, match_url(match))
 
 
 def _create_context(form: MatchCreateForm) -> dict:
@@ -135,14 +135,6 @@ def _attach_errors(form: MatchCreateForm, error: ServiceError) -> None:
             field = "options"
         form.add_error(field, f"{problem.path}: {problem.message}" if field == "options"
                        or field is None else problem.message)
-
-
-def _redirect(request: HttpRequest, url: str) -> HttpResponse:
-    if request.htmx:
-        response = HttpResponse()
-        response["HX-Redirect"] = url
-        return response
-    return redirect(url)
 
 
 def _refused(request, template, message, status, context) -> HttpResponse:

@@ -18,8 +18,13 @@ from games import selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Seat
 from games.services import ServiceError, seat_join, seat_leave
-from games.views.access import is_participant, match_url, match_visible_or_404, status_for
-from games.views.lobby import _redirect
+from games.views.access import (
+    is_participant,
+    match_url,
+    match_visible_or_404,
+    redirect_to,
+    status_for,
+)
 
 # How often the submission-status partial polls while a phase is open.
 POLL_SECONDS = 5
@@ -63,7 +68,7 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
     except ServiceError as error:
         return _match_refused(request, match, error.message, status_for(error))
     messages.success(request, "You took a seat.")
-    return _redirect(request, match_url(match))
+    return redirect_to(request, match_url(match))
 
 
 @login_required
@@ -75,7 +80,7 @@ def leave(request: HttpRequest, match_id: int) -> HttpResponse:
     except ServiceError as error:
         return _match_refused(request, match, error.message, status_for(error))
     messages.success(request, "You left the match.")
-    return _redirect(request, match_url(match))
+    return redirect_to(request, match_url(match))
 
 
 def _match_refused(request: HttpRequest, match: Match, message: str, status: int) -> HttpResponse:
@@ -114,6 +119,7 @@ def match_page_context(
     if active and my_seat is not None and my_seat.number in prompts:
         context["must_act"] = True
         context["example_text"] = _example_text(game, match.state, my_seat.number)
+        context["text_help"] = game.text_help(match.state, my_seat.number)
         sheet = selectors.submission_for_author(match, my_seat, user)
         context["my_sheet"] = sheet
         if sheet is not None:
@@ -136,6 +142,10 @@ def match_page_context(
         context["board"] = _board(game, match, my_seat)
     context["history"] = history_entries(match)
     context["result"] = match.result
+    if match.result:
+        rows = {row["seat"].number: row for row in context["seats"]}
+        context["winners"] = [f"{rows[n]['name']} ({rows[n]['player']})"
+                              for n in match.result.get("winners", []) if n in rows]
     return context
 
 
@@ -152,11 +162,14 @@ def _seat_row(game: Game | None, seat: Seat, prompts: dict, submitted: dict) -> 
 
 def _board(game: Game, match: Match, my_seat: Seat | None) -> str:
     """The game's own template for its view if it has one, else the view as JSON."""
-    view = game.view(match.state, my_seat.number if my_seat else None)
+    seat = my_seat.number if my_seat else None
+    view = game.view(match.state, seat)
     template = select_template([f"games/{game.slug}/view.html", "games/generic/view.html"])
     return template.render({
         "view": view,
         "view_json": json.dumps(view, indent=2, sort_keys=True),
+        # The same view as a monospace diagram, for games that draw one (as in their emails).
+        "board_text": game.board_text(match.state, seat),
         "match": match,
         "seat": my_seat,
     })
@@ -166,7 +179,8 @@ def history_entries(match: Match) -> list[dict[str, Any]]:
     """Resolved phases, newest first, with revealed sheets (as order text) and events."""
     game = engine.games().get(match.game)
     entries = []
-    for phase in selectors.match_history(match):
+    # state_before is needed to write sheets as text: load it with the rest, in one query.
+    for phase in selectors.match_history(match).defer(None):
         revealed = []
         for seat_key, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0])):
             number = int(seat_key)

@@ -12,8 +12,7 @@ from django.views.decorators.http import require_POST
 from games.forms import OrdersForm
 from games.models import Match, Submission
 from games.services import ServiceError, orders_submit
-from games.views.access import match_url, match_visible_or_404, status_for
-from games.views.lobby import _redirect
+from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
 from games.views.match import match_page_context
 
 
@@ -37,6 +36,11 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
             source=Submission.Source.WEB,
         )
     except ServiceError as error:
+        match.refresh_from_db()
+        if error.code == "stale_phase":
+            # Keep the text, but for the phase now open: sending it again is a deliberate act.
+            form = OrdersForm({**request.POST.dict(), "phase_number": match.phase_number})
+            form.is_valid()
         if error.problems:
             for problem in error.problems:
                 form.add_error("orders", str(problem))
@@ -52,7 +56,7 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
     messages.success(request, note)
     for warning in receipt.warnings:
         messages.warning(request, f"Check: {warning}")
-    return _redirect(request, match_url(match))
+    return redirect_to(request, match_url(match))
 
 
 @login_required

@@ -135,3 +135,18 @@ def test_a_flagged_seat_is_handed_over_in_the_admin(staff_client, toy_duel, make
     staff_client.post(url, {"user": carol.pk})
     seat.refresh_from_db()
     assert (seat.user, seat.status, seat.missed_in_row) == (carol, "taken", 0)
+
+
+def test_editing_match_settings_touches_only_those_settings(staff_client, sealed_duel):
+    url = reverse("admin:games_match_change", args=[sealed_duel.pk])
+    form = {"title": "Renamed", "is_public": "on", "hours_per_phase": "48",
+            "miss_policy": "forfeit", "miss_limit": "2",
+            **{f"{prefix}-{key}": value for prefix in ("seats", "phases", "status_changes")
+               for key, value in (("TOTAL_FORMS", "0"), ("INITIAL_FORMS", "0"))}}
+    before = Match.objects.get(pk=sealed_duel.pk)
+    response = staff_client.post(url, form)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    after = Match.objects.get(pk=sealed_duel.pk)
+    assert (after.title, after.miss_policy, after.miss_limit) == ("Renamed", "forfeit", 2)
+    assert (after.state, after.phase_number, after.deadline, after.status) == (
+        before.state, before.phase_number, before.deadline, before.status)

@@ -131,3 +131,23 @@ def test_the_last_sheet_queues_resolution_on_commit_once(toy_duel,
         submit(match, match.bob, 2, 3)  # a replacement while resolution is queued
     assert queued(callbacks) == []
 
+
+
+@pytest.mark.parametrize("seat, phase, code", [("x", 1, "not_found"), (1, "soon", "unknown_phase"),
+                                               (None, None, "unknown_phase")])
+def test_malformed_seat_or_phase_numbers_are_clear_errors(toy_duel, seat, phase, code):
+    match = toy_duel()
+    with pytest.raises(ServiceError) as caught:
+        services.orders_submit(match_id=match.pk, seat_number=seat, user=match.alice,
+                               phase_number=phase, data={"number": 3}, source="web")
+    assert caught.value.code == code
+
+
+def test_an_unknown_match_or_source_is_a_clear_error(toy_duel):
+    match = toy_duel()
+    for match_id, source, code in (("nope", "web", "not_found"), (10**9, "web", "not_found"),
+                                   (match.pk, "pigeon", "invalid")):
+        with pytest.raises(ServiceError) as caught:
+            services.orders_submit(match_id=match_id, seat_number=1, user=match.alice,
+                                   phase_number=1, data={"number": 3}, source=source)
+        assert caught.value.code == code

@@ -131,8 +131,11 @@ def test_a_won_game_finishes_with_its_result(toy_duel, django_capture_on_commit_
                             "reason": "North reached 2 points", "winners": [1], "is_draw": False}
     assert match.status_changes.last().new_status == "finished"
     assert Phase.objects.filter(match=match).count() == 2
-    signals = [c for c in callbacks if hasattr(c, "signal")]
-    assert [s.kwargs for s in signals if s.kwargs.get("phase_number")] == [
+    from games.signals import match_ended, phase_resolved
+
+    sent = [(c.signal, c.kwargs) for c in callbacks if hasattr(c, "signal")]
+    assert (match_ended, {"match_id": match.pk, "status": "finished"}) in sent
+    assert [kwargs for signal, kwargs in sent if signal is phase_resolved] == [
         {"match_id": match.pk, "phase_number": 2, "finished": True}]
 
 

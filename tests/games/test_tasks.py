@@ -1,6 +1,8 @@
 """The Celery tasks: registered under the names beat and the services use, acks_late, and
 each one a thin, idempotent wrapper over its service (run here in-process, as a worker would)."""
 
+import importlib
+
 import pytest
 from celery import current_app
 from django.conf import settings
@@ -20,8 +22,11 @@ def test_tasks_are_registered_with_late_acks(name):
     assert task.acks_late and task.reject_on_worker_lost
 
 
-def test_beat_schedule_names_a_registered_task():
+def test_beat_schedule_names_registered_tasks():
+    """Every scheduled name exists once its module is imported (as the worker's autodiscovery
+    does) — a typo in the schedule would otherwise fail silently every few seconds."""
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        importlib.import_module(entry["task"].rsplit(".", 1)[0])
         assert entry["task"] in current_app.tasks
 
 

@@ -96,6 +96,13 @@ def test_a_stale_form_is_a_409_saying_the_phase_was_resolved(client, players, ma
     assert response.status_code == 409
     assert "This phase has already been resolved." in response.content.decode()
     assert not Submission.objects.filter(phase__number=2).exists()
+    # The form comes back with the text kept, for the phase now open: sending it again works.
+    form = response.context["orders_form"]
+    assert form["orders"].value() == "5" and form["phase_number"].value() == 2
+    again = client.post(orders_url(match, 1),
+                        {"phase_number": "2", "format": "text", "orders": "5"})
+    assert again.status_code == 302
+    assert Submission.objects.get(phase__number=2, seat__number=1).data == {"number": 5}
 
 
 def test_orders_after_the_deadline_are_a_409(client, players, match):
@@ -196,6 +203,7 @@ def test_finished_match_shows_the_result(client, players):
     assert match.status == Match.Status.FINISHED
     page = client.get(match_url(match)).content.decode()
     assert "North reached 1 points" in page and "Finished" in page
+    assert "Won by North (alice)." in page
     client.force_login(alice)
     response = client.post(orders_url(match, 1),
                            {"phase_number": "1", "format": "text", "orders": "5"})
@@ -255,3 +263,37 @@ def test_a_player_gets_an_example_sheet_in_the_games_text_grammar(client, player
     page = client.get(match_url(match)).content.decode()
     assert "the sheet played for you if you miss the deadline" in page
     assert '<pre id="example-sheet">1</pre>' in page  # toy-duel's default sheet, as text
+
+
+def test_a_game_that_draws_its_board_as_text_gets_it_on_the_page(client, players):
+    import tests.portal.notegame  # noqa: F401  (registers "sealed-notes")
+
+    match = duel(*players, game="sealed-notes")
+    client.force_login(players[0])
+    page = client.get(match_url(match)).content.decode()
+    assert "| ROUND 1/3 |" in page
+    assert "Write your note as plain text (1 to 200 characters)." in page
+    assert "Everything you can see, as data (JSON)" in page
+
+
+def test_the_match_page_query_count_does_not_grow_with_the_history(
+        client, players, django_assert_max_num_queries):
+    alice, bob = players
+    match = duel(alice, bob, options={"target": 9, "poison_round": 0})
+
+    def play_rounds(count):
+        for _ in range(count):
+            match.refresh_from_db()
+            for seat, user in ((1, alice), (2, bob)):
+                orders_submit(match_id=match.pk, seat_number=seat, user=user,
+                              phase_number=match.phase_number, data={"number": 3},
+                              source="web")
+            phase_resolve(match_id=match.pk, phase_number=match.phase_number)
+
+    client.force_login(alice)
+    play_rounds(2)
+    with django_assert_max_num_queries(25) as short:
+        client.get(match_url(match))
+    play_rounds(6)
+    with django_assert_max_num_queries(len(short.captured_queries)):
+        assert "Phase 8" in client.get(match_url(match)).content.decode()

@@ -70,3 +70,20 @@ def test_deadline_passes_and_beat_sweeps_it_with_the_default_and_a_miss(stack, m
     late_seat = Seat.objects.get(match=match, number=2)
     assert (late_seat.missed_in_row, late_seat.missed_total) == (1, 1)
     assert Seat.objects.get(match=match, number=1).missed_in_row == 0
+
+
+def test_a_poison_phase_is_quarantined_and_does_not_block_other_matches(stack, make_user):
+    stack.worker(RESOLVE_MAX_ATTEMPTS="2")
+    stack.beat()  # re-queues the failing phase (complete but unresolved) until quarantined
+    poison = duel(make_user, "poison", options={"poison_round": 1})
+    submit(poison, 1, 5)
+    submit(poison, 2, 2)
+    wait_until(lambda: Phase.objects.filter(match=poison, status="quarantined").exists(), 40,
+               "the poison phase to be quarantined")
+    phase = Phase.objects.get(match=poison, number=1)
+    assert phase.attempts == 2 and "poisoned at round 1" in phase.last_error
+    healthy = duel(make_user, "healthy")
+    submit(healthy, 1, 1)
+    submit(healthy, 2, 4)
+    wait_until(lambda: resolved(healthy.pk, 1), 30, "a healthy match to resolve meanwhile")
+    assert Phase.objects.get(pk=phase.pk).status == "quarantined"

@@ -62,6 +62,12 @@ class SealedNotes(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return {"round": state["round"], "rounds": state["rounds"]}
 
+    def board_text(self, state: State, seat: int | None) -> str:
+        return f"+------+\n| ROUND {state['round']}/{state['rounds']} |\n+------+"
+
+    def text_help(self, state: State, seat: int) -> str:
+        return "Write your note as plain text (1 to 200 characters)."
+
     def result(self, state: State) -> Result | None:
         if state["round"] <= state["rounds"]:
             return None

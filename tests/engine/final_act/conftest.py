@@ -110,7 +110,7 @@ def fa() -> Harness:
 
 @pytest.fixture
 def terrain() -> Any:
-    """Terrain piece builders: terrain.berm(owner, *squares), terrain.swamp(...), terrain.minefield(...)."""
+    """Terrain piece builders: terrain.berm(owner, *squares), .swamp(...), .minefield(...)."""
 
     class Build:
         berm = staticmethod(berm)

@@ -118,6 +118,8 @@ def _play(
             assert all(isinstance(e, dict) and e.get("type") for e in outcome.events)
             if phase == "orders":
                 assert _live_units(after) <= _live_units(before), "a unit came back into play"
+                for side in ("1", "2"):
+                    assert after["breakthroughs"][side] >= before["breakthroughs"][side]
             _check_stacking(after)
         states.append(_dump(state))
         events.append(_dump(outcome.events))

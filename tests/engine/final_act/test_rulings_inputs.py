@@ -11,6 +11,16 @@ import pytest
 import engine
 from engine.base import OptionsError, RuleError
 
+ALL_TOKENS = [
+    "air_strike",
+    "full_throttle",
+    "quick_shot",
+    "mine_clearing",
+    "smoke",
+    "quick_sand",
+    "red_cross",
+]
+
 EVERYTHING = {
     "advanced": ["wrecks", "officer_loss", "double_shot", "repair"],
     "tokens": {"mode": "all"},
@@ -160,7 +170,9 @@ def test_same_inputs_give_byte_identical_outcomes(fa):
                     units[name] = order
                 subs[seat] = fa.game.validate(state, seat, {"units": units})
                 assert json.loads(json.dumps(subs[seat])) == subs[seat]
+            before = json.dumps(state, sort_keys=True)
             outcome = fa.game.resolve(state, subs, rng)
+            assert json.dumps(state, sort_keys=True) == before  # the input state is untouched
             assert json.loads(json.dumps(outcome.state)) == outcome.state
             assert json.loads(json.dumps(outcome.events)) == outcome.events
             log.append(json.dumps([outcome.state, outcome.events], sort_keys=True))
@@ -200,3 +212,88 @@ def test_registered_and_seat_names(fa):
     )
     with pytest.raises(RuleError):
         game.validate(started(fa), 3, {})
+
+
+def _entry_order(kind: str, move: dict, fire: list[str]) -> dict:
+    order = {"move": move["move"], "fire": fire} if kind != "r" else {"move": move["move"]}
+    if kind == "tank":
+        order["turn"] = move["turn"]
+    return order
+
+
+def test_every_legal_entry_is_accepted(fa, terrain):
+    """Legal orders for every unit (for the UI and bots): each listed move, fire square, token
+    choice and declaration validates on its own."""
+    units = [
+        fa.unit(1, "C", "e4", "N"),
+        fa.unit(1, "1A", "d3", "N", hits=1),
+        fa.unit(1, "1", None, hits=2),
+        fa.unit(1, "AT1", "f4", "E"),
+        fa.unit(1, "R", "g3", "N"),
+        fa.unit(2, "C", "e9", "S"),
+        fa.unit(2, "AT2", "h8", "W"),
+        fa.unit(2, "R", "c10", "S"),
+    ]
+    ground = [
+        terrain.berm(1, "d4"),
+        terrain.swamp(2, "f7", "g7", "f8", "g8"),
+        terrain.minefield(1, ["a5", "b5", "c5"], "b5", "N"),
+    ]
+    state = fa.start(
+        units,
+        ground,
+        extra_forces=True,
+        advanced=["wrecks", "officer_loss", "double_shot", "repair"],
+        tokens={"1": list(ALL_TOKENS), "2": []},
+    )
+    legal = fa.legal(state, 1)
+    checked = 0
+    for name, entry in legal["units"].items():
+        for move in entry["moves"]:
+            fa.validate(state, 1, {"units": {name: _entry_order(entry["kind"], move, [])}})
+            checked += 1
+        for face in entry.get("faces", []):
+            fa.validate(state, 1, {"units": {name: {"face": face}}})
+        for target in entry["fire"]:
+            fa.validate(state, 1, {"units": {name: {"fire": [target]}}})
+            checked += 1
+    tokens = legal["tokens"]
+    for token in ("smoke", "quick_sand", "mine_clearing", "red_cross"):
+        for at in tokens[token]["at"]:
+            fa.validate(state, 1, {"tokens": {token: {"at": at}}})
+            checked += 1
+    for name, moves in tokens["full_throttle"]["moves"].items():
+        for move in moves:
+            fa.validate(
+                state,
+                1,
+                {
+                    "units": {name: {"move": move["move"]}},
+                    "tokens": {"full_throttle": {"unit": name}},
+                },
+            )
+    for at in tokens["air_strike"]["at"]:
+        for target in tokens["air_strike"]["fire"][at]:
+            fa.validate(
+                state, 1, {"tokens": {"air_strike": {"at": at, "fire": [target]}}}
+            )  # out tank pays
+    for name in tokens["quick_shot"]["units"]:
+        target = legal["units"][name]["fire"][0]
+        fa.validate(state, 1, {"tokens": {"quick_shot": {"unit": name, "fire": [target, target]}}})
+    assert legal["declare"] == {"repair": ["1A"], "double_shot": ["C", "1A"]}
+    fa.validate(state, 1, {"declare": {"repair": "1A"}})
+    fa.validate(
+        state,
+        1,
+        {
+            "units": {"C": {"fire": legal["units"]["C"]["fire"][:2]}},
+            "declare": {"double_shot": "C"},
+        },
+    )
+    assert checked > 100
+    assert legal["units"]["R"]["shells"] == 0 and legal["units"]["AT1"]["faces"] == [
+        "N",
+        "E",
+        "S",
+        "W",
+    ]

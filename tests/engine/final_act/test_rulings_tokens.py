@@ -203,7 +203,8 @@ def test_smoke_blocks_line_of_fire_this_round(fa, terrain):
 
 
 def test_smoke_placement_rules(fa):
-    """Smoke must be adjacent (8-neighbourhood) to an own unit and vacant at the start of the round."""
+    """Smoke must be adjacent (8-neighbourhood) to an own unit and vacant at the start of the
+    round."""
     state = fa.start(
         [fa.unit(1, "C", "e4", "N"), fa.unit(1, "1", "f5", "N"), fa.unit(2, "C", "l12")],
         tokens={"1": ["smoke"], "2": []},
@@ -242,7 +243,6 @@ def test_red_cross_placement_and_activation(fa):
     units = [fa.unit(1, "1A", "d4", "N", hits=1), fa.unit(2, "C", "l12")]
     state = fa.start(units, tokens={"1": ["red_cross"], "2": []})
     assert fa.paths(state, 1, {"tokens": {"red_cross": {"at": "d8"}}}) == ["tokens.red_cross.at"]
-    assert fa.paths(state, 1, {"tokens": {"red_cross": {"at": "d4"}}}) == ["tokens.red_cross.at"]
     after = fa.play(state, {"tokens": {"red_cross": {"at": "d3"}}})
     assert {"token": "red_cross", "seat": 1, "at": "d3", "round": 1} in fa.game.view(after, 2)[
         "board_tokens"
@@ -251,6 +251,23 @@ def test_red_cross_placement_and_activation(fa):
     after = fa.play(after, {"tokens": {"red_cross": {"activate": "1A"}}})
     assert fa.seen(after, 1, "1A")["hits"] == 0
     assert fa.game.view(after, 1)["board_tokens"] == []
+
+
+def test_red_cross_goes_on_a_square_vacant_at_the_end_of_the_round(fa):
+    """The Red Cross is placed at the end of a round on a vacant square: a square occupied now may
+    be named (with a warning) and gets the token only if it is vacant when the round ends."""
+    units = [fa.unit(1, "1A", "d4", "N", hits=1), fa.unit(2, "C", "l12")]
+    state = fa.start(units, tokens={"1": ["red_cross"], "2": []})
+    sheet = fa.validate(state, 1, {"tokens": {"red_cross": {"at": "d4"}}})
+    assert [w.path for w in fa.game.warnings(state, 1, sheet)] == ["tokens.red_cross.at"]
+    stayed = fa.resolve(state, sheet)
+    assert fa.game.view(stayed.state, 1)["board_tokens"] == []
+    assert fa.game.view(stayed.state, 1)["tokens"]["1"] == ["red_cross"]  # not used up
+    assert any(e["type"] == "token" and e.get("failed") for e in stayed.events)
+    moved = fa.play(state, {"units": {"1A": {"move": "F"}}, "tokens": {"red_cross": {"at": "d4"}}})
+    assert fa.game.view(moved, 1)["board_tokens"] == [
+        {"token": "red_cross", "seat": 1, "at": "d4", "round": 1}
+    ]
 
 
 def test_red_cross_cannot_be_activated_in_the_round_it_is_placed(fa):

@@ -69,6 +69,19 @@ def test_each_setup_line_of_the_grammar_reads_and_writes_back(line: str, expecte
     assert write_sheet("setup", expected).strip() == line
 
 
+@pytest.mark.parametrize("phase", ["setup", "orders"])
+def test_every_example_in_the_grammar_help_reads(phase: str) -> None:
+    examples = [
+        example.strip()
+        for line in text.grammar_help(phase).splitlines()
+        if line.startswith("  ")
+        for example in line.strip().split("   ")[0].split("|")
+    ]
+    assert len(examples) >= 6
+    for example in examples:
+        assert read_sheet(phase, example), example
+
+
 def test_a_whole_order_sheet_combines_its_lines() -> None:
     left_out = ("air strike c1 fire c9 c10 paid by 1B 2", "air strike c1 fire c9", "red cross d3")
     sheet = "\n".join(line for line, _ in ORDER_EXAMPLES if line not in left_out)
@@ -116,6 +129,12 @@ def test_comments_blank_lines_quotes_and_signature_are_ignored() -> None:
     assert read_sheet("orders", email) == {"units": {"C": {"move": "stay"}, "1A": {"move": "F"}}}
 
 
+@pytest.mark.parametrize("separator", ["-----Original Message-----", "_" * 32])
+def test_the_message_below_an_unquoted_reply_separator_is_ignored(separator: str) -> None:
+    email = f"C stay\n\n{separator}\nFrom: Final Act\nRound 3 is open.\n"
+    assert read_sheet("orders", email) == {"units": {"C": {"move": "stay"}}}
+
+
 def test_an_empty_sheet_reads_as_an_empty_submission() -> None:
     assert read_sheet("orders", "") == {}
     assert read_sheet("orders", "# nothing this round\n\n> quoted\n") == {}
@@ -152,12 +171,14 @@ def test_setup_errors_name_each_line() -> None:
 
 def test_moves_of_the_wrong_kind_are_named() -> None:
     with pytest.raises(TextError) as caught:
-        read_sheet("orders", "AT1 FL\nC NE\nC F B\nAT2 face Q")
+        read_sheet("orders", "AT1 FL\nC NE\nC F B\nAT2 face Q\nAT1 N turn\n1 FL face W")
     messages = [p.message for p in caught.value.problems]
     assert "AT1 cannot move 'FL'" in messages[0]
     assert "C cannot move 'NE'" in messages[1]
     assert "C has two moves" in messages[2]
     assert "'Q' is not a direction" in messages[3]
+    assert "AT1 does not turn" in messages[4] and "face N" in messages[4]
+    assert "1 turns only with a diagonal move" in messages[5]
 
 
 def test_an_over_long_text_is_refused_with_one_clear_problem() -> None:

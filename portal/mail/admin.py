@@ -1,0 +1,53 @@
+"""Admin for the outbox (failed emails are visible and can be sent again) and the inbox."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+
+from portal.mail import services
+from portal.mail.models import InboundMessage, OutgoingEmail
+
+
+@admin.register(OutgoingEmail)
+class OutgoingEmailAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "kind", "to", "subject", "status", "attempts",
+                    "next_attempt_at", "sent_at")
+    list_filter = ("status", "kind")
+    search_fields = ("to", "subject", "dedupe_key", "last_error")
+    date_hierarchy = "created_at"
+    readonly_fields = [f.name for f in OutgoingEmail._meta.fields]
+    actions = ["send_again"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Send the selected failed emails again")
+    def send_again(self, request, queryset) -> None:
+        count = services.email_requeue(email_ids=list(queryset.values_list("pk", flat=True)))
+        services.outbox_sweep()
+        self.message_user(request, f"{count} failed email(s) queued again.", messages.SUCCESS)
+
+
+@admin.register(InboundMessage)
+class InboundMessageAdmin(admin.ModelAdmin):
+    list_display = ("received_at", "sender", "subject", "source", "status", "outcome",
+                    "match", "seat_number", "phase_number")
+    list_filter = ("status", "outcome", "source")
+    search_fields = ("sender", "subject", "message_id", "error")
+    date_hierarchy = "received_at"
+    readonly_fields = [f.name for f in InboundMessage._meta.fields if f.name != "raw"] + [
+        "raw_text"]
+    exclude = ("raw",)
+    actions = ["process_again"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.display(description="Message as received")
+    def raw_text(self, obj: InboundMessage) -> str:
+        return bytes(obj.raw)[:20000].decode("utf-8", errors="replace")
+
+    @admin.action(description="Process the selected failed messages again")
+    def process_again(self, request, queryset) -> None:
+        count = services.inbound_retry(inbound_ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"{count} message(s) processed again.", messages.SUCCESS)

@@ -1,0 +1,114 @@
+"""The outbox (every email we send is a row first) and the inbox (every email we receive)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class OutgoingEmail(models.Model):
+    """One email to send: queued → sending → sent, or retry (temporary failure) / failed.
+
+    ``dedupe_key`` is unique, so an event creates its email once however often it is reported
+    (e.g. ``phase_opened:m12:p3:u7``); the send task locks the row and skips it once sent.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        RETRY = "retry", "Waiting to retry"
+        FAILED = "failed", "Failed"
+
+    class Kind(models.TextChoices):
+        PHASE_OPENED = "phase_opened", "Phase opened (your move)"
+        REMINDER = "reminder", "Deadline reminder"
+        PHASE_RESOLVED = "phase_resolved", "Round report"
+        MATCH_ENDED = "match_ended", "Final result"
+        DIGEST = "digest", "Daily digest"
+        REPLY = "reply", "Answer to an emailed order sheet"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    dedupe_key = models.CharField(max_length=200, unique=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    phase_number = models.PositiveIntegerField(null=True, blank=True)
+    to = models.CharField(max_length=254)
+    reply_to = models.CharField(max_length=254, blank=True)
+    subject = models.CharField(max_length=255)
+    body_text = models.TextField()
+    body_html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sending_since = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            # The sweeper's query: rows waiting to (re)send.
+            models.Index(
+                fields=["next_attempt_at"],
+                name="outbox_pending",
+                condition=Q(status__in=["queued", "retry", "sending"]),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.to} ({self.status})"
+
+
+class InboundMessage(models.Model):
+    """A received email, stored before anything else happens to it; then its outcome."""
+
+    class Status(models.TextChoices):
+        RECEIVED = "received", "Received, not processed yet"
+        ACCEPTED = "accepted", "Orders accepted"
+        REFUSED = "refused", "Refused (answered)"
+        IGNORED = "ignored", "Ignored (not answered)"
+        ERROR = "error", "Processing failed"
+
+    class Source(models.TextChoices):
+        PIPE = "pipe", "MTA pipe (stdin)"
+        MAILDIR = "maildir", "Maildir"
+        WEBHOOK = "webhook", "ESP webhook (anymail)"
+
+    source = models.CharField(max_length=10, choices=Source.choices)
+    raw = models.BinaryField(help_text="The message as received (cut at the size limit).")
+    size = models.PositiveIntegerField(help_text="Size in bytes as received.")
+    sender = models.CharField(max_length=254, blank=True, db_index=True)
+    subject = models.CharField(max_length=255, blank=True)
+    message_id = models.CharField(max_length=255, blank=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.RECEIVED, db_index=True
+    )
+    outcome = models.CharField(
+        max_length=40, blank=True, help_text="Why: accepted, bad_token, wrong_sender, loop, ..."
+    )
+    error = models.TextField(blank=True)
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    phase_number = models.PositiveIntegerField(null=True, blank=True)
+    receipt = models.CharField(max_length=64, blank=True)
+    received_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-received_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Mail from {self.sender or '?'} ({self.status})"

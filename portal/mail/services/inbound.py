@@ -1,0 +1,280 @@
+"""Orders by email: store every received message first, then read it and answer it.
+
+``inbound_store`` commits the message as received before anything else happens, so a failure
+later loses nothing (the row keeps the error, and an admin action processes it again).
+``inbound_process`` then checks, in this order: size, sender, mail loops (stored, never
+answered), the per-sender hourly cap, the reply token, the sender against the seat's player,
+the match and phase, attachments and charset, the text; and submits the orders through
+``games.services.orders_submit`` like every other channel. Every refusal is answered with
+one clear email and changes nothing else; accepted orders are answered with the sheet as it
+counts and its receipt — to the seat's own player only.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email.utils import parseaddr
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from games.models import Match, Phase, Seat
+from games.services import ServiceError, orders_submit
+from portal.mail import bodies
+from portal.mail.models import InboundMessage, OutgoingEmail
+from portal.mail.services.notify import match_url, render
+from portal.mail.services.outbox import email_queue
+from portal.mail.tokens import BadToken, token_in_address, token_read
+
+logger = logging.getLogger(__name__)
+Status = InboundMessage.Status
+
+
+@dataclass
+class Refusal(Exception):
+    """Answer the sender with ``reason`` (and ``problems``), change nothing."""
+
+    code: str
+    reason: str
+    problems: list[str] = field(default_factory=list)
+    hint: str = ""
+
+
+@dataclass
+class Ignore(Exception):
+    """Do not answer at all (loops, no sender, flooding)."""
+
+    code: str
+    reason: str
+
+
+def inbound_store(*, raw: bytes, source: str) -> InboundMessage:
+    """Commit the message as received (cut at MAIL_MAX_INBOUND_BYTES) before processing."""
+    cap = settings.MAIL_MAX_INBOUND_BYTES
+    kept = raw[:cap]
+    try:
+        head = bodies.parse_headers(kept)
+        sender = bodies.sender_address(head)
+        subject = bodies.header(head, "Subject")
+        message_id = bodies.header(head, "Message-ID")
+    except Exception:  # headers beyond repair: the processing step will say so
+        sender = subject = message_id = ""
+    with transaction.atomic():
+        return InboundMessage.objects.create(
+            source=source, raw=kept, size=len(raw), sender=sender[:254],
+            subject=subject[:255], message_id=message_id[:255],
+        )
+
+
+def _own_addresses() -> set[str]:
+    return {parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower(),
+            parseaddr(settings.SERVER_EMAIL)[1].lower()}
+
+
+def _user_addresses(user: Any) -> set[str]:
+    addresses = {user.email.lower()} if user.email else set()
+    try:
+        from allauth.account.models import EmailAddress
+
+        addresses |= {e.lower() for e in EmailAddress.objects.filter(
+            user=user, verified=True).values_list("email", flat=True)}
+    except LookupError:  # allauth not installed
+        pass
+    return addresses
+
+
+def _token(message: Any) -> str:
+    tokens = [t for a in bodies.recipient_addresses(message) if (t := token_in_address(a))]
+    if not tokens:
+        raise Refusal("no_token", "it was not sent to the reply address of a phase email.",
+                      hint="Reply to the phase email itself, so the reply goes to its "
+                           "play+... address.")
+    return tokens[0]
+
+
+def problem_lines(problems: Any, text: str) -> list[str]:
+    """Each problem as a sentence naming its line (found by the unit or token it is about)."""
+    lines = text.split("\n")
+
+    def find(word: str) -> int | None:
+        word = word.lower().replace("_", " ")
+        for number, line in enumerate(lines, 1):
+            words = line.lower().replace("_", " ").replace(",", " ").split()
+            joined = " ".join(words)
+            if words and (words[0] == word or f" {word} " in f" {joined} "):
+                return number
+        return None
+
+    out = []
+    for problem in problems:
+        path = problem.path or ""
+        if path.startswith("line "):
+            out.append(f"{path.capitalize()}: {problem.message}")
+            continue
+        parts = path.split(".")
+        number = find(parts[1]) if len(parts) > 1 and parts[0] in (
+            "units", "tokens", "declare") else None
+        where = f"Line {number}" if number else (path or "The sheet")
+        out.append(f"{where}: {problem.message}")
+    return out
+
+
+def _check_target(row: InboundMessage, message: Any, sender: str) -> tuple[Match, Seat, Phase]:
+    try:
+        target = token_read(_token(message))
+    except BadToken as error:
+        raise Refusal("bad_token", f"its reply address is not valid: {error}",
+                      hint="Reply to the latest phase email of your match.") from None
+    match = Match.objects.filter(pk=target.match_id).first()
+    seat = Seat.objects.filter(match=match, number=target.seat_number).select_related(
+        "user").first() if match else None
+    phase = Phase.objects.filter(match=match, number=target.phase_number).first() \
+        if match else None
+    if match is None or seat is None or phase is None:
+        raise Refusal("bad_token", "its reply address names a match that does not exist.")
+    row.match, row.seat_number, row.phase_number = match, seat.number, phase.number
+    if seat.user is None or sender not in _user_addresses(seat.user):
+        raise Refusal("wrong_sender", f"it was sent from {sender}, which is not the address "
+                      "of the player of this seat.",
+                      hint="Send your orders from the address your account uses.")
+    if match.status != Match.Status.ACTIVE:
+        raise Refusal("match_over", f"{match} is over ({match.get_status_display()}); "
+                      "it takes no more orders.")
+    if phase.status != Phase.Status.OPEN or match.phase_number != phase.number:
+        raise Refusal("phase_resolved", f"phase {phase.number} of {match} has already been "
+                      "resolved.", hint="Reply to the email of the current phase instead.")
+    return match, seat, phase
+
+
+def _read(row: InboundMessage) -> dict[str, Any]:
+    """Everything up to the submission; raises Refusal or Ignore."""
+    raw = bytes(row.raw)
+    if row.size > settings.MAIL_MAX_INBOUND_BYTES:
+        head = bodies.parse_headers(raw)
+        if not bodies.sender_address(head):
+            raise Ignore("no_sender", "no From address")
+        if reason := bodies.loop_reason(head, _own_addresses()):
+            raise Ignore("loop", reason)
+        raise Refusal("too_large", f"it is {row.size // 1024} KB; order emails may be at most "
+                      f"{settings.MAIL_MAX_INBOUND_BYTES // 1024} KB.",
+                      hint="Send the orders as plain text, without attachments.")
+    message = bodies.parse(raw)
+    sender = bodies.sender_address(message)
+    if not sender:
+        raise Ignore("no_sender", "no From address (garbage or not an email)")
+    if reason := bodies.loop_reason(message, _own_addresses()):
+        raise Ignore("loop", reason)
+    hour_ago = timezone.now() - timedelta(hours=1)
+    recent = InboundMessage.objects.filter(sender=sender, received_at__gte=hour_ago).exclude(
+        pk=row.pk).count()
+    if recent >= settings.MAIL_SENDER_HOURLY_CAP:
+        raise Ignore("rate_limited", f"{recent} messages from {sender} in the last hour")
+    match, seat, phase = _check_target(row, message, sender)
+    attachments = bodies.attachment_names(message)
+    if attachments:
+        raise Refusal("attachments", "it has attachments (" + ", ".join(attachments[:5]) +
+                      "); orders are read from the text only.",
+                      hint="Send the orders as plain text in the email itself.")
+    try:
+        text = bodies.strip_reply(bodies.body_text(message))
+    except bodies.BodyError as error:
+        raise Refusal(error.code, error.reason) from None
+    if not text.strip():
+        raise Refusal("empty", "there are no orders in it (the text above the quoted email "
+                      "is empty).", hint="Write your orders at the top of your reply.")
+    return {"message": message, "sender": sender, "match": match, "seat": seat,
+            "phase": phase, "text": text}
+
+
+def _reply(row: InboundMessage, sender: str, context: dict[str, Any]) -> None:
+    text, html = render("reply", context)
+    subject = row.subject or "your orders"
+    headers = {"In-Reply-To": row.message_id, "References": row.message_id} \
+        if row.message_id else {}
+    email_queue(
+        kind=OutgoingEmail.Kind.REPLY, dedupe_key=f"reply:in{row.pk}", to=sender,
+        subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",
+        body_text=text, body_html=html, match_id=row.match_id,
+        phase_number=row.phase_number, headers=headers,
+    )
+
+
+def _handle(row: InboundMessage) -> None:
+    """Process a locked row; sets its status and outcome and queues the answer."""
+    try:
+        read = _read(row)
+        match, seat, phase, text = read["match"], read["seat"], read["phase"], read["text"]
+        try:
+            receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,
+                                    phase_number=phase.number, source="email", text=text)
+        except ServiceError as error:
+            if error.code == "invalid" and error.problems:
+                raise Refusal("invalid", "the orders are not valid:",
+                              problem_lines(error.problems, text),
+                              hint="Correct them and reply again.") from None
+            raise Refusal(error.code, error.message[0].lower() + error.message[1:]) from None
+    except Ignore as ignore:
+        row.status, row.outcome, row.error = Status.IGNORED, ignore.code, ignore.reason
+        return
+    except Refusal as refusal:
+        row.status, row.outcome = Status.REFUSED, refusal.code
+        row.error = "\n".join([refusal.reason, *refusal.problems])
+        _reply(row, row.sender or bodies.sender_address(bodies.parse_headers(bytes(row.raw))), {
+            "accepted": False, "reason": refusal.reason, "problems": refusal.problems,
+            "retry_hint": refusal.hint,
+            "match_url": match_url(row.match) if row.match_id else "",
+        })
+        return
+    game = engine.get(match.game)
+    try:
+        sheet = game.format_text(phase.state_before, seat.number, receipt.data)
+    except NotImplementedError:
+        sheet = str(receipt.data)
+    row.status, row.outcome, row.receipt = Status.ACCEPTED, "accepted", receipt.receipt
+    _reply(row, read["sender"], {
+        "accepted": True, "match_title": str(match), "seat_name": game.seat_name(seat.number),
+        "phase_number": phase.number, "sheet": sheet, "receipt": receipt.receipt,
+        "revision": receipt.revision, "warnings": [str(w) for w in receipt.warnings],
+        "match_url": match_url(match),
+    })
+
+
+def inbound_process(*, inbound_id: int) -> InboundMessage | None:
+    """Read and answer one stored message, once (a no-op if it was processed already)."""
+    try:
+        with transaction.atomic():
+            row = (InboundMessage.objects.select_for_update(skip_locked=True)
+                   .filter(pk=inbound_id, status=Status.RECEIVED).first())
+            if row is None:
+                return InboundMessage.objects.filter(pk=inbound_id).first()
+            _handle(row)
+            row.processed_at = timezone.now()
+            row.save()
+            return row
+    except Exception:
+        logger.exception("processing inbound message %s failed", inbound_id)
+        InboundMessage.objects.filter(pk=inbound_id, status=Status.RECEIVED).update(
+            status=Status.ERROR, error=traceback.format_exc()[-4000:],
+            processed_at=timezone.now())
+        return InboundMessage.objects.filter(pk=inbound_id).first()
+
+
+def inbound_receive(*, raw: bytes, source: str) -> InboundMessage:
+    """Store, then process (the MTA pipe and maildir path)."""
+    row = inbound_store(raw=raw, source=source)
+    return inbound_process(inbound_id=row.pk) or row
+
+
+def inbound_retry(*, inbound_ids: list[int]) -> int:
+    """Admin: process failed rows again."""
+    count = InboundMessage.objects.filter(pk__in=inbound_ids, status=Status.ERROR).update(
+        status=Status.RECEIVED, error="")
+    for inbound_id in inbound_ids:
+        inbound_process(inbound_id=inbound_id)
+    return count

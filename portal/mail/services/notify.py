@@ -1,0 +1,295 @@
+"""Who gets which email about a match, and what it says (phase opened, reminders, round
+reports, results, daily digests). Every email goes through the outbox with a dedupe key, so an
+event reported twice still mails once.
+
+Only ``game.view``-derived text goes into an email (``board_text``/``text_help`` are drawn from
+the seat's view), and never anybody's pending sheet: sealed orders do not leave by mail.
+"""
+
+from __future__ import annotations
+
+import logging
+import zoneinfo
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+import engine
+from games.models import Match, Phase, Seat, Submission
+from portal.accounts.models import Profile
+from portal.mail.models import OutgoingEmail
+from portal.mail.services.outbox import email_queue
+from portal.mail.tokens import reply_address
+
+logger = logging.getLogger(__name__)
+Kind = OutgoingEmail.Kind
+Pref = Profile.Notifications
+
+# Which preferences want which kind of email.
+WANTS = {
+    Kind.PHASE_OPENED: {Pref.EVERY_EVENT, Pref.MY_TURN},
+    Kind.REMINDER: {Pref.EVERY_EVENT, Pref.MY_TURN},
+    Kind.PHASE_RESOLVED: {Pref.EVERY_EVENT},
+    Kind.MATCH_ENDED: {Pref.EVERY_EVENT, Pref.MY_TURN},
+    Kind.DIGEST: {Pref.DAILY_DIGEST},
+}
+
+
+def profile_of(user: Any) -> Profile:
+    profile = Profile.objects.filter(user=user).first()
+    return profile or Profile(user=user)  # unsaved defaults for a user without one
+
+
+def wants(user: Any, kind: str) -> bool:
+    return bool(user.email) and profile_of(user).notifications in WANTS[kind]
+
+
+def local_time(moment: datetime | None, user: Any) -> str:
+    if moment is None:
+        return "no deadline"
+    try:
+        zone = zoneinfo.ZoneInfo(profile_of(user).time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    return moment.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
+
+
+def match_url(match: Match) -> str:
+    return settings.SITE_URL + reverse("games:match", args=[match.pk])
+
+
+def render(name: str, context: dict[str, Any]) -> tuple[str, str]:
+    """``templates/mail/<name>.txt`` and ``.html`` with ``context``."""
+    return (render_to_string(f"mail/{name}.txt", context),
+            render_to_string(f"mail/{name}.html", context))
+
+
+def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
+    return {
+        "match": match, "seat": seat, "user": seat.user, "game": game,
+        "match_title": str(match), "seat_name": game.seat_name(seat.number),
+        "match_url": match_url(match),
+        "profile_url": settings.SITE_URL + reverse("accounts_profile"),
+    }
+
+
+def phase_email_content(*, match: Match, phase: Phase, seat: Seat,
+                        kind: str = Kind.PHASE_OPENED, hours: int | None = None) -> dict[str, Any]:
+    """Subject, bodies and reply-to of the "your move" email (or a reminder of it)."""
+    game = engine.get(match.game)
+    state = phase.state_before
+    context = _base_context(match, seat, game)
+    context.update(
+        phase=phase, hours=hours,
+        deadline=local_time(phase.deadline, seat.user),
+        board=game.board_text(state, seat.number),
+        grammar=game.text_help(state, seat.number),
+        reply_address=reply_address(match_id=match.pk, seat_number=seat.number,
+                                    phase_number=phase.number),
+    )
+    if kind == Kind.REMINDER:
+        subject = f"Reminder: your orders for {match} are due in {hours} h"
+    else:
+        subject = f"Your move: {match}, {phase.name or 'phase'} {phase.number}"
+    text, html = render("phase_opened" if kind != Kind.REMINDER else "reminder", context)
+    return {"subject": subject, "body_text": text, "body_html": html,
+            "reply_to": context["reply_address"]}
+
+
+def _human_seats(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match, user__isnull=False).select_related("user"))
+
+
+def phase_opened_notify(*, match_id: int, phase_number: int) -> int:
+    """Mail "your move" to every prompted human seat that wants it. Returns emails created."""
+    match = Match.objects.filter(pk=match_id).first()
+    phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
+    if match is None or phase is None or phase.status != Phase.Status.OPEN:
+        return 0
+    game = engine.get(match.game)
+    prompted = game.prompts(phase.state_before)
+    created = 0
+    for seat in _human_seats(match):
+        if seat.number not in prompted or not wants(seat.user, Kind.PHASE_OPENED):
+            continue
+        key = f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}:u{seat.user_id}"
+        if OutgoingEmail.objects.filter(dedupe_key=key).exists():
+            continue
+        content = phase_email_content(match=match, phase=phase, seat=seat)
+        if email_queue(kind=Kind.PHASE_OPENED, dedupe_key=key, to=seat.user.email,
+                       user=seat.user, match_id=match.pk, phase_number=phase.number,
+                       **content):
+            created += 1
+    return created
+
+
+def _state_after(match: Match, phase_number: int) -> dict[str, Any]:
+    following = Phase.objects.filter(match=match, number=phase_number + 1).first()
+    return following.state_before if following else match.state
+
+
+def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -> int:
+    """Mail the round report to seats that want every event (the last round of a finished
+    match is in the result email instead)."""
+    match = Match.objects.filter(pk=match_id).first()
+    phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
+    if match is None or phase is None or phase.status != Phase.Status.RESOLVED or finished:
+        return 0
+    game = engine.get(match.game)
+    state = _state_after(match, phase_number)
+    created = 0
+    for seat in _human_seats(match):
+        if not wants(seat.user, Kind.PHASE_RESOLVED):
+            continue
+        context = _base_context(match, seat, game)
+        context.update(phase=phase, events=[e.get("text", "") for e in phase.events or []],
+                       board=game.board_text(state, seat.number))
+        text, html = render("phase_resolved", context)
+        if email_queue(
+            kind=Kind.PHASE_RESOLVED,
+            dedupe_key=f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}",
+            to=seat.user.email, user=seat.user, match_id=match.pk, phase_number=phase.number,
+            subject=f"Round report: {match}, {phase.name or 'phase'} {phase.number}",
+            body_text=text, body_html=html,
+        ):
+            created += 1
+    return created
+
+
+def result_text(match: Match, game: Any) -> str:
+    if match.status == Match.Status.ABORTED:
+        return "The match was aborted."
+    result = match.result or {}
+    winners = result.get("winners") or []
+    if result.get("is_draw") or not winners:
+        head = "The match ended in a draw."
+    else:
+        head = "Winner: " + ", ".join(game.seat_name(int(w)) for w in winners) + "."
+    reason = result.get("reason") or ""
+    return f"{head} {reason}".strip()
+
+
+def match_ended_notify(*, match_id: int, status: str) -> int:
+    """Mail the final result (with the last round's events) to every human seat that wants it."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return 0
+    game = engine.get(match.game)
+    last = Phase.objects.filter(match=match, status=Phase.Status.RESOLVED).order_by(
+        "-number").first()
+    created = 0
+    for seat in _human_seats(match):
+        if not wants(seat.user, Kind.MATCH_ENDED):
+            continue
+        winners = {int(w) for w in (match.result or {}).get("winners") or []}
+        context = _base_context(match, seat, game)
+        context.update(
+            result=result_text(match, game), status=status,
+            you_won=seat.number in winners and len(winners) == 1,
+            events=[e.get("text", "") for e in (last.events if last else []) or []],
+            board=game.board_text(match.state, seat.number) if match.state else "",
+        )
+        text, html = render("match_ended", context)
+        if email_queue(
+            kind=Kind.MATCH_ENDED, dedupe_key=f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}",
+            to=seat.user.email, user=seat.user, match_id=match.pk,
+            subject=f"Result: {match}", body_text=text, body_html=html,
+        ):
+            created += 1
+    return created
+
+
+def _due_reminder(hours: list[int], opened_at: datetime, deadline: datetime,
+                  now: datetime) -> int | None:
+    """The reminder to send now: the smallest offset whose time has come, if that time came
+    after the phase opened (a 24 h reminder for a 12 h phase is no reminder)."""
+    due = [h for h in hours if deadline - timedelta(hours=h) <= now]
+    if not due:
+        return None
+    nearest = min(due)
+    return nearest if deadline - timedelta(hours=nearest) > opened_at else None
+
+
+def reminders_send(*, now: datetime | None = None) -> int:
+    """Remind prompted seats that have not submitted, once per (phase, seat, hours)."""
+    from portal.accounts.models import MAX_REMINDER_HOURS
+
+    now = now or timezone.now()
+    phases = Phase.objects.filter(
+        status=Phase.Status.OPEN, match__status=Match.Status.ACTIVE,
+        deadline__gt=now, deadline__lte=now + timedelta(hours=MAX_REMINDER_HOURS),
+    ).select_related("match")
+    created = 0
+    for phase in phases:
+        match = phase.match
+        if match.phase_number != phase.number:
+            continue
+        game = engine.get(match.game)
+        prompted = game.prompts(phase.state_before)
+        submitted = set(Submission.objects.filter(phase=phase).values_list(
+            "seat__number", flat=True))
+        for seat in _human_seats(match):
+            if seat.number not in prompted or seat.number in submitted:
+                continue
+            if not wants(seat.user, Kind.REMINDER):
+                continue
+            hours = _due_reminder(profile_of(seat.user).reminders, phase.opened_at,
+                                  phase.deadline, now)
+            if hours is None:
+                continue
+            key = f"{Kind.REMINDER}:m{match.pk}:p{phase.number}:s{seat.number}:h{hours}"
+            if OutgoingEmail.objects.filter(dedupe_key=key).exists():
+                continue
+            content = phase_email_content(match=match, phase=phase, seat=seat,
+                                          kind=Kind.REMINDER, hours=hours)
+            if email_queue(kind=Kind.REMINDER, dedupe_key=key, to=seat.user.email,
+                           user=seat.user, match_id=match.pk, phase_number=phase.number,
+                           **content):
+                created += 1
+    return created
+
+
+def digests_send(*, now: datetime | None = None) -> int:
+    """One email a day to each digest reader with a seat in an active or just-finished match."""
+    now = now or timezone.now()
+    since = now - timedelta(days=1)
+    users = get_user_model().objects.filter(
+        profile__notifications=Pref.DAILY_DIGEST, seats__isnull=False
+    ).exclude(email="").distinct()
+    created = 0
+    for user in users:
+        seats = Seat.objects.filter(user=user).select_related("match").filter(
+            match__status=Match.Status.ACTIVE
+        ) | Seat.objects.filter(user=user, match__finished_at__gte=since).select_related("match")
+        items = []
+        for seat in seats.order_by("match__deadline"):
+            match = seat.match
+            game = engine.get(match.game)
+            item = {"match": match, "title": str(match), "url": match_url(match),
+                    "seat_name": game.seat_name(seat.number)}
+            if match.status == Match.Status.ACTIVE:
+                phase = Phase.objects.filter(match=match, number=match.phase_number).first()
+                done = phase is not None and Submission.objects.filter(
+                    phase=phase, seat=seat).exists()
+                item.update(
+                    phase=f"{match.phase_name or 'phase'} {match.phase_number}",
+                    deadline=local_time(match.deadline, user), submitted=done,
+                    reply_address="" if done or phase is None else reply_address(
+                        match_id=match.pk, seat_number=seat.number, phase_number=phase.number),
+                )
+            else:
+                item["result"] = result_text(match, game)
+            items.append(item)
+        if not items:
+            continue
+        text, html = render("digest", {"user": user, "items": items, "site": settings.SITE_URL})
+        if email_queue(kind=Kind.DIGEST, dedupe_key=f"{Kind.DIGEST}:u{user.pk}:{now:%Y-%m-%d}",
+                       to=user.email, user=user, subject=f"Your matches on {now:%d %B %Y}",
+                       body_text=text, body_html=html):
+            created += 1
+    return created
