@@ -11,7 +11,7 @@ import hashlib
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 JSON = Any
@@ -19,7 +19,7 @@ State = dict[str, Any]
 Submission = dict[str, Any]
 
 
-class PhaseKind(str, Enum):
+class PhaseKind(StrEnum):
     """How a phase collects its input."""
 
     SIMULTANEOUS = "simultaneous"  # sealed; resolved when all required seats are in or at deadline

@@ -229,3 +229,73 @@ class SweepRun(models.Model):
 
     def __str__(self) -> str:
         return f"sweeper {self.name} last ran {self.last_run_at:%Y-%m-%d %H:%M:%S}"
+
+
+class Action(models.Model):
+    """One input of a continuous phase, in the match's logbook order: a seat's action, or the
+    gameday tick. ``seq`` is given under the match row lock, so the order of ``seq`` is the
+    order of commits; each input's dice come from ``rng_for(match.seed, seq)``, which is what
+    lets a replay without a struck entry keep everybody else's dice."""
+
+    class Kind(models.TextChoices):
+        ACTION = "action", "Action"
+        TICK = "tick", "Gameday tick"
+
+    class Source(models.TextChoices):
+        WEB = "web", "Web"
+        EMAIL = "email", "Email"
+        API = "api", "API"
+        BOT = "bot", "Bot"
+        SCHEDULE = "schedule", "Schedule (tick)"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.ACTION)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None for a tick.")
+    data = models.JSONField(default=dict, blank=True, help_text="The action as applied.")
+    gameday = models.CharField(max_length=40, blank=True, help_text="A tick's gameday key.")
+    at = models.DateTimeField(help_text="The `now` the engine was given.")
+    source = models.CharField(max_length=10, choices=Source.choices)
+    events = models.JSONField(default=list, blank=True)
+    struck = models.BooleanField(default=False)
+    struck_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    struck_at = models.DateTimeField(null=True, blank=True)
+    struck_reason = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="action_unique_seq"),
+            # A gameday is ticked exactly once, however often the sweeper fires.
+            models.UniqueConstraint(
+                fields=["match", "gameday"], condition=Q(kind="tick"),
+                name="action_unique_tick",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        what = f"tick {self.gameday}" if self.kind == self.Kind.TICK else f"seat {self.seat}"
+        return f"{self.match} #{self.seq} ({what})"
+
+
+class LogbookStrike(models.Model):
+    """Audit row: a moderator struck a logbook entry out and the match was replayed."""
+
+    action = models.ForeignKey(Action, on_delete=models.CASCADE, related_name="strikes")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="strikes")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    reason = models.CharField(max_length=255)
+    entries_replayed = models.PositiveIntegerField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match}: entry #{self.action.seq} struck"

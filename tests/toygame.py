@@ -223,5 +223,281 @@ class ToyCount(Game):
         return str(submission["add"])
 
 
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+class ToyRace(Game):
+    """Toy Race: a continuous game (every seat may act any time while the gameday window is
+    open) with the same portal-facing API as Tank Game V4: a gameday schedule, a cooldown, a
+    daily tick, dice from the rng, a logbook, replay, text grammar.
+
+    Each runner starts with 3 AP; ``{"type": "step"}`` costs 1 AP and moves 1 or 2 squares (a
+    die); the tick gives every runner 1 AP (at most 5). First to ``length`` wins. Schedule
+    ``{"kind": "every", "minutes": N, "open_minutes": M}`` (slots counted from the Unix epoch)
+    or ``{"kind": "weekly", "weekdays": [...], "open": "HH:MM", "close": "HH:MM",
+    "time_zone": "Europe/Berlin", "holidays": ["YYYY-MM-DD"]}``.
+    """
+
+    slug = "toy-race"
+    name = "Toy Race"
+    min_seats = 2
+    max_seats = 100
+    bots = ("random",)
+
+    def default_options(self) -> dict[str, Any]:
+        return {"length": 10, "cooldown_minutes": 5,
+                "schedule": {"kind": "every", "minutes": 60, "open_minutes": 60}}
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        if not isinstance(options, Mapping):
+            raise OptionsError("Options must be an object.")
+        result = self.default_options()
+        problems = []
+        for key, value in options.items():
+            if key not in result:
+                problems.append(Problem(str(key), f"Unknown option {key!r}."))
+            elif key in ("length", "cooldown_minutes"):
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
+                    problems.append(Problem(key, "Must be a whole number from 0 to 999."))
+                else:
+                    result[key] = value
+            else:
+                schedule = self._schedule(value, problems)
+                if schedule is not None:
+                    result["schedule"] = schedule
+        if problems:
+            raise OptionsError(problems)
+        return result
+
+    @staticmethod
+    def _schedule(value: Any, problems: list[Problem]) -> dict[str, Any] | None:
+        from datetime import date, time as dtime
+        from zoneinfo import ZoneInfo
+
+        if not isinstance(value, Mapping) or value.get("kind") not in ("every", "weekly"):
+            problems.append(Problem("schedule", 'kind must be "every" or "weekly".'))
+            return None
+        try:
+            if value["kind"] == "every":
+                minutes, open_minutes = int(value["minutes"]), int(value["open_minutes"])
+                if not 1 <= open_minutes <= minutes:
+                    raise ValueError("open_minutes must be 1..minutes")
+                return {"kind": "every", "minutes": minutes, "open_minutes": open_minutes}
+            days = [str(d) for d in value.get("weekdays", WEEKDAYS)]
+            if not days or any(d not in WEEKDAYS for d in days):
+                raise ValueError("weekdays must be mon..sun")
+            dtime.fromisoformat(value["open"]), dtime.fromisoformat(value["close"])
+            ZoneInfo(value["time_zone"])
+            holidays = [date.fromisoformat(h).isoformat() for h in value.get("holidays", [])]
+            return {"kind": "weekly", "weekdays": days, "open": value["open"],
+                    "close": value["close"], "time_zone": value["time_zone"],
+                    "holidays": holidays}
+        except Exception as error:  # noqa: BLE001 - any malformed schedule is one problem
+            problems.append(Problem("schedule", f"Not a valid schedule: {error}."))
+            return None
+
+    def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
+        options = self.validate_options(options)
+        return {"options": options, "seats": seats,
+                "runners": {str(s): {"at": 0, "ap": 3, "last": None} for s in
+                            range(1, seats + 1)},
+                "last_tick": None, "winner": None, "log": []}
+
+    # -- the schedule ------------------------------------------------------------------------
+    def _gameday_start(self, state: State, key: str) -> Any:
+        from datetime import UTC, datetime, time as dtime
+        from zoneinfo import ZoneInfo
+
+        schedule = state["options"]["schedule"]
+        if schedule["kind"] == "every":
+            return datetime.fromtimestamp(int(key) * schedule["minutes"] * 60, UTC)
+        local = datetime.combine(date_from(key), dtime.fromisoformat(schedule["open"]),
+                                 ZoneInfo(schedule["time_zone"]))
+        return local.astimezone(UTC)
+
+    def _is_gameday(self, schedule: Mapping[str, Any], day: Any) -> bool:
+        return (WEEKDAYS[day.weekday()] in schedule["weekdays"]
+                and day.isoformat() not in schedule["holidays"])
+
+    def gameday_key(self, state: State, now: Any) -> str:
+        from zoneinfo import ZoneInfo
+
+        schedule = state["options"]["schedule"]
+        if schedule["kind"] == "every":
+            return str(int(now.timestamp()) // (schedule["minutes"] * 60))
+        return now.astimezone(ZoneInfo(schedule["time_zone"])).date().isoformat()
+
+    def window_open(self, state: State, now: Any) -> bool:
+        from datetime import time as dtime
+        from zoneinfo import ZoneInfo
+
+        schedule = state["options"]["schedule"]
+        if schedule["kind"] == "every":
+            return int(now.timestamp()) % (schedule["minutes"] * 60) < \
+                schedule["open_minutes"] * 60
+        local = now.astimezone(ZoneInfo(schedule["time_zone"]))
+        return (self._is_gameday(schedule, local.date())
+                and dtime.fromisoformat(schedule["open"]) <= local.time().replace(tzinfo=None)
+                < dtime.fromisoformat(schedule["close"]))
+
+    def next_tick_at(self, state: State, now: Any) -> Any:
+        """The start of the first gameday after the last tick (or after ``now`` if none)."""
+        from datetime import timedelta
+
+        if state["winner"]:
+            return None
+        schedule = state["options"]["schedule"]
+        if schedule["kind"] == "every":
+            last = int(state["last_tick"]) if state["last_tick"] is not None \
+                else int(self.gameday_key(state, now))
+            return self._gameday_start(state, str(last + 1))
+        day = date_from(state["last_tick"]) if state["last_tick"] else \
+            date_from(self.gameday_key(state, now)) - timedelta(days=1)
+        for _ in range(3660):
+            day += timedelta(days=1)
+            if self._is_gameday(schedule, day):
+                start = self._gameday_start(state, day.isoformat())
+                if state["last_tick"] or start > now:
+                    return start
+        return None
+
+    # -- playing -------------------------------------------------------------------------------
+    def prompts(self, state: State) -> dict[int, Prompt]:
+        if state["winner"]:
+            return {}
+        return {s: Prompt(PhaseKind.CONTINUOUS, "gameday", required=False)
+                for s in range(1, state["seats"] + 1)}
+
+    def validate(self, state: State, seat: int, action: Any) -> Submission:
+        if not isinstance(action, Mapping) or action.get("type") != "step" or len(action) != 1:
+            raise RuleError([Problem("type", 'The only action is {"type": "step"}.')])
+        problems = []
+        if state["winner"]:
+            problems.append(Problem("", "The race is over."))
+        elif str(seat) not in state["runners"]:
+            problems.append(Problem("seat", f"There is no runner {seat}."))
+        elif state["runners"][str(seat)]["ap"] < 1:
+            problems.append(Problem("ap", "You have no AP left."))
+        if problems:
+            raise RuleError(problems)
+        return {"type": "step"}
+
+    def action_problems(self, state: State, seat: int, action: Any, now: Any) -> list[Problem]:
+        from datetime import datetime, timedelta
+
+        try:
+            self.validate(state, seat, action)
+            problems = []
+        except RuleError as error:
+            problems = list(error.problems)
+        if not self.window_open(state, now):
+            problems.append(Problem("window", "The gameday window is closed."))
+        runner = state["runners"].get(str(seat))
+        if runner and runner["last"]:
+            ready = datetime.fromisoformat(runner["last"]) + timedelta(
+                minutes=state["options"]["cooldown_minutes"])
+            if now < ready:
+                left = int((ready - now).total_seconds() + 0.999)
+                problems.append(Problem("cooldown", f"You can act again in {left // 60} min "
+                                        f"{left % 60} s."))
+        return problems
+
+    def apply(self, state: State, seat: int, action: Any, now: Any,
+              rng: random.Random) -> Outcome:
+        problems = self.action_problems(state, seat, action, now)
+        if problems:
+            raise RuleError(problems)
+        die = rng.randint(1, 2)
+        runners = {**state["runners"]}
+        runner = runners[str(seat)]
+        runners[str(seat)] = {"at": runner["at"] + die, "ap": runner["ap"] - 1,
+                              "last": now.isoformat()}
+        winner = seat if runners[str(seat)]["at"] >= state["options"]["length"] else None
+        entry = {"seq": len(state["log"]) + 1, "at": now.isoformat(), "kind": "action",
+                 "seat": seat, "action": {"type": "step"}, "dice": [die],
+                 "text": f"Seat {seat} stepped {die}"}
+        return Outcome({**state, "runners": runners, "winner": winner,
+                        "log": [*state["log"], entry]}, [entry])
+
+    def tick(self, state: State, now: Any, rng: random.Random) -> Outcome:
+        key = self.gameday_key(state, now)
+        if state["last_tick"] == key:
+            return Outcome(state, [])
+        runners = {s: {**r, "ap": min(5, r["ap"] + 1)} for s, r in state["runners"].items()}
+        entry = {"seq": len(state["log"]) + 1, "at": now.isoformat(), "kind": "tick",
+                 "seat": None, "action": None, "dice": [], "text": f"Gameday {key} began"}
+        return Outcome({**state, "runners": runners, "last_tick": key,
+                        "log": [*state["log"], entry]}, [entry])
+
+    def replay(self, seats: int, options: Mapping[str, Any], seed: int,
+               entries: list[Mapping[str, Any]]) -> State:
+        from datetime import datetime
+
+        from engine import rng_for
+
+        state = self.start(seats, options, seed)
+        for entry in entries:
+            now = datetime.fromisoformat(entry["at"])
+            rng = rng_for(seed, entry["seq"])
+            try:
+                if entry["kind"] == "tick":
+                    state = self.tick(state, now, rng).state
+                else:
+                    state = self.apply(state, entry["seat"], entry["action"], now, rng).state
+            except RuleError:
+                continue  # no longer legal without the struck entry: skipped
+        return state
+
+    def log_text(self, state: State) -> str:
+        return "".join(f"{e['at'][:16].replace('T', ' ')} — {e['text']}\n" for e in state["log"])
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {"runners": state["runners"], "winner": state["winner"],
+                "length": state["options"]["length"], "log": state["log"]}
+
+    def result(self, state: State) -> Result | None:
+        if not state["winner"]:
+            return None
+        others = tuple(s for s in range(1, state["seats"] + 1) if s != state["winner"])
+        return Result(((state["winner"],), others), {state["winner"]: 1},
+                      f"Seat {state['winner']} finished first")
+
+    def default_submission(self, state: State, seat: int) -> Submission:
+        return {}
+
+    def legal_actions(self, state: State, seat: int) -> list[Submission]:
+        try:
+            return [self.validate(state, seat, {"type": "step"})]
+        except RuleError:
+            return []
+
+    def bot_submission(self, state: State, seat: int, bot: str,
+                       rng: random.Random) -> Submission:
+        return {"type": "step"}
+
+    def parse_text(self, state: State, seat: int, text: str) -> Submission:
+        actions, problems = [], []
+        for number, line in enumerate(str(text).splitlines(), start=1):
+            if not line.strip():
+                continue
+            if line.strip().lower() == "step":
+                actions.append({"type": "step"})
+            else:
+                problems.append(Problem(f"line {number}", f"{line.strip()!r}: write 'step'."))
+        if problems or not actions:
+            raise TextError(problems or [Problem("line 1", "Write 'step'.")])
+        return {"actions": actions}
+
+    def format_text(self, state: State, seat: int, submission: Submission) -> str:
+        return "\n".join("step" for _ in submission.get("actions", [submission]))
+
+
+def date_from(key: str) -> Any:
+    from datetime import date
+
+    return date.fromisoformat(key)
+
+
 TOY_DUEL = engine.register(ToyDuel())
 TOY_COUNT = engine.register(ToyCount())
+TOY_RACE = engine.register(ToyRace())

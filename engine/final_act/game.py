@@ -42,6 +42,11 @@ def _deal_tokens(options: Mapping[str, Any], rng: random.Random) -> dict[str, li
     return dealt
 
 
+def _check_seat(seat: Any) -> None:
+    if seat not in board.SEATS or isinstance(seat, bool):
+        raise RuleError([Problem("seat", "Final Act seats are 1 (Alpha) and 2 (Delta).")])
+
+
 class FinalAct(Game):
     slug = "final-act"
     name = "Final Act"
@@ -109,8 +114,7 @@ class FinalAct(Game):
         return {seat: Prompt(PhaseKind.SIMULTANEOUS, state["phase"]) for seat in board.SEATS}
 
     def validate(self, state: State, seat: int, submission: Any) -> Submission:
-        if seat not in board.SEATS:
-            raise RuleError([Problem("seat", "Final Act seats are 1 (Alpha) and 2 (Delta).")])
+        _check_seat(seat)
         if state["phase"] == "setup":
             return validate_setup(seat, state["options"], submission)
         if state["phase"] == "orders":
@@ -127,6 +131,7 @@ class FinalAct(Game):
         return sheet_warnings(Position(state), sheet)
 
     def default_submission(self, state: State, seat: int) -> Submission:
+        _check_seat(seat)
         if state["phase"] == "setup":
             return default_setup(seat, state["options"])
         if state["phase"] == "orders":
@@ -141,7 +146,7 @@ class FinalAct(Game):
         sheets: dict[int, dict[str, Any]] = {}
         problems: list[Problem] = []
         for seat in board.SEATS:
-            sub = submissions.get(seat)
+            sub = submissions.get(seat, submissions.get(str(seat)))  # type: ignore[call-overload]
             if sub is None:
                 sub = self.default_submission(state, seat)
             try:
@@ -181,6 +186,7 @@ class FinalAct(Game):
         )
 
     def legal_actions(self, state: State, seat: int) -> dict[str, Any]:
+        _check_seat(seat)
         return legal_actions(state, seat)
 
     def bot_submission(self, state: State, seat: int, bot: str, rng: random.Random) -> Submission:

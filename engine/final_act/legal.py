@@ -47,17 +47,29 @@ def _air_strike_choices(seat: int) -> dict[str, Any]:
 
 
 def _unit_moves(pos: Position, unit: Unit, repairing: bool) -> list[dict[str, Any]]:
-    here = board.name(pos.sq(unit))
+    """Every move (and for tanks every move/turn pair) the unit may be ordered; AT and R
+    entries carry only move and destination, tank entries also turn and the facing after."""
+    tank = unit["kind"] == "tank"
     moves: list[dict[str, Any]] = []
-    if unit["kind"] == "at":
-        moves.append({"move": "stay", "to": here})
-    else:
-        entry: dict[str, Any] = {"move": "stay", "to": here}
-        if unit["kind"] == "tank":
-            entry = {"move": "stay", "turn": False, "to": here, "facing": unit["facing"]}
+
+    def add(move: str, to: int, turn: bool = False) -> None:
+        entry: dict[str, Any] = {"move": move, "to": board.name(to)}
+        if tank:
+            entry["turn"] = turn
+            entry["facing"] = board.turned(unit["facing"], move) if turn else unit["facing"]
         moves.append(entry)
+
+    add("stay", pos.sq(unit))
     if repairing:
         return moves
+    for move in (board.AT_MOVES if unit["kind"] == "at" else board.TANK_MOVES)[1:]:
+        path, reason = pos.move_path(unit, move)
+        if reason:
+            continue
+        add(move, path[-1])
+        if tank and move in board.DIAGONAL_MOVES:
+            add(move, path[-1], turn=True)
+    return moves
     options = board.AT_MOVES if unit["kind"] == "at" else board.TANK_MOVES
     for move in options[1:]:
         path, reason = pos.move_path(unit, move)

@@ -17,7 +17,7 @@ from engine import Game
 from games import selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Seat
-from games.services import ServiceError, seat_join, seat_leave
+from games.services import ServiceError, receipt_verify, seat_join, seat_leave
 from games.views.access import (
     is_participant,
     match_url,
@@ -32,7 +32,13 @@ POLL_SECONDS = 5
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_visible_or_404(request, match_id)
-    return render(request, "games/match.html", match_page_context(request, match))
+    return render(request, match_template(match), match_page_context(request, match))
+
+
+def match_template(match: Match) -> str:
+    """A game may bring its own page (templates/games/<game>/match.html, usually extending
+    games/match.html and replacing some of its blocks); the generic page otherwise."""
+    return select_template([f"games/{match.game}/match.html", "games/match.html"]).template.name
 
 
 def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -88,7 +94,7 @@ def _match_refused(request: HttpRequest, match: Match, message: str, status: int
         return render(request, "partials/error.html", {"error": message}, status=status)
     context = match_page_context(request, match)
     context["error"] = message
-    return render(request, "games/match.html", context, status=status)
+    return render(request, match_template(match), context, status=status)
 
 
 # -- the page's context -------------------------------------------------------------------------
@@ -190,6 +196,9 @@ def history_entries(match: Match) -> list[dict[str, Any]]:
                 "source": sheet.get("source", ""),
                 "text": _sheet_text(game, phase.state_before, number, sheet.get("data")),
                 "receipt": sheet.get("receipt", ""),
+                # Anyone can check that the revealed sheet is the one that was sealed.
+                "verified": receipt_verify(salt=sheet.get("salt", ""), data=sheet.get("data"),
+                                           receipt=sheet.get("receipt", "")),
             })
         entries.append({
             "phase": phase,

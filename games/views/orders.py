@@ -13,7 +13,7 @@ from games.forms import OrdersForm
 from games.models import Match, Submission
 from games.services import ServiceError, orders_submit
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
-from games.views.match import match_page_context
+from games.views.match import match_page_context, match_template
 
 
 @login_required
@@ -74,7 +74,7 @@ def _orders_page(request: HttpRequest, match: Match, form: OrdersForm, status: i
     """The refused form again: the order panel for HTMX, else the whole match page."""
     context = match_page_context(request, match, orders_form=form)
     if not request.htmx:
-        return render(request, "games/match.html", context, status=status)
+        return render(request, match_template(match), context, status=status)
     if not context.get("must_act"):  # no order panel of one's own to re-draw
         errors = [str(e) for e in form.non_field_errors()] or ["These orders were refused."]
         return render(request, "partials/error.html", {"error": " ".join(errors)}, status=status)

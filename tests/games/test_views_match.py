@@ -177,6 +177,7 @@ def test_history_reveals_resolved_sheets_and_events_as_text(client, players, mat
     assert "Phase 1: duel" in page
     revealed = Phase.objects.get(number=1).revealed
     assert revealed["1"]["receipt"] in page and revealed["2"]["receipt"] in page
+    assert page.count("(matches the sealed sheet)") == 2
     assert "winner: 1" in page
     assert "Phase 2" in page  # the next phase is open
 
@@ -297,3 +298,24 @@ def test_the_match_page_query_count_does_not_grow_with_the_history(
     play_rounds(6)
     with django_assert_max_num_queries(len(short.captured_queries)):
         assert "Phase 8" in client.get(match_url(match)).content.decode()
+
+
+def test_a_game_can_bring_its_own_match_page(client, players, settings, tmp_path):
+    import copy
+
+    import tests.portal.notegame  # noqa: F401  (registers "sealed-notes")
+
+    page_dir = tmp_path / "games" / "sealed-notes"
+    page_dir.mkdir(parents=True)
+    (page_dir / "match.html").write_text(
+        '{% extends "games/match.html" %}'
+        "{% block board %}<p>NOTES-OWN-BOARD round {{ match.state.round }}</p>{% endblock %}")
+    templates = copy.deepcopy(settings.TEMPLATES)
+    templates[0]["DIRS"] = [tmp_path, *templates[0]["DIRS"]]
+    settings.TEMPLATES = templates
+    notes = duel(*players, game="sealed-notes")
+    toy = duel(*players)
+    client.force_login(players[0])
+    page = client.get(match_url(notes)).content.decode()
+    assert "NOTES-OWN-BOARD round 1" in page and "Your orders" in page  # the rest is generic
+    assert "NOTES-OWN-BOARD" not in client.get(match_url(toy)).content.decode()

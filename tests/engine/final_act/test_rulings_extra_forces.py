@@ -244,3 +244,18 @@ def test_at_most_two_r_repairs_per_game(fa):
     assert fa.at(state, 1, "R") == "i4"
     assert fa.seen(state, 1, "2A")["status"] == "damaged"
     assert fa.game.view(state, 1)["used"]["1"]["r_repairs"] == 2
+
+
+def test_at_unit_turns_even_when_its_step_is_blocked(fa):
+    """AT facing may change with or without a move: a blocked AT still takes its new facing."""
+    units = [
+        fa.unit(1, "AT1", "e4", "N"),
+        fa.unit(1, "1", "d5", "N"),
+        fa.unit(1, "AT2", "d5", "N"),
+        fa.unit(2, "C", "l12"),
+    ]
+    state = fa.start(units, extra_forces=True)
+    # d5 already holds a tank and an AT: a third unit may not join them.
+    after = fa.play(state, {"units": {"AT1": {"move": "NW", "face": "W"}}})
+    assert fa.at(after, 1, "AT1") == "e4"
+    assert fa.seen(after, 1, "AT1")["facing"] == "W"

@@ -339,3 +339,26 @@ def test_token_mode_draft_k_is_part_of_the_sealed_setup(fa):
     )
     assert fa.game.view(outcome.state, 1)["tokens"]["1"] == ["air_strike", "smoke", "quick_sand"]
     assert "1" not in fa.game.view(outcome.state, 2)["tokens"]
+
+
+def test_smoke_does_not_stop_an_air_strike_or_guard_its_own_square(fa):
+    """Smoke blocks line of fire; air strike shells need none, and the target square itself never
+    blocks (a shell aimed at the smoke square lands)."""
+    units = [
+        fa.unit(1, "C", "c4", "N"),
+        fa.unit(1, "1", None, hits=2),
+        fa.unit(2, "C", "c9", "S"),
+        fa.unit(2, "2", "h9", "S"),
+    ]
+    state = fa.start(units, tokens={"1": ["air_strike"], "2": ["smoke"]})
+    strike = {"at": "c1", "fire": ["c9"]}
+    after = fa.play(state, {"tokens": {"air_strike": strike}}, {"tokens": {"smoke": {"at": "c8"}}})
+    assert fa.seen(after, 2, "C")["hits"] == 1
+    # Delta C moves onto its own smoke square; Alpha C's shell at c8 still lands there.
+    state = fa.start(units, tokens={"1": [], "2": ["smoke"]})
+    after = fa.play(
+        state,
+        {"units": {"C": {"fire": ["c8"]}}},
+        {"units": {"C": {"move": "F"}}, "tokens": {"smoke": {"at": "c8"}}},
+    )
+    assert fa.seen(after, 2, "C")["hits"] == 1

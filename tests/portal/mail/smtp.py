@@ -3,6 +3,7 @@ arrived and to build replies the way a mail client does."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import time
@@ -13,6 +14,8 @@ from email.parser import BytesParser
 from email.utils import make_msgid, parseaddr
 
 from aiosmtpd.controller import Controller
+
+logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's chatter per command
 
 
 @dataclass

@@ -1,0 +1,341 @@
+"""Continuous phases: actions applied at once, the gameday tick, and striking logbook entries.
+
+A continuous game (Tank Game V4) has one open phase for the whole match. Every accepted action
+and every gameday tick is an ``Action`` row whose ``seq`` is given under the match row lock, so
+the logbook order is the order of commits. Each input's dice come from
+``rng_for(match.seed, seq)``: replaying the stored, non-struck inputs reproduces the state, and
+striking one entry out leaves everybody else's dice as they were.
+
+Beyond the base contract, a continuous game provides ``next_tick_at(state, now)``,
+``gameday_key(state, now)`` and ``replay(seats, options, seed, entries)``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
+from games.models import Action, LogbookStrike, Match, Phase, Seat
+from games.receipts import new_salt, receipt_for
+from games.services.common import game_for, match_lock, result_as_json
+from games.services.errors import ServiceError
+from games.services.match import match_set_status
+from games.services.queue import enqueue_on_commit, send_signal_on_commit
+from games.signals import gameday_opened, phase_resolved
+
+logger = logging.getLogger(__name__)
+
+CONTINUOUS = PhaseKind.CONTINUOUS.value
+MAX_TEXT_LENGTH = 20_000
+MAX_ACTIONS_PER_SHEET = 20
+SOURCES = {Action.Source.WEB, Action.Source.EMAIL, Action.Source.API, Action.Source.BOT}
+
+
+@dataclass(frozen=True)
+class ActionReceipt:
+    """An accepted action: its place in the logbook and what happened."""
+
+    seq: int
+    seat: int
+    data: dict[str, Any]
+    at: datetime
+    events: list[dict[str, Any]] = field(default_factory=list)
+    finished: bool = False
+
+
+def _now(now: datetime | None) -> datetime:
+    if now is None:
+        return timezone.now()
+    if timezone.is_naive(now):
+        raise ServiceError("invalid", "Times must be time-zone aware.")
+    return now
+
+
+def _next_seq(match: Match) -> int:
+    """The next logbook number; the caller holds the match lock, so no one else takes it."""
+    last = Action.objects.filter(match=match).aggregate(last=Max("seq"))["last"]
+    return (last or 0) + 1
+
+
+def _as_json_object(action: Any) -> dict[str, Any]:
+    if not isinstance(action, dict):
+        raise ServiceError("invalid", "An action must be an object such as "
+                           '{"type": "move", "to": "B4"}.', [Problem("", "Not an object.")])
+    try:
+        return json.loads(json.dumps(action))
+    except (TypeError, ValueError):
+        raise ServiceError("invalid", "The action holds something that is not plain data.",
+                           [Problem("", "Not plain JSON data.")]) from None
+
+
+def _refusal(error: RuleError) -> ServiceError:
+    """A RuleError as the player reads it; a cooldown gets its own code (the time left)."""
+    paths = {problem.path for problem in error.problems}
+    code = "cooldown" if "cooldown" in paths else "window_closed" if "window" in paths \
+        else "invalid"
+    message = " ".join(problem.message for problem in error.problems)
+    return ServiceError(code, message, error.problems)
+
+
+def _check_author(match: Match, seat_number: Any, user: AbstractBaseUser | None,
+                  source: str) -> Seat:
+    try:
+        number = int(seat_number)
+    except (TypeError, ValueError, OverflowError):
+        number = -1
+    seat = Seat.objects.filter(match=match, number=number).first()
+    if seat is None:
+        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+    if source == Action.Source.BOT:
+        if user is not None or not seat.bot:
+            raise ServiceError("not_your_seat", "Only a bot seat takes bot actions.")
+    elif user is None or not user.is_authenticated or seat.user_id != user.pk:
+        raise ServiceError("not_your_seat", f"Seat {seat.number} is not yours.")
+    if seat.status == Seat.Status.FORFEITED:
+        raise ServiceError("not_allowed", "This seat has forfeited the match.")
+    return seat
+
+
+def _active_continuous(match: Match) -> None:
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("not_active", "This match is not in play.")
+    if match.phase_kind != CONTINUOUS:
+        raise ServiceError("unsupported_phase", "This match is not in a continuous phase.")
+
+
+def _finish_if_over(match: Match, game: Game, state: dict[str, Any], now: datetime) -> bool:
+    """Finish the match if the rules say it is over (caller holds the lock; saves state)."""
+    result = game.result(state)
+    if result is None:
+        return False
+    match.result = result_as_json(result)
+    match.save(update_fields=["state", "result"])
+    Phase.objects.filter(match=match, number=match.phase_number,
+                         status=Phase.Status.OPEN).update(status=Phase.Status.RESOLVED,
+                                                          resolved_at=now)
+    match_set_status(match=match, new_status=Match.Status.FINISHED, note=result.reason[:255])
+    send_signal_on_commit(phase_resolved, match_id=match.pk, phase_number=match.phase_number,
+                          finished=True)
+    return True
+
+
+@transaction.atomic
+def actions_apply(
+    *,
+    match_id: Any,
+    seat_number: Any,
+    user: AbstractBaseUser | None,
+    action: Any,
+    source: str,
+    now: datetime | None = None,
+) -> ActionReceipt:
+    """Apply one action of a continuous phase at once, in its own transaction.
+
+    Locks the match row: actions on one match are serialised and the logbook order (``seq``)
+    is the order of commits. Refusals (cooldown with the time left, window closed, no AP, ...)
+    raise ServiceError and write nothing.
+    """
+    now = _now(now)
+    if source not in SOURCES:
+        raise ServiceError("invalid", f"Unknown source {source!r}.")
+    data = _as_json_object(action)
+    match = match_lock(match_id)
+    _active_continuous(match)
+    seat = _check_author(match, seat_number, user, source)
+    game = game_for(match.game)
+    seq = _next_seq(match)
+    try:
+        outcome = game.apply(match.state, seat.number, data, now, rng_for(match.seed, seq))
+    except RuleError as error:
+        raise _refusal(error) from None
+    Action.objects.create(match=match, seq=seq, kind=Action.Kind.ACTION, seat=seat.number,
+                          data=data, at=now, source=source, events=list(outcome.events))
+    match.state = outcome.state
+    finished = _finish_if_over(match, game, outcome.state, now)
+    if not finished:
+        match.save(update_fields=["state"])
+    return ActionReceipt(seq=seq, seat=seat.number, data=data, at=now,
+                         events=list(outcome.events), finished=finished)
+
+
+def actions_submit(
+    *,
+    match_id: Any,
+    seat_number: Any,
+    user: AbstractBaseUser | None,
+    source: str,
+    data: Any = None,
+    text: str | None = None,
+    now: datetime | None = None,
+) -> Any:
+    """An order sheet for a continuous phase (email reply, API): its actions are applied in
+    order, each in its own transaction, under the same rules as the page (cooldown, window).
+
+    ``data`` is one action or ``{"actions": [...]}``; ``text`` is read with the game's text
+    grammar. Returns an ``orders.Receipt`` of the accepted actions with the refused ones as
+    warnings; raises ServiceError if none was accepted.
+    """
+    from games.services.orders import Receipt
+
+    match = Match.objects.filter(pk=match_id).first() if str(match_id).isdigit() else None
+    if match is None:
+        raise ServiceError("not_found", f"There is no match {match_id}.")
+    _active_continuous(match)
+    seat = _check_author(match, seat_number, user, source)
+    game = game_for(match.game)
+    if text is not None:
+        if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
+            raise ServiceError("invalid", f"Actions must be text of at most {MAX_TEXT_LENGTH} "
+                               "characters.")
+        try:
+            data = game.parse_text(match.state, seat.number, text)
+        except TextError as error:
+            raise ServiceError("invalid", "The actions could not be read.",
+                               error.problems) from None
+        except RuleError as error:
+            raise ServiceError("invalid", "The actions are not valid.", error.problems) from None
+    actions = data.get("actions") if isinstance(data, dict) and "actions" in data else [data]
+    if not isinstance(actions, list) or not actions:
+        raise ServiceError("invalid", "There is no action in the sheet.")
+    if len(actions) > MAX_ACTIONS_PER_SHEET:
+        raise ServiceError("invalid", f"At most {MAX_ACTIONS_PER_SHEET} actions at a time.")
+    accepted: list[dict[str, Any]] = []
+    refused: list[Problem] = []
+    first_error: ServiceError | None = None
+    for index, action in enumerate(actions, start=1):
+        try:
+            receipt = actions_apply(match_id=match.pk, seat_number=seat.number, user=user,
+                                    action=action, source=source, now=now)
+        except ServiceError as error:
+            first_error = first_error or error
+            where = f"actions.{index}"
+            refused += [Problem(where, p.message) for p in error.problems] or \
+                [Problem(where, error.message)]
+            if error.code in {"not_active", "unsupported_phase"}:
+                break
+            continue
+        accepted.append(receipt.data)
+        if receipt.finished:
+            break
+    if not accepted:
+        assert first_error is not None
+        raise ServiceError(first_error.code, first_error.message, refused)
+    salt = new_salt()
+    sheet = {"actions": accepted}
+    return Receipt(submission_id=0, receipt=receipt_for(salt=salt, data=sheet), salt=salt,
+                   revision=1, data=sheet, warnings=refused, complete=False)
+
+
+def gamedays_due(*, now: datetime | None = None) -> list[int]:
+    """Active continuous matches whose next gameday has begun (the sweeper's query)."""
+    now = _now(now)
+    return list(Match.objects.filter(status=Match.Status.ACTIVE, phase_kind=CONTINUOUS,
+                                     deadline__lte=now).values_list("pk", flat=True))
+
+
+def gameday_tick(*, match_id: Any, now: datetime | None = None) -> bool:
+    """Start the gameday that is due on ``match_id`` exactly once, however often triggered.
+
+    Locks the match; does nothing (False) unless the match is in a continuous phase and its
+    next gameday (``Match.deadline``) has begun by ``now``. The tick is applied at the
+    gameday's scheduled start, stored as a tick row (unique per gameday), and the deadline
+    moves to the following gameday. A sweeper that fell behind catches up one gameday per call.
+    """
+    now = _now(now)
+    with transaction.atomic():
+        match = match_lock(match_id)
+        if (match.status != Match.Status.ACTIVE or match.phase_kind != CONTINUOUS
+                or match.deadline is None or match.deadline > now):
+            return False
+        game = game_for(match.game)
+        at = match.deadline
+        key = str(game.gameday_key(match.state, at))
+        ticked = Action.objects.filter(match=match, kind=Action.Kind.TICK, gameday=key).exists()
+        if not ticked:
+            seq = _next_seq(match)
+            outcome = game.tick(match.state, at, rng_for(match.seed, seq))
+            Action.objects.create(match=match, seq=seq, kind=Action.Kind.TICK, gameday=key,
+                                  at=at, source=Action.Source.SCHEDULE,
+                                  events=list(outcome.events))
+            match.state = outcome.state
+        following = game.next_tick_at(match.state, at)
+        if following is not None and following <= at:
+            raise RuntimeError(f"{game.slug}: next_tick_at did not move past {at}")
+        match.deadline = following
+        if _finish_if_over(match, game, match.state, at):
+            return not ticked
+        match.save(update_fields=["state", "deadline"])
+        Phase.objects.filter(match=match, number=match.phase_number).update(deadline=following)
+        if not ticked:
+            send_signal_on_commit(gameday_opened, match_id=match.pk, gameday=key)
+            bots = Seat.objects.filter(match=match, number__in=list(game.prompts(match.state)))
+            for number in bots.exclude(bot="").values_list("number", flat=True):
+                enqueue_on_commit("games.tasks.bot_submit", match_id=match.pk,
+                                  seat_number=number, phase_number=match.phase_number)
+        return not ticked
+
+
+def logbook_inputs(match: Match, *, upto_seq: int | None = None) -> list[dict[str, Any]]:
+    """The stored, non-struck inputs in logbook order, as the game's ``replay`` takes them."""
+    rows = Action.objects.filter(match=match, struck=False).order_by("seq")
+    if upto_seq is not None:
+        rows = rows.filter(seq__lte=upto_seq)
+    return [{"seq": row.seq, "kind": row.kind, "seat": row.seat,
+             "action": row.data if row.kind == Action.Kind.ACTION else None,
+             "at": row.at.isoformat()} for row in rows]
+
+
+def match_replay(*, match: Match, upto_seq: int | None = None) -> dict[str, Any]:
+    """The match's state rebuilt from its stored inputs (up to ``upto_seq``), e.g. for the
+    logbook slider. Read-only."""
+    game = game_for(match.game)
+    return game.replay(match.seats.count(), match.options, match.seed,
+                       logbook_inputs(match, upto_seq=upto_seq))
+
+
+@transaction.atomic
+def logbook_strike(*, action_id: Any, by: AbstractBaseUser | None, reason: str) -> bool:
+    """A moderator strikes a logbook entry out: the match is replayed without it.
+
+    Locks the match row; writes a LogbookStrike audit row. Idempotent: striking an entry that is
+    already struck changes nothing (False).
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("invalid", "Say why the entry is struck out.")
+    try:
+        row = Action.objects.filter(pk=int(action_id)).first()
+    except (TypeError, ValueError, OverflowError):
+        row = None
+    if row is None:
+        raise ServiceError("not_found", f"There is no logbook entry {action_id}.")
+    match = match_lock(row.match_id)
+    row.refresh_from_db()
+    if row.struck:
+        return False
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("not_active", "Only a match in play can be replayed.")
+    if row.kind == Action.Kind.TICK:
+        raise ServiceError("invalid", "A gameday tick cannot be struck out, only actions.")
+    now = timezone.now()
+    row.struck, row.struck_at, row.struck_reason = True, now, reason[:255]
+    row.struck_by = by if by is not None and by.is_authenticated else None
+    row.save(update_fields=["struck", "struck_at", "struck_reason", "struck_by"])
+    inputs = logbook_inputs(match)
+    game = game_for(match.game)
+    match.state = game.replay(match.seats.count(), match.options, match.seed, inputs)
+    LogbookStrike.objects.create(action=row, match=match, by=row.struck_by, reason=reason[:255],
+                                 entries_replayed=len(inputs))
+    if not _finish_if_over(match, game, match.state, now):
+        match.save(update_fields=["state"])
+    logger.info("match %s entry #%s struck by %s: %s", match.pk, row.seq, by, reason)
+    return True

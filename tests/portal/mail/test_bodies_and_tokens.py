@@ -1,0 +1,74 @@
+"""Reading emails (quotes, signatures, HTML, loops) and the signed reply token."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+import pytest
+
+from portal.mail import bodies
+from portal.mail.tokens import (
+    BadToken,
+    reply_address,
+    token_in_address,
+    token_make,
+    token_read,
+)
+
+
+def test_quotes_wrote_lines_and_signatures_are_blanked_keeping_line_numbers():
+    text = ("1A F\n\nC stay\nOn Sun, 22 Nov 2026 at 04:00, Tank Portal <\n"
+            "portal@example.test> wrote:\n> 1A B\n> more\n-- \nAlice\n1A B")
+    assert bodies.strip_reply(text).split("\n") == ["1A F", "", "C stay"]
+    assert bodies.strip_reply("x\nOn Mon, Bob wrote:\n> old").split("\n") == ["x"]
+    assert bodies.strip_reply("1A F\n-----Original Message-----\nFrom: x") == "1A F"
+    assert bodies.strip_reply("> only a quote\n> and more\n") == ""
+
+
+def test_html_becomes_text_without_quoted_blocks():
+    html = ("<html><head><style>p{}</style></head><body><div>1A F</div><p>C&nbsp;stay<br>"
+            "2 F</p><blockquote>1A B</blockquote></body></html>")
+    assert bodies.html_to_text(html).split("\n") == ["1A F", "", "C stay", "2 F"]
+
+
+def message(**headers) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = headers.pop("From", "alice@example.test")
+    for name, value in headers.items():
+        msg[name.replace("_", "-")] = value
+    msg.set_content("hi")
+    return msg
+
+
+@pytest.mark.parametrize("headers", [
+    {"Auto_Submitted": "auto-generated"}, {"Precedence": "list"}, {"X_Autoreply": "yes"},
+    {"List_Id": "<x.example.test>"}, {"From": "MAILER-DAEMON@example.test"},
+    {"Return_Path": "<>"},
+])
+def test_loops_are_recognised(headers):
+    assert bodies.loop_reason(message(**headers), {"portal@example.test"})
+
+
+def test_a_person_writing_is_not_a_loop():
+    assert bodies.loop_reason(message(Auto_Submitted="no"), {"portal@example.test"}) is None
+    assert bodies.loop_reason(message(From="portal@example.test"), {"portal@example.test"})
+
+
+def test_a_token_names_match_seat_and_phase_and_cannot_be_altered():
+    token = token_make(match_id=12, seat_number=2, phase_number=7)
+    target = token_read(token)
+    assert (target.match_id, target.seat_number, target.phase_number) == (12, 2, 7)
+    with pytest.raises(BadToken):
+        token_read(token.replace("m12s2", "m12s1"))
+    with pytest.raises(BadToken):
+        token_read("m12s2p7")
+    assert token != token_make(match_id=12, seat_number=1, phase_number=7)
+
+
+def test_the_reply_address_carries_the_token(settings):
+    settings.MAIL_REPLY_DOMAIN = "play.example.test"
+    address = reply_address(match_id=3, seat_number=1, phase_number=2)
+    assert token_read(token_in_address(address)).match_id == 3
+    assert len(address.split("@")[0]) <= 64  # an email local part's limit
+    assert token_in_address("play+abc@elsewhere.test") is None
+    assert token_in_address("someone@play.example.test") is None
