@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 # Packages that register a built-in game when imported.
-BUILTIN_GAMES = ("engine.final_act",)
+BUILTIN_GAMES = ("engine.final_act", "engine.tank_game")
 
 _registry: dict[str, Game] = {}
 _loaded = False

@@ -14,10 +14,20 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
 from games import services
-from games.models import Match, MatchStatusChange, Phase, Seat, Submission, SweepRun
+from games.models import (
+    Action,
+    LogbookStrike,
+    Match,
+    MatchStatusChange,
+    Phase,
+    Seat,
+    Submission,
+    SweepRun,
+)
 from games.services import ServiceError
 
 SEALED = "sealed"
@@ -276,3 +286,61 @@ class MatchStatusChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 @admin.register(SweepRun)
 class SweepRunAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["name", "last_run_at", "last_gap_seconds", "extended_total"]
+
+
+class StrikeForm(forms.Form):
+    reason = forms.CharField(max_length=255, help_text="Shown in the audit trail.")
+
+
+@admin.register(Action)
+class ActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The logbook of continuous matches (actions and gameday ticks, in commit order)."""
+
+    list_display = ["match", "seq", "kind", "seat", "source", "at", "gameday", "struck"]
+    list_filter = ["kind", "struck", "source"]
+    search_fields = ["match__id", "match__title"]
+    list_select_related = ["match"]
+    fields = ["match", "seq", "kind", "seat", "source", "at", "gameday", "data_json",
+              "events_json", "struck", "struck_by", "struck_at", "struck_reason"]
+    readonly_fields = fields
+    actions = ["strike_out"]
+
+    @admin.display(description="action")
+    def data_json(self, row: Action) -> str:
+        return pretty_json(row.data)
+
+    @admin.display(description="events")
+    def events_json(self, row: Action) -> str:
+        return pretty_json(row.events)
+
+    @admin.action(description="Strike out the selected entries (the match is replayed)")
+    def strike_out(self, request: HttpRequest, queryset: QuerySet[Action]):
+        form = StrikeForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return TemplateResponse(request, "admin/games/action/strike.html", {
+                **self.admin_site.each_context(request), "title": "Strike out logbook entries",
+                "entries": queryset, "form": form, "opts": self.model._meta,
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            })
+        struck = unchanged = 0
+        for action_id in queryset.order_by("-seq").values_list("pk", flat=True)[:50]:
+            try:
+                if services.logbook_strike(action_id=action_id, by=request.user,
+                                           reason=form.cleaned_data["reason"]):
+                    struck += 1
+                else:
+                    unchanged += 1
+            except ServiceError as error:
+                self.message_user(request, f"Entry {action_id}: {error.message}",
+                                  messages.WARNING)
+        self.message_user(request, f"Struck out {struck} entr(ies) and replayed their matches; "
+                          f"{unchanged} were struck already.")
+        return None
+
+
+@admin.register(LogbookStrike)
+class LogbookStrikeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["match", "action", "by", "reason", "entries_replayed", "at"]
+    list_select_related = ["match", "action", "by"]
+    fields = list_display
+    readonly_fields = fields

@@ -11,8 +11,9 @@ from django import forms
 import engine
 from games.models import Match
 
-# A web form with more seat pickers than this is unusable; bigger matches fill by invite link.
-MAX_FORM_SEATS = 12
+# More seat pickers than this make the form unusable: further seats are open seats, filled
+# through the invite link.
+MAX_SEAT_PICKERS = 12
 ME, OPEN, BOT_PREFIX = "me", "open", "bot:"
 
 
@@ -94,13 +95,14 @@ class MatchCreateForm(forms.Form):
         if game is None:
             return
         self.fields["game"].initial = game.slug
-        low, high = game.min_seats, min(game.max_seats, MAX_FORM_SEATS)
+        low, high = game.min_seats, game.max_seats
         count = _int_or(source.get("seat_count"), low)
         count = min(max(count, low), high)
         self.fields["seat_count"] = forms.IntegerField(
             label="Number of seats", min_value=low, max_value=high, initial=count,
-            help_text=f"{game.name or game.slug}: {low}–{game.max_seats} seats."
-            + (f" Up to {high} on this form." if game.max_seats > high else ""),
+            help_text=f"{game.name or game.slug}: {low}–{high} seats."
+            + (f" Seats after {MAX_SEAT_PICKERS} are open seats, filled through the invite link."
+               if high > MAX_SEAT_PICKERS else ""),
             # A game with one seat count has nothing to choose.
             widget=forms.HiddenInput if low == high else forms.NumberInput,
         )
@@ -120,7 +122,7 @@ class MatchCreateForm(forms.Form):
         choices += [(f"{BOT_PREFIX}{bot}", f"Bot: {bot}") for bot in game.bots]
         # By default: me against bots (or open seats for a game without bots).
         others = f"{BOT_PREFIX}{game.bots[0]}" if game.bots else OPEN
-        for number in range(1, count + 1):
+        for number in range(1, min(count, MAX_SEAT_PICKERS) + 1):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=f"Seat {number}: {game.seat_name(number)}",
                 choices=choices,
@@ -128,7 +130,7 @@ class MatchCreateForm(forms.Form):
             )
         # Keep the seat pickers next to the seat count.
         order = ["game", "title", "seat_count"]
-        order += [f"seat_{n}" for n in range(1, count + 1)]
+        order += [f"seat_{n}" for n in range(1, min(count, MAX_SEAT_PICKERS) + 1)]
         self.order_fields(order)
 
     def seat_fields(self) -> list[forms.BoundField]:
@@ -152,7 +154,8 @@ class MatchCreateForm(forms.Form):
         count = cleaned.get("seat_count")
         if count is None:
             return cleaned
-        picks = [cleaned.get(f"seat_{n}") for n in range(1, count + 1)]
+        picks = [cleaned.get(f"seat_{n}") for n in range(1, min(count, MAX_SEAT_PICKERS) + 1)]
+        picks += [OPEN] * (count - len(picks))
         if any(pick is None for pick in picks):
             return cleaned  # a seat field has its own error already
         if picks.count(ME) > 1:

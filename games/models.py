@@ -71,6 +71,9 @@ class Match(models.Model):
         help_text="When every required seat was in for the open phase (resolution is due).",
     )
     state = models.JSONField(null=True, blank=True, help_text="Engine state; never shown raw.")
+    logbook_seq = models.PositiveIntegerField(
+        default=0, help_text="Continuous phases: the last logbook number given (an Action's seq)."
+    )
     result = models.JSONField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)

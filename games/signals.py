@@ -10,3 +10,7 @@ phase_resolved = Signal()
 
 # Sent after a match finished (by the rules, by forfeit or aborted). kwargs: match_id, status.
 match_ended = Signal()
+
+# Sent after a continuous match's gameday tick committed (once per gameday).
+# kwargs: match_id, gameday (the game's gameday key).
+gameday_opened = Signal()

@@ -32,3 +32,9 @@ def bot_submit(match_id: int, seat_number: int, phase_number: int) -> bool:
     return services.bot_submit(
         match_id=match_id, seat_number=seat_number, phase_number=phase_number
     ) is not None
+
+
+@shared_task(name="games.tasks.gameday_tick", **TASK_OPTIONS)
+def gameday_tick(match_id: int) -> bool:
+    """Start a continuous match's due gameday exactly once (a no-op if not due or done)."""
+    return services.gameday_tick(match_id=match_id)

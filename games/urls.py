@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import lobby, match, orders
+from games.views import lobby, match, orders, tank_game
 
 app_name = "games"
 
@@ -17,4 +17,9 @@ urlpatterns = [
     path("matches/<int:match_id>/leave/", match.leave, name="leave"),
     path("matches/<int:match_id>/seats/<int:seat_number>/orders/", orders.orders, name="orders"),
     path("matches/<int:match_id>/seats/<int:seat_number>/sheet/", orders.my_sheet, name="sheet"),
+    # Continuous games (Tank Game V4): actions, the live play area, the logbook.
+    path("matches/<int:match_id>/act/", tank_game.act, name="tank_act"),
+    path("matches/<int:match_id>/play/", tank_game.play, name="tank_play"),
+    path("matches/<int:match_id>/logbook/", tank_game.logbook, name="tank_logbook"),
+    path("matches/<int:match_id>/logbook.txt", tank_game.logbook_text, name="tank_logbook_text"),
 ]

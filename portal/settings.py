@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 
 import dj_database_url
-from celery.schedules import crontab
 import dj_email_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent

@@ -33,6 +33,7 @@ def main() -> None:
     os.environ.setdefault("PORTAL_VAR_DIR", tmp)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"  # the send task runs inline, on commit
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
 
     from tests.portal.mail.smtp import start_server
 
@@ -60,13 +61,18 @@ def main() -> None:
     run = int(time.time())
     matches = []
     for n in range((args.emails + 1) // 2):
-        alice = users.create_user(f"bench{run}a{n}", f"bench{run}a{n}@example.test", "x")
-        bob = users.create_user(f"bench{run}b{n}", f"bench{run}b{n}@example.test", "x")
+        alice = users.create_user(f"bench{run}a{n}", f"bench{run}a{n}@example.test")
+        bob = users.create_user(f"bench{run}b{n}", f"bench{run}b{n}@example.test")
         matches.append(games_services.match_create(
             creator=alice, game="final-act", options={}, hours_per_phase=24,
             seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}]).pk)
 
     start = time.perf_counter()
+    if os.environ.get("BENCH_PROFILE"):
+        import cProfile
+
+        cProfile.runctx("for m in matches: on_phase_opened(sender=None, match_id=m, "
+                        "phase_number=1)", globals(), locals(), sort="cumtime")
     for match_id in matches:
         on_phase_opened(sender=None, match_id=match_id, phase_number=1)
     elapsed = time.perf_counter() - start

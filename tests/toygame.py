@@ -235,7 +235,8 @@ class ToyRace(Game):
     die); the tick gives every runner 1 AP (at most 5). First to ``length`` wins. Schedule
     ``{"kind": "every", "minutes": N, "open_minutes": M}`` (slots counted from the Unix epoch)
     or ``{"kind": "weekly", "weekdays": [...], "open": "HH:MM", "close": "HH:MM",
-    "time_zone": "Europe/Berlin", "holidays": ["YYYY-MM-DD"]}``.
+    "time_zone": "Europe/Berlin", "holidays": ["YYYY-MM-DD"]}``. Test hook: option ``poison``
+    ("tick" or "apply") makes that engine call raise, as an engine bug would.
     """
 
     slug = "toy-race"
@@ -246,7 +247,8 @@ class ToyRace(Game):
 
     def default_options(self) -> dict[str, Any]:
         return {"length": 10, "cooldown_minutes": 5,
-                "schedule": {"kind": "every", "minutes": 60, "open_minutes": 60}}
+                "schedule": {"kind": "every", "minutes": 60, "open_minutes": 60},
+                "poison": ""}
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(options, Mapping):
@@ -256,6 +258,11 @@ class ToyRace(Game):
         for key, value in options.items():
             if key not in result:
                 problems.append(Problem(str(key), f"Unknown option {key!r}."))
+            elif key == "poison":
+                if value not in ("", "tick", "apply"):
+                    problems.append(Problem(key, 'Must be "", "tick" or "apply".'))
+                else:
+                    result[key] = value
             elif key in ("length", "cooldown_minutes"):
                 if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
                     problems.append(Problem(key, "Must be a whole number from 0 to 999."))
@@ -271,7 +278,8 @@ class ToyRace(Game):
 
     @staticmethod
     def _schedule(value: Any, problems: list[Problem]) -> dict[str, Any] | None:
-        from datetime import date, time as dtime
+        from datetime import date
+        from datetime import time as dtime
         from zoneinfo import ZoneInfo
 
         if not isinstance(value, Mapping) or value.get("kind") not in ("every", "weekly"):
@@ -305,7 +313,8 @@ class ToyRace(Game):
 
     # -- the schedule ------------------------------------------------------------------------
     def _gameday_start(self, state: State, key: str) -> Any:
-        from datetime import UTC, datetime, time as dtime
+        from datetime import UTC, datetime
+        from datetime import time as dtime
         from zoneinfo import ZoneInfo
 
         schedule = state["options"]["schedule"]
@@ -407,6 +416,8 @@ class ToyRace(Game):
         problems = self.action_problems(state, seat, action, now)
         if problems:
             raise RuleError(problems)
+        if state["options"]["poison"] == "apply":
+            raise RuntimeError("toy-race poisoned: apply")
         die = rng.randint(1, 2)
         runners = {**state["runners"]}
         runner = runners[str(seat)]
@@ -423,6 +434,8 @@ class ToyRace(Game):
         key = self.gameday_key(state, now)
         if state["last_tick"] == key:
             return Outcome(state, [])
+        if state["options"]["poison"] == "tick":
+            raise RuntimeError("toy-race poisoned: tick")
         runners = {s: {**r, "ap": min(5, r["ap"] + 1)} for s, r in state["runners"].items()}
         entry = {"seq": len(state["log"]) + 1, "at": now.isoformat(), "kind": "tick",
                  "seat": None, "action": None, "dice": [], "text": f"Gameday {key} began"}

@@ -5,6 +5,14 @@ understands, plus engine problems) for anything refused.
 """
 
 from games.receipts import receipt_verify
+from games.services.continuous import (
+    ActionReceipt,
+    actions_apply,
+    actions_submit,
+    gameday_tick,
+    logbook_strike,
+    match_replay,
+)
 from games.services.errors import ServiceError
 from games.services.match import match_abort, match_create, match_set_status, match_start
 from games.services.orders import Receipt, orders_submit
@@ -18,6 +26,12 @@ from games.services.resolve import (
 from games.services.seats import seat_join, seat_leave, seat_replace
 
 __all__ = [
+    "ActionReceipt",
+    "actions_apply",
+    "actions_submit",
+    "gameday_tick",
+    "logbook_strike",
+    "match_replay",
     "Receipt",
     "ServiceError",
     "bot_submit",

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 import engine
-from engine import Game, Prompt, Result
+from engine import Game, PhaseKind, Prompt, Result
 from games.models import Match, Phase, Seat
 from games.services.errors import ServiceError
 from games.services.queue import enqueue_on_commit, send_signal_on_commit
@@ -59,7 +59,11 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any) 
     kinds = {prompt.kind for prompt in prompts.values()}
     kind = next(iter(kinds)).value if len(kinds) == 1 else "mixed"
     name = next(iter(prompts.values())).phase
-    deadline = phase_deadline(match, now)
+    if kind == PhaseKind.CONTINUOUS.value:
+        # A continuous phase stays open; its "deadline" is the next gameday tick.
+        deadline = game.next_tick_at(state, now)  # type: ignore[attr-defined]
+    else:
+        deadline = phase_deadline(match, now)
     phase = Phase.objects.create(
         match=match, number=number, kind=kind, name=name, opened_at=now, deadline=deadline,
         state_before=state,

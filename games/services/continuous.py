@@ -19,8 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-from django.db.models import Max
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
@@ -61,9 +60,10 @@ def _now(now: datetime | None) -> datetime:
 
 
 def _next_seq(match: Match) -> int:
-    """The next logbook number; the caller holds the match lock, so no one else takes it."""
-    last = Action.objects.filter(match=match).aggregate(last=Max("seq"))["last"]
-    return (last or 0) + 1
+    """The next logbook number; the caller holds the match lock (and saves ``logbook_seq``
+    with the state), so no one else takes it. The unique (match, seq) constraint backs it."""
+    match.logbook_seq += 1
+    return match.logbook_seq
 
 
 def _as_json_object(action: Any) -> dict[str, Any]:
@@ -86,13 +86,31 @@ def _refusal(error: RuleError) -> ServiceError:
     return ServiceError(code, message, error.problems)
 
 
-def _check_author(match: Match, seat_number: Any, user: AbstractBaseUser | None,
-                  source: str) -> Seat:
+def _seat_number(seat_number: Any) -> int:
     try:
-        number = int(seat_number)
+        return int(seat_number)
     except (TypeError, ValueError, OverflowError):
-        number = -1
-    seat = Seat.objects.filter(match=match, number=number).first()
+        return -1
+
+
+def _lock_with_seat(match_id: Any, seat_number: Any) -> tuple[Match, Seat]:
+    """Lock the match row and read the seat in one round trip (the hot path of every action)."""
+    number = _seat_number(seat_number)
+    try:
+        seat = (Seat.objects.select_related("match").select_for_update(of=("match",))
+                .filter(match_id=match_id, number=number).first())
+    except (ValueError, TypeError, OverflowError):
+        seat = None
+    if seat is None:
+        match_lock(match_id)  # raises "no such match"; else there is no such seat
+        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+    return seat.match, seat
+
+
+def _check_author(match: Match, seat_number: Any, user: AbstractBaseUser | None,
+                  source: str, seat: Seat | None = None) -> Seat:
+    if seat is None:
+        seat = Seat.objects.filter(match=match, number=_seat_number(seat_number)).first()
     if seat is None:
         raise ServiceError("not_found", f"This match has no seat {seat_number}.")
     if source == Action.Source.BOT:
@@ -118,7 +136,7 @@ def _finish_if_over(match: Match, game: Game, state: dict[str, Any], now: dateti
     if result is None:
         return False
     match.result = result_as_json(result)
-    match.save(update_fields=["state", "result"])
+    match.save(update_fields=["state", "result", "logbook_seq"])
     Phase.objects.filter(match=match, number=match.phase_number,
                          status=Phase.Status.OPEN).update(status=Phase.Status.RESOLVED,
                                                           resolved_at=now)
@@ -148,23 +166,46 @@ def actions_apply(
     if source not in SOURCES:
         raise ServiceError("invalid", f"Unknown source {source!r}.")
     data = _as_json_object(action)
-    match = match_lock(match_id)
+    match, seat = _lock_with_seat(match_id, seat_number)
     _active_continuous(match)
-    seat = _check_author(match, seat_number, user, source)
+    _check_author(match, seat_number, user, source, seat)
     game = game_for(match.game)
+    if match.deadline is not None and match.deadline <= now:
+        # The gameday has begun but the sweeper has not ticked it yet: tick first, so the
+        # action lands in the new gameday (and after its tick in the logbook).
+        _tick_before_action(match, game, now)
+        if match.status != Match.Status.ACTIVE:
+            raise ServiceError("not_active", "This match is over.")
     seq = _next_seq(match)
     try:
         outcome = game.apply(match.state, seat.number, data, now, rng_for(match.seed, seq))
     except RuleError as error:
         raise _refusal(error) from None
+    except Exception:  # an engine bug must not become a server error: refuse, write nothing
+        logger.exception("match %s: applying %r for seat %s failed", match.pk, data,
+                         seat.number)
+        raise ServiceError("engine_error", "This action could not be applied; nothing was "
+                           "changed. The moderators have been told.") from None
     Action.objects.create(match=match, seq=seq, kind=Action.Kind.ACTION, seat=seat.number,
                           data=data, at=now, source=source, events=list(outcome.events))
     match.state = outcome.state
     finished = _finish_if_over(match, game, outcome.state, now)
     if not finished:
-        match.save(update_fields=["state"])
+        match.save(update_fields=["state", "logbook_seq"])
     return ActionReceipt(seq=seq, seat=seat.number, data=data, at=now,
                          events=list(outcome.events), finished=finished)
+
+
+def _tick_before_action(match: Match, game: Game, now: datetime) -> None:
+    """Tick what is due in a savepoint; if the tick fails, the action goes on without it (the
+    engine then refuses it as "gameday opening") and the sweeper keeps retrying the tick."""
+    saved = (match.state, match.deadline, match.logbook_seq, match.status)
+    try:
+        with transaction.atomic():
+            _ticks_due_locked(match, game, now)
+    except Exception:
+        logger.exception("match %s: the gameday tick failed", match.pk)
+        match.state, match.deadline, match.logbook_seq, match.status = saved
 
 
 def actions_submit(
@@ -242,46 +283,72 @@ def gamedays_due(*, now: datetime | None = None) -> list[int]:
                                      deadline__lte=now).values_list("pk", flat=True))
 
 
+MAX_CATCH_UP = 400  # gamedays ticked in one go after a long outage (then the next sweep goes on)
+
+
 def gameday_tick(*, match_id: Any, now: datetime | None = None) -> bool:
-    """Start the gameday that is due on ``match_id`` exactly once, however often triggered.
+    """Start the gameday(s) due on ``match_id`` exactly once, however often triggered.
 
     Locks the match; does nothing (False) unless the match is in a continuous phase and its
-    next gameday (``Match.deadline``) has begun by ``now``. The tick is applied at the
-    gameday's scheduled start, stored as a tick row (unique per gameday), and the deadline
-    moves to the following gameday. A sweeper that fell behind catches up one gameday per call.
+    next gameday (``Match.deadline``, from the game's ``next_tick_at``) has begun by ``now``.
+    A tick that raises is counted on the phase (attempts, last_error) and after
+    settings.RESOLVE_MAX_ATTEMPTS the phase is quarantined and the match parked (no deadline)
+    until a moderator retries it (``phase_retry``), as for a poison resolution.
     """
     now = _now(now)
-    with transaction.atomic():
-        match = match_lock(match_id)
-        if (match.status != Match.Status.ACTIVE or match.phase_kind != CONTINUOUS
-                or match.deadline is None or match.deadline > now):
-            return False
-        game = game_for(match.game)
+    try:
+        with transaction.atomic():
+            match = match_lock(match_id)
+            if match.status != Match.Status.ACTIVE or match.phase_kind != CONTINUOUS:
+                return False
+            return _ticks_due_locked(match, game_for(match.game), now) > 0
+    except ServiceError:
+        return False  # no such match
+    except (OperationalError, InterfaceError):
+        raise  # the database failed, not the game: redelivery / the next sweep retries
+    except Exception as error:  # a poison tick: counted, and quarantined after a few attempts
+        from games.services.resolve import _resolve_failed
+
+        logger.exception("match %s: the gameday tick failed", match_id)
+        phase_number = Match.objects.filter(pk=match_id).values_list("phase_number",
+                                                                     flat=True).first()
+        if phase_number is not None:
+            _resolve_failed(match_id, phase_number, error)
+        return False
+
+
+def _ticks_due_locked(match: Match, game: Game, now: datetime) -> int:
+    """Apply every tick due by ``now`` (caller holds the match lock). Each tick is applied at
+    its gameday's scheduled start, stored as a tick row (unique per gameday, so a duplicate can
+    never be stored), and the match deadline moves to the following gameday."""
+    ticks = 0
+    while (match.status == Match.Status.ACTIVE and match.deadline is not None
+           and match.deadline <= now and ticks < MAX_CATCH_UP):
         at = match.deadline
-        key = str(game.gameday_key(match.state, at))
-        ticked = Action.objects.filter(match=match, kind=Action.Kind.TICK, gameday=key).exists()
-        if not ticked:
+        key = str(game.gameday_key(match.state, at) or at.isoformat())
+        if not Action.objects.filter(match=match, kind=Action.Kind.TICK, gameday=key).exists():
             seq = _next_seq(match)
             outcome = game.tick(match.state, at, rng_for(match.seed, seq))
             Action.objects.create(match=match, seq=seq, kind=Action.Kind.TICK, gameday=key,
                                   at=at, source=Action.Source.SCHEDULE,
                                   events=list(outcome.events))
             match.state = outcome.state
+            ticks += 1
+            send_signal_on_commit(gameday_opened, match_id=match.pk, gameday=key)
         following = game.next_tick_at(match.state, at)
         if following is not None and following <= at:
             raise RuntimeError(f"{game.slug}: next_tick_at did not move past {at}")
         match.deadline = following
         if _finish_if_over(match, game, match.state, at):
-            return not ticked
-        match.save(update_fields=["state", "deadline"])
-        Phase.objects.filter(match=match, number=match.phase_number).update(deadline=following)
-        if not ticked:
-            send_signal_on_commit(gameday_opened, match_id=match.pk, gameday=key)
-            bots = Seat.objects.filter(match=match, number__in=list(game.prompts(match.state)))
-            for number in bots.exclude(bot="").values_list("number", flat=True):
-                enqueue_on_commit("games.tasks.bot_submit", match_id=match.pk,
-                                  seat_number=number, phase_number=match.phase_number)
-        return not ticked
+            return ticks
+    match.save(update_fields=["state", "deadline", "logbook_seq"])
+    Phase.objects.filter(match=match, number=match.phase_number).update(deadline=match.deadline)
+    if ticks:
+        bots = Seat.objects.filter(match=match, number__in=list(game.prompts(match.state)))
+        for number in bots.exclude(bot="").values_list("number", flat=True):
+            enqueue_on_commit("games.tasks.bot_submit", match_id=match.pk,
+                              seat_number=number, phase_number=match.phase_number)
+    return ticks
 
 
 def logbook_inputs(match: Match, *, upto_seq: int | None = None) -> list[dict[str, Any]]:

@@ -13,7 +13,8 @@ class ServiceError(Exception):
     Codes in use: not_found, not_allowed, not_open, not_active, seat_taken, already_seated,
     no_open_seat, bad_invite, invalid_seats, invalid_options, unknown_game, stale_phase,
     unknown_phase, deadline_passed, not_your_seat, not_your_turn, invalid, bad_transition,
-    unsupported_phase, capped.
+    unsupported_phase, capped, cooldown (continuous: too soon after the seat's last action),
+    window_closed (continuous: outside the gameday window).
     """
 
     def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:

@@ -182,6 +182,7 @@ def match_start(*, match_id: Any, by: AbstractBaseUser | None = None) -> Match:
         raise ServiceError("not_open", "The match cannot start: some seats are still open.")
     game = game_for(match.game)
     seat_count = match.seats.count()
+    _name_seats(match, game)
     state = game.start(seat_count, match.options, match.seed)
     match_set_status(match=match, new_status=Match.Status.ACTIVE, by=by, note="all seats filled")
     now = timezone.now()
@@ -195,6 +196,20 @@ def match_start(*, match_id: Any, by: AbstractBaseUser | None = None) -> Match:
                                 note="nothing to play")
     match.save()
     return match
+
+
+def _name_seats(match: Match, game: Any) -> None:
+    """A game with a "names" option (display names in its logbook and text grammar) gets the
+    players' user names, unless the creator set them; names the game refuses are left out."""
+    if "names" not in game.default_options() or match.options.get("names"):
+        return
+    names = {str(seat.number): seat.user.get_username()
+             for seat in match.seats.select_related("user") if seat.user is not None}
+    try:
+        match.options = game.validate_options({**match.options, "names": names})
+    except RuleError:
+        return
+    match.save(update_fields=["options"])
 
 
 @transaction.atomic

@@ -56,7 +56,6 @@ def _check_author(seat: Seat, user: AbstractBaseUser | None, source: str) -> Non
         raise ServiceError("not_allowed", "This seat has forfeited the match.")
 
 
-@transaction.atomic
 def orders_submit(
     *,
     match_id: Any,
@@ -70,7 +69,38 @@ def orders_submit(
     """Validate and store (or replace) a seat's sealed sheet for the open phase.
 
     Locks the match row. When every required seat is in, resolution is queued on commit.
+    In a continuous phase the sheet's actions are applied at once instead
+    (``continuous.actions_submit``: one transaction per action).
     """
+    if _phase_kind(match_id) == PhaseKind.CONTINUOUS.value:
+        from games.services.continuous import actions_submit
+
+        if _as_int(phase_number) != Match.objects.get(pk=match_id).phase_number:
+            raise ServiceError("stale_phase", "This phase is over.")
+        return actions_submit(match_id=match_id, seat_number=seat_number, user=user,
+                              source=source, data=data, text=text)
+    return _sealed_submit(match_id=match_id, seat_number=seat_number, user=user,
+                          phase_number=phase_number, data=data, source=source, text=text)
+
+
+def _phase_kind(match_id: Any) -> str | None:
+    try:
+        return Match.objects.filter(pk=match_id).values_list("phase_kind", flat=True).first()
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+@transaction.atomic
+def _sealed_submit(
+    *,
+    match_id: Any,
+    seat_number: int,
+    user: AbstractBaseUser | None,
+    phase_number: int,
+    data: Any = None,
+    source: str,
+    text: str | None = None,
+) -> Receipt:
     if source not in Submission.Source.values:
         raise ServiceError("invalid", f"Unknown source {source!r}.")
     match = match_lock(match_id)

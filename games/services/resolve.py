@@ -65,6 +65,8 @@ def _resolve_locked(match_id: Any, phase_number: int) -> bool:
     phase = Phase.objects.filter(match=match, number=phase_number).first()
     if phase is None or phase.status != Phase.Status.OPEN:
         return False
+    if phase.kind == PhaseKind.CONTINUOUS.value:
+        return False  # applied action by action; its deadline is the gameday tick
     game = game_for(match.game)
     state = match.state
     prompts = game.prompts(state)
@@ -241,18 +243,25 @@ def match_deadline_extend(
     return True
 
 
-def deadlines_sweep() -> int:
-    """Queue resolution for every active match past its deadline or complete but unresolved.
+def deadlines_sweep(*, now: Any = None) -> int:
+    """Queue resolution for every active match past its deadline or complete but unresolved,
+    and the gameday tick of every continuous match whose next gameday has begun.
 
     Returns how many were queued. If the sweeper itself has not run for longer than
     settings.SWEEP_OUTAGE_SECONDS (the system was down), deadlines that passed during that gap
     are first extended by the gap: downtime must not punish players.
     """
-    now = timezone.now()
+    from games.services.continuous import gamedays_due
+
+    now = now or timezone.now()
     _extend_for_outage(now)
     grace = timedelta(seconds=settings.SWEEP_COMPLETE_GRACE_SECONDS)
+    ticks = gamedays_due(now=now)
+    for match_id in ticks:
+        enqueue_on_commit("games.tasks.gameday_tick", match_id=match_id)
     due = list(
         Match.objects.filter(status=Match.Status.ACTIVE)
+        .exclude(phase_kind=PhaseKind.CONTINUOUS.value)
         .filter(Q(deadline__lte=now) | Q(complete_at__lte=now - grace))
         .values_list("pk", "phase_number")
     )
@@ -260,7 +269,7 @@ def deadlines_sweep() -> int:
         # Outside a transaction (the task) this sends at once; a duplicate is a no-op.
         enqueue_on_commit("games.tasks.resolve_phase", match_id=match_id,
                           phase_number=phase_number)
-    return len(due)
+    return len(due) + len(ticks)
 
 
 def _extend_for_outage(now: Any) -> int:
@@ -273,9 +282,10 @@ def _extend_for_outage(now: Any) -> int:
         gap = now - run.last_run_at
         extended = 0
         if gap.total_seconds() > settings.SWEEP_OUTAGE_SECONDS:
+            # A gameday tick is a scheduled time, not a deadline: it is never moved.
             missed = Match.objects.filter(
                 status=Match.Status.ACTIVE, deadline__gt=run.last_run_at, deadline__lte=now
-            ).values_list("pk", flat=True)
+            ).exclude(phase_kind=PhaseKind.CONTINUOUS.value).values_list("pk", flat=True)
             for match_id in list(missed):
                 extended += _extend_deadline_by(match_id, gap, since=run.last_run_at, now=now)
             logger.warning("sweeper did not run for %s: extended %s deadlines", gap, extended)
@@ -314,6 +324,8 @@ def bot_submit(*, match_id: Any, seat_number: int, phase_number: int) -> Receipt
         return None
     rng = rng_for(f"{match.seed}:bot:{seat_number}", phase_number)
     data = game.bot_submission(match.state, seat_number, seat.bot, rng)
+    if not data and match.phase_kind == PhaseKind.CONTINUOUS.value:
+        return None  # nothing the bot can do in this gameday
     try:
         return orders_submit(match_id=match.pk, seat_number=seat_number, user=None,
                              phase_number=phase_number, data=data, source=Submission.Source.BOT)

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
+from engine import PhaseKind
 from games.forms import OrdersForm
 from games.models import Match, Submission
 from games.services import ServiceError, orders_submit
@@ -47,8 +48,9 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
         else:
             form.add_error(None, error.message)
         return _orders_page(request, match, form, status=status_for(error))
+    sealed = "sealed" if match.phase_kind == PhaseKind.SIMULTANEOUS.value else "received"
     match.refresh_from_db()
-    note = f"Orders sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
+    note = f"Orders {sealed} (revision {receipt.revision}). Receipt: {receipt.receipt}"
     if request.htmx:
         context = match_page_context(request, match)
         context.update(just_sealed=receipt, notice=note)

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 
+from games.models import Phase
 from portal.mail import services
 from portal.mail.models import InboundMessage, OutgoingEmail
+
+SEALED = "sealed until phase {} resolves"
+
+
+def sealed_phase(match_id: int | None, phase_number: int | None) -> bool:
+    """An order sheet of this phase is still secret (moderators included)."""
+    return bool(match_id and phase_number) and Phase.objects.filter(
+        match_id=match_id, number=phase_number, status=Phase.Status.OPEN).exists()
 
 
 @admin.register(OutgoingEmail)
@@ -15,8 +24,17 @@ class OutgoingEmailAdmin(admin.ModelAdmin):
     list_filter = ("status", "kind")
     search_fields = ("to", "subject", "dedupe_key", "last_error")
     date_hierarchy = "created_at"
-    readonly_fields = [f.name for f in OutgoingEmail._meta.fields]
+    readonly_fields = [f.name for f in OutgoingEmail._meta.fields
+                       if f.name not in ("body_text", "body_html")] + ["body"]
+    exclude = ("body_text", "body_html")
     actions = ["send_again"]
+
+    @admin.display(description="Text")
+    def body(self, obj: OutgoingEmail) -> str:
+        # An answer to emailed orders quotes the sheet: secret while its phase is open.
+        if obj.kind == OutgoingEmail.Kind.REPLY and sealed_phase(obj.match_id, obj.phase_number):
+            return SEALED.format(obj.phase_number)
+        return obj.body_text
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -45,6 +63,8 @@ class InboundMessageAdmin(admin.ModelAdmin):
 
     @admin.display(description="Message as received")
     def raw_text(self, obj: InboundMessage) -> str:
+        if sealed_phase(obj.match_id, obj.phase_number):
+            return SEALED.format(obj.phase_number)
         return bytes(obj.raw)[:20000].decode("utf-8", errors="replace")
 
     @admin.action(description="Process the selected failed messages again")

@@ -9,7 +9,7 @@ from anymail.signals import inbound
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.signals import match_ended, phase_opened, phase_resolved
+from games.signals import gameday_opened, match_ended, phase_opened, phase_resolved
 from portal.mail import services
 from portal.mail.models import InboundMessage
 
@@ -34,6 +34,14 @@ def on_phase_resolved(sender, match_id: int, phase_number: int, finished: bool =
 def on_match_ended(sender, match_id: int, status: str, **kwargs) -> None:
     with transaction.atomic():
         services.match_ended_notify(match_id=match_id, status=status)
+
+
+@receiver(gameday_opened, dispatch_uid="mail_gameday_opened")
+def on_gameday_opened(sender, match_id: int, gameday: str, **kwargs) -> None:
+    from portal.mail.services.gameday import gameday_opened_notify
+
+    with transaction.atomic():
+        gameday_opened_notify(match_id=match_id, gameday=gameday)
 
 
 class ProcessOnCommit:

@@ -1,9 +1,10 @@
 """The reply-to token: which match, seat and phase an emailed order sheet is for.
 
-``play+<token>@<MAIL_REPLY_DOMAIN>``; the token is ``m<match>s<seat>p<phase>`` signed with
-Django's TimestampSigner (HMAC-SHA256 of the site's secret key, a salt of its own): it cannot be
-guessed or altered. It stops working when its phase is resolved (checked when a reply arrives)
-and, in any case, after settings.MAIL_TOKEN_MAX_AGE_DAYS.
+``play+<token>@<MAIL_REPLY_DOMAIN>``; the token is ``<match>-<seat>-<phase>`` (base 36, to
+keep the address's local part within 64 characters) signed with Django's TimestampSigner
+(HMAC-SHA256 of the site's secret key, a salt of its own): it cannot be guessed or altered.
+It stops working when its phase is resolved (checked when a reply arrives) and, in any case,
+after settings.MAIL_TOKEN_MAX_AGE_DAYS.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from django.conf import settings
 from django.core import signing
 
 SALT = "portal.mail.reply-token"
-_VALUE = re.compile(r"m(\d+)s(\d+)p(\d+)")
+_VALUE = re.compile(r"([0-9a-z]{1,12})-([0-9a-z]{1,12})-([0-9a-z]{1,12})")
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass(frozen=True)
@@ -35,8 +37,23 @@ def _signer() -> signing.TimestampSigner:
     return signing.TimestampSigner(salt=SALT, sep=".")
 
 
+def _b36(number: int) -> str:
+    text = ""
+    while True:
+        number, digit = divmod(number, 36)
+        text = _DIGITS[digit] + text
+        if not number:
+            return text
+
+
+def token_value(*, match_id: int, seat_number: int, phase_number: int) -> str:
+    """The unsigned part of a token."""
+    return f"{_b36(match_id)}-{_b36(seat_number)}-{_b36(phase_number)}"
+
+
 def token_make(*, match_id: int, seat_number: int, phase_number: int) -> str:
-    return _signer().sign(f"m{match_id}s{seat_number}p{phase_number}")
+    return _signer().sign(token_value(match_id=match_id, seat_number=seat_number,
+                                      phase_number=phase_number))
 
 
 def token_read(token: str) -> ReplyTarget:
@@ -52,7 +69,7 @@ def token_read(token: str) -> ReplyTarget:
     found = _VALUE.fullmatch(value)
     if found is None:
         raise BadToken("The reply address does not name a match.")
-    match_id, seat, phase = (int(g) for g in found.groups())
+    match_id, seat, phase = (int(g, 36) for g in found.groups())
     return ReplyTarget(match_id=match_id, seat_number=seat, phase_number=phase)
 
 

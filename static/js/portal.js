@@ -64,6 +64,8 @@
 
   function jsonToWidgets(form) {
     const options = readOptions(form);
+    // While the JSON does not parse, the widgets cannot show it: grey them out.
+    form.querySelectorAll(".options-widgets").forEach((set) => { set.disabled = !options; });
     if (!options) return;
     form.querySelectorAll("[data-option]").forEach((el) => {
       const value = getPath(options, el.dataset.option);

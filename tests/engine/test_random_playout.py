@@ -2,8 +2,10 @@
 
 For each game in ``engine.games()``: start with the default options and a few seeds, then play
 legal submissions (bot "random" where the game has one, else the default submission) until the
-match has a result or a step cap is reached. At every step the state survives a JSON round trip
-unchanged, ``view`` works for every seat and for a spectator, and events are JSON.
+match has a result or a step cap is reached. In continuous games a seat that may not act just
+now is skipped, and when nobody can act time moves on a day and the game ticks. At every step
+the state survives a JSON round trip unchanged, ``view`` works for every seat and for a
+spectator, and events are JSON.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine import Game, PhaseKind
+from engine import Game, Outcome, PhaseKind, RuleError
 
 SEEDS = (0, 1, 2)
 STEP_CAP = 400
@@ -38,6 +40,20 @@ def _check_readable(game: Game, state: dict[str, Any], seats: range) -> None:
         view = game.view(state, seat)
         assert isinstance(view, dict)
         assert _json_round_trip(view) == view, f"view for {seat} is not plain JSON"
+
+
+def _continuous_step(
+    game: Game, state: dict[str, Any], prompts: dict[int, Any], now: datetime, rng: random.Random
+) -> Outcome | None:
+    """One action by a seat that may act now, or None when none can (no points left, window
+    closed, cooling down): those refusals are RuleErrors, and the caller lets time pass."""
+    for seat in rng.sample(sorted(prompts), len(prompts)):
+        try:
+            action = game.validate(state, seat, _submission(game, state, seat, rng))
+            return game.apply(state, seat, action, now, rng)
+        except RuleError:
+            continue
+    return None
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -62,13 +78,16 @@ def test_random_playout(slug: str, seed: int) -> None:
                 submissions[seat] = game.validate(state, seat, submission)
                 assert _json_round_trip(submissions[seat]) == submissions[seat]
             outcome = game.resolve(state, submissions, rng)
-        elif prompts:
+        elif any(p.kind == PhaseKind.SEQUENTIAL for p in prompts.values()):
             seat = rng.choice(sorted(prompts))
             action = game.validate(state, seat, _submission(game, state, seat, rng))
             outcome = game.apply(state, seat, action, now, rng)
         else:
-            now += timedelta(days=1)
-            outcome = game.tick(state, now, rng)
+            stepped = _continuous_step(game, state, prompts, now, rng)
+            if stepped is None:  # nobody may act now: time moves on to the next gameday
+                now += timedelta(days=1)
+                stepped = game.tick(state, now, rng)
+            outcome = stepped
         assert _json_round_trip(outcome.events) == outcome.events
         state = outcome.state
         now += timedelta(minutes=10)

@@ -100,3 +100,21 @@ def test_orders_form_refuses_a_huge_sheet():
     form = OrdersForm({"phase_number": "1", "format": "text", "orders": "x" * 20_001})
     assert not form.is_valid()
     assert "at most 20000 characters" in form.errors["orders"][0]
+
+
+def test_a_big_match_gets_pickers_for_the_first_seats_and_open_seats_after():
+    import tests.portal.notegame  # noqa: F401  (registers "crowd-notes", 2 to 30 seats)
+
+    user = Someone()
+    data = {"game": "crowd-notes", "seat_count": "20", "options": "{}",
+            "options_game": "crowd-notes", "hours_per_phase": "24", "miss_policy": "replace",
+            "miss_limit": "3", "seat_1": "me", "seat_2": "bot:parrot"}
+    data.update({f"seat_{n}": "open" for n in range(3, 13)})
+    form = MatchCreateForm(data, user=user)
+    assert len(form.seat_fields()) == 12
+    assert "Seats after 12 are open seats" in form.fields["seat_count"].help_text
+    assert form.is_valid(), form.errors
+    seats = form.cleaned_data["seats"]
+    assert len(seats) == 20
+    assert seats[:2] == [{"kind": "human", "user": user}, {"kind": "bot", "bot": "parrot"}]
+    assert seats[2:] == [{"kind": "human", "user": None}] * 18

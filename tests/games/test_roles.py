@@ -126,10 +126,6 @@ def test_posting_orders_for_seat_2_is_refused(world, role, expected):
     assert sheet.data == {"note": MARKERS[("public", 2)]}
 
 
-POST_ONLY = {"games:join", "games:leave", "games:orders"}
-LOGIN_REQUIRED = {"games:join", "games:leave", "games:orders", "games:sheet"}
-
-
 @pytest.mark.parametrize("role", ["anonymous", "spectator"])
 def test_private_match_pages_are_404_for_non_participants(world, role):
     users, matches = world
@@ -139,10 +135,12 @@ def test_private_match_pages_are_404_for_non_participants(world, role):
     for name, url in url_variants({"private": private}):
         if not name.startswith("games:") or f"/matches/{private.pk}/" not in url:
             continue
-        method = "post" if name in POST_ONLY else "get"
-        response = getattr(client, method)(url, {"phase_number": "1", "format": "text",
-                                                 "orders": "x"} if method == "post" else {})
-        login_first = role == "anonymous" and name in LOGIN_REQUIRED
-        assert response.status_code == (302 if login_first else 404), (name, url)
+        response = client.get(url)
+        if response.status_code == 405:  # a POST-only endpoint
+            response = client.post(url, {"phase_number": "1", "format": "text", "orders": "x"})
+        # Anonymous visitors may be sent to log in first: that says nothing about the match.
+        login_first = (role == "anonymous" and response.status_code == 302
+                       and response.url.startswith(reverse("account_login")))
+        assert login_first or response.status_code == 404, (name, url, response.status_code)
         checked += 1
     assert checked >= 7

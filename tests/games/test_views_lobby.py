@@ -218,3 +218,20 @@ def test_creating_a_final_act_match_with_widget_options(client):
     match = Match.objects.get()
     assert match.options["tokens"] == {"mode": "draft-k", "k": 5}
     assert match.status == Match.Status.ACTIVE and match.phase_name == "setup"
+
+
+def test_a_twenty_seat_match_is_created_with_open_seats_to_fill_by_invite(client):
+    import tests.portal.notegame  # noqa: F401  (registers "crowd-notes", 2 to 30 seats)
+
+    client.force_login(make_user("alice"))
+    redraw = client.get(reverse("games:match_create"), {
+        "game": "crowd-notes", "options_game": "crowd-notes", "seat_count": "20"})
+    assert len(redraw.context["form"].seat_fields()) == 12
+    data = create_data(game="crowd-notes", options_game="crowd-notes", options="{}",
+                       seat_count="20", seat_2="open")
+    data.update({f"seat_{n}": "open" for n in range(3, 13)})
+    response = client.post(reverse("games:match_create"), data)
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert match.seats.count() == 20 and match.status == Match.Status.OPEN
+    assert match.seats.filter(user__isnull=True, bot="").count() == 19

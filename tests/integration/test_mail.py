@@ -64,8 +64,8 @@ def test_a_match_is_played_by_mail_through_the_worker_and_an_mta_pipe(stack, smt
     for round_number in (1, 2, 3):
         for user, orders in ((alice, "1A F"), (bob, "2A stay")):
             mail = wait_until(
-                lambda u=user: (m := latest(boxes, u.email, "Your move")) and
-                f"Round {round_number} of" in m.text and m, 30,
+                lambda u=user, r=round_number: (m := latest(boxes, u.email, "Your move"))
+                and f"Round {r} of" in m.text and m, 30,
                 f"round {round_number} email to {user.username}")
             out = pipe(stack, controller, reply_to(mail, sender=user.email, orders=orders))
             assert ": accepted" in out, out
@@ -94,3 +94,45 @@ def test_a_send_task_delivered_twice_by_the_broker_mails_once(stack, smtp):
 
     time.sleep(2)  # give the duplicates time to (not) send
     assert len(boxes.to("twice@example.test")) == 1
+
+
+def test_phase_emails_go_once_when_the_resolution_is_delivered_again(stack, smtp, make_user):
+    controller, boxes = smtp
+    stack.worker(concurrency=2, **mail_env(controller))
+    alice, bob = make_user("twice-alice"), make_user("twice-bob")
+    match = games_services.match_create(
+        creator=alice, game="final-act", options={"scenario": ALPHA_NEAR_BREAKTHROUGH},
+        hours_per_phase=24,
+        seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}])
+    games_services.orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
+                                 source="web", text="1A F")
+    games_services.orders_submit(match_id=match.pk, seat_number=2, user=bob, phase_number=1,
+                                 source="web", text="2A stay")
+    for _ in range(3):  # the resolution task delivered three more times
+        app.send_task("games.tasks.resolve_phase",
+                      kwargs={"match_id": match.pk, "phase_number": 1})
+    wait_until(lambda: OutgoingEmail.objects.filter(kind="phase_opened", phase_number=2,
+                                                    status="sent").count() == 2,
+               30, "the phase 2 emails")
+    import time
+
+    time.sleep(2)
+    for user in (alice, bob):
+        subjects = [str(d.message["Subject"]) for d in boxes.to(user.email)]
+        assert len([s for s in subjects if s.startswith("Your move")]) == 2  # phases 1 and 2
+
+
+def test_the_worker_retries_a_temporary_smtp_failure_with_back_off(stack, smtp, settings):
+    controller, boxes = smtp
+    boxes.refuse["later@example.test"] = "451 4.3.0 Greylisted, try again shortly"
+    stack.worker(MAIL_RETRY_BASE_SECONDS="1", **mail_env(controller))
+    row = services.email_queue(kind="digest", dedupe_key="greylisted",
+                               to="later@example.test", subject="Eventually", body_text="hi")
+    wait_until(lambda: OutgoingEmail.objects.get(pk=row.pk).attempts >= 2, 30,
+               "two refused attempts")
+    row.refresh_from_db()
+    assert row.status in ("retry", "sending") and "451" in row.last_error
+    boxes.refuse.clear()
+    wait_until(lambda: OutgoingEmail.objects.get(pk=row.pk).status == "sent", 30,
+               "the retry to get through")
+    assert len(boxes.to("later@example.test")) == 1

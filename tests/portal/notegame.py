@@ -1,8 +1,9 @@
 """Sealed Notes: a tiny engine game whose sheets are free text, so a test can plant a
 recognisable marker in a sealed sheet and look for it on every page.
 
-Two seats, simultaneous sealed rounds; each seat writes a note (1–200 characters). Resolving
-reveals both notes in an event; the match ends after ``rounds`` rounds (default 3), a draw.
+Two seats (Crowd Notes: up to 30), simultaneous sealed rounds; each seat writes a note (1–200
+characters). Resolving reveals the notes in events; the match ends after ``rounds`` rounds
+(default 3), a draw.
 """
 
 from __future__ import annotations
@@ -37,12 +38,13 @@ class SealedNotes(Game):
         return {"rounds": rounds}
 
     def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
-        return {"round": 1, "rounds": self.validate_options(options)["rounds"]}
+        return {"round": 1, "rounds": self.validate_options(options)["rounds"], "seats": seats}
 
     def prompts(self, state: State) -> dict[int, Prompt]:
         if state["round"] > state["rounds"]:
             return {}
-        return {seat: Prompt(PhaseKind.SIMULTANEOUS, "notes") for seat in (1, 2)}
+        return {seat: Prompt(PhaseKind.SIMULTANEOUS, "notes")
+                for seat in range(1, state["seats"] + 1)}
 
     def validate(self, state: State, seat: int, submission: Any) -> Submission:
         note = submission.get("note") if isinstance(submission, Mapping) else None
@@ -55,8 +57,8 @@ class SealedNotes(Game):
 
     def resolve(self, state: State, submissions: Mapping[int, Submission],
                 rng: random.Random) -> Outcome:
-        events = [{"type": "notes", "text": f"Round {state['round']}: Left wrote "
-                   f"{submissions[1]['note']!r}, Right wrote {submissions[2]['note']!r}."}]
+        events = [{"type": "notes", "text": f"Round {state['round']}: {self.seat_name(seat)} "
+                   f"wrote {sheet['note']!r}."} for seat, sheet in sorted(submissions.items())]
         return Outcome({**state, "round": state["round"] + 1}, events)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -71,7 +73,8 @@ class SealedNotes(Game):
     def result(self, state: State) -> Result | None:
         if state["round"] <= state["rounds"]:
             return None
-        return Result(((1, 2),), {1: 0, 2: 0}, "All notes were written.")
+        seats = tuple(range(1, state["seats"] + 1))
+        return Result((seats,), dict.fromkeys(seats, 0), "All notes were written.")
 
     def legal_actions(self, state: State, seat: int) -> list[Submission]:
         return [{"note": "hello"}]
@@ -87,4 +90,13 @@ class SealedNotes(Game):
         return submission["note"]
 
 
+class CrowdNotes(SealedNotes):
+    """The same with up to 30 seats, for forms and pages of big matches."""
+
+    slug = "crowd-notes"
+    name = "Crowd Notes"
+    max_seats = 30
+
+
 SEALED_NOTES = engine.register(SealedNotes())
+CROWD_NOTES = engine.register(CrowdNotes())

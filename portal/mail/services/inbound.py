@@ -194,9 +194,10 @@ def _read(row: InboundMessage) -> dict[str, Any]:
 
 def _reply(row: InboundMessage, sender: str, context: dict[str, Any]) -> None:
     text, html = render("reply", context)
-    subject = row.subject or "your orders"
-    headers = {"In-Reply-To": row.message_id, "References": row.message_id} \
-        if row.message_id else {}
+    # Header values from a stranger's email: one line, bounded, or the answer could not be sent.
+    subject = " ".join(row.subject.split())[:200] or "your orders"
+    message_id = "".join(row.message_id.split())[:250]
+    headers = {"In-Reply-To": message_id, "References": message_id} if message_id else {}
     email_queue(
         kind=OutgoingEmail.Kind.REPLY, dedupe_key=f"reply:in{row.pk}", to=sender,
         subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",

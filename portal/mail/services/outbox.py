@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import smtplib
-import socket
 from datetime import timedelta
 from typing import Any
 
@@ -107,9 +106,8 @@ def is_permanent(error: BaseException) -> bool:
         return bool(codes) and all(500 <= code < 600 for code in codes)
     if isinstance(error, smtplib.SMTPResponseException):
         return 500 <= error.smtp_code < 600
-    if isinstance(error, smtplib.SMTPServerDisconnected | ConnectionError | socket.timeout
-                  | TimeoutError | OSError):
-        return False
+    # Disconnects, refused connections, timeouts, and anything unexpected: try again later
+    # (MAIL_SEND_MAX_ATTEMPTS bounds it).
     return False
 
 

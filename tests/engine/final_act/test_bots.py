@@ -18,6 +18,7 @@ ALL_OPTIONS: dict[str, Any] = {
     "extra_forces": True,
 }
 DRAFT_OPTIONS: dict[str, Any] = {**ALL_OPTIONS, "tokens": {"mode": "draft-k", "k": 3}}
+RANDOM_K_OPTIONS: dict[str, Any] = {"advanced": ["officer_loss"], "tokens": {"mode": "random-k"}}
 
 
 def _game() -> engine.Game:
@@ -56,7 +57,11 @@ def test_an_unknown_bot_is_a_rule_error_naming_the_known_ones() -> None:
 
 
 @pytest.mark.parametrize("bot", bots.BOTS)
-@pytest.mark.parametrize("options", [{}, ALL_OPTIONS, DRAFT_OPTIONS], ids=["base", "all", "draft"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, ALL_OPTIONS, DRAFT_OPTIONS, RANDOM_K_OPTIONS],
+    ids=["base", "all", "draft", "random-k"],
+)
 def test_every_sheet_a_bot_plays_is_valid(bot: str, options: dict[str, Any]) -> None:
     game = _game()
     for seed in range(3):

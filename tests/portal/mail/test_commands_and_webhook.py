@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import mailbox
+import os
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -77,3 +78,20 @@ def test_the_webhook_refuses_requests_without_the_secret(duel, client, settings)
     response = client.post("/mail/anymail/sendgrid/inbound/", {"email": "From: x@y.z\n\nhi"})
     assert response.status_code in (400, 401, 403)
     assert not InboundMessage.objects.exists()
+
+
+def test_the_pipe_asks_the_mta_to_retry_when_the_message_cannot_be_stored(tmp_path):
+    """No database: exit status 75 (EX_TEMPFAIL), so the MTA keeps the message and retries."""
+    import subprocess
+    import sys
+
+    from tests.integration.conftest import REPO
+    from tests.portal.mail.smtp import free_port
+
+    env = {**os.environ, "DATABASE_URL": f"postgres://nobody@127.0.0.1:{free_port()}/none",
+           "PORTAL_VAR_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "manage.py", "mail_inbound"], cwd=REPO, env=env,
+                          input=b"From: a@example.test\r\nTo: b@example.test\r\n\r\n1A F\r\n",
+                          capture_output=True, timeout=60)
+    assert done.returncode == 75, done.stderr.decode()[-1000:]
+    assert b"could not store the message" in done.stderr

@@ -13,7 +13,7 @@ from games import services as games_services
 from games.models import Submission
 from portal.mail import services
 from portal.mail.models import InboundMessage, OutgoingEmail
-from portal.mail.tokens import reply_address, token_make
+from portal.mail.tokens import reply_address, token_make, token_value
 from tests.portal.mail.smtp import reply_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,11 +104,13 @@ def test_a_bad_reply_address_is_refused(duel, mailboxes, settings, case):
         to = f"play+not-a-token@{settings.MAIL_REPLY_DOMAIN}"
     elif case == "forged":  # seat 2's token with seat 1's signature
         token = token_make(match_id=duel.pk, seat_number=1, phase_number=1)
-        to = f"play+m{duel.pk}s2p1.{token.split('.', 1)[1]}@{settings.MAIL_REPLY_DOMAIN}"
+        seat2 = token_value(match_id=duel.pk, seat_number=2, phase_number=1)
+        to = f"play+{seat2}.{token.split('.', 1)[1]}@{settings.MAIL_REPLY_DOMAIN}"
     else:  # signed with somebody else's secret key
         signer = signing.TimestampSigner(key="another site", salt="portal.mail.reply-token",
                                          sep=".")
-        to = f"play+{signer.sign(f'm{duel.pk}s1p1')}@{settings.MAIL_REPLY_DOMAIN}"
+        value = token_value(match_id=duel.pk, seat_number=1, phase_number=1)
+        to = f"play+{signer.sign(value)}@{settings.MAIL_REPLY_DOMAIN}"
     assert to != real
     row = receive(email(sender=duel.alice.email, to=to))
     assert row.status == "refused"
@@ -267,3 +269,17 @@ def test_a_message_is_processed_once(duel, mailboxes):
     services.inbound_process(inbound_id=row.pk)
     assert Submission.objects.get(phase__match=duel, seat__number=1).revision == 1
     assert len(answer(mailboxes, duel.alice.email)) > 0
+
+
+def test_the_admin_shows_emailed_orders_only_after_their_phase_resolved(duel, mailboxes,
+                                                                        admin_client):
+    row = receive(reply_to(duel.alice_mail, sender=duel.alice.email, orders="1A FR turn"))
+    reply = OutgoingEmail.objects.get(kind="reply")
+    pages = [f"/admin/mail/inboundmessage/{row.pk}/change/",
+             f"/admin/mail/outgoingemail/{reply.pk}/change/"]
+    for url in pages:
+        page = admin_client.get(url).content.decode()
+        assert "sealed until phase 1 resolves" in page and "FR turn" not in page
+    receive(reply_to(duel.bob_mail, sender=duel.bob.email, orders="2A stay"))
+    for url in pages:
+        assert "FR turn" in admin_client.get(url).content.decode()

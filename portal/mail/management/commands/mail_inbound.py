@@ -31,18 +31,19 @@ class Command(BaseCommand):
         raw = sys.stdin.buffer.read()
         if not raw.strip():
             raise CommandError("stdin is empty: pipe one RFC 822 message into this command.")
-        self._one(raw, InboundMessage.Source.PIPE)
+        self._process(self._store(raw, InboundMessage.Source.PIPE))
 
-    def _one(self, raw: bytes, source: str) -> InboundMessage:
+    def _store(self, raw: bytes, source: str) -> InboundMessage:
         try:
-            row = inbound_store(raw=raw, source=source)
+            return inbound_store(raw=raw, source=source)
         except Exception as error:
             self.stderr.write(f"could not store the message: {error}")
             sys.exit(EX_TEMPFAIL)
+
+    def _process(self, row: InboundMessage) -> None:
         row = inbound_process(inbound_id=row.pk) or row
         self.stdout.write(f"message {row.pk} from {row.sender or '?'}: {row.status}"
                           f" ({row.outcome or row.error[:80]})")
-        return row
 
     def _maildir(self, path: Path) -> None:
         if not (path / "new").is_dir() or not (path / "cur").is_dir():
@@ -53,9 +54,11 @@ class Command(BaseCommand):
             message = box.get_message(key)
             if "S" in message.get_flags():
                 continue  # processed by an earlier run
-            self._one(box.get_bytes(key), InboundMessage.Source.MAILDIR)
+            row = self._store(box.get_bytes(key), InboundMessage.Source.MAILDIR)
+            # Marked as seen once stored (before processing): a crash never stores it twice.
             message.set_subdir("cur")
             message.add_flag("S")
             box[key] = message
+            self._process(row)
             count += 1
         self.stdout.write(f"{count} message(s) processed from {path}")

@@ -1,0 +1,158 @@
+"""Tank Game V4 as an engine game (shared/rules/tank-game-v4.md; API in the package docstring)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from engine.base import (
+    Game,
+    Outcome,
+    PhaseKind,
+    Problem,
+    Prompt,
+    Result,
+    RuleError,
+    State,
+    Submission,
+    rng_for,
+)
+from engine.tank_game import legal, rules, schedule, text, view
+from engine.tank_game import state as setup
+from engine.tank_game.gameday import open_gameday
+from engine.tank_game.options import default_options, validate_options
+
+
+class TankGame(Game):
+    slug = "tank-game"
+    name = "Tank Game V4"
+    min_seats = 2
+    max_seats = 100
+    bots = ("random",)
+
+    # -- options and setup -------------------------------------------------------------
+    def default_options(self) -> dict[str, Any]:
+        return default_options()
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return validate_options(options)
+
+    def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
+        return setup.start(seats, validate_options(options), seed)
+
+    # -- time ------------------------------------------------------------------------------
+    def window_open(self, state: State, now: datetime) -> bool:
+        return schedule.current(state["options"]["schedule"], rules.aware(now)) is not None
+
+    def gameday_key(self, state: State, now: datetime) -> str | None:
+        day = schedule.current(state["options"]["schedule"], rules.aware(now))
+        return day.key if day is not None else None
+
+    def next_tick_at(self, state: State, now: datetime) -> datetime | None:
+        return rules.next_tick_at(state, rules.aware(now))
+
+    # -- phases --------------------------------------------------------------------------
+    def prompts(self, state: State) -> dict[int, Prompt]:
+        if state["over"] is not None:
+            return {}
+        prompt = Prompt(PhaseKind.CONTINUOUS, "gameday", required=False)
+        # every seat may act: living tanks act, dead and destroyed ones vote in the Council
+        return {t["seat"]: prompt for t in state["tanks"].values()}
+
+    def validate(self, state: State, seat: int, submission: Any) -> Submission:
+        normalized, problems = rules.check(state, seat, submission)
+        if problems:
+            raise RuleError(problems)
+        return normalized
+
+    def action_problems(self, state: State, seat: int, action: Any, now: datetime) -> list[Problem]:
+        """Every reason ``action`` would be refused at ``now`` ([] when it would be accepted)."""
+        return rules.problems_now(state, seat, action, now)
+
+    def default_submission(self, state: State, seat: int) -> Submission:
+        return {}  # a continuous phase has no default: a seat that does nothing does nothing
+
+    def apply(self, state: State, seat: int, action: Any, now: Any, rng: random.Random) -> Outcome:
+        return rules.apply(state, seat, action, now, rng)
+
+    def tick(self, state: State, now: Any, rng: random.Random) -> Outcome:
+        now = rules.aware(now)
+        day = rules.due_gameday(state, now)
+        if day is None:
+            return Outcome(state, [])
+        new = setup.clone(state)
+        events: list[dict[str, Any]] = []
+        # logged at the gameday's opening time, however late the tick runs (catch-up)
+        open_gameday(new, day.key, day.start.astimezone(UTC).isoformat(), events)
+        return Outcome(new, events)
+
+    # -- reading -------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        over = state["over"]
+        if over is None:
+            return None
+        seats = [int(s) for s in state["tanks"]]
+        winners = tuple(over["winners"])
+        if over["reason"] == "armistice":
+            rest = tuple(s for s in seats if s not in winners)
+            ranking: tuple[tuple[int, ...], ...] = (winners, rest) if rest else (winners,)
+        else:
+            fallen = [s for s in seats if s not in winners]
+            # the fallen by order of death, the latest first; tanks never killed (none) last
+            order = list(reversed(state["deaths"]))
+            fallen.sort(key=lambda s: order.index(s) if s in order else len(order))
+            ranking = (winners, *((s,) for s in fallen)) if winners else tuple((s,) for s in fallen)
+        scores = {s: 1.0 if s in winners else 0.0 for s in seats}
+        return Result(ranking=tuple(g for g in ranking if g), scores=scores, reason=over["reason"])
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return legal.legal_actions(state, seat)
+
+    def bot_submission(self, state: State, seat: int, bot: str, rng: random.Random) -> Submission:
+        if bot != "random":
+            raise RuleError([Problem("bot", f"Unknown bot {bot!r}; this game has: random.")])
+        return legal.random_action(state, seat, rng)
+
+    def log_text(self, state: State, seat: int | None = None) -> str:
+        return view.log_text(state, seat)
+
+    # -- text grammar (email) --------------------------------------------------------------
+    def parse_text(self, state: State, seat: int, text_: str) -> Submission:
+        return text.parse_text(state, seat, text_)
+
+    def format_text(self, state: State, seat: int, submission: Submission) -> str:
+        return text.format_text(state, seat, submission)
+
+    def board_text(self, state: State, seat: int | None) -> str:
+        return view.board_text(state, seat)
+
+    def text_help(self, state: State, seat: int) -> str:
+        return view.text_help(state, seat)
+
+    # -- replay ------------------------------------------------------------------------------
+    def replay(
+        self, seats: int, options: Mapping[str, Any], seed: int, inputs: Iterable[Mapping[str, Any]]
+    ) -> State:
+        """The state after re-applying stored inputs from the start; refused inputs are skipped.
+
+        Each input is {"seq", "kind": "action" | "tick", "seat", "action", "at"}; its dice come
+        from ``rng_for(seed, seq)``, so striking one input out leaves the others' dice as they were.
+        """
+        state = self.start(seats, options, seed)
+        for item in inputs:
+            rng = rng_for(seed, item["seq"])
+            at = datetime.fromisoformat(item["at"])
+            if item.get("kind") == "tick":
+                state = self.tick(state, at, rng).state
+                continue
+            seat: Any = item.get("seat")  # checked by apply like any other input
+            try:
+                state = self.apply(state, seat, item.get("action"), at, rng).state
+            except RuleError:
+                continue  # struck-out history can make a later input illegal: it is skipped
+        return state

@@ -1,0 +1,178 @@
+"""Match options: map, cooldown, gameday schedule, armistice limit, carry-over bounties, names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from engine.base import OptionsError, Problem
+from engine.tank_game.maps import MAPS
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
+_SEAT = re.compile(r"[0-9]{1,3}")
+
+DEFAULT_SCHEDULE: dict[str, Any] = {
+    "kind": "weekly",
+    "weekdays": ["mon", "wed", "thu"],
+    "open": "10:00",
+    "close": "16:00",
+    "time_zone": "UTC",
+    "holidays": [],
+}
+
+
+def default_options() -> dict[str, Any]:
+    return {
+        "map": "classic",
+        "cooldown_minutes": 5,
+        "schedule": dict(DEFAULT_SCHEDULE, weekdays=["mon", "wed", "thu"], holidays=[]),
+        "armistice_limit": 50,
+        "bounties": {},
+        "names": {},
+    }
+
+
+def _int(value: Any, low: int, high: int) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        return None
+    return value
+
+
+def _schedule(raw: Any, problems: list[Problem]) -> dict[str, Any]:
+    if not isinstance(raw, Mapping):
+        problems.append(Problem("schedule", "The schedule must be an object with a 'kind'."))
+        return dict(DEFAULT_SCHEDULE)
+    kind = raw.get("kind")
+    if kind == "every":
+        unknown = set(raw) - {"kind", "minutes", "open_minutes"}
+        if unknown:
+            problems.append(
+                Problem("schedule", f"Unknown schedule keys: {', '.join(sorted(unknown))}.")
+            )
+        minutes = _int(raw.get("minutes"), 1, 10080)
+        if minutes is None:
+            problems.append(Problem("schedule.minutes", "Minutes between gamedays: 1 to 10080."))
+            minutes = 60
+        open_minutes = _int(raw.get("open_minutes", minutes), 1, minutes)
+        if open_minutes is None:
+            problems.append(
+                Problem("schedule.open_minutes", f"Open minutes must be 1 to {minutes}.")
+            )
+            open_minutes = minutes
+        return {"kind": "every", "minutes": minutes, "open_minutes": open_minutes}
+    if kind != "weekly":
+        problems.append(Problem("schedule.kind", "The schedule kind is 'weekly' or 'every'."))
+        return dict(DEFAULT_SCHEDULE)
+    unknown = set(raw) - set(DEFAULT_SCHEDULE)
+    if unknown:
+        problems.append(
+            Problem("schedule", f"Unknown schedule keys: {', '.join(sorted(unknown))}.")
+        )
+    out: dict[str, Any] = {"kind": "weekly"}
+    days = raw.get("weekdays", DEFAULT_SCHEDULE["weekdays"])
+    if (
+        not isinstance(days, list)
+        or not days
+        or any(not isinstance(d, str) or d.lower() not in WEEKDAYS for d in days)
+    ):
+        problems.append(
+            Problem("schedule.weekdays", f"Weekdays: a non-empty list of {', '.join(WEEKDAYS)}.")
+        )
+        days = DEFAULT_SCHEDULE["weekdays"]
+    out["weekdays"] = [d for d in WEEKDAYS if d in {str(x).lower() for x in days}]
+    for key in ("open", "close"):
+        value = raw.get(key, DEFAULT_SCHEDULE[key])
+        if not isinstance(value, str) or not _TIME.match(value):
+            problems.append(
+                Problem(f"schedule.{key}", "A time of day as HH:MM (24 h), e.g. 10:00.")
+            )
+            value = DEFAULT_SCHEDULE[key]
+        out[key] = value
+    if out["open"] >= out["close"]:
+        problems.append(
+            Problem("schedule.close", "The closing time must be after the opening time.")
+        )
+    zone = raw.get("time_zone", "UTC")
+    try:
+        if not isinstance(zone, str) or not zone:
+            raise ValueError(zone)
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):
+        problems.append(Problem("schedule.time_zone", f"Unknown time zone {zone!r}."))
+        zone = "UTC"
+    out["time_zone"] = zone
+    holidays = raw.get("holidays", [])
+    good: list[str] = []
+    if not isinstance(holidays, list):
+        problems.append(Problem("schedule.holidays", "Holidays: a list of dates YYYY-MM-DD."))
+        holidays = []
+    for i, day in enumerate(holidays):
+        try:
+            good.append(date.fromisoformat(day).isoformat())
+        except (TypeError, ValueError):
+            problems.append(Problem(f"schedule.holidays.{i}", f"{day!r} is not a date YYYY-MM-DD."))
+    out["holidays"] = sorted(set(good))
+    return out
+
+
+def validate_options(options: Any) -> dict[str, Any]:
+    """Normalized options, or OptionsError listing every problem."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise OptionsError([Problem("", "Options must be an object.")])
+    problems: list[Problem] = []
+    out = default_options()
+    known = set(out)
+    unknown = [str(k) for k in options if k not in known]
+    if unknown:
+        problems.append(Problem("", f"Unknown options: {', '.join(sorted(unknown))}."))
+    if "map" in options:
+        if not isinstance(options["map"], str) or options["map"] not in MAPS:
+            problems.append(Problem("map", f"The map is one of: {', '.join(sorted(MAPS))}."))
+        else:
+            out["map"] = options["map"]
+    if "cooldown_minutes" in options:
+        value = _int(options["cooldown_minutes"], 0, 1440)
+        if value is None:
+            problems.append(Problem("cooldown_minutes", "The cooldown is 0 to 1440 minutes."))
+        else:
+            out["cooldown_minutes"] = value
+    if "schedule" in options:
+        out["schedule"] = _schedule(options["schedule"], problems)
+    if "armistice_limit" in options:
+        value = _int(options["armistice_limit"], 1, 100000)
+        if value is None:
+            problems.append(
+                Problem("armistice_limit", "The armistice limit is a whole number >= 1.")
+            )
+        else:
+            out["armistice_limit"] = value
+    for key, (low, high) in (("bounties", (0, 1000)), ("names", (1, 40))):
+        raw = options.get(key, {})
+        if not isinstance(raw, Mapping):
+            problems.append(Problem(key, f"{key} maps seat numbers to values."))
+            continue
+        clean: dict[str, Any] = {}
+        for seat, item in raw.items():
+            if _int(int(seat) if _SEAT.fullmatch(str(seat)) else None, 1, 100) is None:
+                problems.append(Problem(f"{key}.{seat}", f"{seat!r} is not a seat number 1-100."))
+                continue
+            if key == "bounties":
+                if _int(item, low, high) is None:
+                    problems.append(Problem(f"{key}.{seat}", "A bounty is 0 to 1000 gold."))
+                    continue
+            elif not isinstance(item, str) or not low <= len(item.strip()) <= high:
+                problems.append(Problem(f"{key}.{seat}", "A name is 1 to 40 characters."))
+                continue
+            else:
+                item = " ".join(item.split())
+            clean[str(int(seat))] = item
+        out[key] = clean
+    if problems:
+        raise OptionsError(problems)
+    return out

@@ -1,0 +1,127 @@
+"""The match state: setup (random spawns), copying, and small read helpers.
+
+State is plain JSON data. Tanks are keyed by seat as a string; a tank is "alive", "dead" (on the
+board with durability) or "destroyed" (removed: ``at`` is None).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.base import Problem, RuleError, State
+from engine.tank_game.maps import MAPS
+
+START_LIVES, START_AP, START_RANGE = 3, 1, 2
+MAX_LIVES, MAX_AP = 3, 5
+DEAD_DURABILITY = 3
+
+
+def start(seats: Any, options: dict[str, Any], seed: int) -> State:
+    """A new match: every tank on a spawn drawn at random from the map with ``seed``."""
+    game_map = MAPS[options["map"]]
+    spawns = game_map["spawns"]
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 100:
+        raise RuleError([Problem("seats", "Tank Game is played by 2 to 100 seats.")])
+    if seats > len(spawns):
+        raise RuleError(
+            [
+                Problem(
+                    "seats",
+                    f"The {options['map']} map has {len(spawns)} spawns; "
+                    f"{seats} seats need a bigger map.",
+                )
+            ]
+        )
+    problems = [
+        Problem(f"{key}.{seat}", f"There is no seat {seat} in a {seats}-seat match.")
+        for key in ("bounties", "names")
+        for seat in options[key]
+        if int(seat) > seats
+    ]
+    if problems:
+        raise RuleError(problems)
+    placed = random.Random(seed).sample(spawns, seats)
+    tanks = {
+        str(seat): {
+            "seat": seat,
+            "at": placed[seat - 1],
+            "lives": START_LIVES,
+            "ap": START_AP,
+            "gold": 0,
+            "range": START_RANGE,
+            "bounty": options["bounties"].get(str(seat), 0),
+            "status": "alive",
+            "durability": 0,
+            "cooldown_until": None,
+        }
+        for seat in range(1, seats + 1)
+    }
+    return {
+        "version": 1,
+        "options": options,
+        "seats": seats,
+        "size": game_map["size"],
+        "walls": dict(game_map["walls"]),
+        "mines": sorted(game_map["mines"]),
+        "tanks": tanks,
+        "coffer": 0,
+        "armistice": 0,
+        "armistice_limit": options["armistice_limit"],
+        "gameday": None,
+        "gamedays": 0,
+        "allowances": {"bounty": 1, "grant_life": 1},
+        "ballots": [],
+        "next_ballot": 1,
+        "deaths": [],
+        "log": [],
+        "over": None,
+    }
+
+
+def clone(state: State) -> State:
+    """A copy safe to change: every mutable part is copied, past log entries are shared."""
+    new = dict(state)
+    new["walls"] = dict(state["walls"])
+    new["mines"] = list(state["mines"])
+    new["tanks"] = {k: dict(v) for k, v in state["tanks"].items()}
+    new["allowances"] = dict(state["allowances"])
+    new["ballots"] = [
+        dict(b, votes={k: dict(v) for k, v in b["votes"].items()}) for b in state["ballots"]
+    ]
+    new["deaths"] = list(state["deaths"])
+    new["log"] = list(state["log"])
+    return new
+
+
+def name(state: State, seat: int | str) -> str:
+    return str(state["options"]["names"].get(str(seat), f"Seat {seat}"))
+
+
+def tank(state: State, seat: int | str) -> dict[str, Any]:
+    result: dict[str, Any] = state["tanks"][str(seat)]
+    return result
+
+
+def occupants(state: State) -> dict[str, int]:
+    """Square name -> seat of the tank (living or dead) standing there."""
+    return {t["at"]: t["seat"] for t in state["tanks"].values() if t["at"] is not None}
+
+
+def living(state: State) -> list[int]:
+    return [t["seat"] for t in state["tanks"].values() if t["status"] == "alive"]
+
+
+def council(state: State) -> dict[int, int]:
+    """Council members -> vote weight: councillors (dead) 1, senators (destroyed) 2."""
+    weights = {"dead": 1, "destroyed": 2}
+    return {
+        t["seat"]: weights[t["status"]] for t in state["tanks"].values() if t["status"] in weights
+    }
+
+
+def add_log(state: State, entry: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """Append one logbook entry (numbered in order) and report it as an event."""
+    entry = {"seq": len(state["log"]) + 1, **entry}
+    state["log"].append(entry)
+    events.append(entry)

@@ -1,0 +1,159 @@
+"""What a seat (or a spectator) sees: the board, the tanks, the Council, the logbook.
+
+Nothing is hidden on the board; a Council member's individual votes are shown only to that member
+(the rule book records decree results, not who voted how), tallies are public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.base import State
+from engine.tank_game import council, mines, schedule, squares
+from engine.tank_game.maps import MAPS
+from engine.tank_game.state import council as members
+from engine.tank_game.state import name
+
+
+def _tank_row(state: State, t: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "seat": t["seat"],
+        "name": name(state, t["seat"]),
+        "at": t["at"],
+        "lives": t["lives"],
+        "ap": t["ap"],
+        "gold": t["gold"],
+        "range": t["range"],
+        "bounty": t["bounty"],
+        "status": t["status"],
+        "alive": t["status"] == "alive",
+        "dead": t["status"] == "dead",
+        "destroyed": t["status"] == "destroyed",
+        "durability": t["durability"],
+        "cooldown_until": t["cooldown_until"],
+    }
+
+
+def public_entry(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A logbook entry as ``seat`` may see it: votes keep their details for the voter only."""
+    if entry["kind"] == "vote" and entry["seat"] != seat:
+        action = entry["action"]
+        hidden = {k: v for k, v in action.items() if k in ("type", "ballot", "decree")}
+        return dict(entry, action=hidden)
+    return entry
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    weights = members(state)
+    ballots = []
+    for ballot in state["ballots"]:
+        mine = ballot["votes"].get(str(seat)) if seat is not None else None
+        ballots.append(
+            {
+                "id": ballot["id"],
+                "decree": ballot["decree"],
+                "title": council.DECREE_NAMES[ballot["decree"]],
+                "status": ballot["status"],
+                "opened_by": ballot["opened_by"],
+                "opened_at": ballot["opened_at"],
+                "gameday": ballot["gameday"],
+                "tallies": council.tallies(state, ballot),
+                "voters": sorted(int(v) for v in ballot["votes"] if int(v) in weights),
+                "passed": ballot["passed"],
+                "my_vote": dict(mine) if mine else None,
+            }
+        )
+    me = state["tanks"].get(str(seat)) if seat is not None else None
+    return {
+        "board": {
+            "size": state["size"],
+            "map": state["options"]["map"],
+            "title": MAPS[state["options"]["map"]]["title"],
+            "columns": squares.COLUMNS[: state["size"]],
+            "walls": dict(state["walls"]),
+            "mines": mines.regions(state),
+        },
+        "tanks": [_tank_row(state, t) for t in state["tanks"].values()],
+        "council": {
+            "members": [
+                {
+                    "seat": s,
+                    "name": name(state, s),
+                    "role": "senator" if w == 2 else "councillor",
+                    "weight": w,
+                }
+                for s, w in sorted(weights.items())
+            ],
+            "weight": sum(weights.values()),
+            "coffer": state["coffer"],
+            "armistice": state["armistice"],
+            "armistice_limit": state["armistice_limit"],
+            "allowances": dict(state["allowances"]),
+            "ballots": ballots,
+        },
+        "me": _tank_row(state, me) if me else None,
+        "cooldown_minutes": state["options"]["cooldown_minutes"],
+        "schedule": state["options"]["schedule"],
+        "gameday": state["gameday"],
+        "gamedays": state["gamedays"],
+        "over": state["over"],
+        "log": [public_entry(e, seat) for e in state["log"]],
+    }
+
+
+def log_text(state: State, seat: int | None = None) -> str:
+    """The logbook in the rule book's style, one entry a line, in the match's time zone."""
+    sched = state["options"]["schedule"]
+    return "".join(f"{schedule.local_stamp(sched, e['at'])} — {e['text']}\n" for e in state["log"])
+
+
+def board_text(state: State, seat: int | None) -> str:
+    """A monospace diagram: walls as #durability, mines as $, tanks by seat (x = dead)."""
+    size = state["size"]
+    by_square = {t["at"]: t for t in state["tanks"].values() if t["at"] is not None}
+    mine = set(state["mines"])
+    width = 5 if state["seats"] >= 100 else 4
+    lines = ["    " + "".join(f"{c:>{width}}" for c in squares.COLUMNS[:size])]
+    for row in range(size - 1, -1, -1):
+        cells = []
+        for col in range(size):
+            sq = squares.name((col, row))
+            if sq in state["walls"]:
+                cell = f"#{state['walls'][sq]}"
+            elif sq in by_square:
+                t = by_square[sq]
+                cell = f"{'x' if t['status'] == 'dead' else ''}{t['seat']}"
+                if t["seat"] == seat:
+                    cell = "*" + cell
+            elif sq in mine:
+                cell = "$"
+            else:
+                cell = "."
+            cells.append(f"{cell:>{width}}")
+        lines.append(f"{row + 1:>4}" + "".join(cells))
+    lines.append("")
+    lines.append("Tanks (seat name: square, lives, AP, gold, range, bounty):")
+    for t in state["tanks"].values():
+        where = t["at"] or "-"
+        status = "" if t["status"] == "alive" else f" [{t['status']}]"
+        lines.append(
+            f"  {t['seat']:>3} {name(state, t['seat'])}: {where}, {t['lives']} lives, "
+            f"{t['ap']} AP, "
+            f"{t['gold']} gold, range {t['range']}, bounty {t['bounty']}{status}"
+        )
+    lines.append(
+        f"Coffer {state['coffer']} gold; armistice {state['armistice']}/{state['armistice_limit']}."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def text_help(state: State, seat: int) -> str:
+    return (
+        "One action per line:\n"
+        "  move B4 | shoot C5 | give 3 to C5 | give 3 to Corey | buy ap | upgrade range\n"
+        "Council members:\n"
+        "  stimulus Corey | bounty 3 on Corey | grant life Corey\n"
+        "  vote 7 Corey | vote 7 3 on Corey\n"
+        "A target is a square, a name or 'seat 4'. Actions count only while a gameday is open, "
+        f"and each tank action starts a {state['options']['cooldown_minutes']}-minute cooldown.\n"
+    )

@@ -1,0 +1,343 @@
+"""Pages of a continuous match (Tank Game V4): the board as SVG, my action panel, the Council,
+the logbook with a slider back through time, and actions posted with HTMX.
+
+Everything shown comes from ``game.view(state, seat)`` for the viewer's seat (or a spectator):
+private data such as my ballot votes never reaches another player's page.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+import engine
+from engine import Game
+from games import selectors
+from games.models import Action, Match
+from games.services import ServiceError, actions_apply, match_replay
+from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
+
+CELL = 32  # SVG pixels per square
+ACTION_FIELDS = {"type": str, "to": str, "at": str, "decree": str, "gold": int, "seat": int,
+                 "target": int, "ballot": int}
+TANK_ACTIONS = ("move", "shoot", "give", "buy_ap", "upgrade_range")
+COUNCIL_ACTIONS = ("open_ballot", "vote")
+_SQUARE = re.compile(r"^([A-Z])([0-9]{1,2})$")
+
+
+class BadForm(ValueError):
+    pass
+
+
+def _game(match: Match) -> Game | None:
+    return engine.games().get(match.game)
+
+
+def continuous_match_or_404(request: HttpRequest, match_id: int) -> Match:
+    """The match if the viewer may see it and its game keeps a logbook (continuous games)."""
+    match = match_visible_or_404(request, match_id)
+    game = _game(match)
+    if game is None or not all(hasattr(game, name) for name in ("replay", "log_text")):
+        raise Http404("This match has no logbook.")
+    return match
+
+
+def _square_xy(name: Any) -> tuple[int, int] | None:
+    found = _SQUARE.match(str(name or "").upper())
+    if not found:
+        return None
+    return ord(found.group(1)) - ord("A"), int(found.group(2)) - 1
+
+
+def _center(name: Any) -> tuple[int, int] | None:
+    xy = _square_xy(name)
+    if xy is None:
+        return None
+    return xy[0] * CELL + CELL // 2 + CELL, xy[1] * CELL + CELL // 2 + CELL
+
+
+def board_svg_context(view: dict[str, Any], *, me: int | None,
+                      why_not: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """Everything the SVG template draws, in pixels (a margin of one cell for the labels)."""
+    board = view.get("board", {})
+    size = int(board.get("size", 12))
+    columns = board.get("columns") or [chr(ord("A") + i) for i in range(size)]
+    walls = []
+    for square, durability in sorted((board.get("walls") or {}).items()):
+        xy = _square_xy(square)
+        if xy:
+            walls.append({"square": square, "x": (xy[0] + 1) * CELL, "y": (xy[1] + 1) * CELL,
+                          "durability": durability})
+    mines = []
+    for group in board.get("mines") or []:
+        for square in group if isinstance(group, list) else [group]:
+            xy = _square_xy(square)
+            if xy:
+                mines.append({"square": square, "x": (xy[0] + 1) * CELL,
+                              "y": (xy[1] + 1) * CELL, "size": len(group)
+                              if isinstance(group, list) else 1})
+    tanks = []
+    me_center = None
+    for tank in view.get("tanks") or []:
+        center = _center(tank.get("at"))
+        if center is None:
+            continue
+        row = {**tank, "cx": center[0], "cy": center[1], "mine": tank.get("seat") == me,
+               "why_not": (why_not or {}).get(tank.get("at"), [])}
+        if row["mine"]:
+            me_center = center
+        tanks.append(row)
+    mine = next((t for t in tanks if t["mine"]), None)
+    reach = int(mine.get("range") or 0) if mine else 0
+    for tank in tanks:
+        # A dashed line from my tank to each tank in range that I still cannot shoot (line
+        # of sight, ...); tanks out of range only say so in their tooltip.
+        near = mine is not None and max(abs(tank["cx"] - mine["cx"]),
+                                        abs(tank["cy"] - mine["cy"])) <= reach * CELL
+        tank["line_from"] = me_center if tank["why_not"] and near else None
+    pixels = (size + 1) * CELL
+    return {
+        "size": size, "cell": CELL, "pixels": pixels, "side": size * CELL, "walls": walls,
+        "mines": mines,
+        "tanks": tanks,
+        "columns": [{"name": c, "x": (i + 1) * CELL + CELL // 2} for i, c in enumerate(columns)],
+        "rows": [{"name": r + 1, "y": (r + 1) * CELL + CELL // 2 + 4} for r in range(size)],
+        "grid": [(i + 1) * CELL for i in range(size + 1)],
+    }
+
+
+def _probe_actions(view: dict[str, Any], me: int) -> dict[str, dict[str, Any]]:
+    """One representative action per kind, to ask the engine why it is not possible now."""
+    tanks = {t.get("seat"): t for t in view.get("tanks") or []}
+    mine = tanks.get(me) or {}
+    others = [t for s, t in tanks.items() if s != me and t.get("status") == "alive"]
+    probes: dict[str, dict[str, Any]] = {"buy_ap": {"type": "buy_ap"},
+                                         "upgrade_range": {"type": "upgrade_range"}}
+    xy = _square_xy(mine.get("at"))
+    if xy is not None:
+        size = int(view.get("board", {}).get("size", 12))
+        nx = xy[0] + 1 if xy[0] + 1 < size else xy[0] - 1
+        probes["move"] = {"type": "move", "to": f"{chr(ord('A') + nx)}{xy[1] + 1}"}
+    if others:
+        probes["shoot"] = {"type": "shoot", "at": others[0]["at"]}
+        probes["give"] = {"type": "give", "to": others[0]["at"], "gold": 1}
+    return probes
+
+
+def action_panel(game: Game, state: dict[str, Any], view: dict[str, Any], seat: int,
+                 now: Any) -> dict[str, Any]:
+    """What ``seat`` can do now (grouped by kind) and, for each kind it cannot, why not; and
+    for every other tank, why I cannot shoot it (drawn on the board)."""
+    legal = list(game.legal_actions(state, seat))
+    probes = _probe_actions(view, seat)
+    can: dict[str, list[dict[str, Any]]] = {}
+    for action in legal:
+        can.setdefault(str(action.get("type", "")), []).append(action)
+    tank_legal = [a for a in legal if a.get("type") in TANK_ACTIONS]
+    probe = tank_legal[0] if tank_legal else probes.get("move")
+    # Cooldown and window hold up every tank action alike: ask once.
+    timed = {p.message for p in (_problems(game, state, seat, probe, now) if probe else [])
+             if p.path in ("cooldown", "window")}
+    cannot: dict[str, list[str]] = {}
+    for kind, example in probes.items():
+        if kind in can:
+            continue
+        problems = [str(p.message) for p in _problems(game, state, seat, example, now)]
+        if problems:
+            cannot[kind] = problems
+    if timed:
+        for kind in TANK_ACTIONS:
+            if kind in can:
+                cannot.setdefault(kind, sorted(timed))
+    why_not: dict[str, list[str]] = {}
+    shootable = {a.get("at") for a in can.get("shoot", [])}
+    for tank in view.get("tanks") or []:
+        if tank.get("seat") == seat or tank.get("status") != "alive":
+            continue
+        if tank.get("at") in shootable:
+            continue
+        problems = _problems(game, state, seat, {"type": "shoot", "at": tank.get("at")}, now)
+        reasons = [p.message for p in problems if p.path not in ("cooldown", "window")]
+        if reasons:
+            why_not[tank.get("at")] = reasons
+    labels = {"move": "Move", "shoot": "Shoot", "give": "Give gold", "buy_ap": "Buy AP",
+              "upgrade_range": "Upgrade range"}
+    return {
+        "now_ok": not timed,
+        "cannot_labelled": [(labels.get(kind, kind), reasons) for kind, reasons in cannot.items()],
+        "can": {kind: actions for kind, actions in can.items()},
+        "moves": [a["to"] for a in can.get("move", []) if "to" in a],
+        "shots": [a["at"] for a in can.get("shoot", []) if "at" in a],
+        "gifts": sorted({str(a.get("to") or a.get("seat")) for a in can.get("give", [])}),
+        "cannot": cannot,
+        "why_not": why_not,
+    }
+
+
+def _parse_time(text: str) -> Any:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return text
+
+
+def _problems(game: Game, state: Any, seat: int, action: dict[str, Any], now: Any) -> list:
+    check = getattr(game, "action_problems", None)
+    return list(check(state, seat, action, now)) if check else []
+
+
+def play_context(request: HttpRequest, match: Match, *,
+                 upto: int | None = None) -> dict[str, Any]:
+    """The board, my panel and the Council for ``request.user``, now or at logbook entry
+    ``upto`` (replayed from the stored inputs)."""
+    game = _game(match)
+    my_seat = selectors.match_seat_for_user(match, request.user)
+    seat = my_seat.number if my_seat else None
+    if game is None or match.state is None:
+        return {"match": match, "game": game, "missing": True}
+    state = match.state if upto is None else match_replay(match=match, upto_seq=upto)
+    view = game.view(state, seat)
+    now = timezone.now()
+    panel = None
+    live = upto is None and match.status == Match.Status.ACTIVE
+    if live and seat is not None and seat in game.prompts(state):
+        panel = action_panel(game, state, view, seat, now)
+    council = view.get("council") or {}
+    names = {t.get("seat"): t.get("name") for t in view.get("tanks") or []}
+    for ballot in council.get("ballots") or []:
+        for tally in ballot.get("tallies") or []:
+            tally["target_name"] = names.get(tally.get("target"), tally.get("target"))
+        if isinstance(ballot.get("my_vote"), dict):
+            vote = ballot["my_vote"]
+            vote["target_name"] = names.get(vote.get("target"), vote.get("target"))
+    me = view.get("me")
+    if isinstance(me, dict) and isinstance(me.get("cooldown_until"), str):
+        me = {**me, "cooldown_until": _parse_time(me["cooldown_until"])}
+    return {
+        "match": match, "game": game, "view": view, "my_seat": my_seat, "seat": seat,
+        "me": me, "council": council, "panel": panel, "live": live,
+        "upto": upto, "svg": board_svg_context(view, me=seat,
+                                               why_not=panel["why_not"] if panel else None),
+        "is_member": any(m.get("seat") == seat for m in council.get("members") or []),
+        "seat_names": {t.get("seat"): t.get("name") for t in view.get("tanks") or []},
+    }
+
+
+def action_from_post(data: Any) -> dict[str, Any]:
+    """The action dict from a posted form; BadForm names the field that is wrong."""
+    action: dict[str, Any] = {}
+    for name, kind in ACTION_FIELDS.items():
+        value = (data.get(name) or "").strip()
+        if not value:
+            continue
+        if len(value) > 40:
+            raise BadForm(f"{name} is too long.")
+        if kind is int:
+            if not re.fullmatch(r"-?[0-9]{1,6}", value):
+                raise BadForm(f"{name} must be a whole number, not {value!r}.")
+            action[name] = int(value)
+        else:
+            action[name] = value.upper() if name in ("to", "at") else value
+    if "type" not in action:
+        raise BadForm("Choose an action.")
+    return action
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Apply one action of my seat now; answer with the refreshed play area (or a 4xx)."""
+    match = continuous_match_or_404(request, match_id)
+    my_seat = selectors.match_seat_for_user(match, request.user)
+    if my_seat is None:
+        return _refused(request, match, "You have no seat in this match.", 403)
+    try:
+        action = action_from_post(request.POST)
+        receipt = actions_apply(match_id=match.pk, seat_number=my_seat.number,
+                                user=request.user, action=action, source="web")
+    except BadForm as error:
+        return _refused(request, match, str(error), 400)
+    except ServiceError as error:
+        problems = [p.message for p in error.problems if p.message not in error.message]
+        return _refused(request, match, " ".join([error.message, *problems]), status_for(error))
+    notice = f"Done (logbook entry {receipt.seq})."
+    if not request.htmx:  # a plain form post: back to the page
+        messages.success(request, notice)
+        return redirect_to(request, match_url(match))
+    match.refresh_from_db()
+    context = play_context(request, match)
+    context["notice"] = notice
+    return render(request, "games/tank-game/partials/play.html", context)
+
+
+def _refused(request: HttpRequest, match: Match, message: str, status: int) -> HttpResponse:
+    if request.htmx:
+        return render(request, "partials/error.html", {"error": message}, status=status)
+    from games.views.match import match_page_context, match_template
+
+    context = match_page_context(request, match)
+    context["error"] = message
+    return render(request, match_template(match), context, status=status)
+
+
+@require_GET
+def play(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The play area (board, panel, Council), polled by the match page."""
+    match = continuous_match_or_404(request, match_id)
+    return render(request, "games/tank-game/partials/play.html", play_context(request, match))
+
+
+def _upto(request: HttpRequest) -> int | None:
+    raw = request.GET.get("upto", "")
+    if raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 9:
+        raise BadForm(f"upto must be a logbook entry number, not {raw!r}.")
+    return int(raw)
+
+
+@require_GET
+def logbook(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The logbook page with a slider to see the board as it was after any entry."""
+    match = continuous_match_or_404(request, match_id)
+    try:
+        upto = _upto(request)
+    except BadForm as error:
+        return render(request, "partials/error.html", {"error": str(error)}, status=400)
+    context = play_context(request, match, upto=upto)
+    if context.get("missing"):
+        return render(request, "partials/error.html",
+                      {"error": "This match has no logbook yet."}, status=404)
+    rows = list(Action.objects.filter(match=match).order_by("seq")
+                .values("seq", "kind", "seat", "at", "struck", "struck_reason", "events"))
+    entries = []
+    for row in rows:
+        texts = [e.get("text", "") for e in row["events"] if isinstance(e, dict)]
+        entries.append({**row, "texts": texts or [row["kind"]]})
+    last = rows[-1]["seq"] if rows else 0
+    context.update(entries=entries, last_seq=last, shown=upto if upto is not None else last)
+    template = "games/tank-game/partials/board_at.html" if request.htmx else \
+        "games/tank-game/logbook.html"
+    return render(request, template, context)
+
+
+@require_GET
+def logbook_text(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The logbook as plain text, in the rule book's style."""
+    match = continuous_match_or_404(request, match_id)
+    game = _game(match)
+    if game is None or match.state is None:
+        return HttpResponse("This match has no logbook yet.\n", status=404,
+                            content_type="text/plain; charset=utf-8")
+    text = game.log_text(match.state)  # type: ignore[attr-defined]
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="match-{match.pk}-logbook.txt"'
+    return response

@@ -1,0 +1,99 @@
+"""Continuous games by email: the "gameday opened" mail (once per gameday and player, through
+the gameday_opened signal) and actions by reply under the same rules as the page."""
+
+from email.message import EmailMessage
+
+import pytest
+
+from games import services
+from games.models import Action
+from games.services.queue import SendSignal
+from games.signals import gameday_opened
+from portal.mail.models import InboundMessage, OutgoingEmail
+from portal.mail.services import inbound_receive
+from portal.mail.services.gameday import gameday_opened_notify
+
+pytestmark = pytest.mark.django_db
+
+ALWAYS_OPEN = {"kind": "every", "minutes": 60, "open_minutes": 60}
+
+
+@pytest.fixture
+def race(make_user):
+    users = [make_user(f"mailer{n}") for n in (1, 2)]
+    match = services.match_create(
+        creator=users[0], game="toy-race", options={"schedule": ALWAYS_OPEN},
+        hours_per_phase=24, seats=[{"kind": "human", "user": u} for u in users])
+    match.players = dict(enumerate(users, start=1))
+    return match
+
+
+def reply(mail: OutgoingEmail, sender: str, body: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = mail.reply_to
+    message["Subject"] = f"Re: {mail.subject}"
+    message.set_content(f"{body}\n\n> {mail.body_text.splitlines()[0]}\n")
+    return message.as_bytes()
+
+
+def test_the_tick_signals_the_gameday_and_each_player_is_mailed_once(
+        race, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as queued:
+        assert services.gameday_tick(match_id=race.pk, now=race.deadline)
+    signals = [c for c in queued if isinstance(c, SendSignal) and c.signal is gameday_opened]
+    assert len(signals) == 1
+    with django_capture_on_commit_callbacks():
+        signals[0]()  # what the commit does: the mail app's receiver writes the outbox rows
+        signals[0]()  # delivered twice: still one email per player
+    mails = OutgoingEmail.objects.filter(dedupe_key__startswith=f"gameday:m{race.pk}:")
+    assert sorted(m.to for m in mails) == ["mailer1@example.test", "mailer2@example.test"]
+    mail = mails.get(to="mailer1@example.test")
+    assert "Gameday" in mail.subject and mail.reply_to.startswith("play+")
+    assert signals[0].kwargs["gameday"] in mail.body_text
+    assert gameday_opened_notify(match_id=race.pk, gameday=signals[0].kwargs["gameday"]) == 0
+
+
+def test_actions_by_email_reply_are_applied_under_the_same_rules(race):
+    gameday_opened_notify(match_id=race.pk, gameday="1")
+    mail = OutgoingEmail.objects.get(to="mailer1@example.test", dedupe_key__startswith="gameday")
+    row = inbound_receive(raw=reply(mail, "mailer1@example.test", "step\nstep"),
+                          source=InboundMessage.Source.PIPE)
+    assert row.status == "accepted"
+    actions = list(Action.objects.filter(match=race, kind="action"))
+    assert [(a.seat, a.source) for a in actions] == [(1, "email")]
+    answer = OutgoingEmail.objects.get(kind="reply", to="mailer1@example.test")
+    assert "You can act again in" in answer.body_text  # the second line: in the cooldown
+
+    again = inbound_receive(raw=reply(mail, "mailer1@example.test", "step"),
+                            source=InboundMessage.Source.PIPE)
+    assert (again.status, again.outcome) == ("refused", "cooldown")
+    forged = inbound_receive(raw=reply(mail, "mailer2@example.test", "step"),
+                             source=InboundMessage.Source.PIPE)
+    assert forged.status == "refused"
+    assert Action.objects.filter(match=race, kind="action").count() == 1
+
+
+def test_a_tank_game_reply_in_the_text_grammar_moves_the_tank(make_user):
+    import engine
+    import engine.tank_game  # noqa: F401  (registers "tank-game" if BUILTIN_GAMES does not yet)
+
+    users = [make_user(f"tanker{n}") for n in (1, 2)]
+    match = services.match_create(
+        creator=users[0], game="tank-game", hours_per_phase=24,
+        options={"schedule": ALWAYS_OPEN}, seats=[{"kind": "human", "user": u} for u in users])
+    services.gameday_tick(match_id=match.pk)
+    match.refresh_from_db()
+    game = engine.get("tank-game")
+    move = next(a for a in game.legal_actions(match.state, 1) if a["type"] == "move")
+    gameday_opened_notify(match_id=match.pk, gameday="x")
+    mail = OutgoingEmail.objects.get(to="tanker1@example.test", dedupe_key__startswith="gameday")
+    assert "Your tank tanker1 is at" in mail.body_text
+    row = inbound_receive(raw=reply(mail, "tanker1@example.test", f"move {move['to']}\nbuy ap"),
+                          source=InboundMessage.Source.PIPE)
+    assert row.status == "accepted"
+    match.refresh_from_db()
+    tank = next(t for t in game.view(match.state, 1)["tanks"] if t["seat"] == 1)
+    assert tank["at"] == move["to"]
+    answer = OutgoingEmail.objects.get(kind="reply", to="tanker1@example.test").body_text
+    assert f"move {move['to']}" in answer and "You can act again in" in answer

@@ -1,0 +1,119 @@
+"""The pages in a real browser (Debian's Chromium driven by Playwright): what only JavaScript
+does — HTMX swaps, the status poll that reloads the page when a phase resolves, the option
+widgets that edit the JSON options. Skipped where Playwright or Chromium is not installed."""
+
+import json
+import os
+import re
+import shutil
+
+import pytest
+
+from games.models import Match, Submission
+from games.services import orders_submit, phase_resolve
+from tests.portal.builders import PASSWORD, duel, make_user
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM, reason="needs Chromium (apt-get install chromium)"),
+]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API keeps an event loop in this thread while the test also uses the
+    # ORM; Django's async-safety check would take that for ORM calls from async code.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    page = browser.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.base = live_server.url
+    yield page
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+def log_in(page, username):
+    page.goto(page.base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/matches/mine/")
+
+
+def test_orders_are_sealed_in_place_and_the_page_follows_the_resolution(page):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = duel(alice, bob)
+    log_in(page, "alice")
+    page.goto(f"{page.base}/matches/{match.pk}/")
+    assert "Phase 1" in page.inner_text("#phase-heading")
+
+    page.fill("#id_orders", "9")  # out of range: refused in place, with the reason
+    page.click("button:has-text('Seal my orders')")
+    page.wait_for_selector("#orders-panel .errors")
+    assert "9 is not a number from 1 to 5" in page.inner_text("#orders-panel")
+
+    page.click("summary:has-text('Example')")
+    page.click("button:has-text('Start from this example')")
+    assert page.input_value("#id_orders") == "1"
+    page.fill("#id_orders", "4")
+    page.click("button:has-text('Seal my orders')")
+    page.wait_for_selector("#orders-panel >> text=Orders sealed")
+    receipt = Submission.objects.get(seat__number=1).receipt
+    assert receipt in page.inner_text("#orders-panel")
+
+    # Bob submits elsewhere and the phase resolves: the poll reloads alice's page by itself.
+    orders_submit(match_id=match.pk, seat_number=2, user=bob, phase_number=1,
+                  data={"number": 2}, source="web")
+    phase_resolve(match_id=match.pk, phase_number=1)
+    page.wait_for_function(
+        "document.querySelector('#phase-heading').innerText.includes('Phase 2')", timeout=20_000)
+    assert "(matches the sealed sheet)" in page.inner_text("#history")
+
+
+def test_option_widgets_edit_the_json_options_and_the_match_is_created(page):
+    make_user("alice")
+    log_in(page, "alice")
+    page.goto(page.base + "/matches/new/?game=final-act")
+    k = page.locator("#fa-tokens-k")
+    assert k.is_disabled()  # no tokens yet: k means nothing
+    page.check("input[value=wrecks]")
+    page.select_option("#fa-tokens", "draft-k")
+    assert not k.is_disabled()
+    k.fill("5")
+    k.dispatch_event("change")
+    page.check("input[data-option=extra_forces]")
+    options = json.loads(page.input_value("textarea[name=options]"))
+    assert options == {"advanced": ["wrecks"], "tokens": {"mode": "draft-k", "k": 5},
+                       "extra_forces": True, "round_limit": 80}
+    page.fill("input[name=title]", "Made in a browser")
+    page.click("button:has-text('Create the match')")
+    page.wait_for_url(re.compile(r".*/matches/\d+/$"))
+    match = Match.objects.get(title="Made in a browser")
+    assert match.options["tokens"] == {"mode": "draft-k", "k": 5}
+    assert match.status == Match.Status.ACTIVE
+
+
+def test_broken_options_json_greys_out_the_widgets_and_the_server_explains(page):
+    make_user("alice")
+    log_in(page, "alice")
+    page.goto(page.base + "/matches/new/?game=final-act")
+    page.fill("textarea[name=options]", "{broken")
+    assert page.locator("input[value=wrecks]").is_disabled()  # inside the greyed fieldset
+    page.click("button:has-text('Create the match')")
+    page.wait_for_selector("#create-form .errors")
+    assert "Options are not valid JSON" in page.inner_text("#create-form")
+    assert not Match.objects.exists()
