@@ -97,3 +97,25 @@ def test_a_tank_game_reply_in_the_text_grammar_moves_the_tank(make_user):
     assert tank["at"] == move["to"]
     answer = OutgoingEmail.objects.get(kind="reply", to="tanker1@example.test").body_text
     assert f"move {move['to']}" in answer and "You can act again in" in answer
+
+
+
+def test_players_of_a_continuous_phase_get_no_orders_due_reminders(make_user):
+    """Acting in a continuous phase is optional, so nobody is reminded of "orders due"."""
+    from datetime import timedelta
+
+    from games.models import Phase
+    from portal.accounts.services import profile_update
+    from portal.mail.services import reminders_send
+
+    users = [make_user(f"idle{n}") for n in (1, 2)]
+    match = services.match_create(
+        creator=users[0], game="toy-race",
+        options={"schedule": {"kind": "every", "minutes": 600, "open_minutes": 600}},
+        hours_per_phase=24, seats=[{"kind": "human", "user": u} for u in users])
+    for user in users:
+        profile_update(user=user, reminder_hours="1")
+    deadline = Phase.objects.get(match=match, number=match.phase_number).deadline
+    assert deadline is not None
+    assert reminders_send(now=deadline - timedelta(minutes=30)) == 0
+    assert not OutgoingEmail.objects.filter(subject__startswith="Reminder").exists()

@@ -230,7 +230,8 @@ def reminders_send(*, now: datetime | None = None) -> int:
         if match.phase_number != phase.number:
             continue
         game = engine.get(match.game)
-        prompted = game.prompts(phase.state_before)
+        # Only seats that must act are reminded: a continuous phase's prompts are optional.
+        prompted = {n for n, prompt in game.prompts(phase.state_before).items() if prompt.required}
         submitted = set(Submission.objects.filter(phase=phase).values_list(
             "seat__number", flat=True))
         for seat in _human_seats(match):
