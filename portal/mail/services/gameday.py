@@ -11,10 +11,9 @@ from games.models import Match
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.notify import (
     _base_context,
-    _human_seats,
     local_time,
     render,
-    wants,
+    your_move_recipients,
 )
 from portal.mail.services.outbox import email_queue
 from portal.mail.tokens import reply_address
@@ -57,12 +56,10 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     game = engine.get(match.game)
     prompted = game.prompts(match.state)
     created = 0
-    for seat in _human_seats(match):
-        if seat.number not in prompted or not wants(seat.user, Kind.PHASE_OPENED):
-            continue
-        key = f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}"
-        if OutgoingEmail.objects.filter(dedupe_key=key).exists():
-            continue
+    recipients = your_move_recipients(
+        match, prompted, lambda seat: f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}"
+    )
+    for seat, key in recipients:
         view = game.view(match.state, seat.number)
         context = _base_context(match, seat, game)
         address = reply_address(match_id=match.pk, seat_number=seat.number,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import zoneinfo
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -105,6 +106,20 @@ def _human_seats(match: Match) -> list[Seat]:
     return list(Seat.objects.filter(match=match, user__isnull=False).select_related("user"))
 
 
+def your_move_recipients(
+    match: Match, prompted: Iterable[int], key_for: Callable[[Seat], str]
+) -> Iterator[tuple[Seat, str]]:
+    """(seat, dedupe key) of each prompted human seat that wants "your move" mail and has not
+    been sent this one yet."""
+    prompted = set(prompted)
+    for seat in _human_seats(match):
+        if seat.number not in prompted or not wants(seat.user, Kind.PHASE_OPENED):
+            continue
+        key = key_for(seat)
+        if not OutgoingEmail.objects.filter(dedupe_key=key).exists():
+            yield seat, key
+
+
 def phase_opened_notify(*, match_id: int, phase_number: int) -> int:
     """Mail "your move" to every prompted human seat that wants it. Returns emails created."""
     match = Match.objects.filter(pk=match_id).first()
@@ -114,12 +129,9 @@ def phase_opened_notify(*, match_id: int, phase_number: int) -> int:
     game = engine.get(match.game)
     prompted = game.prompts(phase.state_before)
     created = 0
-    for seat in _human_seats(match):
-        if seat.number not in prompted or not wants(seat.user, Kind.PHASE_OPENED):
-            continue
-        key = f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}:u{seat.user_id}"
-        if OutgoingEmail.objects.filter(dedupe_key=key).exists():
-            continue
+    prefix = f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}"
+    recipients = your_move_recipients(match, prompted, lambda seat: f"{prefix}:u{seat.user_id}")
+    for seat, key in recipients:
         content = phase_email_content(match=match, phase=phase, seat=seat)
         if email_queue(kind=Kind.PHASE_OPENED, dedupe_key=key, to=seat.user.email,
                        user=seat.user, match_id=match.pk, phase_number=phase.number,
