@@ -70,35 +70,19 @@ def _unit_moves(pos: Position, unit: Unit, repairing: bool) -> list[dict[str, An
         if tank and move in board.DIAGONAL_MOVES:
             add(move, path[-1], turn=True)
     return moves
-    options = board.AT_MOVES if unit["kind"] == "at" else board.TANK_MOVES
-    for move in options[1:]:
-        path, reason = pos.move_path(unit, move)
-        if reason:
-            continue
-        to = board.name(path[-1])
-        if unit["kind"] == "at" or unit["kind"] == "r":
-            moves.append({"move": move, "to": to})
-        else:
-            moves.append({"move": move, "turn": False, "to": to, "facing": unit["facing"]})
-            if move in board.DIAGONAL_MOVES:
-                moves.append(
-                    {
-                        "move": move,
-                        "turn": True,
-                        "to": to,
-                        "facing": board.turned(unit["facing"], move),
-                    }
-                )
-    return moves
 
 
 def legal_orders(state: State, seat: int) -> dict[str, Any]:
     """What ``seat`` may order this round.
 
-    ``{"phase": "orders", "units": {name: {"kind", "moves", "faces" (AT only), "fire", "shells"}},
-    "tokens": {token: {...}}, "declare": {"repair": [...], "double_shot": [...]},
-    "shell_limit": n | None}``. Tank moves carry turn/facing; AT moves are compass steps with
-    every facing in ``faces`` allowed alongside; ``fire`` lists the squares it may shell.
+    ``{"phase": "orders", "units": {name: {"kind", "moves", "faces" (AT only), "fire", "cone",
+    "blocked", "shells"}}, "tokens": {token: {...}}, "declare": {"repair": [...],
+    "double_shot": [...]}, "shell_limit": n | None}``. Tank moves carry turn/facing; AT moves
+    are compass steps with every facing in ``faces`` allowed alongside. ``cone`` is every square
+    of the unit's fire cone from where it stands (a tank on a berm reaches one square further),
+    ``fire`` the squares of it the unit may shell and ``blocked`` the rest (line of fire cut);
+    all three are sorted by square name ("a1" < "a10" < "a2") and empty for a unit that cannot
+    fire this round (the R unit, a tank or R busy with a repair).
     """
     pos = Position(state)
     seat_key = str(seat)
@@ -112,7 +96,14 @@ def legal_orders(state: State, seat: int) -> dict[str, Any]:
         if unit["kind"] == "at":
             entry["faces"] = list(board.FACINGS)
         can_fire = unit["kind"] != "r" and not repairing
-        entry["fire"] = sorted(board.name(s) for s in pos.fire_squares(unit)) if can_fire else []
+        if can_fire:
+            cone = pos.cone_of(unit)
+            fire = pos.fire_squares(unit)
+            entry["fire"] = sorted(board.name(s) for s in fire)
+            entry["cone"] = sorted(board.name(s) for s in cone)
+            entry["blocked"] = sorted(board.name(s) for s in cone - fire)
+        else:
+            entry["fire"], entry["cone"], entry["blocked"] = [], [], []
         entry["shells"] = 1 if can_fire else 0
         units[name] = entry
     tanks = [u for u in pos.active_tanks(seat) if (seat, u["name"]) not in pos.repairing]

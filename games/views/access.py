@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -60,3 +61,27 @@ def redirect_to(request: HttpRequest, url: str) -> HttpResponse:
         response["HX-Redirect"] = url
         return response
     return redirect(url)
+
+
+def own_prompted_seat(request: HttpRequest, match: Match, seat_number: int,
+                      phase: str | None = None):
+    """The requester's own seat ``seat_number``, which must be asked to act now (in the game
+    phase ``phase`` when given). Raises PermissionDenied (403) for anyone else's seat and
+    PhaseClosed (409) when the seat has nothing to do."""
+    import engine
+
+    seat = selectors.match_seat_for_user(match, request.user)
+    if seat is None or seat.number != seat_number:
+        raise PermissionDenied("That is not your seat.")
+    game = engine.games().get(match.game)
+    if match.status != Match.Status.ACTIVE or match.state is None or game is None:
+        raise PhaseClosed("This match is not being played right now.")
+    prompt = game.prompts(match.state).get(seat.number)
+    if prompt is None or (phase is not None and prompt.phase != phase):
+        raise PhaseClosed("There is nothing for this seat to submit in this phase; "
+                          "reload the page to see the current phase.")
+    return seat
+
+
+class PhaseClosed(Exception):
+    """The seat is not asked for this input now (answered with 409)."""

@@ -30,6 +30,18 @@ from games.views.access import (
 POLL_SECONDS = 5
 
 
+def _final_act_page(request: HttpRequest, match: Match, context: dict[str, Any]
+                    ) -> dict[str, Any]:
+    from games.views.final_act import page_context
+
+    return page_context(request, match, context)
+
+
+# Games whose page shows more than the generic one: slug -> f(request, match, context) -> extra
+# context (their templates/games/<slug>/match.html shows it).
+GAME_PAGES = {"final-act": _final_act_page}
+
+
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_visible_or_404(request, match_id)
     return render(request, match_template(match), match_page_context(request, match))
@@ -144,10 +156,13 @@ def match_page_context(
     )
     context["can_leave"] = match.status == Match.Status.OPEN and my_seat is not None
     context["show_invite"] = is_participant(match, user) and match.status == Match.Status.OPEN
-    if game is not None and match.state is not None:
+    if game is not None and match.state is not None and match.game not in GAME_PAGES:
         context["board"] = _board(game, match, my_seat)
     context["history"] = history_entries(match)
     context["result"] = match.result
+    extend = GAME_PAGES.get(match.game)
+    if extend is not None:
+        context.update(extend(request, match, context))
     if match.result:
         rows = {row["seat"].number: row for row in context["seats"]}
         context["winners"] = [f"{rows[n]['name']} ({rows[n]['player']})"

@@ -106,3 +106,34 @@
     if (target && source) { target.value = source.textContent; target.focus(); }
   });
 })();
+
+// Deadline countdowns: <span data-countdown-for="ISO time"> shows "(in 3 h 05 min)" and keeps
+// it current; at zero it says the deadline has passed (the status poll reloads the page when
+// the phase resolves).
+(function () {
+  "use strict";
+
+  function text(ms) {
+    if (ms <= 0) return "(the deadline has passed; the round resolves any moment)";
+    const minutes = Math.floor(ms / 60000);
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    const mins = minutes % 60;
+    if (days) return `(in ${days} d ${hours} h)`;
+    if (hours) return `(in ${hours} h ${String(mins).padStart(2, "0")} min)`;
+    if (minutes) return `(in ${mins} min)`;
+    return `(in ${Math.ceil(ms / 1000)} s)`;
+  }
+
+  function tick() {
+    document.querySelectorAll("[data-countdown-for]").forEach((node) => {
+      const when = Date.parse(node.dataset.countdownFor);
+      if (!Number.isNaN(when)) node.textContent = text(when - Date.now());
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    tick();
+    setInterval(tick, 1000);
+  });
+})();

@@ -1,0 +1,353 @@
+"""The Final Act setup on the web: form fields <-> the engine's setup submission, the panel's
+context, the live check and the preview of one's own draft.
+
+The panel is an ordinary form; clicking the board only fills its fields, so the form is the
+whole truth and it works with a keyboard or without JavaScript. Field names:
+
+    f-large_berm            two squares, e.g. "e3 f3"
+    f-small_berm1           one square
+    f-small_berm2           one square
+    f-swamp                 four squares (a 2 x 2 block), e.g. "a5 b5 a6 b6"
+    f-minefield             three squares in a straight line
+    f-minefield-passage     one of them
+    f-minefield-arrow       N E S W
+    u-<unit>-at             a square
+    u-<unit>-facing         N E S W (not for the R unit: it always faces forward)
+    tokens                  repeated, one per drafted token (draft-k token mode only)
+
+Reading the fields never judges them: whatever was typed goes to the engine as it is (split
+into squares at spaces and commas), so a value that is not a square comes back as the engine's
+problem, in words, next to the piece it belongs to. An empty unit square leaves the unit out of
+the draft ("must be placed"); an empty facing means the side's forward facing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import HttpRequest
+
+import engine
+from engine.base import Game, Problem, RuleError
+from engine.final_act import board as fa_board
+from engine.final_act.units import TOKENS, kind_of, label
+from games.final_act.board import render_board
+from games.final_act.sheet_panel import TOKEN_HELP, TOKEN_NAMES
+from games.models import Match, Seat, Submission
+
+LIVE_BOARD = "fa-board-live"
+FACING_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+FILLS = ("default", "clear")
+_SPLIT = re.compile(r"[\s,;]+")
+
+# The terrain rows of the form and their fields.
+TERRAIN_FIELDS = {
+    "large_berm": ("f-large_berm",),
+    "small_berms": ("f-small_berm1", "f-small_berm2"),
+    "swamp": ("f-swamp",),
+    "minefield": ("f-minefield", "f-minefield-passage", "f-minefield-arrow"),
+}
+PIECE_NAMES = {
+    "large_berm": "Large berm",
+    "small_berms": "Small berms",
+    "swamp": "Swamp",
+    "minefield": "Minefield",
+    "tokens": "Action tokens",
+    "setup": "Setup",
+}
+
+
+def _squares(text: str) -> list[str]:
+    return [part for part in _SPLIT.split(text.strip()) if part]
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def field_names(legal: Mapping[str, Any]) -> list[str]:
+    """Every single-valued field of the form for this seat (``tokens`` is the list-valued one)."""
+    names = [name for fields in TERRAIN_FIELDS.values() for name in fields]
+    for unit in legal.get("units", []):
+        names.append(f"u-{unit}-at")
+        if kind_of(unit) != "r":
+            names.append(f"u-{unit}-facing")
+    return names
+
+
+def fields_from_post(data: Mapping[str, Any], legal: Mapping[str, Any]) -> dict[str, Any]:
+    """The posted values of this form's fields, exactly as typed (to show them again)."""
+    fields: dict[str, Any] = {}
+    for key in field_names(legal):
+        value = data.get(key, "")
+        fields[key] = value if isinstance(value, str) else ""
+    if legal.get("tokens_to_draft"):
+        values = data.getlist("tokens") if hasattr(data, "getlist") else data.get("tokens", [])
+        fields["tokens"] = [v for v in values if isinstance(v, str)]
+    return fields
+
+
+def fields_from_setup(setup: Any) -> dict[str, Any]:
+    """The field values showing ``setup`` (a normal-form setup submission)."""
+    if not isinstance(setup, Mapping):
+        return {}
+    terrain = setup.get("terrain", {})
+    mine = terrain.get("minefield", {})
+    small = list(terrain.get("small_berms", []))
+    fields: dict[str, Any] = {
+        "f-large_berm": " ".join(terrain.get("large_berm", [])),
+        "f-small_berm1": small[0] if small else "",
+        "f-small_berm2": small[1] if len(small) > 1 else "",
+        "f-swamp": " ".join(terrain.get("swamp", [])),
+        "f-minefield": " ".join(mine.get("squares", [])),
+        "f-minefield-passage": mine.get("passage", ""),
+        "f-minefield-arrow": mine.get("arrow", ""),
+    }
+    for name, spec in setup.get("units", {}).items():
+        fields[f"u-{name}-at"] = spec.get("at", "")
+        if kind_of(name) != "r":
+            fields[f"u-{name}-facing"] = spec.get("facing", "")
+    if "tokens" in setup:
+        fields["tokens"] = list(setup["tokens"])
+    return fields
+
+
+def setup_from_fields(fields: Mapping[str, Any], legal: Mapping[str, Any]) -> dict[str, Any]:
+    """The setup submission the fields describe, for the engine to judge (never judged here)."""
+
+    def get(key: str) -> str:
+        return _text(fields.get(key, ""))
+
+    small = _squares(get("f-small_berm1")) + _squares(get("f-small_berm2"))
+    terrain = {
+        "large_berm": _squares(get("f-large_berm")),
+        "small_berms": small,
+        "swamp": _squares(get("f-swamp")),
+        "minefield": {
+            "squares": _squares(get("f-minefield")),
+            "passage": get("f-minefield-passage"),
+            "arrow": get("f-minefield-arrow"),
+        },
+    }
+    units: dict[str, Any] = {}
+    for name in legal.get("units", []):
+        at = get(f"u-{name}-at")
+        if not at:
+            continue  # the engine says it must be placed
+        spec = {"at": at}
+        facing = get(f"u-{name}-facing")
+        if facing:
+            spec["facing"] = facing
+        units[name] = spec
+    setup: dict[str, Any] = {"terrain": terrain, "units": units}
+    if legal.get("tokens_to_draft"):
+        raw = fields.get("tokens", [])
+        setup["tokens"] = [_text(t) for t in (raw if isinstance(raw, list) else [raw])]
+    return setup
+
+
+def check_setup(game: Game, state: Any, seat: int, setup: Any
+                ) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """(normal form or None, problems) of a draft setup; never raises for bad input."""
+    try:
+        return game.validate(state, seat, setup), []
+    except RuleError as error:
+        return None, list(error.problems)
+
+
+def row_of(path: str) -> str:
+    """The form row a problem path belongs to: ``large_berm``, ``small_berms``, ``swamp``,
+    ``minefield``, ``unit-<name>``, ``tokens``, or ``setup`` (the whole setup)."""
+    parts = path.split(".")
+    if parts[0] == "terrain" and len(parts) > 1 and parts[1] in TERRAIN_FIELDS:
+        return parts[1]
+    if parts[0] == "units" and len(parts) > 1:
+        return f"unit-{parts[1]}"
+    if parts[0] == "tokens":
+        return "tokens"
+    return "setup"
+
+
+def row_name(row: str) -> str:
+    if row.startswith("unit-"):
+        return label(row[5:])
+    return PIECE_NAMES.get(row, "Setup")
+
+
+def preview_view(view: Mapping[str, Any], seat: int, setup: Mapping[str, Any]
+                 ) -> dict[str, Any]:
+    """``view`` (the seat's own view of the setup phase, which holds no placements) with this
+    seat's draft placed on it, piece by piece as far as each can be read, in the shape the
+    engine's ``apply_setups`` gives them. Nothing but the draft is added."""
+    terrain: list[dict[str, Any]] = []
+    t = setup.get("terrain", {})
+
+    def readable(names: Any) -> list[str]:
+        squares = [fa_board.parse(n) for n in names] if isinstance(names, list) else []
+        return [fa_board.name(s) for s in squares if s is not None]
+
+    large = readable(t.get("large_berm"))
+    if large:
+        terrain.append({"kind": "berm", "owner": seat, "squares": large})
+    for square in readable(t.get("small_berms")):
+        terrain.append({"kind": "berm", "owner": seat, "squares": [square]})
+    swamp = readable(t.get("swamp"))
+    if swamp:
+        terrain.append({"kind": "swamp", "owner": seat, "squares": swamp})
+    mine = t.get("minefield", {})
+    cells = readable(mine.get("squares"))
+    if cells:
+        piece: dict[str, Any] = {"kind": "minefield", "owner": seat, "squares": cells}
+        passage = fa_board.parse(mine.get("passage"))
+        if passage is not None and fa_board.name(passage) in cells:
+            piece["passage"] = fa_board.name(passage)
+            if mine.get("arrow") in fa_board.FACINGS:
+                piece["arrow"] = mine["arrow"]
+        terrain.append(piece)
+    units = []
+    for name, spec in setup.get("units", {}).items():
+        square = fa_board.parse(spec.get("at"))
+        if square is None:
+            continue
+        facing = spec.get("facing")
+        units.append({
+            "seat": seat,
+            "name": name,
+            "kind": kind_of(name),
+            "at": fa_board.name(square),
+            "facing": facing if facing in fa_board.FACINGS else fa_board.forward(seat),
+            "hits": 0,
+            "status": "ok",
+        })
+    return {**view, "seat": seat, "terrain": terrain, "units": units, "last_round": []}
+
+
+def _problem_squares(setup: Mapping[str, Any], problems: list[Problem]) -> list[str]:
+    """The readable squares of every piece that has a problem (marked on the preview)."""
+    rows = {row_of(p.path) for p in problems}
+    t = setup.get("terrain", {})
+    out: list[str] = []
+    for row in rows:
+        if row == "minefield":
+            out.extend(t.get("minefield", {}).get("squares", []))
+        elif row in TERRAIN_FIELDS:
+            out.extend(t.get(row, []))
+        elif row.startswith("unit-"):
+            spec = setup.get("units", {}).get(row[5:])
+            if spec:
+                out.append(spec.get("at"))
+    return sorted({fa_board.name(s) for n in out if (s := fa_board.parse(n)) is not None})
+
+
+def _setup_text(game: Game, state: Any, seat: int, normal: Mapping[str, Any] | None) -> str:
+    if normal is None:
+        return ""
+    try:
+        return game.format_text(state, seat, normal)
+    except Exception:  # the text form is a courtesy; the setup itself is fine
+        return ""
+
+
+def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
+                        sheet: Submission | None, *, posted: Mapping[str, Any] | None = None,
+                        fill: str | None = None) -> dict[str, Any]:
+    """The setup panel of ``seat`` (the viewer's own, prompted in the setup phase): the form
+    rows filled from ``fill`` ("default": the engine's default layout, "clear": empty), else
+    the ``posted`` fields, else the sealed ``sheet``; the live check of that draft; the live
+    board showing only this draft. ``request`` is the viewer's (unused today: the draft never
+    comes from anywhere but the arguments)."""
+    game = engine.games()[match.game]
+    state = match.state
+    number = seat.number
+    legal = game.legal_actions(state, number)
+    if fill == "default":
+        fields = fields_from_setup(game.default_submission(state, number))
+    elif fill == "clear":
+        fields = {}
+    elif posted is not None:
+        fields = fields_from_post(posted, legal)
+    else:
+        fields = fields_from_setup(sheet.data if sheet is not None else None)
+    draft = setup_from_fields(fields, legal)
+    normal, problems = check_setup(game, state, number, draft)
+    notes: dict[str, list[str]] = {}
+    for problem in problems:
+        notes.setdefault(row_of(problem.path), []).append(problem.message)
+
+    def value(key: str) -> str:
+        return _text(fields.get(key, ""))
+
+    forward = fa_board.forward(number)
+    units = [{
+        "name": name,
+        "label": label(name),
+        "kind": kind_of(name),
+        "at": value(f"u-{name}-at"),
+        "facing": value(f"u-{name}-facing") or forward,
+        "facing_known": (value(f"u-{name}-facing") or forward) in fa_board.FACINGS,
+        "row": f"unit-{name}",
+        "problems": notes.get(f"unit-{name}", []),
+    } for name in legal["units"]]
+    chosen = fields.get("tokens", [])
+    tokens = None
+    if legal["tokens_to_draft"]:
+        tokens = {
+            "k": legal["tokens_to_draft"],
+            "choices": [{"token": t, "name": TOKEN_NAMES[t], "help": TOKEN_HELP[t],
+                         "checked": t in chosen} for t in legal["token_choices"]],
+            # Whatever else was posted stays visible (and refused by the engine), never dropped.
+            "unknown": [t for t in chosen if t not in TOKENS],
+            "problems": notes.get("tokens", []),
+        }
+    rows = ["large_berm", "small_berms", "swamp", "minefield",
+            *(u["row"] for u in units), *(["tokens"] if tokens else [])]
+    view = game.view(state, number)
+    caption = ("Your setup as drafted: only you see it. The other side's terrain and units "
+               "appear when both setups are in.")
+    return {
+        "fa_setup_seat": number,
+        "fa_setup_side": fa_board.SEAT_NAMES[number],
+        "fa_setup_phase_number": match.phase_number,
+        "fa_setup_terrain": {
+            "large_berm": value("f-large_berm"),
+            "small_berm1": value("f-small_berm1"),
+            "small_berm2": value("f-small_berm2"),
+            "swamp": value("f-swamp"),
+            "minefield": value("f-minefield"),
+            "passage": value("f-minefield-passage"),
+            "arrow": value("f-minefield-arrow"),
+            "arrow_known": value("f-minefield-arrow") in ("", *fa_board.FACINGS),
+        },
+        "fa_setup_terrain_notes": {row: notes.get(row, []) for row in TERRAIN_FIELDS},
+        "fa_setup_units": units,
+        "fa_setup_tokens": tokens,
+        "fa_setup_facings": [{"value": f, "word": FACING_WORDS[f]} for f in fa_board.FACINGS],
+        "fa_setup_forward": forward,
+        "fa_setup_forward_word": FACING_WORDS[forward],
+        "fa_setup_problems": [{"path": p.path, "row": row_of(p.path),
+                               "piece": row_name(row_of(p.path)), "message": p.message}
+                              for p in problems],
+        "fa_setup_notes": [{"row": row, "messages": notes.get(row, [])} for row in rows],
+        "fa_setup_general_notes": notes.get("setup", []),
+        "fa_setup_valid": normal is not None,
+        "fa_setup_text": _setup_text(game, state, number, normal),
+        "fa_setup_sheet": sheet,
+        "fa_setup_legal": {
+            "seat": number,
+            "units": list(legal["units"]),
+            "areas": {
+                "large_berm": legal["berm_squares"],
+                "small_berm": legal["berm_squares"],
+                "swamp": legal["half_squares"],
+                "minefield": legal["half_squares"],
+                "unit": legal["unit_squares"],
+            },
+        },
+        "fa_live_board": render_board(
+            preview_view(view, number, draft), seat=number, last_round=False,
+            board_id=LIVE_BOARD, caption=caption,
+            marks={"is-problem": _problem_squares(draft, problems)},
+        ),
+    }

@@ -1,0 +1,279 @@
+"""The Final Act order sheet on the web: form fields <-> the engine's order sheet, the panel's
+context, and the live check.
+
+The panel is an ordinary form: one row per operational unit (move, turn, facing for AT units,
+shells), one block per action token in hand, the declarations. Clicking the board only fills
+these fields, so the form is the whole truth and it works with a keyboard or without
+JavaScript. Field names:
+
+    u-<unit>-move   stay F FL FR B BL BR (tanks, R) or a compass step (AT)
+    u-<unit>-turn   "on" to turn with a diagonal move (tanks)
+    u-<unit>-face   N E S W (AT)
+    u-<unit>-fire   a target square; u-<unit>-fire2 a second one (double shot)
+    t-<token>-at, t-<token>-unit, t-<token>-fire (squares separated by spaces),
+    t-<token>-paid_by (repeated), t-red_cross-activate
+    d-repair, d-double_shot
+
+Reading the fields never judges them: whatever was typed goes to the engine as it is, and the
+engine's problems come back with paths (``units.C.move``) that name the row they belong to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.base import Game, Problem, RuleError
+from engine.final_act import board as fa_board
+from engine.final_act.units import ALL_UNITS, TOKENS, label
+
+TOKEN_NAMES = {
+    "air_strike": "Air strike",
+    "full_throttle": "Full throttle",
+    "quick_shot": "Quick shot",
+    "mine_clearing": "Mine clearing",
+    "smoke": "Smoke",
+    "quick_sand": "Quick sand",
+    "red_cross": "Red Cross",
+}
+TOKEN_HELP = {
+    "air_strike": "From a square of your last line, one or two shells on that file. Paid by "
+                  "tanks that then hold fire, or by the shells of your tanks that are out.",
+    "full_throttle": "The chosen tank makes its move twice (no turn, not 'stay').",
+    "quick_shot": "The chosen tank fires two shells, using the shell of a tank that is out.",
+    "mine_clearing": "Opens a minefield square for this round and the next.",
+    "smoke": "Blocks line of fire through a square next to one of your units, from this round's "
+             "fire on.",
+    "quick_sand": "No unit may enter the square this round and the next.",
+    "red_cross": "Place it on a free square of your half; later, activate it to repair a tank "
+                 "standing on it.",
+}
+MOVE_WORDS = {
+    "stay": "stay", "F": "forward", "FL": "forward left", "FR": "forward right", "B": "back",
+    "BL": "back left", "BR": "back right", "N": "north", "NE": "north-east", "E": "east",
+    "SE": "south-east", "S": "south", "SW": "south-west", "W": "west", "NW": "north-west",
+}
+FACING_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def _squares(text: str) -> list[str]:
+    return [part for part in text.replace(",", " ").split() if part]
+
+
+def sheet_from_fields(data: Mapping[str, Any], legal: Mapping[str, Any]) -> dict[str, Any]:
+    """The order sheet the fields describe, for the engine to judge. ``data`` is request.POST
+    (a QueryDict) or a plain dict; ``legal`` is ``legal_actions`` for the seat (it says which
+    units and tokens the form has rows for)."""
+
+    def get(key: str) -> str:
+        value = data.get(key, "")
+        return value.strip() if isinstance(value, str) else ""
+
+    def get_list(key: str) -> list[str]:
+        values = data.getlist(key) if hasattr(data, "getlist") else data.get(key, [])
+        if isinstance(values, str):
+            values = [values]
+        return [v.strip() for v in values if isinstance(v, str) and v.strip()]
+
+    units: dict[str, Any] = {}
+    for name, info in legal.get("units", {}).items():
+        order: dict[str, Any] = {"move": get(f"u-{name}-move") or "stay"}
+        kind = info.get("kind")
+        if kind == "tank":
+            order["turn"] = get(f"u-{name}-turn") in ("on", "true", "1")
+        if kind == "at" and get(f"u-{name}-face"):
+            order["face"] = get(f"u-{name}-face")
+        if kind in ("tank", "at"):
+            order["fire"] = [s for s in (get(f"u-{name}-fire"), get(f"u-{name}-fire2")) if s]
+        units[name] = order
+
+    tokens: dict[str, Any] = {}
+    for token, choices in legal.get("tokens", {}).items():
+        if token == "red_cross" and "activate" in choices:
+            if get("t-red_cross-activate"):
+                tokens[token] = {"activate": get("t-red_cross-activate")}
+            continue
+        if token in ("mine_clearing", "smoke", "quick_sand", "red_cross"):
+            if get(f"t-{token}-at"):
+                tokens[token] = {"at": get(f"t-{token}-at")}
+        elif token == "full_throttle":
+            if get("t-full_throttle-unit"):
+                tokens[token] = {"unit": get("t-full_throttle-unit")}
+        elif token == "quick_shot":
+            if get("t-quick_shot-unit") or get("t-quick_shot-fire"):
+                tokens[token] = {"unit": get("t-quick_shot-unit"),
+                                 "fire": _squares(get("t-quick_shot-fire"))}
+        elif token == "air_strike" and (get("t-air_strike-at") or get("t-air_strike-fire")):
+            tokens[token] = {"at": get("t-air_strike-at"),
+                             "fire": _squares(get("t-air_strike-fire")),
+                             "paid_by": get_list("t-air_strike-paid_by")}
+
+    declare = {key: get(f"d-{key}") for key in ("repair", "double_shot") if get(f"d-{key}")}
+    return {"units": units, "tokens": tokens, "declare": declare}
+
+
+def fields_from_sheet(sheet: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The field values showing ``sheet`` (a normal-form order sheet), for the initial form."""
+    fields: dict[str, Any] = {}
+    if not isinstance(sheet, Mapping):
+        return fields
+    for name, order in sheet.get("units", {}).items():
+        fields[f"u-{name}-move"] = order.get("move", "stay")
+        if order.get("turn"):
+            fields[f"u-{name}-turn"] = "on"
+        if order.get("face"):
+            fields[f"u-{name}-face"] = order["face"]
+        fire = list(order.get("fire", []))
+        fields[f"u-{name}-fire"] = fire[0] if fire else ""
+        fields[f"u-{name}-fire2"] = fire[1] if len(fire) > 1 else ""
+    for token, use in sheet.get("tokens", {}).items():
+        for key in ("at", "unit", "activate"):
+            if key in use:
+                fields[f"t-{token}-{key}"] = use[key]
+        if "fire" in use:
+            fields[f"t-{token}-fire"] = " ".join(use["fire"])
+        if "paid_by" in use:
+            fields[f"t-{token}-paid_by"] = list(use["paid_by"])
+    for key, unit in sheet.get("declare", {}).items():
+        fields[f"d-{key}"] = unit
+    return fields
+
+
+def check_sheet(game: Game, state: Any, seat: int, sheet: Any
+                ) -> tuple[dict[str, Any] | None, list[Problem], list[Problem]]:
+    """(normal form or None, problems, warnings) of a draft sheet; never raises for bad input."""
+    try:
+        normal = game.validate(state, seat, sheet)
+    except RuleError as error:
+        return None, list(error.problems), []
+    return normal, [], list(game.warnings(state, seat, normal))
+
+
+def row_of(path: str) -> str:
+    """The panel row a problem path belongs to: ``unit-C``, ``token-smoke``, ``declare`` or
+    ``sheet``."""
+    parts = path.split(".")
+    if parts[0] == "units" and len(parts) > 1:
+        return f"unit-{parts[1]}"
+    if parts[0] == "tokens" and len(parts) > 1:
+        return f"token-{parts[1]}"
+    if parts[0] == "declare":
+        return "declare"
+    return "sheet"
+
+
+def _move_label(entry: Mapping[str, Any], kind: str) -> str:
+    word = MOVE_WORDS.get(entry["move"], entry["move"])
+    if entry["move"] == "stay":
+        return f"stay on {entry['to']}"
+    return f"{entry['move']} ({word}) to {entry['to']}"
+
+
+def unit_rows(view: Mapping[str, Any], legal: Mapping[str, Any], fields: Mapping[str, Any],
+              problems: list[Problem], warnings: list[Problem]) -> list[dict[str, Any]]:
+    """One row per operational own unit, in sheet order, with its choices and current values."""
+    seat = view.get("seat")
+    where = {u["name"]: u for u in view.get("units", []) if u["seat"] == seat}
+    rows = []
+    for name in ALL_UNITS:
+        info = legal.get("units", {}).get(name)
+        if info is None:
+            continue
+        unit = where.get(name, {})
+        kind = info["kind"]
+        moves: list[dict[str, str]] = []
+        seen = set()
+        turns = {}
+        for entry in info["moves"]:
+            if entry.get("turn"):
+                turns[entry["move"]] = entry["facing"]
+                continue
+            if entry["move"] in seen:
+                continue
+            seen.add(entry["move"])
+            moves.append({"value": entry["move"], "label": _move_label(entry, kind),
+                          "to": entry["to"]})
+        row_key = f"unit-{name}"
+        move = fields.get(f"u-{name}-move", "stay")
+        fire1 = fields.get(f"u-{name}-fire", "")
+        fire2 = fields.get(f"u-{name}-fire2", "")
+        shells = info.get("shells", 0)
+        double = name in legal.get("declare", {}).get("double_shot", [])
+        rows.append({
+            "name": name,
+            "label": label(name),
+            "kind": kind,
+            "at": unit.get("at", ""),
+            "facing": unit.get("facing", ""),
+            "facing_word": FACING_WORDS.get(unit.get("facing", ""), ""),
+            "status": unit.get("status", ""),
+            "moves": moves,
+            "turns": [{"move": m, "facing": f, "word": FACING_WORDS[f]} for m, f in turns.items()],
+            "faces": [{"value": f, "word": FACING_WORDS[f]} for f in info.get("faces", [])],
+            "fire": info.get("fire", []),
+            "cone": info.get("cone", info.get("fire", [])),
+            "blocked": info.get("blocked", []),
+            "can_fire": shells > 0,
+            "second_shell": double,
+            "move": move,
+            # A value the choices do not hold is shown as it is, never silently replaced.
+            "move_unknown": move not in seen,
+            "fire1_unknown": bool(fire1) and fire1 not in info.get("fire", []),
+            "fire2_unknown": bool(fire2) and fire2 not in info.get("fire", []),
+            "turn": fields.get(f"u-{name}-turn") == "on",
+            "face": fields.get(f"u-{name}-face", unit.get("facing", "")),
+            "fire1": fire1,
+            "fire2": fire2,
+            "problems": [p.message for p in problems if row_of(p.path) == row_key],
+            "warnings": [p.message for p in warnings if row_of(p.path) == row_key],
+        })
+    return rows
+
+
+def token_rows(legal: Mapping[str, Any], fields: Mapping[str, Any], problems: list[Problem],
+               warnings: list[Problem]) -> list[dict[str, Any]]:
+    rows = []
+    for token in TOKENS:
+        choices = legal.get("tokens", {}).get(token)
+        if choices is None:
+            continue
+        row_key = f"token-{token}"
+        paid = fields.get(f"t-{token}-paid_by", [])
+        rows.append({
+            "token": token,
+            "name": TOKEN_NAMES[token],
+            "help": TOKEN_HELP[token],
+            "choices": choices,
+            "at": fields.get(f"t-{token}-at", ""),
+            "unit": fields.get(f"t-{token}-unit", ""),
+            "fire": fields.get(f"t-{token}-fire", ""),
+            "paid_by": [paid] if isinstance(paid, str) else list(paid),
+            "activate": fields.get(f"t-{token}-activate", ""),
+            "problems": [p.message for p in problems if row_of(p.path) == row_key],
+            "warnings": [p.message for p in warnings if row_of(p.path) == row_key],
+        })
+    return rows
+
+
+def fields_from_post(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The posted field values, to show them again exactly as typed."""
+    fields: dict[str, Any] = {}
+    for key in data:
+        if key.startswith(("u-", "t-", "d-")):
+            if key.endswith("-paid_by") and hasattr(data, "getlist"):
+                fields[key] = data.getlist(key)
+            else:
+                fields[key] = data.get(key, "")
+    return fields
+
+
+def plan_squares(sheet: Mapping[str, Any]) -> list[str]:
+    """Every target square the sheet names (for marking them on the board)."""
+    out: list[str] = []
+    for order in sheet.get("units", {}).values():
+        if isinstance(order, Mapping):
+            out.extend(s for s in order.get("fire", []) if isinstance(s, str))
+    for use in sheet.get("tokens", {}).values():
+        if isinstance(use, Mapping):
+            out.extend(s for s in use.get("fire", []) if isinstance(s, str))
+    return [s for s in out if fa_board.parse(s) is not None]

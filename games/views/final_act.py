@@ -1,0 +1,294 @@
+"""Final Act on the match page: the live board, the order sheet (checked live, sealed), the
+round report and the step-through replay. The setup panel is in ``final_act_setup``.
+
+What the page shows comes from the engine's ``view`` for the viewer's seat (or a spectator);
+sealed sheets only ever from the viewer's own submission or from the form they are filling in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
+
+import engine
+from engine.final_act import report
+from games import selectors
+from games.final_act.board import render_board
+from games.final_act.sheet_panel import (
+    check_sheet,
+    fields_from_post,
+    fields_from_sheet,
+    sheet_from_fields,
+    token_rows,
+    unit_rows,
+)
+from games.models import Match, Phase, Seat, Submission
+from games.services import ServiceError, orders_submit
+from games.views.access import (
+    PhaseClosed,
+    match_url,
+    match_visible_or_404,
+    own_prompted_seat,
+    redirect_to,
+    status_for,
+)
+
+LIVE_BOARD = "fa-board-live"
+REPORT_BOARD = "fa-board-report"
+
+
+# -- the page ------------------------------------------------------------------------------------
+
+def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) -> dict[str, Any]:
+    """What the Final Act match page adds to the generic match page context."""
+    game = context.get("game")
+    if game is None or match.state is None:
+        return {}
+    my_seat: Seat | None = context.get("my_seat")
+    seat = my_seat.number if my_seat else None
+    view = game.view(match.state, seat)
+    extra: dict[str, Any] = {"fa_view": view, "fa_phase": view["phase"]}
+    if context.get("must_act") and my_seat is not None and view["phase"] == "orders":
+        extra.update(sheet_panel_context(match, game, my_seat, context.get("my_sheet")))
+    elif context.get("must_act") and my_seat is not None and view["phase"] == "setup":
+        from games.final_act.setup_panel import setup_panel_context
+
+        extra.update(setup_panel_context(request, match, my_seat, context.get("my_sheet")))
+        extra["fa_setup"] = True
+    else:
+        extra["fa_live_board"] = render_board(
+            view, seat=seat, last_round=False, board_id=LIVE_BOARD,
+            caption=_caption(view))
+    history = context.get("history") or []
+    resolved = [entry["phase"] for entry in reversed(history)]  # oldest first
+    if resolved:
+        last = resolved[-1]
+        extra["fa_report"] = replay_context(match, game, seat, last, resolved,
+                                            state_after=match.state)
+    return extra
+
+
+def _caption(view: dict[str, Any]) -> str:
+    if view["phase"] == "setup":
+        return ("Setup: each side places its terrain and units; the other side's appear when "
+                "both are in.")
+    if view["phase"] == "over":
+        return f"Final position after round {view['round']}."
+    return f"Round {view['round']}: the position now."
+
+
+def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Phase,
+                   resolved: list[Phase], state_after: Any) -> dict[str, Any]:
+    """One frame of the replay: the board after ``phase`` with its events drawn, the round's
+    story in words, and the neighbouring frames."""
+    view = game.view(state_after, seat)
+    numbers = [p.number for p in resolved]
+    index = numbers.index(phase.number)
+    events = phase.events or []
+    title = ("Setup revealed" if phase.name == "setup"
+             else f"Round {round_of(match, phase.number)}")
+    return {
+        "phase": phase,
+        "title": title,
+        "headline": report.round_headline(events) if phase.name != "setup" else "",
+        "story": report.round_story(events),
+        "board": render_board(view, seat=seat, last_round=phase.name != "setup",
+                              board_id=REPORT_BOARD, caption=f"{title}: what happened."),
+        "position": index + 1,
+        "count": len(numbers),
+        "previous": numbers[index - 1] if index > 0 else None,
+        "next": numbers[index + 1] if index + 1 < len(numbers) else None,
+        "first": numbers[0],
+        "last": numbers[-1],
+        "is_last": index + 1 == len(numbers),
+    }
+
+
+def round_of(match: Match, phase_number: int) -> int:
+    """The game round a phase plays: phase 1 is the setup, unless the match starts from a
+    scenario (then phase 1 is the scenario's round)."""
+    scenario = (match.options or {}).get("scenario")
+    if scenario:
+        return int(scenario.get("round", 1)) + phase_number - 1
+    return phase_number - 1
+
+
+@require_GET
+def replay(request: HttpRequest, match_id: int, phase_number: int) -> HttpResponse:
+    """One resolved phase of the match as a replay frame (an HTMX partial, or the page)."""
+    match = match_visible_or_404(request, match_id)
+    game = engine.games().get(match.game)
+    if game is None or match.game != "final-act":
+        raise Http404("No replay for this game.")
+    resolved = list(selectors.match_history(match).only("id", "number", "name", "status"))
+    wanted = [p for p in resolved if p.number == phase_number]
+    if not wanted:
+        raise Http404("That phase has not been resolved (yet): nothing to replay.")
+    phase = (Phase.objects.filter(match=match, number=phase_number)
+             .only("id", "number", "name", "events", "state_before").get())
+    following = Phase.objects.filter(match=match, number=phase_number + 1).only(
+        "state_before").first()
+    if following is not None:
+        state_after = following.state_before
+    elif match.phase_number == phase_number and match.state is not None:
+        state_after = match.state
+    else:
+        raise Http404("That phase has not been resolved (yet): nothing to replay.")
+    my_seat = selectors.match_seat_for_user(match, request.user)
+    frame = replay_context(match, game, my_seat.number if my_seat else None, phase, resolved,
+                           state_after)
+    return render(request, "games/final-act/report.html", {"match": match, "fa_report": frame})
+
+
+# -- the order sheet -----------------------------------------------------------------------------
+
+def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Submission | None,
+                        *, posted: Any = None) -> dict[str, Any]:
+    """The order panel: the form rows (from the posted fields, else the sealed sheet), the live
+    check of that draft, and the board with the draft drawn on it."""
+    state = match.state
+    legal = game.legal_actions(state, seat.number)
+    view = game.view(state, seat.number)
+    fields = fields_from_post(posted) if posted is not None else fields_from_sheet(
+        sheet.data if sheet else None)
+    draft = sheet_from_fields(posted if posted is not None else fields, legal)
+    normal, problems, warnings = check_sheet(game, state, seat.number, draft)
+    text = ""
+    if normal is not None:
+        try:
+            text = game.format_text(state, seat.number, normal)
+        except Exception:  # the text form is a courtesy; the sheet itself is fine
+            text = ""
+    return {
+        "fa_sheet": True,
+        "fa_units": unit_rows(view, legal, fields, problems, warnings),
+        "fa_tokens": token_rows(legal, fields, problems, warnings),
+        "fa_declare": {
+            "repair": legal.get("declare", {}).get("repair", []),
+            "double_shot": legal.get("declare", {}).get("double_shot", []),
+            "repair_value": fields.get("d-repair", ""),
+            "double_shot_value": fields.get("d-double_shot", ""),
+            "problems": [p.message for p in problems if p.path.startswith("declare")],
+        },
+        "fa_shell_limit": legal.get("shell_limit"),
+        "fa_problems": problems,
+        "fa_warnings": warnings,
+        "fa_sheet_text": text,
+        "fa_legal_json": _legal_for_js(view, legal),
+        "fa_live_board": render_board(view, seat=seat.number, plan=draft, last_round=False,
+                                      board_id=LIVE_BOARD, caption=_caption(view)),
+    }
+
+
+def _legal_for_js(view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]:
+    """What the board script needs to highlight choices: where each own unit stands, its move
+    destinations, its cone; the squares each token may go to."""
+    seat = view.get("seat")
+    where = {u["name"]: u["at"] for u in view["units"] if u["seat"] == seat}
+    units = {
+        name: {
+            "at": where.get(name),
+            "kind": info["kind"],
+            "moves": info["moves"],
+            "faces": info.get("faces", []),
+            "fire": info.get("fire", []),
+            "blocked": info.get("blocked", []),
+        }
+        for name, info in legal.get("units", {}).items()
+    }
+    tokens = {token: choices.get("at") for token, choices in legal.get("tokens", {}).items()
+              if isinstance(choices.get("at"), list)}
+    return {"seat": seat, "units": units, "tokens": tokens}
+
+
+def _sheet_request(request: HttpRequest, match_id: int, seat_number: int
+                   ) -> tuple[Match, engine.Game, Seat]:
+    match = match_visible_or_404(request, match_id)
+    seat = own_prompted_seat(request, match, seat_number, phase="orders")
+    game = engine.games()[match.game]
+    return match, game, seat
+
+
+def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    return render(request, "partials/error.html", {"error": message}, status=status)
+
+
+@login_required
+@require_POST
+def sheet_validate(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    """The live check: the draft's problems and warnings, and the board with the draft drawn.
+    Stores nothing."""
+    try:
+        match, game, seat = _sheet_request(request, match_id, seat_number)
+    except PhaseClosed as closed:
+        return _refused(request, str(closed), 409)
+    context = {"match": match, "my_seat": seat, "fa_oob": True,
+               **sheet_panel_context(match, game, seat, None, posted=request.POST)}
+    return render(request, "games/final-act/sheet_check.html", context)
+
+
+@login_required
+@require_POST
+def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    """Seal the sheet the form describes, or refuse it keeping every field as typed."""
+    try:
+        match, game, seat = _sheet_request(request, match_id, seat_number)
+    except PhaseClosed as closed:
+        return _refused(request, str(closed), 409)
+    legal = game.legal_actions(match.state, seat.number)
+    draft = sheet_from_fields(request.POST, legal)
+    try:
+        phase_number = int(request.POST.get("phase_number", ""))
+    except ValueError:
+        phase_number = -1
+    try:
+        if phase_number < 0:
+            raise ServiceError("stale_phase", "The form does not say which round it is for; "
+                                              "reload the page.")
+        receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
+                                phase_number=phase_number, data=draft,
+                                source=Submission.Source.WEB)
+    except ServiceError as error:
+        return _sheet_refused(request, match, seat, error)
+    match.refresh_from_db()
+    notice = f"Orders sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
+    if not request.htmx:
+        messages.success(request, notice)
+        return redirect_to(request, match_url(match))
+    sheet = selectors.submission_for_author(match, seat, request.user)
+    context: dict[str, Any] = {"match": match, "my_seat": seat, "my_sheet": sheet,
+                               "fa_notice": notice, "fa_receipt": receipt, "fa_oob": True}
+    context.update(sheet_panel_context(match, game, seat, sheet))
+    return render(request, "games/final-act/sheet_panel.html", context)
+
+
+def _sheet_refused(request: HttpRequest, match: Match, seat: Seat,
+                   error: ServiceError) -> HttpResponse:
+    """A refused sheet: the panel again with the fields as typed and the reason; the whole page
+    without HTMX. A round that has moved on gets the plain message (the page must reload)."""
+    status = status_for(error)
+    match.refresh_from_db()
+    game = engine.games()[match.game]
+    prompt = game.prompts(match.state).get(seat.number) if match.state else None
+    if match.status != Match.Status.ACTIVE or prompt is None or prompt.phase != "orders":
+        return _refused(request, error.message, status)
+    sheet = selectors.submission_for_author(match, seat, request.user)
+    if request.htmx:
+        context: dict[str, Any] = {"match": match, "my_seat": seat, "my_sheet": sheet,
+                                   "fa_oob": True}
+    else:
+        from games.views.match import match_page_context
+
+        context = match_page_context(request, match)
+    context.update(sheet_panel_context(match, game, seat, sheet, posted=request.POST))
+    context["fa_error"] = error.message
+    if error.code == "stale_phase":
+        context["fa_phase_number"] = match.phase_number
+    template = ("games/final-act/sheet_panel.html" if request.htmx
+                else "games/final-act/match.html")
+    return render(request, template, context, status=status)

@@ -1,0 +1,277 @@
+/* The Final Act order sheet, driven from the board.
+ *
+ * The form (#fa-sheet-form) is the whole truth: this script only fills its fields when squares
+ * are clicked, and highlights what the selected unit may do, from the legal choices the server
+ * put in #fa-legal. Every change fires "change" on the form, which posts the draft for the live
+ * check (the server answers with the problems and the board with the plan drawn on it).
+ *
+ * Click (or Enter on) one of your units: its move destinations are marked; click one to move
+ * there (click a diagonal destination again to toggle the turn). Then the unit is in aim mode:
+ * its cone is shaded, squares it can shell marked apart from blocked ones; click a square to
+ * fire there (again to hold fire). Keys: F aim, M move, Escape drop the selection.
+ */
+(function () {
+  "use strict";
+
+  const LIVE = "fa-board-live";
+  let selected = null; // unit name
+  let mode = "move"; // "move" | "fire" | "token:<name>"
+
+  function legal() {
+    const node = document.getElementById("fa-legal");
+    return node ? JSON.parse(node.textContent) : null;
+  }
+  function form() { return document.getElementById("fa-sheet-form"); }
+  function board() { return document.getElementById(LIVE); }
+  function field(name) { const f = form(); return f ? f.elements.namedItem(name) : null; }
+
+  function say(text) {
+    const node = document.getElementById("fa-announce");
+    if (node) node.textContent = text;
+  }
+
+  function changed(input) {
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  function unitAt(square) {
+    const data = legal();
+    if (!data) return null;
+    for (const [name, info] of Object.entries(data.units)) {
+      if (info.at === square) return name;
+    }
+    return null;
+  }
+
+  function clearMarks() {
+    const svg = board();
+    if (!svg || !window.FABoard) return;
+    for (const cls of ["is-legal", "is-cone", "is-blocked", "is-selected", "is-target", "is-area"]) {
+      FABoard.clear(svg, cls);
+    }
+  }
+
+  function currentTargets(name) {
+    const out = [];
+    for (const key of ["fire", "fire2"]) {
+      const input = field(`u-${name}-${key}`);
+      if (input && input.value) out.push(input.value);
+    }
+    return out;
+  }
+
+  function redraw() {
+    clearMarks();
+    const svg = board();
+    const data = legal();
+    if (!svg || !data || !window.FABoard) return;
+    document.querySelectorAll(".fa-unit-row.is-current").forEach((row) => row.classList.remove("is-current"));
+    if (mode.startsWith("token:")) {
+      const token = mode.slice(6);
+      FABoard.mark(svg, "is-area", data.tokens[token] || []);
+      return;
+    }
+    if (!selected || !data.units[selected]) return;
+    const info = data.units[selected];
+    const row = document.getElementById(`fa-row-${selected}`);
+    if (row) row.classList.add("is-current");
+    FABoard.mark(svg, "is-selected", [info.at]);
+    if (mode === "move") {
+      FABoard.mark(svg, "is-legal", [...new Set(info.moves.map((m) => m.to))]);
+    } else {
+      FABoard.mark(svg, "is-cone", info.fire);
+      FABoard.mark(svg, "is-blocked", info.blocked || []);
+      FABoard.mark(svg, "is-target", currentTargets(selected));
+    }
+  }
+
+  function select(name, newMode) {
+    const data = legal();
+    if (!data || !data.units[name]) return;
+    selected = name;
+    mode = newMode || "move";
+    const info = data.units[name];
+    redraw();
+    if (mode === "move") {
+      say(`${name} on ${info.at} selected: choose one of the marked squares to move there` +
+          (info.fire.length ? ", or press F to aim." : "."));
+    } else {
+      aimHelp(name);
+    }
+  }
+
+  function aimHelp(name) {
+    const info = legal().units[name];
+    if (!info.fire.length) {
+      say(`${name} cannot fire this round.`);
+      return;
+    }
+    say(`${name} aims: choose a marked square to fire at (${info.fire.length} possible; ` +
+        `striped squares are in the cone but blocked). Press M to change its move.`);
+  }
+
+  function chooseMove(name, square) {
+    const info = legal().units[name];
+    const options = info.moves.filter((m) => m.to === square);
+    if (!options.length) return false;
+    const move = field(`u-${name}-move`);
+    const turn = field(`u-${name}-turn`);
+    const plain = options.find((m) => !m.turn) || options[0];
+    const withTurn = options.find((m) => m.turn);
+    if (move.value === plain.move && withTurn && turn) {
+      // The same destination again: toggle the turn that a diagonal move allows.
+      turn.checked = !turn.checked;
+      changed(turn);
+      say(turn.checked ? `${name}: ${plain.move} to ${square}, turning to face ${withTurn.facing}.`
+                       : `${name}: ${plain.move} to ${square}, keeping its facing.`);
+      return true;
+    }
+    move.value = plain.move;
+    if (turn && !withTurn) turn.checked = false;
+    if (turn && withTurn) turn.checked = false;
+    changed(move);
+    let text = plain.move === "stay" ? `${name} stays on ${square}.` : `${name}: ${plain.move} to ${square}.`;
+    if (withTurn) text += ` Choose ${square} again to turn (face ${withTurn.facing}).`;
+    if (info.fire.length) {
+      mode = "fire";
+      text += " Now aiming: choose a target, or press M to keep moving.";
+    }
+    say(text);
+    redraw();
+    return true;
+  }
+
+  function chooseTarget(name, square) {
+    const info = legal().units[name];
+    if (!info.fire.includes(square)) {
+      if ((info.blocked || []).includes(square)) say(`${square} is in ${name}'s cone but cannot be hit from here (blocked).`);
+      else say(`${square} is outside ${name}'s cone.`);
+      return true;
+    }
+    const first = field(`u-${name}-fire`);
+    const second = field(`u-${name}-fire2`);
+    if (first.value === square) {
+      first.value = second && second.value ? second.value : "";
+      if (second) second.value = "";
+      changed(first);
+      say(`${name} no longer fires at ${square}.`);
+    } else if (second && second.value === square) {
+      second.value = "";
+      changed(second);
+      say(`${name}'s second shell no longer fires at ${square}.`);
+    } else if (first.value && second) {
+      second.value = square;
+      changed(second);
+      say(`${name}'s second shell fires at ${square} (needs the double shot declaration).`);
+    } else {
+      first.value = square;
+      changed(first);
+      say(`${name} fires at ${square}.`);
+    }
+    redraw();
+    return true;
+  }
+
+  function chooseTokenSquare(token, square) {
+    const input = field(`t-${token}-at`);
+    const allowed = legal().tokens[token] || [];
+    if (!input) return;
+    if (!allowed.includes(square)) {
+      say(`${square} is not a square this token can go to.`);
+      return;
+    }
+    input.value = square;
+    changed(input);
+    say(`${token.replace("_", " ")}: ${square}.`);
+    mode = "move";
+    selected = null;
+    redraw();
+  }
+
+  function onSquare(event) {
+    const svg = event.detail.board;
+    if (!svg || svg.id !== LIVE || !form()) return;
+    const square = event.detail.square;
+    if (mode.startsWith("token:")) {
+      chooseTokenSquare(mode.slice(6), square);
+      return;
+    }
+    const own = unitAt(square);
+    if (selected && mode === "move" && chooseMove(selected, square)) return;
+    if (selected && mode === "fire" && !(own && own !== selected && !legal().units[selected].fire.includes(square))) {
+      if (own === selected) { select(selected, "move"); return; }
+      chooseTarget(selected, square);
+      return;
+    }
+    if (own) { select(own, "move"); return; }
+    say(`${square}: no unit of yours there. Choose one of your units first.`);
+  }
+
+  function onKey(event) {
+    if (!form() || event.target.matches("input, select, textarea")) return;
+    if (event.key === "Escape" && (selected || mode !== "move")) {
+      selected = null; mode = "move"; redraw(); say("Selection dropped.");
+    } else if ((event.key === "f" || event.key === "F") && selected) {
+      mode = "fire"; redraw(); aimHelp(selected);
+    } else if ((event.key === "m" || event.key === "M") && selected) {
+      select(selected, "move");
+    }
+  }
+
+  function onClick(event) {
+    const pick = event.target.closest(".fa-pick-unit");
+    const aim = event.target.closest(".fa-aim");
+    const tokenPick = event.target.closest(".fa-token-pick");
+    const reset = event.target.closest("#fa-reset");
+    if (pick) {
+      select(pick.dataset.unit, "move");
+      if (window.FABoard && board()) FABoard.focus(board(), legal().units[pick.dataset.unit].at);
+    } else if (aim) {
+      select(aim.dataset.unit, "fire");
+      if (window.FABoard && board()) FABoard.focus(board(), legal().units[aim.dataset.unit].at);
+    } else if (tokenPick) {
+      selected = null;
+      mode = `token:${tokenPick.dataset.token}`;
+      redraw();
+      say(`Choose a marked square for ${tokenPick.dataset.token.replace("_", " ")}.`);
+      if (window.FABoard && board()) {
+        const squares = legal().tokens[tokenPick.dataset.token] || [];
+        if (squares.length) FABoard.focus(board(), squares[0]);
+      }
+    } else if (reset) {
+      const f = form();
+      for (const el of f.elements) {
+        if (el.name && el.name.startsWith("u-") && el.name.endsWith("-move")) el.value = "stay";
+        else if (el.type === "checkbox") el.checked = false;
+        else if (el.name && (el.name.startsWith("t-") || el.name.startsWith("d-") || /-fire2?$/.test(el.name))) el.value = "";
+      }
+      for (const el of f.elements) {
+        if (el.name && el.name.startsWith("u-") && el.name.endsWith("-face")) {
+          const name = el.name.slice(2, -5);
+          const at = legal().units[name];
+          if (at && el.dataset.initial) el.value = el.dataset.initial;
+        }
+      }
+      changed(f.elements[0] || f);
+      selected = null; mode = "move"; redraw();
+      say("All orders cleared: every unit stays and holds fire.");
+    }
+  }
+
+  function onFieldChange(event) {
+    // Choosing in the form moves the board's attention to that unit.
+    const name = event.target.dataset && event.target.dataset.unit;
+    if (name && legal() && legal().units[name]) {
+      selected = name;
+      mode = event.target.dataset.role === "fire" || event.target.dataset.role === "fire2" ? "fire" : "move";
+      redraw();
+    }
+  }
+
+  document.addEventListener("fa:square", onSquare);
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("click", onClick);
+  document.addEventListener("change", onFieldChange);
+  // The live check redraws the board: put the marks back on the new one.
+  document.body.addEventListener("htmx:afterSettle", redraw);
+})();
