@@ -1,5 +1,6 @@
-"""The Final Act board as server-rendered SVG (the DOM contract is in the module's users' notes:
-``fa-board`` svg, ``fa-sq`` rects with ``data-square``, ``fa-unit`` groups, overlay layers).
+"""The Final Act board as server-rendered SVG: an ``fa-board`` svg with one ``fa-sq`` rect per
+square (``data-square``), ``fa-unit`` groups and the ``fa-layer-last`` / ``fa-layer-plan``
+overlays; static/js/final-act-board.js makes the squares clickable and keyboard-driven.
 
 ``board_model`` turns a view (``engine.get("final-act").view(state, seat)``, or any dict of
 that shape, e.g. a setup preview) into plain geometry; ``render_board`` puts it through
@@ -16,10 +17,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
+from html import escape
 from typing import Any
 
 from django.template.loader import get_template
-from django.utils.html import escape
 from django.utils.safestring import SafeString
 
 from engine.final_act import board
@@ -34,9 +35,9 @@ VIEWBOX = SIDE + 2 * MARGIN
 TEMPLATE = "games/final-act/board.svg.html"
 
 SIDE_LETTERS = {1: "A", 2: "D"}
-FACING_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+FACING_WORDS: dict[Any, str] = {"N": "north", "E": "east", "S": "south", "W": "west"}
 FACING_ANGLES = {"N": 0, "E": 90, "S": 180, "W": 270}
-PHASE_WORDS = {"setup": "setup", "orders": "orders", "over": "match over"}
+PHASE_WORDS: dict[Any, str] = {"setup": "setup", "orders": "orders", "over": "match over"}
 TOKEN_LETTERS = {
     "air_strike": "AS",
     "full_throttle": "FT",
@@ -48,7 +49,6 @@ TOKEN_LETTERS = {
 }
 TOKEN_WORDS = {t: t.replace("_", " ") for t in TOKENS} | {"red_cross": "Red Cross"}
 _CLASS_RE = re.compile(r"^[a-z][a-z0-9-]{0,40}$")
-_BODY_FILLS = {1: "side-1", 2: "side-2"}
 
 Point = tuple[float, float]
 
@@ -81,7 +81,9 @@ def _toward(a: Point, b: Point, distance: float) -> Point:
     return a[0] + (b[0] - a[0]) * distance / length, a[1] + (b[1] - a[1]) * distance / length
 
 
-def _arrow(a: Point, b: Point, *, start: float = 9, end: float = 9, head: float = 7) -> dict:
+def _arrow(
+    a: Point, b: Point, *, start: float = 9, end: float = 9, head: float = 7
+) -> dict[str, Any]:
     """A line from near ``a`` to near ``b`` and its arrowhead polygon."""
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     p = _toward(a, b, start)
@@ -191,13 +193,20 @@ def _bbox(cells: list[tuple[int, int]]) -> tuple[int, int, int, int]:
     return min(cols), min(rows), max(cols), max(rows)
 
 
-def _terrain_shapes(piece: Mapping[str, Any], flipped: bool) -> list[dict[str, Any]]:
+def _terrain_shapes(piece: Any, flipped: bool) -> list[dict[str, Any]]:
+    """The shapes of one terrain piece; none for a piece that is not well formed."""
+    if not isinstance(piece, Mapping):
+        return []
     kind = piece.get("kind")
     owner = _seat(piece.get("owner"))
     squares = _square_list(piece.get("squares"))
-    if kind not in ("berm", "swamp", "minefield") or not squares:
+    if kind not in ("berm", "swamp", "minefield") or not squares or owner is None:
         return []
-    base = f"fa-terrain fa-{kind} owner-{owner or 0}"
+    if kind == "minefield" and (
+        board.parse(piece.get("passage")) not in squares or piece.get("arrow") not in board.FACINGS
+    ):
+        return []
+    base = f"fa-terrain fa-{kind} owner-{owner}"
     shapes: list[dict[str, Any]] = []
     cells = [cell_of(sq, flipped) for sq in squares]
     if kind == "berm":
@@ -244,8 +253,8 @@ def _terrain_shapes(piece: Mapping[str, Any], flipped: bool) -> list[dict[str, A
     shapes[0]["owner_letter"] = {
         "x": MARGIN + first[0] * CELL + 5,
         "y": MARGIN + first[1] * CELL + 12,
-        "text": SIDE_LETTERS.get(owner or 0, "?"),
-        "owner": owner or 0,
+        "text": SIDE_LETTERS[owner],
+        "owner": owner,
     }
     return shapes
 
@@ -261,7 +270,7 @@ def _unit_shape(
     if stack > 1:
         scale = 0.62
         cx += (slot - (stack - 1) / 2) * CELL * 0.44
-    facing = unit.get("facing") if unit.get("facing") in board.FACINGS else "N"
+    facing = str(unit["facing"]) if unit.get("facing") in board.FACINGS else "N"
     return {
         "cls": f"fa-unit side-{seat} kind-{kind} status-{status}",
         "seat": seat,
@@ -290,6 +299,7 @@ def _board_token(token: Mapping[str, Any], flipped: bool) -> dict[str, Any] | No
         "cls": f"fa-token token-{name.replace('_', '-')} side-{seat}",
         "token": name,
         "seat": seat,
+        "sq": sq,
         "square": board.name(sq),
         "x": MARGIN + col * CELL + CELL - 9,
         "y": MARGIN + row * CELL + CELL - 9,
@@ -353,6 +363,8 @@ def _position(view: Mapping[str, Any]) -> Position:
     engine would (terrain, wrecks, quick sand, cleared minefields)."""
     units = []
     for unit in view.get("units", []):
+        if not isinstance(unit, Mapping):
+            continue
         status = unit.get("status")
         state = status if status in ("out", "wreck", "broke_through") else "active"
         at = board.parse(unit.get("at"))
@@ -372,16 +384,21 @@ def _position(view: Mapping[str, Any]) -> Position:
     tokens = [
         t
         for t in view.get("board_tokens", [])
-        if board.parse(t.get("at")) is not None and _seat(t.get("seat"))
+        if isinstance(t, Mapping) and board.parse(t.get("at")) is not None and _seat(t.get("seat"))
+    ]
+    repairing = [
+        r
+        for r in view.get("repairing", [])
+        if isinstance(r, Mapping) and {"seat", "tank", "round"} <= r.keys()
     ]
     return Position(
         {
             "options": view.get("options") or {},
             "round": view.get("round", 0),
-            "terrain": view.get("terrain", []),
+            "terrain": [p for p in view.get("terrain", []) if _terrain_shapes(p, False)],
             "units": units,
             "board_tokens": tokens,
-            "repairing": [r for r in view.get("repairing", []) if isinstance(r, Mapping)],
+            "repairing": repairing,
             "officer_lost": view.get("officer_lost", {"1": 0, "2": 0}),
             "used": view.get("used", {}),
             "tokens": view.get("tokens", {}),
@@ -394,7 +411,9 @@ def _token_square(tokens: Mapping[str, Any], name: str) -> int | None:
     return board.parse(use.get("at")) if isinstance(use, Mapping) else None
 
 
-def _plan_shapes(view: Mapping[str, Any], seat: int | None, plan: Any, flipped: bool) -> list:
+def _plan_shapes(
+    view: Mapping[str, Any], seat: int | None, plan: Any, flipped: bool
+) -> list[dict[str, Any]]:
     if seat is None or not isinstance(plan, Mapping):
         return []
     raw_units = plan.get("units")
@@ -448,9 +467,9 @@ def _plan_shapes(view: Mapping[str, Any], seat: int | None, plan: Any, flipped: 
         if not isinstance(use, Mapping):
             continue
         if token == "quick_shot":
-            unit = pos.unit(seat, use.get("unit")) if isinstance(use.get("unit"), str) else None
-            origin = pos.square_of.get((seat, unit["name"])) if unit else None
-            shells(origin, use.get("fire"), f"{use.get('unit')} (quick shot)")
+            who = use.get("unit")
+            origin = pos.square_of.get((seat, who)) if isinstance(who, str) else None
+            shells(origin, use.get("fire"), f"{who} (quick shot)")
         if token == "air_strike":
             shells(board.parse(use.get("at")), use.get("fire"), "the air strike")
         sq = board.parse(use.get("at"))
@@ -489,8 +508,6 @@ def board_model(
 
     terrain: list[dict[str, Any]] = []
     for piece in view.get("terrain", []) or []:
-        if not isinstance(piece, Mapping):
-            continue
         shapes = _terrain_shapes(piece, flipped)
         if not shapes:
             continue
@@ -506,9 +523,8 @@ def board_model(
         drawn = _board_token(token, flipped) if isinstance(token, Mapping) else None
         if drawn is not None:
             tokens.append(drawn)
-            sq = board.parse(drawn["square"])
-            assert sq is not None
-            by_square.setdefault(sq, []).append(drawn["title"].rsplit(" on ", 1)[0])
+            words = f"{_side(drawn['seat'])} {TOKEN_WORDS[drawn['token']]}"
+            by_square.setdefault(drawn["sq"], []).append(words)
 
     units: list[dict[str, Any]] = []
     off_board: list[str] = []
@@ -516,33 +532,33 @@ def board_model(
     for unit in view.get("units", []) or []:
         if not isinstance(unit, Mapping):
             continue
-        sq = board.parse(unit.get("at"))
-        if unit.get("status") in ("out", "broke_through") or sq is None:
+        at = board.parse(unit.get("at"))
+        if unit.get("status") in ("out", "broke_through") or at is None:
             status = "broke through" if unit.get("status") == "broke_through" else "out"
             off_board.append(f"{_side(unit.get('seat'))} {unit.get('name')} ({status})")
             continue
-        stacks.setdefault(sq, []).append(unit)
-    for sq, group in stacks.items():
+        stacks.setdefault(at, []).append(unit)
+    for where, group in stacks.items():
         for slot, unit in enumerate(group):
-            units.append(_unit_shape(unit, sq, flipped, slot, len(group)))
-            by_square.setdefault(sq, []).append(_unit_words(unit))
-        classes[sq].append("has-unit")
+            units.append(_unit_shape(unit, where, flipped, slot, len(group)))
+            by_square.setdefault(where, []).append(_unit_words(unit))
+        classes[where].append("has-unit")
 
-    for cls, squares in (marks or {}).items():
+    for cls, names in (marks or {}).items():
         if not isinstance(cls, str) or not _CLASS_RE.match(cls):
             continue
-        for sq in _square_list(squares):
+        for sq in _square_list(names):
             classes[sq].append(cls)
 
     selected = next((sq for sq in board.SQUARES if "is-selected" in classes[sq]), None)
     tab_stop = selected if selected is not None else (board.square(11, 11) if flipped else 0)
-    squares = []
+    squares: list[dict[str, Any]] = []
     for sq in board.SQUARES:
         col, row = cell_of(sq, flipped)
         name = board.name(sq)
         half = _side(1 if board.in_own_half(1, sq) else 2)
         what = "; ".join(by_square.get(sq, [])) or f"empty, {half} half"
-        entry = {
+        entry: dict[str, Any] = {
             "name": name,
             "x": MARGIN + col * CELL,
             "y": MARGIN + row * CELL,

@@ -250,6 +250,40 @@ def _setup_text(game: Game, state: Any, seat: int, normal: Mapping[str, Any] | N
         return ""
 
 
+def _unit_rows(legal: Mapping[str, Any], fields: Mapping[str, Any],
+               notes: Mapping[str, list[str]], forward: str) -> list[dict[str, Any]]:
+    rows = []
+    for name in legal["units"]:
+        facing = _text(fields.get(f"u-{name}-facing", "")) or forward
+        rows.append({
+            "name": name,
+            "label": label(name),
+            "kind": kind_of(name),
+            "at": _text(fields.get(f"u-{name}-at", "")),
+            "facing": facing,
+            "facing_known": facing in fa_board.FACINGS,
+            "row": f"unit-{name}",
+            "problems": notes.get(f"unit-{name}", []),
+        })
+    return rows
+
+
+def _token_block(legal: Mapping[str, Any], fields: Mapping[str, Any],
+                 notes: Mapping[str, list[str]]) -> dict[str, Any] | None:
+    """The token draft (draft-k mode only): a checkbox per token."""
+    if not legal["tokens_to_draft"]:
+        return None
+    chosen = fields.get("tokens", [])
+    return {
+        "k": legal["tokens_to_draft"],
+        "choices": [{"token": t, "name": TOKEN_NAMES[t], "help": TOKEN_HELP[t],
+                     "checked": t in chosen} for t in legal["token_choices"]],
+        # Whatever else was posted stays visible (and refused by the engine), never dropped.
+        "unknown": [t for t in chosen if t not in TOKENS],
+        "problems": notes.get("tokens", []),
+    }
+
+
 def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
                         sheet: Submission | None, *, posted: Mapping[str, Any] | None = None,
                         fill: str | None = None) -> dict[str, Any]:
@@ -280,27 +314,8 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
         return _text(fields.get(key, ""))
 
     forward = fa_board.forward(number)
-    units = [{
-        "name": name,
-        "label": label(name),
-        "kind": kind_of(name),
-        "at": value(f"u-{name}-at"),
-        "facing": value(f"u-{name}-facing") or forward,
-        "facing_known": (value(f"u-{name}-facing") or forward) in fa_board.FACINGS,
-        "row": f"unit-{name}",
-        "problems": notes.get(f"unit-{name}", []),
-    } for name in legal["units"]]
-    chosen = fields.get("tokens", [])
-    tokens = None
-    if legal["tokens_to_draft"]:
-        tokens = {
-            "k": legal["tokens_to_draft"],
-            "choices": [{"token": t, "name": TOKEN_NAMES[t], "help": TOKEN_HELP[t],
-                         "checked": t in chosen} for t in legal["token_choices"]],
-            # Whatever else was posted stays visible (and refused by the engine), never dropped.
-            "unknown": [t for t in chosen if t not in TOKENS],
-            "problems": notes.get("tokens", []),
-        }
+    units = _unit_rows(legal, fields, notes, forward)
+    tokens = _token_block(legal, fields, notes)
     rows = ["large_berm", "small_berms", "swamp", "minefield",
             *(u["row"] for u in units), *(["tokens"] if tokens else [])]
     view = game.view(state, number)

@@ -64,10 +64,10 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
         extra["fa_live_board"] = render_board(
             view, seat=seat, last_round=False, board_id=LIVE_BOARD,
             caption=_caption(view))
+    resolved = context.get("resolved_phases") or []
     history = context.get("history") or []
-    resolved = [entry["phase"] for entry in reversed(history)]  # oldest first
-    if resolved:
-        last = resolved[-1]
+    if resolved and history:
+        last = history[0]["phase"]  # the newest, loaded in full
         extra["fa_report"] = replay_context(match, game, seat, last, resolved,
                                             state_after=match.state)
     return extra
@@ -125,7 +125,9 @@ def replay(request: HttpRequest, match_id: int, phase_number: int) -> HttpRespon
     game = engine.games().get(match.game)
     if game is None or match.game != "final-act":
         raise Http404("No replay for this game.")
-    resolved = list(selectors.match_history(match).only("id", "number", "name", "status"))
+    from games.views.match import resolved_phases
+
+    resolved = resolved_phases(match)
     wanted = [p for p in resolved if p.number == phase_number]
     if not wanted:
         raise Http404("That phase has not been resolved (yet): nothing to replay.")

@@ -150,7 +150,7 @@ def _cone() -> Diagram:
     legal = _legal_unit(state, 1, "C")
     return _draw(
         "cone",
-        "The fire cone of Alpha C, facing north from e4. Shaded squares can be shelled; crossed "
+        "The fire cone of Alpha C, facing north from e4. Hatched squares can be shelled; crossed "
         "squares are in the cone but out of sight, behind Delta 2A on e6 and the berm on g7. "
         "2A's own square and the berm square can still be shelled.",
         state,
@@ -202,7 +202,7 @@ def _at_cone() -> Diagram:
     return _draw(
         "at-cone",
         "An AT unit's cone is smaller: up to four squares ahead and at most two to each side. "
-        "Here AT1 on e4 faces north; the shaded squares are its cone.",
+        "Here AT1 on e4 faces north; the hatched squares are its cone.",
         state,
         {"is-cone": legal["fire"], "is-blocked": legal["blocked"]},
     )

@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
@@ -58,6 +58,8 @@ def _login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 
 def _setup_request(request: HttpRequest, match_id: int, seat_number: int) -> tuple[Match, Seat]:
     match = match_visible_or_404(request, match_id)
+    if match.game != "final-act":
+        raise Http404("This match has no Final Act setup.")
     seat = own_prompted_seat(request, match, seat_number, phase="setup")
     return match, seat
 
@@ -122,13 +124,13 @@ def submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
     except ServiceError as error:
         return _setup_refused(request, match, seat, error)
     match.refresh_from_db()
-    notice = f"Setup sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
     if not request.htmx:
-        messages.success(request, notice)
+        messages.success(request, f"Setup sealed (revision {receipt.revision}). "
+                                  f"Receipt: {receipt.receipt}")
         return redirect_to(request, match_url(match))
     sheet = selectors.submission_for_author(match, seat, request.user)
     context: dict[str, Any] = {"match": match, "my_seat": seat, "fa_oob": True,
-                               "fa_setup_notice": notice}
+                               "fa_setup_receipt": receipt}
     context.update(setup_panel_context(request, match, seat, sheet))
     return render(request, PANEL, context)
 

@@ -16,7 +16,7 @@ import engine
 from engine import Game
 from games import selectors
 from games.forms import JoinForm, OrdersForm
-from games.models import Match, Seat
+from games.models import Match, Phase, Seat
 from games.services import ServiceError, receipt_verify, seat_join, seat_leave
 from games.views.access import (
     is_participant,
@@ -28,6 +28,8 @@ from games.views.access import (
 
 # How often the submission-status partial polls while a phase is open.
 POLL_SECONDS = 5
+# The match page shows the latest few resolved phases in full; the history partial has all.
+HISTORY_ON_PAGE = 5
 
 
 def _final_act_page(request: HttpRequest, match: Match, context: dict[str, Any]
@@ -158,7 +160,10 @@ def match_page_context(
     context["show_invite"] = is_participant(match, user) and match.status == Match.Status.OPEN
     if game is not None and match.state is not None and match.game not in GAME_PAGES:
         context["board"] = _board(game, match, my_seat)
-    context["history"] = history_entries(match)
+    context["resolved_phases"] = resolved_phases(match)
+    context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,
+                                         phases=context["resolved_phases"])
+    context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
     context["result"] = match.result
     extend = GAME_PAGES.get(match.game)
     if extend is not None:
@@ -196,12 +201,19 @@ def _board(game: Game, match: Match, my_seat: Seat | None) -> str:
     })
 
 
-def history_entries(match: Match) -> list[dict[str, Any]]:
-    """Resolved phases, newest first, with revealed sheets (as order text) and events."""
+def history_entries(match: Match, *, latest: int | None = None,
+                    phases: list[Phase] | None = None) -> list[dict[str, Any]]:
+    """Resolved phases, newest first, with revealed sheets (as order text) and events: every
+    one, or only the ``latest`` few (the page shows those; the history partial has them all).
+    Two queries whatever the match length: the phase list, then the full rows shown."""
     game = engine.games().get(match.game)
-    entries = []
+    if phases is None:
+        phases = resolved_phases(match)
+    shown = phases[-latest:] if latest else phases
     # state_before is needed to write sheets as text: load it with the rest, in one query.
-    for phase in selectors.match_history(match).defer(None):
+    full = Phase.objects.filter(pk__in=[p.pk for p in shown]).order_by("number")
+    entries = []
+    for phase in full:
         revealed = []
         for seat_key, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0])):
             number = int(seat_key)
@@ -222,6 +234,12 @@ def history_entries(match: Match) -> list[dict[str, Any]]:
         })
     entries.reverse()
     return entries
+
+
+def resolved_phases(match: Match) -> list[Phase]:
+    """Every resolved phase of the match, oldest first: numbers and names only."""
+    return list(selectors.match_history(match).only("id", "match_id", "number", "name", "kind",
+                                                    "status", "resolved_at"))
 
 
 def _sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:

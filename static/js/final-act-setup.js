@@ -11,7 +11,8 @@
  *   swamp: the 2 x 2 block with the clicked square at its top left on screen (moved inwards at
  *   the board's edge);  minefield: three squares in a line (or one end, then the other), then
  *   the passage square;  unit: its square (then the next unplaced unit is chosen).
- * Keys (outside text fields): R turns the chosen unit clockwise, Escape drops the choice.
+ * Keys (outside form fields): R turns the unit placed or chosen last clockwise, Escape drops
+ * the choice.
  */
 (function () {
   "use strict";
@@ -37,6 +38,7 @@
   };
   let piece = null; // "large_berm" | "small_berm1" | ... | "passage" | "unit"
   let unit = null; // the unit being placed when piece is "unit"
+  let turning = null; // the unit R turns: the one placed or chosen last
 
   function legal() {
     const node = document.getElementById("fa-setup-legal");
@@ -90,6 +92,7 @@
   function choose(newPiece, newUnit) {
     piece = newPiece;
     unit = newUnit || null;
+    turning = unit;
     redraw();
     if (!piece) return;
     const hints = {
@@ -207,9 +210,10 @@
       say(`Passage on ${square}. Choose the arrow (the direction units may cross) in the form.`);
     } else if (piece === "unit") {
       input.value = square;
-      const placed = unit;
+      turning = unit;
       const next = nextUnplaced();
-      say(`${placed} on ${square}.` + (next ? ` Now placing ${next}.` : " Every unit is placed."));
+      say(`${unit} on ${square} (R turns it).` +
+          (next ? ` Now placing ${next}.` : " Every unit is placed."));
       if (next) { unit = next; done = false; }
     } else {
       input.value = square;
@@ -270,9 +274,9 @@
     if (event.key === "Escape" && piece) {
       choose(null);
       say("Choice dropped.");
-    } else if ((event.key === "r" || event.key === "R") && piece === "unit" && unit) {
+    } else if ((event.key === "r" || event.key === "R") && turning) {
       event.preventDefault();
-      turn(unit);
+      turn(turning);
     }
   }
 

@@ -2,11 +2,13 @@
 draft (never the other side's), sealing, and every refusal as a 4xx with a message."""
 
 import re
+from datetime import timedelta
 from html.parser import HTMLParser
 
 import pytest
 from django.test import RequestFactory
 from django.urls import reverse
+from django.utils import timezone
 
 import engine
 from engine.final_act.setup import apply_setups
@@ -16,7 +18,7 @@ from games.final_act.setup_panel import (
     setup_from_fields,
     setup_panel_context,
 )
-from games.models import Match, Submission
+from games.models import Match, Phase, Submission
 from games.services import orders_submit, phase_resolve
 from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 
@@ -108,6 +110,10 @@ def fields_for(setup: dict, phase_number: int = 1) -> dict:
     data = {k: v for k, v in fields_from_setup(setup).items()}
     data["phase_number"] = str(phase_number)
     return data
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
 
 
 def square_classes(html: str, square: str) -> list[str]:
@@ -308,6 +314,8 @@ def test_without_javascript_the_check_answers_with_the_whole_page(alice, match):
     assert response.status_code == 200 and "<html" in body
     assert form_values(body)["f-swamp"] == ["a1"]
     assert "The swamp needs exactly 4 squares." in body
+    filled = alice.post(validate_url(match), {**data, "fill": "default"}).content.decode()
+    assert "<html" in filled and form_values(filled)["f-swamp"] == ["a5 b5 a6 b6"]
 
 
 # -- sealing -------------------------------------------------------------------------------------
@@ -318,7 +326,7 @@ def test_sealing_stores_the_exact_setup_and_shows_the_receipt(alice, match):
     sheet = Submission.objects.get(seat__number=1)
     assert sheet.data == ALPHA_SETUP and sheet.source == "web" and sheet.revision == 1
     body = response.content.decode()
-    assert f"Setup sealed (revision 1). Receipt: {sheet.receipt}" in body
+    assert f"Setup sealed (revision 1). Receipt: {sheet.receipt}" in text_of(body)
     assert form_values(body)["f-swamp"] == ["g5 h5 g6 h6"]  # refilled from the sealed setup
     assert "Replace my sealed setup" in body
 
@@ -470,6 +478,24 @@ def test_after_the_setup_is_resolved_the_panel_answers_409(alice, players, match
     assert "nothing for this seat to submit in this phase" in response.content.decode()
 
 
+def test_after_the_deadline_sealing_is_a_409_that_keeps_the_fields(alice, match):
+    Phase.objects.filter(match=match, number=1).update(
+        deadline=timezone.now() - timedelta(minutes=1))
+    data = fields_for(ALPHA_SETUP)
+    response = alice.post(submit_url(match), data, **HTMX)
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "The deadline for this phase has passed." in body
+    assert form_values(body)["f-swamp"] == ["g5 h5 g6 h6"]
+    assert not Submission.objects.exists()
+
+
+def test_another_games_match_has_no_setup_panel(alice, players):
+    match = duel(*players)
+    assert alice.post(validate_url(match), {}, **HTMX).status_code == 404
+    assert alice.post(submit_url(match), {}, **HTMX).status_code == 404
+
+
 def test_a_finished_match_answers_409(alice, match):
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
     response = alice.post(validate_url(match), fields_for(ALPHA_SETUP), **HTMX)
@@ -515,3 +541,92 @@ def test_the_other_sides_sealed_setup_never_reaches_this_seat(alice, players, ma
     last = bodies[-1]
     assert 'data-seat="1" data-unit="C" data-square="e1"' in last
     assert "terrain-swamp" in square_classes(last, "g5")
+
+
+# -- in a real browser -----------------------------------------------------------------------------
+
+def _browser_page():
+    """Playwright and Chromium, as in tests/portal/test_browser.py (None where missing)."""
+    import os
+    import shutil
+
+    try:
+        from playwright import sync_api
+    except ImportError:
+        return None, None
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+        "chromium-browser")
+    return sync_api, chromium
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_placing_pieces_by_clicking_the_board_fills_the_form_and_seals(monkeypatch,
+                                                                       live_server):
+    import os
+
+    from tests.portal.builders import PASSWORD
+
+    sync_api, chromium = _browser_page()
+    if sync_api is None or not chromium:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true needs Playwright and Chromium")
+        pytest.skip("needs Playwright and Chromium (apt-get install chromium)")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    alice, bob = make_user("alice"), make_user("bob")
+    match = duel(alice, bob, game="final-act")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(live_server.url + "/accounts/login/")
+        page.fill("input[name=login]", "alice")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_url("**/matches/mine/")
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+        page.click("#fa-setup-default")
+        page.wait_for_selector("#fa-setup-check >> text=This setup is valid.")
+        assert page.input_value("#fa-f-swamp") == "a5 b5 a6 b6"
+
+        def square(name):
+            return f'#fa-board-live rect[data-square="{name}"]'
+
+        # The swamp: one click takes the 2 x 2 block below and right of it on screen.
+        page.click('button[data-piece="swamp"]')
+        assert "is-area" in page.get_attribute(square("g6"), "class")
+        page.click(square("g6"))
+        assert page.input_value("#fa-f-swamp") == "g6 h6 g5 h5"
+        page.wait_for_selector('#fa-board-live rect[data-square="h5"].terrain-swamp')
+        # A unit, placed then turned with the R key, its square chosen from the keyboard.
+        page.click('button[data-piece="unit"][data-unit="C"]')
+        page.focus(square("f2"))
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        assert page.input_value("#fa-u-C-at") == "g2"
+        page.keyboard.press("r")  # turns the unit just placed, not the next one
+        assert page.input_value("#fa-u-C-facing") == "E"
+        assert page.get_attribute('button[data-unit="C"]', "aria-pressed") == "false"
+        page.wait_for_selector('#fa-board-live g.fa-unit[data-unit="C"][data-square="g2"]')
+        page.wait_for_selector("#fa-setup-check >> text=This setup is valid.")
+        # Overlap: the minefield onto the swamp, by clicking both ends.
+        page.click('button[data-piece="minefield"]')
+        page.click(square("f5"))
+        page.click(square("h5"))
+        assert page.input_value("#fa-f-minefield") == "f5 g5 h5"
+        page.wait_for_selector("#fa-setup-notes-minefield >> text=overlaps the swamp")
+        page.click(square("g5"))  # the passage, chosen next
+        assert page.input_value("#fa-f-minefield-passage") == "g5"
+        page.click("#fa-setup-clear")
+        page.wait_for_function("document.querySelector('#fa-f-swamp').value === ''")
+        page.click("#fa-setup-default")
+        page.wait_for_function("document.querySelector('#fa-f-swamp').value !== ''")
+        page.click("#fa-setup-seal")
+        page.wait_for_selector("#fa-setup-panel >> text=Setup sealed (revision 1)")
+        browser.close()
+    assert errors == [], f"JavaScript errors: {errors}"
+    sheet = Submission.objects.get(seat__number=1)
+    assert sheet.data == GAME.default_submission(match.state, 1)

@@ -32,6 +32,7 @@ def url_variants(matches):
         "token": [m.invite_token for m in matches.values()],
         "key": ["not-a-key"],
         "uidb36": ["1"],
+        "phase_number": [1, 2],
     }
     patterns = [("games:" + p.name, p) for p in games_urls.urlpatterns]
     patterns += [(p.name, p) for p in accounts_urls.urlpatterns if isinstance(p, URLPattern)]

@@ -416,3 +416,22 @@ def test_hand_tokens_never_appear_even_for_their_owner() -> None:
     view = GAME.view(scenario_state(tokens={"mode": "all"}), 1)
     markup = str(render_board(view, seat=1))
     assert not any(token in markup for token in TOKENS)
+
+
+def test_malformed_pieces_in_a_view_are_skipped_not_fatal() -> None:
+    view = {
+        "phase": "orders",
+        "terrain": [
+            "berm",
+            {"kind": "lava", "owner": 1, "squares": ["a1"]},
+            {"kind": "minefield", "owner": 2, "squares": ["c8"], "passage": "d8", "arrow": "S"},
+            {"kind": "swamp", "owner": 7, "squares": ["a7"]},
+            {"kind": "berm", "owner": 2, "squares": ["zz", "c10"]},
+        ],
+        "units": [None, {"seat": 1, "name": "C", "at": "nowhere"}, {"seat": 2, "name": "1"}],
+        "board_tokens": [{"token": "smoke"}, 3],
+        "last_round": "junk",
+    }
+    root = parse(render_board(view, seat=1, plan={"units": {"C": {"move": "F"}}}))
+    assert len(by_class(root, "fa-terrain")) == 1  # only the berm on c10
+    assert not by_class(root, "fa-unit") and not by_class(root, "fa-token")
