@@ -1,16 +1,14 @@
-from importlib import import_module
-
 from django.urls import path
 
-from games.views import lobby, match, orders, tank_game
-
-
-def _later(module: str, name: str):
-    """A view imported on first use (TEMPORARY while its module is being written)."""
-    def view(request, *args, **kwargs):
-        return getattr(import_module(module), name)(request, *args, **kwargs)
-    return view
-
+from games.views import (
+    final_act,
+    final_act_rules,
+    final_act_setup,
+    lobby,
+    match,
+    orders,
+    tank_game,
+)
 
 app_name = "games"
 
@@ -29,16 +27,16 @@ urlpatterns = [
     path("matches/<int:match_id>/seats/<int:seat_number>/sheet/", orders.my_sheet, name="sheet"),
     # Final Act: the order sheet (live check, seal), the setup, the replay, the rules.
     path("matches/<int:match_id>/seats/<int:seat_number>/sheet/validate/",
-         _later("games.views.final_act", "sheet_validate"), name="fa_sheet_validate"),
+         final_act.sheet_validate, name="fa_sheet_validate"),
     path("matches/<int:match_id>/seats/<int:seat_number>/sheet/submit/",
-         _later("games.views.final_act", "sheet_submit"), name="fa_sheet_submit"),
+         final_act.sheet_submit, name="fa_sheet_submit"),
     path("matches/<int:match_id>/seats/<int:seat_number>/setup/validate/",
-         _later("games.views.final_act_setup", "validate"), name="fa_setup_validate"),
+         final_act_setup.validate, name="fa_setup_validate"),
     path("matches/<int:match_id>/seats/<int:seat_number>/setup/",
-         _later("games.views.final_act_setup", "submit"), name="fa_setup_submit"),
+         final_act_setup.submit, name="fa_setup_submit"),
     path("matches/<int:match_id>/replay/<int:phase_number>/",
-         _later("games.views.final_act", "replay"), name="fa_replay"),
-    path("games/final-act/rules/", _later("games.views.final_act_rules", "rules"),
+         final_act.replay, name="fa_replay"),
+    path("games/final-act/rules/", final_act_rules.rules,
          name="fa_rules"),
     # Continuous games (Tank Game V4): actions, the live play area, the logbook.
     path("matches/<int:match_id>/act/", tank_game.act, name="tank_act"),

@@ -151,10 +151,12 @@ def _settle(movers: list[Mover]) -> None:
             damaged_tank = any(u["kind"] == "tank" and u["hits"] == 1 for u in units)
             if stack_problem(units, repair_ok=damaged_tank) is None:
                 continue
+            # Judge "also moved" against who was entering before any of them was stopped.
+            was_entering = {id(m) for m in entering}
             for m in entering:
                 others = [x for x in group if x is not m]
                 names = ", ".join(full_label(x.unit["seat"], x.unit["name"]) for x in others)
-                moved = any(x.path and not x.reason for x in others)
+                moved = any(id(x) in was_entering for x in others)
                 m.reason = (
                     f"{names} {'also moved' if moved else 'stayed'} there" if names else "blocked"
                 )
@@ -229,6 +231,7 @@ def _move_event(m: Mover) -> dict[str, Any]:
         "from": src,
         "to": dst,
         "facing": m.facing,
+        "turned": m.facing != unit["facing"],
         "full_throttle": len(m.path) == 2,
         "text": f"{full_label(unit['seat'], unit['name'])} moved{how} {src} -> {dst}{turn}.",
     }

@@ -345,7 +345,6 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
                                "piece": row_name(row_of(p.path)), "message": p.message}
                               for p in problems],
         "fa_setup_notes": [{"row": row, "messages": notes.get(row, [])} for row in rows],
-        "fa_setup_general_notes": notes.get("setup", []),
         "fa_setup_valid": normal is not None,
         "fa_setup_text": _setup_text(game, state, number, normal),
         "fa_setup_sheet": sheet,

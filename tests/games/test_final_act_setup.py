@@ -626,6 +626,22 @@ def test_placing_pieces_by_clicking_the_board_fills_the_form_and_seals(monkeypat
         page.wait_for_function("document.querySelector('#fa-f-swamp').value !== ''")
         page.click("#fa-setup-seal")
         page.wait_for_selector("#fa-setup-panel >> text=Setup sealed (revision 1)")
+
+        # Delta sees the board turned: "top left on screen" follows what Delta sees.
+        delta = browser.new_page()
+        delta.on("pageerror", lambda error: errors.append(str(error)))
+        delta.goto(live_server.url + "/accounts/login/")
+        delta.fill("input[name=login]", "bob")
+        delta.fill("input[name=password]", PASSWORD)
+        delta.click("button[type=submit]")
+        delta.wait_for_url("**/matches/mine/")
+        delta.goto(f"{live_server.url}/matches/{match.pk}/")
+        delta.click('button[data-piece="swamp"]')
+        delta.click(square("b8"))
+        assert delta.input_value("#fa-f-swamp") == "b8 a8 b9 a9"
+        delta.click('button[data-piece="swamp"]')
+        delta.click(square("l12"))  # at the corner the block moves inwards
+        assert sorted(delta.input_value("#fa-f-swamp").split()) == ["k11", "k12", "l11", "l12"]
         browser.close()
     assert errors == [], f"JavaScript errors: {errors}"
     sheet = Submission.objects.get(seat__number=1)

@@ -147,3 +147,13 @@ def test_lists_are_sorted_like_fire(fa):
     unit = entry(fa, state, 1, "C")
     for key in ("cone", "fire", "blocked"):
         assert unit[key] == sorted(unit[key])
+
+
+def test_a_wreck_blocks_like_a_tank(fa):
+    """Advanced rule 1: a wreck blocks the line of fire; the wreck's square itself stays in
+    "fire"."""
+    units = [fa.unit(1, "C", "f4", "N"), fa.unit(2, "2A", "f6", "S", hits=2)]
+    state = fa.start(units, advanced=["wrecks"])
+    unit = entry(fa, state, 1, "C")
+    assert fa.seen(state, 2, "2A")["status"] == "wreck"
+    assert "f6" in unit["fire"] and {"f7", "f8", "f9", "f10"} <= set(unit["blocked"])
