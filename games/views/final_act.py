@@ -96,7 +96,7 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
         "phase": phase,
         "title": title,
         "headline": report.round_headline(events) if phase.name != "setup" else "",
-        "story": report.round_story(events),
+        "story": report.round_story(events, seat=seat),
         "board": render_board(view, seat=seat, last_round=phase.name != "setup",
                               board_id=REPORT_BOARD, caption=f"{title}: what happened."),
         "position": index + 1,
@@ -229,7 +229,7 @@ def sheet_validate(request: HttpRequest, match_id: int, seat_number: int) -> Htt
         match, game, seat = _sheet_request(request, match_id, seat_number)
     except PhaseClosed as closed:
         return _refused(request, str(closed), 409)
-    context = {"match": match, "my_seat": seat, "fa_oob": True,
+    context = {"match": match, "my_seat": seat, "fa_oob": True, "fa_check_only": True,
                **sheet_panel_context(match, game, seat, None, posted=request.POST)}
     return render(request, "games/final-act/sheet_check.html", context)
 

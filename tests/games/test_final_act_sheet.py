@@ -83,6 +83,10 @@ def test_the_live_check_explains_every_problem_and_stores_nothing(client, match,
     assert "would be refused" in body
     assert "units.C.move" in body and "units.1.fire" in body and "declare.repair" in body
     assert 'hx-swap-oob="true"' in body  # the board is redrawn beside it
+    # ... and each problem also lands next to the row it concerns.
+    notes = re.search(r'<ul class="fa-row-notes" id="fa-notes-C" hx-swap-oob="true">(.*?)</ul>',
+                      body, re.S)
+    assert notes and "ZZ" in notes.group(1)
     assert not sealed(match).exists()
 
 
