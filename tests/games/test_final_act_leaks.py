@@ -23,8 +23,12 @@ from django.urls import reverse
 import engine
 from games.models import Match, Submission
 from games.services import orders_submit, phase_resolve
-from tests.portal.builders import PASSWORD, duel, make_user
-from tests.portal.builders import fast_password_hashing  # noqa: F401  (autouse)
+from tests.portal.builders import (
+    PASSWORD,
+    duel,
+    fast_password_hashing,  # noqa: F401  (autouse)
+    make_user,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -131,13 +131,10 @@ def order_one_unit(page, *, tap: bool = False) -> dict[str, Any]:
     Returns what was ordered: {"unit", "from", "move", "to", "target"}."""
     data = legal(page)
     own = {info["at"] for info in data["units"].values()}
-    for name, info in data["units"].items():
-        chosen = choose_order(info, own)
-        if chosen is not None:
-            break
-    else:
-        raise AssertionError(f"no unit can both move and fire: {data}")
-    move, to, target = chosen
+    choices = [(name, info, choose_order(info, own)) for name, info in data["units"].items()]
+    choices = [c for c in choices if c[2] is not None]
+    assert choices, f"no unit can both move and fire: {data}"
+    name, info, (move, to, target) = choices[0]
     click_square(page, info["at"], tap=tap)
     assert info["at"] in marked(page, "is-selected")
     assert to in marked(page, "is-legal"), "the destination is not highlighted"

@@ -46,7 +46,7 @@ def test_demo_setup_creates_verified_accounts_and_a_bot_match_once(client):
     assert Match.objects.count() == 2
     assert client.login(username="alice", password="demo-pass-for-tests")
     page = client.get(reverse("games:match", args=[bot_match.pk]))
-    assert page.status_code == 200 and "Seal my orders" in page.content.decode()
+    assert page.status_code == 200 and "Seal my setup" in page.content.decode()
 
 
 @override_settings(DEBUG=False)
