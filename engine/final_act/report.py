@@ -17,6 +17,7 @@ line ("Round 4: Alpha lost 1A; Delta lost 1 and 2B."). Events are only read, nev
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,7 +150,18 @@ def _gather(events: list[Event]) -> tuple[dict[Key, _UnitStory], list[Event]]:
     return stories, others
 
 
-def _movement(story: _UnitStory) -> tuple[str, str]:
+_UNIT_LABEL = re.compile(
+    r"\b(Alpha|Delta) (" + "|".join(sorted(ALL_UNITS, key=len, reverse=True)) + r")\b"
+)
+
+
+def _reword(text: str, words: _Words) -> str:
+    """The engine's text with its unit labels ("Alpha 2") named for this reader ("your 2")."""
+    seats = {name: seat for seat, name in SEAT_NAMES.items()}
+    return _UNIT_LABEL.sub(lambda m: words.unit(seats[m.group(1)], m.group(2)), text)
+
+
+def _movement(story: _UnitStory, words: _Words) -> tuple[str, str]:
     """The clause about where the unit went, and a bounce reason to tell after it."""
     throttle = " at full throttle" if story.full_throttle else ""
     if story.move is not None:
@@ -161,7 +173,7 @@ def _movement(story: _UnitStory) -> tuple[str, str]:
         bounce = story.bounce
         return (
             f"tried to move{throttle} to {bounce['to']} but stayed at {bounce['from']}",
-            str(bounce.get("reason") or ""),
+            _reword(str(bounce.get("reason") or ""), words),
         )
     if story.repair_declared and story.repair is not None:
         return f"stayed behind its berm at {story.repair['at']} to repair", ""
@@ -227,7 +239,7 @@ def _after(story: _UnitStory) -> list[str]:
 
 
 def _unit_sentence(key: Key, story: _UnitStory, words: _Words) -> str | None:
-    movement, reason = _movement(story)
+    movement, reason = _movement(story, words)
     clauses = [c for c in (movement, _fire(story)) if c]
     damage = _damage(story, words, first=not clauses)
     clauses += [c for c in (damage, *_after(story)) if c]
@@ -292,7 +304,9 @@ def _other_sentence(event: Event, words: _Words) -> str | None:
 def _setup_sentence(event: Event, words: _Words) -> str:
     t = event["terrain"]
     mine = t["minefield"]
-    units = ", ".join(f"{name} {spec['at']}" for name, spec in event["units"].items())
+    # In unit order: the stored event's key order depends on the database (jsonb sorts keys).
+    placed = sorted(event["units"].items(), key=lambda item: _order((0, item[0])))
+    units = ", ".join(f"{name} {spec['at']}" for name, spec in placed)
     berms = _and([*t["large_berm"], *t["small_berms"]])
     return _sentence(
         f"{words.side(event['seat'])} deployed {units}, with berms on {berms}, a swamp on "

@@ -85,3 +85,26 @@ def own_prompted_seat(request: HttpRequest, match: Match, seat_number: int,
 
 class PhaseClosed(Exception):
     """The seat is not asked for this input now (answered with 409)."""
+
+
+def sealed_elsewhere(request: HttpRequest, match: Match, phase_number: int, notice: str,
+                     prompt_phase: str) -> HttpResponse | None:
+    """After a sheet was sealed: without HTMX, or when that seal completed the phase and it has
+    already been resolved (the seat is no longer asked for ``prompt_phase`` in
+    ``phase_number``), the notice goes into the messages and the browser goes to the match page
+    (a panel rebuilt now would describe the next phase). None when the panel may answer."""
+    from django.contrib import messages
+
+    import engine
+
+    match.refresh_from_db()
+    game = engine.games().get(match.game)
+    prompts = game.prompts(match.state) if game and match.state is not None else {}
+    still_open = (
+        match.status == Match.Status.ACTIVE and match.phase_number == phase_number
+        and any(p.phase == prompt_phase for p in prompts.values())
+    )
+    if request.htmx and still_open:
+        return None
+    messages.success(request, notice)
+    return redirect_to(request, match_url(match))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -34,7 +33,7 @@ from games.views.access import (
     match_url,
     match_visible_or_404,
     own_prompted_seat,
-    redirect_to,
+    sealed_elsewhere,
     status_for,
 )
 
@@ -183,6 +182,7 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         except Exception:  # the text form is a courtesy; the sheet itself is fine
             text = ""
     return {
+        "fa_view": view,
         "fa_sheet": True,
         "fa_units": unit_rows(view, legal, fields, problems, warnings),
         "fa_tokens": token_rows(legal, fields, problems, warnings),
@@ -273,11 +273,10 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
                                 source=Submission.Source.WEB)
     except ServiceError as error:
         return _sheet_refused(request, match, seat, error)
-    match.refresh_from_db()
     notice = f"Orders sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
-    if not request.htmx:
-        messages.success(request, notice)
-        return redirect_to(request, match_url(match))
+    moved_on = sealed_elsewhere(request, match, phase_number, notice, "orders")
+    if moved_on is not None:
+        return moved_on
     sheet = selectors.submission_for_author(match, seat, request.user)
     context: dict[str, Any] = {"match": match, "my_seat": seat, "my_sheet": sheet,
                                "fa_notice": notice, "fa_receipt": receipt, "fa_oob": True}

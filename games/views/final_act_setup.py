@@ -11,7 +11,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -30,10 +29,9 @@ from games.models import Match, Seat, Submission
 from games.services import ServiceError, orders_submit
 from games.views.access import (
     PhaseClosed,
-    match_url,
     match_visible_or_404,
     own_prompted_seat,
-    redirect_to,
+    sealed_elsewhere,
     status_for,
 )
 
@@ -123,11 +121,10 @@ def submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
                                 source=Submission.Source.WEB)
     except ServiceError as error:
         return _setup_refused(request, match, seat, error)
-    match.refresh_from_db()
-    if not request.htmx:
-        messages.success(request, f"Setup sealed (revision {receipt.revision}). "
-                                  f"Receipt: {receipt.receipt}")
-        return redirect_to(request, match_url(match))
+    notice = f"Setup sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
+    moved_on = sealed_elsewhere(request, match, phase_number, notice, "setup")
+    if moved_on is not None:
+        return moved_on
     sheet = selectors.submission_for_author(match, seat, request.user)
     context: dict[str, Any] = {"match": match, "my_seat": seat, "fa_oob": True,
                                "fa_setup_receipt": receipt}

@@ -268,3 +268,37 @@ def test_the_page_needs_the_same_number_of_queries_however_long_the_match(client
     assert len(long.captured_queries) == len(short.captured_queries), [
         q["sql"] for q in long.captured_queries]
     assert len(long.captured_queries) <= 20
+
+
+@pytest.fixture
+def eager():
+    """Celery tasks queued on commit run inline: the phase resolves inside the request."""
+    from portal.celery import app
+
+    old = {key: app.conf[key] for key in ("task_always_eager", "task_eager_propagates")}
+    app.conf.update(task_always_eager=True, task_eager_propagates=True)
+    yield
+    app.conf.update(old)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seal_that_completes_the_round_takes_the_player_to_the_next_round(
+        client, match, players, eager):
+    """The seal that completes the round may be resolved before the answer is built: the
+    answer is then the match page (with the receipt as a message), never a panel for the
+    next round claiming nothing was sealed."""
+    alice, bob = players
+    orders_submit(match_id=match.pk, seat_number=2, user=bob, phase_number=match.phase_number,
+                  data={}, source="web")
+    log_in(client, alice)
+    _, submit = urls(match)
+    # Committed for real: the resolution runs on commit, inside this request.
+    response = client.post(submit, {"phase_number": match.phase_number, "u-C-move": "F"},
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("games:match", args=[match.pk])
+    match.refresh_from_db()
+    assert match.state["round"] == 2
+    page = client.get(response["HX-Redirect"]).content.decode()
+    assert "Orders sealed (revision 1)" in page
+    assert "Your orders for round 2" in page

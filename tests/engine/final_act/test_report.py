@@ -356,3 +356,31 @@ def test_every_round_of_a_random_game_can_be_told(fa):
         state = outcome.state
         rounds += 1
     assert rounds > 5
+
+
+def test_a_bounce_reason_names_units_for_the_reader():
+    """The reason a unit could not move, taken from the engine's text, names the reader's own
+    units "your ..." like the rest of the report."""
+    from engine.final_act.report import round_story
+
+    events = [{"type": "bounce", "seat": 1, "unit": "C", "from": "g1", "to": "h1",
+               "reason": "Alpha 2 stayed there",
+               "text": "Alpha C stayed at g1 instead of moving to h1: Alpha 2 stayed there."}]
+    assert round_story(events, seat=1) == [
+        "Your C tried to move to h1 but stayed at g1: your 2 stayed there."]
+    assert round_story(events, seat=2) == [
+        "Alpha C tried to move to h1 but stayed at g1: Alpha 2 stayed there."]
+
+
+def test_the_setup_sentence_lists_units_in_unit_order_whatever_the_key_order():
+    """A stored setup event may come back with its keys in another order (PostgreSQL's jsonb
+    sorts them by length): the sentence still lists C 1 1A 1B 2 2A 2B."""
+    from engine.final_act.report import round_story
+
+    terrain = {"large_berm": ["e3", "f3"], "small_berms": ["b3", "j3"],
+               "swamp": ["a5", "b5", "a6", "b6"],
+               "minefield": {"squares": ["j5", "k5", "l5"], "passage": "k5", "arrow": "N"}}
+    names = ["1", "2", "C", "1A", "1B", "2A", "2B"]
+    units = {name: {"at": f"{'abcdefg'[i]}2", "facing": "N"} for i, name in enumerate(names)}
+    story = round_story([{"type": "setup", "seat": 1, "terrain": terrain, "units": units}])
+    assert "deployed C c2, 1 a2, 1A d2, 1B e2, 2 b2, 2A f2, 2B g2" in story[0]
