@@ -132,7 +132,9 @@
     changed(move);
     let text = plain.move === "stay" ? `${name} stays on ${square}.` : `${name}: ${plain.move} to ${square}.`;
     if (withTurn) text += ` Choose ${square} again to turn (face ${withTurn.facing}).`;
-    if (info.fire.length) {
+    if (info.kind === "at" && plain.move !== "stay") {
+      text += " (An AT unit moves or fires in a round, not both.)";
+    } else if (info.fire.length) {
       mode = "fire";
       text += " Now aiming: choose a target, or press M to keep moving.";
     }
@@ -143,6 +145,12 @@
 
   function chooseTarget(name, square) {
     const info = legal().units[name];
+    const move = field(`u-${name}-move`);
+    if (info.kind === "at" && move && move.value !== "stay") {
+      say(`${name} is moving (${move.value}): an AT unit moves or fires in a round, not both. ` +
+          `Set its move to stay first to fire.`);
+      return true;
+    }
     if (!info.fire.includes(square)) {
       if ((info.blocked || []).includes(square)) say(`${square} is in ${name}'s cone but cannot be hit from here (blocked).`);
       else say(`${square} is outside ${name}'s cone.`);

@@ -13,18 +13,25 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.portal.builders import PASSWORD
+
+sync_api = pytest.importorskip("playwright.sync_api")
 
 REPO = Path(__file__).resolve().parents[2]
 LIVE = "#fa-board-live"
 
-# Every status message a panel showed, kept in sessionStorage so that it survives the reload
-# the status poll does when the phase resolves (which may follow a seal at once).
+# Every status message a panel (or the page's message list) showed, kept in sessionStorage so
+# that it survives the reload the status poll does when the phase resolves, which may follow a
+# seal at once. (A seal that completes a phase resolved before the answer is sent goes to the
+# match page with the receipt in its messages instead of answering with the panel.)
 RECORD_MESSAGES = """
 (() => {
   const seen = () => JSON.parse(sessionStorage.getItem("fa-seen") || "[]");
   const note = () => {
-    document.querySelectorAll(".fa-panel .message.success, .fa-panel .fa-sealed")
+    document.querySelectorAll(
+      ".fa-panel .message.success, .fa-panel .fa-sealed, .messages .message.success")
       .forEach((node) => {
         const list = seen();
         const text = node.textContent.replace(/\\s+/g, " ").trim();
@@ -85,6 +92,20 @@ def marked(page, cls: str) -> list[str]:
                                      "els => els.map(e => e.dataset.square)")
 
 
+def wait_marked(page, cls: str, name: str, timeout: float = 5_000) -> None:
+    """Wait until square ``name`` of the live board carries ``cls``. (The live check swaps the
+    board for a new one a moment after each change; the scripts mark the new one again.)"""
+    try:
+        page.wait_for_function(
+            """([cls, name]) => {
+                 const rect = document.querySelector(
+                   `#fa-board-live rect.fa-sq[data-square="${name}"]`);
+                 return rect && rect.classList.contains(cls);
+               }""", arg=[cls, name], timeout=timeout)
+    except sync_api.TimeoutError:
+        raise AssertionError(f"{name} never got {cls}; marked: {marked(page, cls)}") from None
+
+
 def board_units(page, board: str = LIVE, seat: int | None = None) -> dict[str, str]:
     """{unit name: square} of the units drawn on a board (one side's, if ``seat``)."""
     which = f'[data-seat="{seat}"]' if seat else ""
@@ -115,44 +136,56 @@ def report_title(page) -> str:
     return page.inner_text("#fa-report-heading")
 
 
-def choose_order(info: dict[str, Any], own_squares: set[str]) -> tuple[str, str, str] | None:
-    """(move, destination, target) for one unit: a real move and a shell at the square of its
-    cone farthest up the board, away from every own unit; None if it has no such pair."""
-    moves = [m for m in info["moves"] if m["move"] != "stay" and not m["turn"]]
+def choose_order(info: dict[str, Any], own_squares: set[str], seat: int
+                 ) -> tuple[str, str, str] | None:
+    """(move, destination, target) for one unit: a move to a square no own unit stands on, and
+    a shell at the square of its cone farthest towards the other side (never on an own unit);
+    None if it has no such pair."""
+    moves = [m for m in info["moves"] if m["move"] != "stay" and not m["turn"]
+             and m["to"] not in own_squares]
     targets = [t for t in info["fire"] if t not in own_squares]
     if not moves or not targets:
         return None
-    target = max(targets, key=lambda sq: (int(sq[1:]), sq[0]))
+    forward = 1 if seat == 1 else -1
+    target = max(targets, key=lambda sq: (forward * int(sq[1:]), sq[0]))
     return moves[0]["move"], moves[0]["to"], target
+
+
+def best_order(data: dict[str, Any]) -> tuple[str, dict[str, Any], tuple[str, str, str]]:
+    """The unit (name, its legal choices, its order) whose shell flies farthest forward."""
+    own = {info["at"] for info in data["units"].values()}
+    forward = 1 if data["seat"] == 1 else -1
+    choices = [(name, info, choose_order(info, own, data["seat"]))
+               for name, info in data["units"].items()]
+    choices = [c for c in choices if c[2] is not None]
+    assert choices, f"no unit can both move and fire: {data}"
+    return max(choices, key=lambda c: forward * int(c[2][2][1:]))
 
 
 def order_one_unit(page, *, tap: bool = False) -> dict[str, Any]:
     """Click (or tap) one own unit, a highlighted destination, then a target in its cone.
     Returns what was ordered: {"unit", "from", "move", "to", "target"}."""
-    data = legal(page)
-    own = {info["at"] for info in data["units"].values()}
-    choices = [(name, info, choose_order(info, own)) for name, info in data["units"].items()]
-    choices = [c for c in choices if c[2] is not None]
-    assert choices, f"no unit can both move and fire: {data}"
-    name, info, (move, to, target) = choices[0]
+    name, info, (move, to, target) = best_order(legal(page))
     click_square(page, info["at"], tap=tap)
-    assert info["at"] in marked(page, "is-selected")
-    assert to in marked(page, "is-legal"), "the destination is not highlighted"
+    wait_marked(page, "is-selected", info["at"])
+    wait_marked(page, "is-legal", to)
     click_square(page, to, tap=tap)
-    assert page.input_value(f"select[name='u-{name}-move']") == move
-    cone = marked(page, "is-cone")
-    assert target in cone, f"{target} is not shaded as in the cone {cone}"
+    chosen = page.input_value(f"select[name='u-{name}-move']")
+    assert chosen == move, f"{name}: the move field says {chosen!r}, not {move!r}"
+    wait_marked(page, "is-cone", target)
     return {"unit": name, "from": info["at"], "move": move, "to": to, "target": target}
 
 
 def fire_at(page, order: dict[str, Any], *, tap: bool = False) -> None:
     click_square(page, order["target"], tap=tap)
-    assert page.input_value(f"select[name='u-{order['unit']}-fire']") == order["target"]
-    assert order["target"] in marked(page, "is-target")
+    chosen = page.input_value(f"select[name='u-{order['unit']}-fire']")
+    assert chosen == order["target"], f"the fire field says {chosen!r}, not {order['target']!r}"
+    wait_marked(page, "is-target", order["target"])
 
 
 def seal_orders(page) -> str:
-    """Press the seal button; returns the body of the answer (the panel with the receipt)."""
+    """Press the seal button; returns the body of the answer: the panel with the receipt, or
+    nothing when the page is sent to the match page (the round already resolved)."""
     with page.expect_response(lambda r: r.url.endswith("/sheet/submit/")
                               and r.request.method == "POST") as answer:
         page.click("#fa-seal")
@@ -208,8 +241,8 @@ def place_setup_by_clicking(page) -> None:
         page.click(f'.fa-setup-pick[data-piece="{piece}"]{which}')
 
     pick("large_berm")
-    area = marked(page, "is-area")
-    assert "h3" in area and "h4" not in area, "berms go in rows 1-3 only"
+    wait_marked(page, "is-area", "h3")
+    assert "h4" not in marked(page, "is-area"), "berms go in rows 1-3 only"
     click_square(page, "h3")
     click_square(page, "i3")
     pick("small_berm1")
