@@ -106,8 +106,8 @@
       say(`${name} cannot fire this round.`);
       return;
     }
-    say(`${name} aims: choose a marked square to fire at (${info.fire.length} possible; ` +
-        `striped squares are in the cone but blocked). Press M to change its move.`);
+    say(`${name} aims: choose a blue square to fire at (${info.fire.length} possible; ` +
+        `grey cross-hatched squares are in the cone but blocked). Press M to change its move.`);
   }
 
   function chooseMove(name, square) {
