@@ -221,7 +221,11 @@ def _legal_for_js(view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]
     }
     tokens = {token: choices.get("at") for token, choices in legal.get("tokens", {}).items()
               if isinstance(choices.get("at"), list)}
-    return {"seat": seat, "units": units, "tokens": tokens}
+    # Where token shells may land: an air strike's by the square it is called from (a quick
+    # shot's are its tank's own targets, in "units").
+    air = legal.get("tokens", {}).get("air_strike", {})
+    token_fire = {"air_strike": air.get("fire", {})} if air else {}
+    return {"seat": seat, "units": units, "tokens": tokens, "token_fire": token_fire}
 
 
 def _sheet_request(request: HttpRequest, match_id: int, seat_number: int

@@ -8,7 +8,9 @@
  * Click (or Enter on) one of your units: its move destinations are marked; click one to move
  * there (click a diagonal destination again to toggle the turn). Then the unit is in aim mode:
  * its cone is shaded, squares it can shell marked apart from blocked ones; click a square to
- * fire there (again to hold fire). Keys: F aim, M move, Escape drop the selection.
+ * fire there (again to hold fire). Keys: F aim, M move, Escape drop the selection. A token's
+ * "Pick on the board" marks the squares it may go to; "Pick targets" does the same for the two
+ * shells of an air strike (by the square it is called from) or a quick shot (its tank's targets).
  */
 (function () {
   "use strict";
@@ -69,6 +71,12 @@
     if (mode.startsWith("token:")) {
       const token = mode.slice(6);
       FABoard.mark(svg, "is-area", data.tokens[token] || []);
+      return;
+    }
+    if (mode.startsWith("tokenfire:")) {
+      const token = mode.slice(10);
+      FABoard.mark(svg, "is-cone", tokenTargets(token) || []);
+      FABoard.mark(svg, "is-target", tokenShells(token));
       return;
     }
     if (!selected || !data.units[selected]) return;
@@ -180,6 +188,59 @@
     return true;
   }
 
+  // Token shells (air strike, quick shot): up to two squares in a text field.
+  function tokenTargets(token) {
+    const data = legal();
+    if (token === "air_strike") {
+      const at = field("t-air_strike-at");
+      return at && at.value ? (data.token_fire.air_strike || {})[at.value] : null;
+    }
+    const unit = field("t-quick_shot-unit");
+    return unit && unit.value && data.units[unit.value] ? data.units[unit.value].fire : null;
+  }
+
+  function tokenShells(token) {
+    const input = field(`t-${token}-fire`);
+    return input ? input.value.split(/[\s,]+/).filter(Boolean) : [];
+  }
+
+  function startTokenFire(token) {
+    const targets = tokenTargets(token);
+    if (!targets) {
+      say(token === "air_strike" ? "Choose the square the air strike is called from first."
+                                 : "Choose the tank that makes the quick shot first.");
+      return;
+    }
+    selected = null;
+    mode = `tokenfire:${token}`;
+    redraw();
+    say(`Choose up to two marked squares for the ${token.replace("_", " ")}; choose one again ` +
+        "to drop it. Escape when done.");
+    if (window.FABoard && board() && targets.length) FABoard.focus(board(), targets[0]);
+  }
+
+  function chooseTokenShell(token, square) {
+    const input = field(`t-${token}-fire`);
+    const targets = tokenTargets(token) || [];
+    let shells = tokenShells(token);
+    if (shells.includes(square)) {
+      shells = shells.filter((s) => s !== square);
+      say(`${square} dropped.`);
+    } else if (!targets.includes(square)) {
+      say(`${square} cannot be targeted by the ${token.replace("_", " ")}.`);
+      return;
+    } else if (shells.length >= 2) {
+      say("Two shells at most: choose one of the two again to drop it first.");
+      return;
+    } else {
+      shells.push(square);
+      say(`${token.replace("_", " ")} fires at ${shells.join(" and ")}.`);
+    }
+    input.value = shells.join(" ");
+    changed(input);
+    redraw();
+  }
+
   function chooseTokenSquare(token, square) {
     const input = field(`t-${token}-at`);
     const allowed = legal().tokens[token] || [];
@@ -202,6 +263,10 @@
     const square = event.detail.square;
     if (mode.startsWith("token:")) {
       chooseTokenSquare(mode.slice(6), square);
+      return;
+    }
+    if (mode.startsWith("tokenfire:")) {
+      chooseTokenShell(mode.slice(10), square);
       return;
     }
     const own = unitAt(square);
@@ -230,6 +295,11 @@
     const pick = event.target.closest(".fa-pick-unit");
     const aim = event.target.closest(".fa-aim");
     const tokenPick = event.target.closest(".fa-token-pick");
+    const tokenFire = event.target.closest(".fa-token-fire-pick");
+    if (tokenFire) {
+      startTokenFire(tokenFire.dataset.token);
+      return;
+    }
     const reset = event.target.closest("#fa-reset");
     if (pick) {
       select(pick.dataset.unit, "move");

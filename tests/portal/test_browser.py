@@ -121,3 +121,51 @@ def test_broken_options_json_greys_out_the_widgets_and_the_server_explains(page)
     page.wait_for_selector("#create-form .errors")
     assert "Options are not valid JSON" in page.inner_text("#create-form")
     assert not Match.objects.exists()
+
+
+def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
+    """The token panel's 'pick on the board' buttons: a smoke square and an air strike's two
+    shells are chosen by clicking marked squares; the live check judges the result."""
+    import engine
+
+    game = engine.get("final-act")
+    alice, bob = make_user("alice"), make_user("bob")
+    match = duel(alice, bob, game="final-act",
+                 options={"tokens": {"mode": "all", "k": 3}})
+    for seat, user in ((1, alice), (2, bob)):
+        orders_submit(match_id=match.pk, seat_number=seat, user=user, phase_number=1,
+                      data=game.default_submission(match.state, seat), source="web")
+    phase_resolve(match_id=match.pk, phase_number=1)
+    log_in(page, "alice")
+    page.goto(f"{page.base}/matches/{match.pk}/")
+
+    page.click("#fa-token-smoke summary")
+    page.click('.fa-token-pick[data-token="smoke"]')
+    smoke = page.eval_on_selector_all("#fa-board-live rect.is-area",
+                                      "els => els.map(e => e.dataset.square)")
+    assert smoke  # the free squares next to Alpha's units
+    page.click(f'#fa-board-live rect[data-square="{smoke[0]}"]')
+    assert page.input_value('select[name="t-smoke-at"]') == smoke[0]
+
+    page.click("#fa-token-air_strike summary")
+    page.click('.fa-token-fire-pick[data-token="air_strike"]')
+    assert "called from first" in page.inner_text("#fa-announce")
+    page.select_option('select[name="t-air_strike-at"]', "c1")
+    page.click('.fa-token-fire-pick[data-token="air_strike"]')
+    marked = page.eval_on_selector_all("#fa-board-live rect.is-cone",
+                                       "els => els.map(e => e.dataset.square)")
+    assert marked == [f"c{rank}" for rank in range(2, 13)]
+    for square in ("c9", "c10", "d10"):
+        page.click(f'#fa-board-live rect[data-square="{square}"]')
+    assert "cannot be targeted" in page.inner_text("#fa-announce")
+    assert page.input_value('input[name="t-air_strike-fire"]') == "c9 c10"
+    page.check('input[name="t-air_strike-paid_by"][value="1A"]')
+    page.check('input[name="t-air_strike-paid_by"][value="1B"]')
+    page.wait_for_function(
+        "document.querySelector('#fa-sheet-check').innerText.includes('These orders are valid')")
+    page.click("#fa-seal")
+    page.wait_for_selector("#fa-sheet-panel >> text=Orders sealed")
+    sealed = Submission.objects.get(phase__number=2, seat__number=1).data
+    assert sealed["tokens"]["air_strike"] == {"at": "c1", "fire": ["c9", "c10"],
+                                              "paid_by": ["1A", "1B"]}
+    assert sealed["tokens"]["smoke"] == {"at": smoke[0]}
