@@ -108,3 +108,15 @@ def sealed_elsewhere(request: HttpRequest, match: Match, phase_number: int, noti
         return None
     messages.success(request, notice)
     return redirect_to(request, match_url(match))
+
+
+def posted_phase_number(request: HttpRequest) -> int:
+    """The phase a posted panel was made for (its hidden ``phase_number``): a form without one
+    is refused like one for a phase that has passed."""
+    from games.services.errors import ServiceError
+
+    value = request.POST.get("phase_number", "").strip()
+    if not value.isdigit():
+        raise ServiceError("stale_phase", "The form does not say which phase it is for; "
+                                          "reload the page.")
+    return int(value)

@@ -33,6 +33,7 @@ from games.views.access import (
     match_url,
     match_visible_or_404,
     own_prompted_seat,
+    posted_phase_number,
     sealed_elsewhere,
     status_for,
 )
@@ -53,7 +54,8 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
     view = game.view(match.state, seat)
     extra: dict[str, Any] = {"fa_view": view, "fa_phase": view["phase"]}
     if context.get("must_act") and my_seat is not None and view["phase"] == "orders":
-        extra.update(sheet_panel_context(match, game, my_seat, context.get("my_sheet")))
+        extra.update(sheet_panel_context(match, game, my_seat, context.get("my_sheet"),
+                                         view=view))
     elif context.get("must_act") and my_seat is not None and view["phase"] == "setup":
         from games.final_act.setup_panel import setup_panel_context
 
@@ -165,12 +167,15 @@ def replay(request: HttpRequest, match_id: int, phase_number: int) -> HttpRespon
 # -- the order sheet -----------------------------------------------------------------------------
 
 def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Submission | None,
-                        *, posted: Any = None) -> dict[str, Any]:
+                        *, posted: Any = None, view: dict[str, Any] | None = None
+                        ) -> dict[str, Any]:
     """The order panel: the form rows (from the posted fields, else the sealed sheet), the live
-    check of that draft, and the board with the draft drawn on it."""
+    check of that draft, and the board with the draft drawn on it. ``view`` is the seat's view
+    of the match state, when the caller has it already."""
     state = match.state
     legal = game.legal_actions(state, seat.number)
-    view = game.view(state, seat.number)
+    if view is None:
+        view = game.view(state, seat.number)
     fields = fields_from_post(posted) if posted is not None else fields_from_sheet(
         sheet.data if sheet else None)
     draft = sheet_from_fields(posted if posted is not None else fields, legal)
@@ -265,13 +270,7 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
     legal = game.legal_actions(match.state, seat.number)
     draft = sheet_from_fields(request.POST, legal)
     try:
-        phase_number = int(request.POST.get("phase_number", ""))
-    except ValueError:
-        phase_number = -1
-    try:
-        if phase_number < 0:
-            raise ServiceError("stale_phase", "The form does not say which round it is for; "
-                                              "reload the page.")
+        phase_number = posted_phase_number(request)
         receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
                                 phase_number=phase_number, data=draft,
                                 source=Submission.Source.WEB)

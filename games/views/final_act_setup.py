@@ -31,6 +31,7 @@ from games.views.access import (
     PhaseClosed,
     match_visible_or_404,
     own_prompted_seat,
+    posted_phase_number,
     sealed_elsewhere,
     status_for,
 )
@@ -109,13 +110,7 @@ def submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
     legal = game.legal_actions(match.state, seat.number)
     setup = setup_from_fields(fields_from_post(request.POST, legal), legal)
     try:
-        phase_number = int(request.POST.get("phase_number", ""))
-    except ValueError:
-        phase_number = -1
-    try:
-        if phase_number < 0:
-            raise ServiceError("stale_phase", "The form does not say which phase it is for; "
-                                              "reload the page.")
+        phase_number = posted_phase_number(request)
         receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
                                 phase_number=phase_number, data=setup,
                                 source=Submission.Source.WEB)

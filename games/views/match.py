@@ -138,14 +138,17 @@ def match_page_context(
     }
     if active and my_seat is not None and my_seat.number in prompts:
         context["must_act"] = True
-        context["example_text"] = _example_text(game, match.state, my_seat.number)
-        context["text_help"] = game.text_help(match.state, my_seat.number)
+    if not full:  # the status poll: who is in, nothing more
+        return context
+    if context.get("must_act"):
         sheet = selectors.submission_for_author(match, my_seat, user)
         context["my_sheet"] = sheet
-        if sheet is not None:
-            context["my_sheet_text"] = _sheet_text(game, match.state, my_seat.number, sheet.data)
-    if not full:
-        return context
+        if match.game not in GAME_PAGES:  # the generic panel: orders as text
+            context["example_text"] = _example_text(game, match.state, my_seat.number)
+            context["text_help"] = game.text_help(match.state, my_seat.number)
+            if sheet is not None:
+                context["my_sheet_text"] = _sheet_text(game, match.state, my_seat.number,
+                                                       sheet.data)
     context["orders_form"] = orders_form if context.get("must_act") else None
     if context.get("must_act") and orders_form is None:
         context["orders_form"] = OrdersForm(initial={
