@@ -33,6 +33,8 @@ MARGIN = 24
 SIDE = CELL * board.SIZE
 VIEWBOX = SIDE + 2 * MARGIN
 TEMPLATE = "games/final-act/board.svg.html"
+# The match page's own board (setup preview, order plan): panels redraw it out of band.
+LIVE_BOARD_ID = "fa-board-live"
 
 SIDE_LETTERS = {1: "A", 2: "D"}
 FACING_WORDS: dict[Any, str] = {"N": "north", "E": "east", "S": "south", "W": "west"}

@@ -30,15 +30,14 @@ from typing import Any
 from django.http import HttpRequest
 
 import engine
-from engine.base import Game, Problem, RuleError
+from engine.base import Problem
 from engine.final_act import board as fa_board
 from engine.final_act.units import TOKENS, kind_of, label
-from games.final_act.board import render_board
+from games.final_act.board import FACING_WORDS, LIVE_BOARD_ID, render_board
+from games.final_act.drafts import check_draft, draft_text
 from games.final_act.sheet_panel import TOKEN_HELP, TOKEN_NAMES
 from games.models import Match, Seat, Submission
 
-LIVE_BOARD = "fa-board-live"
-FACING_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 FILLS = ("default", "clear")
 _SPLIT = re.compile(r"[\s,;]+")
 
@@ -148,15 +147,6 @@ def setup_from_fields(fields: Mapping[str, Any], legal: Mapping[str, Any]) -> di
     return setup
 
 
-def check_setup(game: Game, state: Any, seat: int, setup: Any
-                ) -> tuple[dict[str, Any] | None, list[Problem]]:
-    """(normal form or None, problems) of a draft setup; never raises for bad input."""
-    try:
-        return game.validate(state, seat, setup), []
-    except RuleError as error:
-        return None, list(error.problems)
-
-
 def row_of(path: str) -> str:
     """The form row a problem path belongs to: ``large_berm``, ``small_berms``, ``swamp``,
     ``minefield``, ``unit-<name>``, ``tokens``, or ``setup`` (the whole setup)."""
@@ -241,15 +231,6 @@ def _problem_squares(setup: Mapping[str, Any], problems: list[Problem]) -> list[
     return sorted({fa_board.name(s) for n in out if (s := fa_board.parse(n)) is not None})
 
 
-def _setup_text(game: Game, state: Any, seat: int, normal: Mapping[str, Any] | None) -> str:
-    if normal is None:
-        return ""
-    try:
-        return game.format_text(state, seat, normal)
-    except Exception:  # the text form is a courtesy; the setup itself is fine
-        return ""
-
-
 def _unit_rows(legal: Mapping[str, Any], fields: Mapping[str, Any],
                notes: Mapping[str, list[str]], forward: str) -> list[dict[str, Any]]:
     rows = []
@@ -305,7 +286,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
     else:
         fields = fields_from_setup(sheet.data if sheet is not None else None)
     draft = setup_from_fields(fields, legal)
-    normal, problems = check_setup(game, state, number, draft)
+    normal, problems, _ = check_draft(game, state, number, draft)
     notes: dict[str, list[str]] = {}
     for problem in problems:
         notes.setdefault(row_of(problem.path), []).append(problem.message)
@@ -346,7 +327,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
                               for p in problems],
         "fa_setup_notes": [{"row": row, "messages": notes.get(row, [])} for row in rows],
         "fa_setup_valid": normal is not None,
-        "fa_setup_text": _setup_text(game, state, number, normal),
+        "fa_setup_text": draft_text(game, state, number, normal),
         "fa_setup_sheet": sheet,
         "fa_setup_legal": {
             "seat": number,
@@ -361,7 +342,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
         },
         "fa_live_board": render_board(
             preview_view(view, number, draft), seat=number, last_round=False,
-            board_id=LIVE_BOARD, caption=caption,
+            board_id=LIVE_BOARD_ID, caption=caption,
             marks={"is-problem": _problem_squares(draft, problems)},
         ),
     }

@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Game, Problem, RuleError
+from engine.base import Problem
 from engine.final_act import board as fa_board
 from engine.final_act.units import ALL_UNITS, TOKENS, label
+from games.final_act.board import FACING_WORDS
 
 TOKEN_NAMES = {
     "air_strike": "Air strike",
@@ -53,7 +54,6 @@ MOVE_WORDS = {
     "BL": "back left", "BR": "back right", "N": "north", "NE": "north-east", "E": "east",
     "SE": "south-east", "S": "south", "SW": "south-west", "W": "west", "NW": "north-west",
 }
-FACING_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 def _squares(text: str) -> list[str]:
@@ -137,16 +137,6 @@ def fields_from_sheet(sheet: Mapping[str, Any] | None) -> dict[str, Any]:
     for key, unit in sheet.get("declare", {}).items():
         fields[f"d-{key}"] = unit
     return fields
-
-
-def check_sheet(game: Game, state: Any, seat: int, sheet: Any
-                ) -> tuple[dict[str, Any] | None, list[Problem], list[Problem]]:
-    """(normal form or None, problems, warnings) of a draft sheet; never raises for bad input."""
-    try:
-        normal = game.validate(state, seat, sheet)
-    except RuleError as error:
-        return None, list(error.problems), []
-    return normal, [], list(game.warnings(state, seat, normal))
 
 
 def row_of(path: str) -> str:

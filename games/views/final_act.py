@@ -17,9 +17,9 @@ from django.views.decorators.http import require_GET, require_POST
 import engine
 from engine.final_act import report
 from games import selectors
-from games.final_act.board import render_board
+from games.final_act.board import LIVE_BOARD_ID, render_board
+from games.final_act.drafts import check_draft, draft_text
 from games.final_act.sheet_panel import (
-    check_sheet,
     fields_from_post,
     fields_from_sheet,
     sheet_from_fields,
@@ -38,7 +38,6 @@ from games.views.access import (
     status_for,
 )
 
-LIVE_BOARD = "fa-board-live"
 REPORT_BOARD = "fa-board-report"
 
 
@@ -63,7 +62,7 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
         extra["fa_setup"] = True
     else:
         extra["fa_live_board"] = render_board(
-            view, seat=seat, last_round=False, board_id=LIVE_BOARD,
+            view, seat=seat, last_round=False, board_id=LIVE_BOARD_ID,
             caption=_caption(view))
     resolved = context.get("resolved_phases") or []
     history = context.get("history") or []
@@ -179,13 +178,7 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
     fields = fields_from_post(posted) if posted is not None else fields_from_sheet(
         sheet.data if sheet else None)
     draft = sheet_from_fields(posted if posted is not None else fields, legal)
-    normal, problems, warnings = check_sheet(game, state, seat.number, draft)
-    text = ""
-    if normal is not None:
-        try:
-            text = game.format_text(state, seat.number, normal)
-        except Exception:  # the text form is a courtesy; the sheet itself is fine
-            text = ""
+    normal, problems, warnings = check_draft(game, state, seat.number, draft)
     return {
         "fa_view": view,
         "fa_sheet": True,
@@ -201,10 +194,10 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         "fa_shell_limit": legal.get("shell_limit"),
         "fa_problems": problems,
         "fa_warnings": warnings,
-        "fa_sheet_text": text,
+        "fa_sheet_text": draft_text(game, state, seat.number, normal),
         "fa_legal_json": _legal_for_js(view, legal),
         "fa_live_board": render_board(view, seat=seat.number, plan=draft, last_round=False,
-                                      board_id=LIVE_BOARD, caption=_caption(view)),
+                                      board_id=LIVE_BOARD_ID, caption=_caption(view)),
     }
 
 
