@@ -189,6 +189,11 @@ class Game:
         """What ``view(state, seat)`` shows, as a monospace diagram for plain-text email."""
         return ""
 
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
+        """A resolved phase's events told in words for ``seat`` (None: a spectator), a line
+        each, for pages and emails. The default: each event's own ``text``."""
+        return [e["text"] for e in events if isinstance(e, dict) and isinstance(e.get("text"), str)]
+
     def text_help(self, state: State, seat: int) -> str:
         """A short description of the plain-text order grammar for the current phase."""
         return ""

@@ -214,6 +214,11 @@ class FinalAct(Game):
 
         return board_text(state, seat)
 
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
+        from engine.final_act.report import round_story
+
+        return round_story(events, seat)
+
     def text_help(self, state: State, seat: int) -> str:
         from engine.final_act.board_text import text_help
 

@@ -99,7 +99,7 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
         "phase": phase,
         "title": title,
         "headline": report.round_headline(events) if phase.name != "setup" else "",
-        "story": report.round_story(events, seat=seat),
+        "story": game.round_report(events, seat),
         "board": render_board(view, seat=seat, last_round=phase.name != "setup",
                               board_id=REPORT_BOARD, caption=f"{title}: what happened."),
         "position": index + 1,

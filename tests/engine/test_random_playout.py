@@ -95,3 +95,17 @@ def test_random_playout(slug: str, seed: int) -> None:
     result = game.result(state)
     if result is not None:
         assert {seat for group in result.ranking for seat in group} == set(seats)
+
+
+def test_every_game_tells_a_round_in_words():
+    """``round_report`` turns a phase's events into lines for a reader: by default each event's
+    own text; Final Act tells one sentence per unit, naming the reader's units "your"."""
+    from engine.base import Game
+
+    events = [{"type": "note", "text": "Something happened."}, {"type": "quiet"}, "junk"]
+    assert Game().round_report(events, None) == ["Something happened."]
+    final_act = engine.get("final-act")
+    move = {"type": "move", "seat": 1, "unit": "C", "from": "f2", "to": "f3", "facing": "N",
+            "turned": False, "full_throttle": False, "text": "Alpha C moved f2 -> f3."}
+    assert final_act.round_report([move], 1) == ["Your C moved f2 → f3."]
+    assert final_act.round_report([move], None) == ["Alpha C moved f2 → f3."]

@@ -159,7 +159,7 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
         if not wants(seat.user, Kind.PHASE_RESOLVED):
             continue
         context = _base_context(match, seat, game)
-        context.update(phase=phase, events=[e.get("text", "") for e in phase.events or []],
+        context.update(phase=phase, events=game.round_report(phase.events or [], seat.number),
                        board=game.board_text(state, seat.number))
         text, html = render("phase_resolved", context)
         if email_queue(
@@ -203,7 +203,7 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
         context.update(
             result=result_text(match, game), status=status,
             you_won=seat.number in winners and len(winners) == 1,
-            events=[e.get("text", "") for e in (last.events if last else []) or []],
+            events=game.round_report((last.events if last else None) or [], seat.number),
             board=game.board_text(match.state, seat.number) if match.state else "",
         )
         text, html = render("match_ended", context)
