@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -120,3 +123,29 @@ def posted_phase_number(request: HttpRequest) -> int:
         raise ServiceError("stale_phase", "The form does not say which phase it is for; "
                                           "reload the page.")
     return int(value)
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """A sheet a panel sealed: its receipt, the notice saying so, and the answer to send
+    instead of the panel when the browser must go to the match page (see sealed_elsewhere)."""
+
+    receipt: Any
+    notice: str
+    response: HttpResponse | None
+
+
+def seal_posted(request: HttpRequest, match: Match, seat: Any, data: Any, *, what: str,
+                prompt_phase: str) -> Sealed:
+    """Seal ``data`` for ``seat`` in the phase the posted panel was made for (web source).
+    ``what`` names it in the notice ("Orders", "Setup"). Raises ServiceError when refused."""
+    from games.models import Submission
+    from games.services import orders_submit
+
+    phase_number = posted_phase_number(request)
+    receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
+                            phase_number=phase_number, data=data,
+                            source=Submission.Source.WEB)
+    notice = f"{what} sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
+    return Sealed(receipt, notice,
+                  sealed_elsewhere(request, match, phase_number, notice, prompt_phase))

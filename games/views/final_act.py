@@ -27,14 +27,13 @@ from games.final_act.sheet_panel import (
     unit_rows,
 )
 from games.models import Match, Phase, Seat, Submission
-from games.services import ServiceError, orders_submit
+from games.services import ServiceError
 from games.views.access import (
     PhaseClosed,
     match_url,
     match_visible_or_404,
     own_prompted_seat,
-    posted_phase_number,
-    sealed_elsewhere,
+    seal_posted,
     status_for,
 )
 
@@ -263,19 +262,15 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
     legal = game.legal_actions(match.state, seat.number)
     draft = sheet_from_fields(request.POST, legal)
     try:
-        phase_number = posted_phase_number(request)
-        receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
-                                phase_number=phase_number, data=draft,
-                                source=Submission.Source.WEB)
+        sealed = seal_posted(request, match, seat, draft, what="Orders", prompt_phase="orders")
     except ServiceError as error:
         return _sheet_refused(request, match, seat, error)
-    notice = f"Orders sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
-    moved_on = sealed_elsewhere(request, match, phase_number, notice, "orders")
-    if moved_on is not None:
-        return moved_on
+    if sealed.response is not None:
+        return sealed.response
     sheet = selectors.submission_for_author(match, seat, request.user)
     context: dict[str, Any] = {"match": match, "my_seat": seat, "my_sheet": sheet,
-                               "fa_notice": notice, "fa_receipt": receipt, "fa_oob": True}
+                               "fa_notice": sealed.notice, "fa_receipt": sealed.receipt,
+                               "fa_oob": True}
     context.update(sheet_panel_context(match, game, seat, sheet))
     return render(request, "games/final-act/sheet_panel.html", context)
 

@@ -25,14 +25,13 @@ from games.final_act.setup_panel import (
     setup_from_fields,
     setup_panel_context,
 )
-from games.models import Match, Seat, Submission
-from games.services import ServiceError, orders_submit
+from games.models import Match, Seat
+from games.services import ServiceError
 from games.views.access import (
     PhaseClosed,
     match_visible_or_404,
     own_prompted_seat,
-    posted_phase_number,
-    sealed_elsewhere,
+    seal_posted,
     status_for,
 )
 
@@ -110,19 +109,14 @@ def submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
     legal = game.legal_actions(match.state, seat.number)
     setup = setup_from_fields(fields_from_post(request.POST, legal), legal)
     try:
-        phase_number = posted_phase_number(request)
-        receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
-                                phase_number=phase_number, data=setup,
-                                source=Submission.Source.WEB)
+        sealed = seal_posted(request, match, seat, setup, what="Setup", prompt_phase="setup")
     except ServiceError as error:
         return _setup_refused(request, match, seat, error)
-    notice = f"Setup sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
-    moved_on = sealed_elsewhere(request, match, phase_number, notice, "setup")
-    if moved_on is not None:
-        return moved_on
+    if sealed.response is not None:
+        return sealed.response
     sheet = selectors.submission_for_author(match, seat, request.user)
     context: dict[str, Any] = {"match": match, "my_seat": seat, "fa_oob": True,
-                               "fa_setup_receipt": receipt}
+                               "fa_setup_receipt": sealed.receipt}
     context.update(setup_panel_context(request, match, seat, sheet))
     return render(request, PANEL, context)
 
