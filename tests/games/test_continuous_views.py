@@ -205,3 +205,24 @@ def test_without_htmx_an_action_redirects_and_a_refusal_shows_the_page(client, t
     refused = client.post(url, {"type": "move", "to": "A1"})
     assert refused.status_code == 400 and b"<html" in refused.content
     assert b"You can act again in" in refused.content
+
+
+def test_an_action_both_illegal_and_inside_the_cooldown_is_refused_as_cooldown(tanks):
+    """The cooldown comes first: while it runs the player can do nothing, so the answer is the
+    time left (with the other problems listed), whatever else is wrong with the action."""
+    start = timezone.now()
+    first = my_move(tanks)
+    services.actions_apply(match_id=tanks.pk, seat_number=1, user=tanks.players[1],
+                           action=first, source="web", now=start)
+    tanks.refresh_from_db()
+    me = tanks.state["tanks"]["1"]
+    other = tanks.state["tanks"]["2"]["at"]
+    with pytest.raises(services.ServiceError) as caught:  # occupied, far away, and no AP left
+        services.actions_apply(match_id=tanks.pk, seat_number=1, user=tanks.players[1],
+                               action={"type": "move", "to": other}, source="web",
+                               now=start + timedelta(minutes=1))
+    assert caught.value.code == "cooldown"
+    paths = [p.path for p in caught.value.problems]
+    assert "cooldown" in paths and len(paths) > 1
+    assert me["at"] == first["to"]
+    assert Action.objects.filter(match=tanks, kind="action").count() == 1

@@ -39,11 +39,41 @@ def continuous_match(make_user, name: str, seats: int, **options) -> Match:
     return match
 
 
-def two_actions(match_id: int, seat: int) -> list[dict]:
-    """Two legal actions for ``seat`` now (moves if there are: they never end the game)."""
+def _square(name: str) -> tuple[int, int]:
+    return ord(name[0].upper()), int(name[1:])
+
+
+def _footprint(origin: str | None, to: str | None) -> set[str]:
+    """The squares a move needs free: its target, and for a diagonal both squares beside it
+    (the rules want one of them free, so keeping both clear keeps the move legal)."""
+    if not origin or not to:
+        return {to} if to else set()
+    (ox, oy), (tx, ty) = _square(origin), _square(to)
+    if ox != tx and oy != ty:
+        return {to, f"{chr(tx)}{oy}", f"{chr(ox)}{ty}"}
+    return {to}
+
+
+def two_actions(match_id: int, seat: int, claimed: dict | None = None) -> list[dict]:
+    """Two legal actions for ``seat`` now (moves if there are: they never end the game).
+
+    Spawns are drawn from the match's random seed, so tanks may start next to each other. With
+    ``claimed`` (shared between the seats' calls) the first move is one no other seat's first
+    move can make illegal: its footprint holds no other seat's target, and its target is in no
+    other seat's footprint; else two players acting at once could block each other.
+    """
     match = Match.objects.get(pk=match_id)
     legal = list(engine.get(match.game).legal_actions(match.state, seat))
     moves = [a for a in legal if a.get("type") in ("move", "step")]
+    if claimed is not None:
+        targets, needed = claimed.setdefault("targets", set()), claimed.setdefault("needed", set())
+        origin = match.state.get("tanks", {}).get(str(seat), {}).get("at")
+        safe = [a for a in moves if not _footprint(origin, a.get("to")) & targets
+                and a.get("to") not in needed]
+        assert safe, f"seat {seat} has no move that the other seats' first moves leave legal"
+        moves = safe + [a for a in moves if a not in safe]
+        targets.add(moves[0].get("to"))
+        needed.update(_footprint(origin, moves[0].get("to")))
     return ((moves or legal) * 2)[:2]
 
 
@@ -66,7 +96,8 @@ def test_a_second_action_within_the_cooldown_is_refused_with_the_time_left(make_
 
 def test_thirty_players_acting_at_once_are_logged_exactly_once_in_commit_order(make_user):
     match = continuous_match(make_user, "crowd", 30)
-    actions = {seat: two_actions(match.pk, seat) for seat in range(1, 31)}
+    claimed: dict = {}
+    actions = {seat: two_actions(match.pk, seat, claimed) for seat in range(1, 31)}
     barrier = threading.Barrier(30)
     accepted: dict[int, list[int]] = {}
     refused: dict[int, list[str]] = {}
@@ -97,7 +128,8 @@ def test_thirty_players_acting_at_once_are_logged_exactly_once_in_commit_order(m
     assert not crashed, crashed
     assert sorted(accepted) == list(range(1, 31))  # every first action was accepted
     assert all(len(seqs) == 1 for seqs in accepted.values())
-    assert all(codes == ["cooldown"] for codes in refused.values()) and len(refused) == 30
+    assert all(codes == ["cooldown"] for codes in refused.values()) and len(refused) == 30, \
+        refused
 
     everything = list(Action.objects.filter(match=match).values_list("seq", flat=True))
     assert everything == list(range(1, len(everything) + 1))  # no gap, no duplicate
