@@ -6,6 +6,7 @@ Nothing in this package imports Django, touches I/O or the clock, or uses the gl
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from engine.base import (
     Game,
@@ -36,9 +37,6 @@ __all__ = [
     "rng_for",
 ]
 
-# Packages that register a built-in game when imported.
-BUILTIN_GAMES = ("engine.final_act", "engine.tank_game")
-
 _registry: dict[str, Game] = {}
 _loaded = False
 
@@ -50,11 +48,13 @@ def register(game: Game) -> Game:
 
 
 def _load_builtins() -> None:
+    """Import every game package of the engine (each registers its game at its bottom)."""
     global _loaded
     if not _loaded:
         _loaded = True
-        for module in BUILTIN_GAMES:
-            importlib.import_module(module)
+        for found in pkgutil.iter_modules(__path__):
+            if found.ispkg:
+                importlib.import_module(f"{__name__}.{found.name}")
 
 
 def get(slug: str) -> Game:

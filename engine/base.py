@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -102,6 +103,19 @@ class Result:
         return len(self.ranking) == 1
 
 
+# What ``legal_actions(state, seat)`` returns, in one of two documented shapes:
+# - games whose phases take one action at a time (sequential, continuous): a sequence of
+#   complete actions, each one ``apply`` accepts from ``seat`` now (``LegalActionList``);
+# - games whose phases take a whole sheet (simultaneous): a mapping of the sheet's parts to the
+#   choices open to each (``LegalChoices``), e.g. Final Act's {"units": {name: {"moves": [...],
+#   "fire": [...]}}, "tokens": {...}, "declare": {...}}. Its keys are the sheet's own keys.
+# Generic code (bots, fuzzing, the generic UI) relies on the first shape for action-at-a-time
+# games; for sheets it uses ``bot_submission``/``default_submission``, never the choices' shape.
+LegalActionList = Sequence[Mapping[str, Any]]
+LegalChoices = Mapping[str, Any]
+LegalActions = LegalActionList | LegalChoices
+
+
 def rng_for(seed: int | str, phase_number: int) -> random.Random:
     """The random generator for one phase of one match, derived from (match seed, phase)."""
     digest = hashlib.sha256(f"{seed}:{phase_number}".encode()).digest()
@@ -169,7 +183,8 @@ class Game:
     def result(self, state: State) -> Result | None:
         raise NotImplementedError
 
-    def legal_actions(self, state: State, seat: int) -> Any:
+    def legal_actions(self, state: State, seat: int) -> LegalActions:
+        """What ``seat`` may do now, in one of the shapes of ``LegalActions`` (see there)."""
         raise NotImplementedError
 
     def bot_submission(
@@ -200,3 +215,37 @@ class Game:
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names.get(seat, f"Seat {seat}")
+
+    # -- continuous phases ------------------------------------------------------------------
+    # A game with a continuous phase (every listed seat acts at any moment, each action applied
+    # at once; scheduled ticks open each "gameday") implements all of these. The lifecycle keeps
+    # every accepted action and tick as a logbook entry and rebuilds the state with ``replay``.
+
+    def next_tick_at(self, state: State, now: datetime) -> datetime | None:
+        """When the next scheduled tick is due (None: no more ticks, e.g. the match is over)."""
+        raise NotImplementedError(f"{self.slug} has no scheduled ticks")
+
+    def gameday_key(self, state: State, now: datetime) -> str | None:
+        """The name of the gameday open at ``now`` (None between windows): one tick each."""
+        raise NotImplementedError(f"{self.slug} has no gamedays")
+
+    def action_problems(self, state: State, seat: int, action: Any, now: datetime
+                        ) -> list[Problem]:
+        """Every reason ``action`` would be refused at ``now`` ([] if it would be accepted),
+        time rules (cooldown, window) included. The default: what ``validate`` says."""
+        try:
+            self.validate(state, seat, action)
+        except RuleError as error:
+            return list(error.problems)
+        return []
+
+    def replay(self, seats: int, options: Mapping[str, Any], seed: int,
+               entries: Iterable[Mapping[str, Any]]) -> State:
+        """The state after re-applying logbook ``entries`` from the start. Each entry is
+        {"seq", "kind": "action" | "tick", "seat", "action", "at" (ISO time)}; its dice come from
+        ``rng_for(seed, seq)``, so striking an entry out leaves the others' dice as they were."""
+        raise NotImplementedError(f"{self.slug} keeps no logbook")
+
+    def log_text(self, state: State, seat: int | None = None) -> str:
+        """The logbook as plain text for ``seat`` (None: a spectator)."""
+        raise NotImplementedError(f"{self.slug} keeps no logbook")

@@ -1,5 +1,3 @@
-import importlib
-
 from django.apps import AppConfig
 from django.conf import settings
 
@@ -9,5 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        for module in settings.ENGINE_EXTRA_GAMES:
-            importlib.import_module(module)
+        from games import plugins
+
+        plugins.load(settings.INSTALLED_GAMES, settings.ENGINE_EXTRA_GAMES)

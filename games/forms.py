@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 
 import engine
+from games import plugins
 from games.models import Match
 
 # More seat pickers than this make the form unusable: further seats are open seats, filled
@@ -18,13 +19,14 @@ ME, OPEN, BOT_PREFIX = "me", "open", "bot:"
 
 
 def game_choices() -> list[tuple[str, str]]:
-    return [(slug, game.name or slug) for slug, game in sorted(engine.games().items())]
+    """The games this site offers, in the order settings.INSTALLED_GAMES lists them."""
+    known = engine.games()
+    return [(slug, known[slug].name or slug) for slug in plugins.installed()]
 
 
 def default_game_slug() -> str:
+    """The first game settings list (the one a new player most likely wants)."""
     slugs = [slug for slug, _ in game_choices()]
-    if "final-act" in slugs:
-        return "final-act"
     return slugs[0] if slugs else ""
 
 
@@ -90,7 +92,9 @@ class MatchCreateForm(forms.Form):
         self.user = user
         source = self.data if self.is_bound else self.initial
         slug = str(source.get("game") or default_game_slug())
-        self.game_obj = engine.games().get(slug) or engine.games().get(default_game_slug())
+        offered = dict(game_choices())
+        slug = slug if slug in offered else default_game_slug()
+        self.game_obj = engine.games().get(slug)
         game = self.game_obj
         if game is None:
             return

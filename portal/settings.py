@@ -193,7 +193,14 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
 # --- games ----------------------------------------------------------------------------
-# Extra modules that register engine games (tests add a tiny toy game this way).
+# The games this site offers, one line each: the name of the game's engine package
+# (engine/<name>/, its rules) and, when it has one, of its web package (games/<name>/, its pages,
+# panels and mail parts). A game with no web package is played through the generic pages.
+INSTALLED_GAMES = [
+    "final_act",
+    "tank_game",
+]
+# Extra modules that register engine games and plug-ins (tests add tiny toy games this way).
 ENGINE_EXTRA_GAMES = env_list("ENGINE_EXTRA_GAMES")
 # After this many failed attempts a phase's resolution is quarantined for admins.
 RESOLVE_MAX_ATTEMPTS = int(os.environ.get("RESOLVE_MAX_ATTEMPTS", "5"))

@@ -25,6 +25,7 @@ from typing import Any
 import engine
 from engine import Game, OptionsError, Outcome, PhaseKind, Problem, Prompt, Result, RuleError
 from engine.base import State, Submission, TextError
+from games import plugins
 
 NUMBERS = range(1, 6)
 
@@ -461,7 +462,7 @@ class ToyRace(Game):
                 continue  # no longer legal without the struck entry: skipped
         return state
 
-    def log_text(self, state: State) -> str:
+    def log_text(self, state: State, seat: int | None = None) -> str:
         return "".join(f"{e['at'][:16].replace('T', ' ')} — {e['text']}\n" for e in state["log"])
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -514,3 +515,7 @@ def date_from(key: str) -> Any:
 TOY_DUEL = engine.register(ToyDuel())
 TOY_COUNT = engine.register(ToyCount())
 TOY_RACE = engine.register(ToyRace())
+
+# Offered on the site like an installed game (settings.INSTALLED_GAMES lists the real ones).
+for _toy in (TOY_DUEL, TOY_COUNT, TOY_RACE):
+    plugins.install(_toy.slug)

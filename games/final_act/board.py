@@ -1,6 +1,6 @@
 """The Final Act board as server-rendered SVG: an ``fa-board`` svg with one ``fa-sq`` rect per
 square (``data-square``), ``fa-unit`` groups and the ``fa-layer-last`` / ``fa-layer-plan``
-overlays; static/js/final-act-board.js makes the squares clickable and keyboard-driven.
+overlays; static/final-act/board.js makes the squares clickable and keyboard-driven.
 
 ``board_model`` turns a view (``engine.get("final-act").view(state, seat)``, or any dict of
 that shape, e.g. a setup preview) into plain geometry; ``render_board`` puts it through

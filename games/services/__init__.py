@@ -5,6 +5,8 @@ understands, plus engine problems) for anything refused.
 """
 
 from games.receipts import receipt_verify
+from games.services.bots import bot_submit
+from games.services.common import Receipt
 from games.services.continuous import (
     ActionReceipt,
     actions_apply,
@@ -15,15 +17,15 @@ from games.services.continuous import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_abort, match_create, match_set_status, match_start
-from games.services.orders import Receipt, orders_submit
+from games.services.orders import orders_submit
 from games.services.resolve import (
-    bot_submit,
-    deadlines_sweep,
     match_deadline_extend,
     phase_resolve,
     phase_retry,
 )
 from games.services.seats import seat_join, seat_leave, seat_replace
+from games.services.submit import sheet_submit
+from games.services.sweep import deadlines_sweep
 
 __all__ = [
     "ActionReceipt",
@@ -48,4 +50,5 @@ __all__ = [
     "seat_join",
     "seat_leave",
     "seat_replace",
+    "sheet_submit",
 ]

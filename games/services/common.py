@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
+import logging
+import traceback
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.db import transaction
+
 import engine
-from engine import Game, PhaseKind, Prompt, Result
+from engine import Game, PhaseKind, Problem, Prompt, Result
 from games.models import Match, Phase, Seat
 from games.services.errors import ServiceError
 from games.services.queue import enqueue_on_commit, send_signal_on_commit
 from games.signals import phase_opened
+
+logger = logging.getLogger(__name__)
+
+@dataclass(frozen=True)
+class Receipt:
+    """What the author gets back for a stored sheet (the salt lets them verify the receipt)."""
+
+    submission_id: int
+    receipt: str
+    salt: str
+    revision: int
+    data: dict[str, Any]
+    warnings: list[Problem] = field(default_factory=list)
+    complete: bool = False  # every required seat is in: resolution is queued
 
 
 def game_for(slug: str) -> Game:
@@ -61,7 +81,7 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any) 
     name = next(iter(prompts.values())).phase
     if kind == PhaseKind.CONTINUOUS.value:
         # A continuous phase stays open; its "deadline" is the next gameday tick.
-        deadline = game.next_tick_at(state, now)  # type: ignore[attr-defined]
+        deadline = game.next_tick_at(state, now)
     else:
         deadline = phase_deadline(match, now)
     phase = Phase.objects.create(
@@ -80,3 +100,28 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any) 
                           phase_number=number)
     send_signal_on_commit(phase_opened, match_id=match.pk, phase_number=number)
     return phase
+
+
+def phase_failure_record(match_id: Any, phase_number: int, error: BaseException) -> None:
+    """Count a failed resolution (or tick) of a phase in its own transaction; quarantine the
+    phase after settings.RESOLVE_MAX_ATTEMPTS and park the match for a moderator."""
+    text = "".join(traceback.format_exception(error))[-5000:]
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            return
+        phase = Phase.objects.filter(match=match, number=phase_number,
+                                     status=Phase.Status.OPEN).first()
+        if phase is None:
+            return
+        phase.attempts += 1
+        phase.last_error = text
+        if phase.attempts >= settings.RESOLVE_MAX_ATTEMPTS:
+            phase.status = Phase.Status.QUARANTINED
+            # Park the match so the sweeper stops re-queueing it until a moderator retries.
+            match.deadline = None
+            match.complete_at = None
+            match.save(update_fields=["deadline", "complete_at"])
+            logger.error("match %s phase %s quarantined after %s attempts", match_id,
+                         phase_number, phase.attempts)
+        phase.save(update_fields=["attempts", "last_error", "status"])

@@ -6,8 +6,8 @@ the logbook order is the order of commits. Each input's dice come from
 ``rng_for(match.seed, seq)``: replaying the stored, non-struck inputs reproduces the state, and
 striking one entry out leaves everybody else's dice as they were.
 
-Beyond the base contract, a continuous game provides ``next_tick_at(state, now)``,
-``gameday_key(state, now)`` and ``replay(seats, options, seed, entries)``.
+A continuous game implements the continuous part of the engine contract (``engine.base.Game``):
+``next_tick_at``, ``gameday_key``, ``replay``, ``log_text`` and ``action_problems``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,13 @@ from django.utils import timezone
 from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
 from games.models import Action, LogbookStrike, Match, Phase, Seat
 from games.receipts import new_salt, receipt_for
-from games.services.common import game_for, match_lock, result_as_json
+from games.services.common import (
+    Receipt,
+    game_for,
+    match_lock,
+    phase_failure_record,
+    result_as_json,
+)
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, send_signal_on_commit
@@ -217,7 +223,7 @@ def actions_submit(
     data: Any = None,
     text: str | None = None,
     now: datetime | None = None,
-) -> Any:
+) -> Receipt:
     """An order sheet for a continuous phase (email reply, API): its actions are applied in
     order, each in its own transaction, under the same rules as the page (cooldown, window).
 
@@ -225,8 +231,6 @@ def actions_submit(
     grammar. Returns an ``orders.Receipt`` of the accepted actions with the refused ones as
     warnings; raises ServiceError if none was accepted.
     """
-    from games.services.orders import Receipt
-
     match = Match.objects.filter(pk=match_id).first() if str(match_id).isdigit() else None
     if match is None:
         raise ServiceError("not_found", f"There is no match {match_id}.")
@@ -307,13 +311,11 @@ def gameday_tick(*, match_id: Any, now: datetime | None = None) -> bool:
     except (OperationalError, InterfaceError):
         raise  # the database failed, not the game: redelivery / the next sweep retries
     except Exception as error:  # a poison tick: counted, and quarantined after a few attempts
-        from games.services.resolve import _resolve_failed
-
         logger.exception("match %s: the gameday tick failed", match_id)
         phase_number = Match.objects.filter(pk=match_id).values_list("phase_number",
                                                                      flat=True).first()
         if phase_number is not None:
-            _resolve_failed(match_id, phase_number, error)
+            phase_failure_record(match_id, phase_number, error)
         return False
 
 

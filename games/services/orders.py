@@ -1,38 +1,27 @@
-"""Submitting sealed order sheets: the one entry point for web, email, API and bots."""
+"""Submitting order sheets for sealed (simultaneous) and sequential phases: the one entry point
+for web, e-mail, API and bots. Continuous phases take actions instead (``continuous``); a channel
+that takes both uses ``submit.sheet_submit``."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from engine import PhaseKind, Problem, RuleError
+from engine import PhaseKind, RuleError
 from games.models import Match, Phase, Seat, Submission
 from games.receipts import new_salt, receipt_for
-from games.services.common import game_for, match_lock, required_seats
+from games.services.common import Receipt, game_for, match_lock, required_seats
 from games.services.errors import ServiceError
 from games.services.queue import enqueue_on_commit
+from games.services.resolve import phase_resolve_locked
 
 logger = logging.getLogger(__name__)
 
 MAX_TEXT_LENGTH = 20_000
-
-
-@dataclass(frozen=True)
-class Receipt:
-    """What the author gets back for a stored sheet (the salt lets them verify the receipt)."""
-
-    submission_id: int
-    receipt: str
-    salt: str
-    revision: int
-    data: dict[str, Any]
-    warnings: list[Problem] = field(default_factory=list)
-    complete: bool = False  # every required seat is in: resolution is queued
 
 
 def _as_int(value: Any) -> int:
@@ -56,6 +45,7 @@ def _check_author(seat: Seat, user: AbstractBaseUser | None, source: str) -> Non
         raise ServiceError("not_allowed", "This seat has forfeited the match.")
 
 
+@transaction.atomic
 def orders_submit(
     *,
     match_id: Any,
@@ -66,41 +56,13 @@ def orders_submit(
     source: str,
     text: str | None = None,
 ) -> Receipt:
-    """Validate and store (or replace) a seat's sealed sheet for the open phase.
+    """Validate and store (or replace) a seat's sheet for the open phase.
 
-    Locks the match row. When every required seat is in, resolution is queued on commit.
-    In a continuous phase the sheet's actions are applied at once instead
-    (``continuous.actions_submit``: one transaction per action).
+    Locks the match row. In a simultaneous phase the sheet stays sealed and, when every
+    required seat is in, resolution is queued on commit; in a sequential phase it is applied
+    at once under the same lock. A continuous phase is refused (``unsupported_phase``): its
+    actions go through ``actions_submit``.
     """
-    if _phase_kind(match_id) == PhaseKind.CONTINUOUS.value:
-        from games.services.continuous import actions_submit
-
-        if _as_int(phase_number) != Match.objects.get(pk=match_id).phase_number:
-            raise ServiceError("stale_phase", "This phase is over.")
-        return actions_submit(match_id=match_id, seat_number=seat_number, user=user,
-                              source=source, data=data, text=text)
-    return _sealed_submit(match_id=match_id, seat_number=seat_number, user=user,
-                          phase_number=phase_number, data=data, source=source, text=text)
-
-
-def _phase_kind(match_id: Any) -> str | None:
-    try:
-        return Match.objects.filter(pk=match_id).values_list("phase_kind", flat=True).first()
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
-@transaction.atomic
-def _sealed_submit(
-    *,
-    match_id: Any,
-    seat_number: int,
-    user: AbstractBaseUser | None,
-    phase_number: int,
-    data: Any = None,
-    source: str,
-    text: str | None = None,
-) -> Receipt:
     if source not in Submission.Source.values:
         raise ServiceError("invalid", f"Unknown source {source!r}.")
     match = match_lock(match_id)
@@ -130,7 +92,8 @@ def _sealed_submit(
         raise ServiceError("not_your_turn", f"Seat {seat.number} has nothing to do this phase.")
     kind = prompts[seat.number].kind
     if kind not in (PhaseKind.SIMULTANEOUS, PhaseKind.SEQUENTIAL) or phase.kind != kind.value:
-        raise ServiceError("unsupported_phase", "This kind of phase is not supported yet.")
+        raise ServiceError("unsupported_phase", "This phase takes actions one at a time, not "
+                           "an order sheet.")
     try:
         if text is not None:
             if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
@@ -166,11 +129,9 @@ def _sealed_submit(
     if kind == PhaseKind.SEQUENTIAL:
         # Applied at once, under the lock this transaction already holds. If the engine fails,
         # the sheet stays stored and the sweeper retries (and quarantines) the resolution.
-        from games.services.resolve import _resolve_locked
-
         try:
             with transaction.atomic():
-                _resolve_locked(match.pk, phase.number)
+                phase_resolve_locked(match_id=match.pk, phase_number=phase.number)
         except Exception:
             logger.exception("applying match %s phase %s failed", match.pk, phase.number)
             match.complete_at = now

@@ -3,29 +3,26 @@
 from __future__ import annotations
 
 import logging
-import traceback
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from engine import Outcome, PhaseKind, rng_for
-from games.models import Match, Phase, Seat, Submission, SweepRun
+from games.models import Match, Phase, Seat, Submission
 from games.receipts import new_salt, receipt_for
 from games.services.common import (
     game_for,
     match_lock,
+    phase_failure_record,
     phase_open,
     required_seats,
     result_as_json,
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.orders import Receipt, orders_submit
 from games.services.queue import enqueue_on_commit, send_signal_on_commit
 from games.signals import phase_resolved
 
@@ -43,22 +40,25 @@ def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
     """
     try:
         with transaction.atomic():
-            return _resolve_locked(match_id, int(phase_number))
+            return phase_resolve_locked(match_id=match_id, phase_number=int(phase_number))
     except ServiceError as error:
         if error.code != "not_found":
-            _resolve_failed(match_id, int(phase_number), error)
+            phase_failure_record(match_id, int(phase_number), error)
         logger.info("phase_resolve(%s, %s): %s", match_id, phase_number, error.message)
         return False
     except (OperationalError, InterfaceError):
         raise  # the database itself failed: not the phase's fault; redelivery/sweeper retry
     except Exception as error:  # a poison phase, whatever the engine raised
         logger.exception("resolving match %s phase %s failed", match_id, phase_number)
-        _resolve_failed(match_id, int(phase_number), error)
+        phase_failure_record(match_id, int(phase_number), error)
         return False
 
 
-def _resolve_locked(match_id: Any, phase_number: int) -> bool:
-    """The resolution itself; the caller holds (or here takes) the match lock in a transaction."""
+def phase_resolve_locked(*, match_id: Any, phase_number: int) -> bool:
+    """The resolution itself, inside the caller's transaction: it takes the match lock (a
+    no-op if the caller holds it, as ``orders_submit`` does for a sequential phase, where the
+    input is applied at once). Raises whatever the engine raised; ``phase_resolve`` records
+    that for the sweeper's retries."""
     match = match_lock(match_id)
     if match.status != Match.Status.ACTIVE or match.phase_number != phase_number:
         return False
@@ -167,30 +167,6 @@ def _forfeit_result(seats: dict[int, Seat], forfeits: list[int]) -> dict[str, An
     }
 
 
-def _resolve_failed(match_id: Any, phase_number: int, error: BaseException) -> None:
-    """Count a failed attempt; quarantine the phase after RESOLVE_MAX_ATTEMPTS."""
-    text = "".join(traceback.format_exception(error))[-5000:]
-    with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            return
-        phase = Phase.objects.filter(match=match, number=phase_number,
-                                     status=Phase.Status.OPEN).first()
-        if phase is None:
-            return
-        phase.attempts += 1
-        phase.last_error = text
-        if phase.attempts >= settings.RESOLVE_MAX_ATTEMPTS:
-            phase.status = Phase.Status.QUARANTINED
-            # Park the match so the sweeper stops re-queueing it until a moderator retries.
-            match.deadline = None
-            match.complete_at = None
-            match.save(update_fields=["deadline", "complete_at"])
-            logger.error("match %s phase %s quarantined after %s attempts", match_id,
-                         phase_number, phase.attempts)
-        phase.save(update_fields=["attempts", "last_error", "status"])
-
-
 @transaction.atomic
 def phase_retry(*, phase_id: Any, by: AbstractBaseUser | None = None) -> bool:
     """A moderator's retry of a quarantined phase: reopen it and queue its resolution.
@@ -241,95 +217,3 @@ def match_deadline_extend(
     Phase.objects.filter(match=match, number=match.phase_number).update(deadline=target)
     logger.info("match %s deadline extended to %s by %s", match.pk, target, by)
     return True
-
-
-def deadlines_sweep(*, now: Any = None) -> int:
-    """Queue resolution for every active match past its deadline or complete but unresolved,
-    and the gameday tick of every continuous match whose next gameday has begun.
-
-    Returns how many were queued. If the sweeper itself has not run for longer than
-    settings.SWEEP_OUTAGE_SECONDS (the system was down), deadlines that passed during that gap
-    are first extended by the gap: downtime must not punish players.
-    """
-    from games.services.continuous import gamedays_due
-
-    now = now or timezone.now()
-    _extend_for_outage(now)
-    grace = timedelta(seconds=settings.SWEEP_COMPLETE_GRACE_SECONDS)
-    ticks = gamedays_due(now=now)
-    for match_id in ticks:
-        enqueue_on_commit("games.tasks.gameday_tick", match_id=match_id)
-    due = list(
-        Match.objects.filter(status=Match.Status.ACTIVE)
-        .exclude(phase_kind=PhaseKind.CONTINUOUS.value)
-        .filter(Q(deadline__lte=now) | Q(complete_at__lte=now - grace))
-        .values_list("pk", "phase_number")
-    )
-    for match_id, phase_number in due:
-        # Outside a transaction (the task) this sends at once; a duplicate is a no-op.
-        enqueue_on_commit("games.tasks.resolve_phase", match_id=match_id,
-                          phase_number=phase_number)
-    return len(due) + len(ticks)
-
-
-def _extend_for_outage(now: Any) -> int:
-    with transaction.atomic():
-        run, created = SweepRun.objects.select_for_update().get_or_create(
-            name="deadlines", defaults={"last_run_at": now}
-        )
-        if created:
-            return 0
-        gap = now - run.last_run_at
-        extended = 0
-        if gap.total_seconds() > settings.SWEEP_OUTAGE_SECONDS:
-            # A gameday tick is a scheduled time, not a deadline: it is never moved.
-            missed = Match.objects.filter(
-                status=Match.Status.ACTIVE, deadline__gt=run.last_run_at, deadline__lte=now
-            ).exclude(phase_kind=PhaseKind.CONTINUOUS.value).values_list("pk", flat=True)
-            for match_id in list(missed):
-                extended += _extend_deadline_by(match_id, gap, since=run.last_run_at, now=now)
-            logger.warning("sweeper did not run for %s: extended %s deadlines", gap, extended)
-        run.last_run_at = max(now, run.last_run_at)
-        run.last_gap_seconds = gap.total_seconds()
-        run.extended_total += extended
-        run.save()
-        return extended
-
-
-def _extend_deadline_by(match_id: Any, gap: timedelta, *, since: Any, now: Any) -> int:
-    match = match_lock(match_id)
-    if (match.status != Match.Status.ACTIVE or match.deadline is None
-            or not since < match.deadline <= now):
-        return 0
-    match.deadline = match.deadline + gap
-    match.save(update_fields=["deadline"])
-    Phase.objects.filter(match=match, number=match.phase_number,
-                         status=Phase.Status.OPEN).update(deadline=match.deadline)
-    return 1
-
-
-def bot_submit(*, match_id: Any, seat_number: int, phase_number: int) -> Receipt | None:
-    """The bot seat's sheet for the phase; None if there is nothing (left) to do."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.status != Match.Status.ACTIVE or match.phase_number != phase_number:
-        return None
-    seat = Seat.objects.filter(match=match, number=seat_number).first()
-    if seat is None or not seat.bot:
-        return None
-    if Submission.objects.filter(phase__match=match, phase__number=phase_number,
-                                 seat=seat).exists():
-        return None
-    game = game_for(match.game)
-    if seat_number not in game.prompts(match.state):
-        return None
-    rng = rng_for(f"{match.seed}:bot:{seat_number}", phase_number)
-    data = game.bot_submission(match.state, seat_number, seat.bot, rng)
-    if not data and match.phase_kind == PhaseKind.CONTINUOUS.value:
-        return None  # nothing the bot can do in this gameday
-    try:
-        return orders_submit(match_id=match.pk, seat_number=seat_number, user=None,
-                             phase_number=phase_number, data=data, source=Submission.Source.BOT)
-    except ServiceError as error:
-        if error.code in {"stale_phase", "deadline_passed", "not_active"}:
-            return None
-        raise

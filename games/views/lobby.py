@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from contextlib import suppress
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import selectors
+from games import plugins, selectors
 from games.forms import JoinForm, MatchCreateForm
 from games.models import Match, Seat
 from games.services import ServiceError, match_create, seat_join
@@ -35,7 +31,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .defer("state", "options")
         .order_by("deadline")[:LOBBY_SIZE]
     )
-    return render(request, "games/lobby.html", {"open_matches": open_matches, "running": running})
+    offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
+    return render(request, "games/lobby.html", {"open_matches": open_matches, "running": running,
+                                                "offered": offered})
 
 
 @login_required
@@ -116,8 +114,7 @@ def _create_context(form: MatchCreateForm) -> dict:
     """The form, plus the game's own option widgets if it has a template for them."""
     options_template = None
     if form.game_obj is not None:
-        with suppress(TemplateDoesNotExist):
-            options_template = get_template(f"games/{form.game_obj.slug}/options.html")
+        options_template = plugins.plugin_for(form.game_obj.slug).options_template
     return {"form": form, "options_template": options_template}
 
 

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import select_template
 from django.views.decorators.http import require_POST
 
 import engine
 from engine import Game
-from games import selectors
+from games import plugins, selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, receipt_verify, seat_join, seat_leave
@@ -32,27 +30,15 @@ POLL_SECONDS = 5
 HISTORY_ON_PAGE = 5
 
 
-def _final_act_page(request: HttpRequest, match: Match, context: dict[str, Any]
-                    ) -> dict[str, Any]:
-    from games.views.final_act import page_context
-
-    return page_context(request, match, context)
-
-
-# Games whose page shows more than the generic one: slug -> f(request, match, context) -> extra
-# context (their templates/games/<slug>/match.html shows it).
-GAME_PAGES = {"final-act": _final_act_page}
-
-
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_visible_or_404(request, match_id)
     return render(request, match_template(match), match_page_context(request, match))
 
 
 def match_template(match: Match) -> str:
-    """A game may bring its own page (templates/games/<game>/match.html, usually extending
+    """The game's own page (its plug-in's ``match_template``, usually extending
     games/match.html and replacing some of its blocks); the generic page otherwise."""
-    return select_template([f"games/{match.game}/match.html", "games/match.html"]).template.name
+    return plugins.plugin_for(match.game).match_template
 
 
 def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -141,14 +127,7 @@ def match_page_context(
     if not full:  # the status poll: who is in, nothing more
         return context
     if context.get("must_act"):
-        sheet = selectors.submission_for_author(match, my_seat, user)
-        context["my_sheet"] = sheet
-        if match.game not in GAME_PAGES:  # the generic panel: orders as text
-            context["example_text"] = _example_text(game, match.state, my_seat.number)
-            context["text_help"] = game.text_help(match.state, my_seat.number)
-            if sheet is not None:
-                context["my_sheet_text"] = _sheet_text(game, match.state, my_seat.number,
-                                                       sheet.data)
+        context["my_sheet"] = selectors.submission_for_author(match, my_seat, user)
     context["orders_form"] = orders_form if context.get("must_act") else None
     if context.get("must_act") and orders_form is None:
         context["orders_form"] = OrdersForm(initial={
@@ -161,16 +140,13 @@ def match_page_context(
     )
     context["can_leave"] = match.status == Match.Status.OPEN and my_seat is not None
     context["show_invite"] = is_participant(match, user) and match.status == Match.Status.OPEN
-    if game is not None and match.state is not None and match.game not in GAME_PAGES:
-        context["board"] = _board(game, match, my_seat)
     context["resolved_phases"] = resolved_phases(match)
     context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
     context["result"] = match.result
-    extend = GAME_PAGES.get(match.game)
-    if extend is not None:
-        context.update(extend(request, match, context))
+    if game is not None:
+        context.update(plugins.plugin_for(match.game).page_context(request, match, context))
     if match.result:
         rows = {row["seat"].number: row for row in context["seats"]}
         context["winners"] = [f"{rows[n]['name']} ({rows[n]['player']})"
@@ -187,21 +163,6 @@ def _seat_row(game: Game | None, seat: Seat, prompts: dict, submitted: dict) -> 
         "prompted": seat.number in prompts,
         "submitted": bool(submitted.get(seat.number)),
     }
-
-
-def _board(game: Game, match: Match, my_seat: Seat | None) -> str:
-    """The game's own template for its view if it has one, else the view as JSON."""
-    seat = my_seat.number if my_seat else None
-    view = game.view(match.state, seat)
-    template = select_template([f"games/{game.slug}/view.html", "games/generic/view.html"])
-    return template.render({
-        "view": view,
-        "view_json": json.dumps(view, indent=2, sort_keys=True),
-        # The same view as a monospace diagram, for games that draw one (as in their emails).
-        "board_text": game.board_text(match.state, seat),
-        "match": match,
-        "seat": my_seat,
-    })
 
 
 def history_entries(match: Match, *, latest: int | None = None,
@@ -224,7 +185,7 @@ def history_entries(match: Match, *, latest: int | None = None,
                 "seat": number,
                 "name": game.seat_name(number) if game else f"Seat {number}",
                 "source": sheet.get("source", ""),
-                "text": _sheet_text(game, phase.state_before, number, sheet.get("data")),
+                "text": plugins.sheet_text(game, phase.state_before, number, sheet.get("data")),
                 "receipt": sheet.get("receipt", ""),
                 # Anyone can check that the revealed sheet is the one that was sealed.
                 "verified": receipt_verify(salt=sheet.get("salt", ""), data=sheet.get("data"),
@@ -233,7 +194,7 @@ def history_entries(match: Match, *, latest: int | None = None,
         entries.append({
             "phase": phase,
             "revealed": revealed,
-            "events": [_event_text(event) for event in phase.events or []],
+            "events": [plugins.event_text(event) for event in phase.events or []],
         })
     entries.reverse()
     return entries
@@ -243,32 +204,3 @@ def resolved_phases(match: Match) -> list[Phase]:
     """Every resolved phase of the match, oldest first: numbers and names only."""
     return list(selectors.match_history(match).only("id", "match_id", "number", "name", "kind",
                                                     "status", "resolved_at"))
-
-
-def _sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:
-    if game is not None:
-        try:
-            return game.format_text(state, seat, data)
-        except Exception:  # a game without a text grammar (yet): fall back to JSON
-            pass
-    return json.dumps(data, sort_keys=True)
-
-
-def _example_text(game: Game, state: Any, seat: int) -> str:
-    """The seat's default sheet in the text grammar: a working example to start from."""
-    try:
-        return game.format_text(state, seat, game.default_submission(state, seat))
-    except Exception:  # a game without defaults or a text grammar: no example
-        return ""
-
-
-def _event_text(event: Any) -> str:
-    if isinstance(event, dict):
-        if isinstance(event.get("text"), str):
-            return event["text"]
-        kind = event.get("type", "event")
-        details = ", ".join(f"{k}: {json.dumps(v, sort_keys=True)}" for k, v in event.items()
-                            if k != "type")
-        return f"{kind}: {details}" if details else str(kind)
-    return str(event)
-

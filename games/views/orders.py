@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from engine import PhaseKind
 from games.forms import OrdersForm
 from games.models import Match, Submission
-from games.services import ServiceError, orders_submit
+from games.services import ServiceError, sheet_submit
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
 from games.views.match import match_page_context, match_template
 
@@ -27,7 +27,7 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
     cleaned = form.cleaned_data
     as_text = cleaned["format"] == OrdersForm.Format.TEXT
     try:
-        receipt = orders_submit(
+        receipt = sheet_submit(
             match_id=match.pk,
             seat_number=seat_number,
             user=request.user,

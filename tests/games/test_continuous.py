@@ -204,20 +204,24 @@ def test_striking_an_entry_replays_the_match_without_it_and_keeps_others_dice(ra
 
 def test_a_text_sheet_applies_its_actions_in_order_under_the_same_rules(race):
     match = race(cooldown_minutes=5)
-    receipt = services.orders_submit(match_id=match.pk, seat_number=1, user=match.players[1],
-                                     phase_number=match.phase_number, source="email",
-                                     text="step\nstep\n")
+    receipt = services.sheet_submit(match_id=match.pk, seat_number=1, user=match.players[1],
+                                    phase_number=match.phase_number, source="email",
+                                    text="step\nstep\n")
     assert receipt.data == {"actions": [{"type": "step"}]}  # the second is in the cooldown
     assert [w.path for w in receipt.warnings] == ["actions.2"]
     assert "You can act again" in receipt.warnings[0].message
     with pytest.raises(ServiceError) as caught:
-        services.orders_submit(match_id=match.pk, seat_number=2, user=match.players[2],
-                               phase_number=match.phase_number, source="email", text="jump")
+        services.sheet_submit(match_id=match.pk, seat_number=2, user=match.players[2],
+                              phase_number=match.phase_number, source="email", text="jump")
     assert caught.value.code == "invalid" and caught.value.problems[0].path == "line 1"
     with pytest.raises(ServiceError) as caught:
+        services.sheet_submit(match_id=match.pk, seat_number=1, user=match.players[1],
+                              phase_number=match.phase_number, source="email", text="step")
+    assert caught.value.code == "cooldown"
+    with pytest.raises(ServiceError) as caught:  # the sealed entry point takes no actions
         services.orders_submit(match_id=match.pk, seat_number=1, user=match.players[1],
                                phase_number=match.phase_number, source="email", text="step")
-    assert caught.value.code == "cooldown"
+    assert caught.value.code == "unsupported_phase"
     assert Action.objects.filter(match=match, kind="action").count() == 1
 
 

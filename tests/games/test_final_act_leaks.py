@@ -21,6 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 import engine
+from games import plugins
 from games import urls as games_urls
 from games.models import Match, Submission
 from games.services import orders_submit, phase_resolve
@@ -30,6 +31,7 @@ from tests.portal.builders import (
     fast_password_hashing,  # noqa: F401  (autouse)
     make_user,
 )
+from tests.urlwalk import url_names
 
 pytestmark = pytest.mark.django_db
 
@@ -245,14 +247,15 @@ def url_variants(match: Match) -> list[str]:
         "seat_number": [1, 2],
         "token": [match.invite_token],
         "phase_number": list(range(0, phase + 2)),
+        "slug": [*plugins.installed(), "no-such-game"],
     }
     urls = []
-    for pattern in games_urls.urlpatterns:
+    for name, args in url_names(games_urls.urlpatterns):
         combos: list[dict] = [{}]
-        for arg in pattern.pattern.regex.groupindex:
-            assert arg in values, f"games:{pattern.name} takes {arg!r}: add its values here"
+        for arg in args:
+            assert arg in values, f"games:{name} takes {arg!r}: add its values here"
             combos = [{**c, arg: v} for c in combos for v in values[arg]]
-        urls += [reverse(f"games:{pattern.name}", kwargs=kwargs) for kwargs in combos]
+        urls += [reverse(f"games:{name}", kwargs=kwargs) for kwargs in combos]
     return urls
 
 
@@ -341,7 +344,7 @@ def assert_nothing_leaks(client: Client, match: Match, secret: Secret, *, setup_
                          own_plan: bool):
     checked = 0
     problems = []
-    rules = reverse("games:fa_rules")
+    rules = reverse("games:rules", args=["final-act"])
     for label, url, body in responses(client, match):
         checked += 1
         # The rules page draws example boards of both sides: the same for every match.
@@ -420,7 +423,7 @@ def test_after_the_reveal_everyone_sees_the_setup_and_the_sheet(viewer, match, p
     history = client.get(reverse("games:history", args=[match.pk])).content.decode()
     assert sheet.receipt in history
     assert "C FL turn fire i3" in text_of(parse(history))
-    replay = client.get(reverse("games:fa_replay", args=[match.pk, 2]),
+    replay = client.get(reverse("games:replay", args=[match.pk, 2]),
                         HTTP_HX_REQUEST="true").content.decode()
     assert "Alpha C moved g1" in text_of(parse(replay))
     page = client.get(reverse("games:match", args=[match.pk]), {"replay": 1}).content.decode()

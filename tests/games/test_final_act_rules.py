@@ -11,7 +11,7 @@ from django.urls import reverse
 
 import engine
 from engine.final_act.board_text import ORDERS_HELP, SETUP_HELP
-from games.views.final_act_rules import rule_diagrams
+from games.final_act.rules import rule_diagrams
 
 SVG = "{http://www.w3.org/2000/svg}"
 SECTIONS = (
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def page(client) -> str:
-    response = client.get(reverse("games:fa_rules"))
+    response = client.get(reverse("games:rules", args=["final-act"]))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -72,7 +72,7 @@ def test_the_page_is_public_and_has_every_section(client, page):
     for section in SECTIONS:
         assert f'<section id="{section}"' in page
         assert f'href="#{section}"' in page
-    assert client.post(reverse("games:fa_rules")).status_code == 405
+    assert client.post(reverse("games:rules", args=["final-act"])).status_code == 405
 
 
 def test_at_least_five_captioned_diagrams(page):

@@ -206,7 +206,7 @@ def test_the_other_side_never_sees_a_sealed_sheet(client, match, players):
         client.get(reverse("games:submission_status", args=[match.pk])),
         client.get(reverse("games:history", args=[match.pk])),
         client.post(urls(match, seat=2)[0], {}, HTTP_HX_REQUEST="true"),
-        client.get(reverse("games:fa_replay", args=[match.pk, 1]), HTTP_HX_REQUEST="true"),
+        client.get(reverse("games:replay", args=[match.pk, 1]), HTTP_HX_REQUEST="true"),
         client.get(reverse("games:match", args=[match.pk]) + "?replay=1"),
     ]
     for response in pages:
@@ -232,19 +232,19 @@ def test_the_round_report_tells_what_happened_and_the_replay_steps_through(
     page = client.get(reverse("games:match", args=[match.pk])).content.decode()
     assert "Round 2" in page and "3 of 3" in page
     assert "C moved" in page or "C " in page
-    frame = client.get(reverse("games:fa_replay", args=[match.pk, 1]),
+    frame = client.get(reverse("games:replay", args=[match.pk, 1]),
                        HTTP_HX_REQUEST="true")
     assert frame.status_code == 200
     body = frame.content.decode()
     assert "Setup revealed" in body and "1 of 3" in body
-    assert reverse("games:fa_replay", args=[match.pk, 2]) in body
+    assert reverse("games:replay", args=[match.pk, 2]) in body
     # Only resolved phases can be replayed.
     for number in (0, 4, 99):
-        response = client.get(reverse("games:fa_replay", args=[match.pk, number]),
+        response = client.get(reverse("games:replay", args=[match.pk, number]),
                               HTTP_HX_REQUEST="true")
         assert response.status_code == 404
     # Without HTMX the step is a link to the match page showing that frame.
-    response = client.get(reverse("games:fa_replay", args=[match.pk, 2]))
+    response = client.get(reverse("games:replay", args=[match.pk, 2]))
     assert response.status_code == 302 and response["Location"].endswith("?replay=2#fa-report")
     page = client.get(response["Location"]).content.decode()
     assert "Round 1" in page and "2 of 3" in page

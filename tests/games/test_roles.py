@@ -6,11 +6,13 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 
 import tests.portal.notegame  # noqa: F401  (registers "sealed-notes": free-text sheets)
+from games import plugins
 from games import urls as games_urls
 from games.models import Submission
 from games.services import orders_submit
 from portal.accounts import urls as accounts_urls
 from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
+from tests.urlwalk import url_names
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +36,11 @@ def url_variants(matches):
         "uidb36": ["1"],
         "phase_number": [1, 2],
     }
-    patterns = [("games:" + p.name, p) for p in games_urls.urlpatterns]
-    patterns += [(p.name, p) for p in accounts_urls.urlpatterns if isinstance(p, URLPattern)]
-    for name, pattern in patterns:
-        arg_names = list(pattern.pattern.regex.groupindex)
+    values["slug"] = [*plugins.installed(), "no-such-game"]
+    patterns = [("games:" + name, args) for name, args in url_names(games_urls.urlpatterns)]
+    patterns += [(p.name, list(p.pattern.regex.groupindex))
+                 for p in accounts_urls.urlpatterns if isinstance(p, URLPattern)]
+    for name, arg_names in patterns:
         combos = [{}]
         for arg in arg_names:
             combos = [{**c, arg: v} for c in combos for v in values[arg]]

@@ -300,10 +300,17 @@ def test_the_match_page_query_count_does_not_grow_with_the_history(
         assert "Phase 8" in client.get(match_url(match)).content.decode()
 
 
-def test_a_game_can_bring_its_own_match_page(client, players, settings, tmp_path):
+def test_a_game_can_bring_its_own_match_page(client, players, settings, tmp_path, monkeypatch):
     import copy
 
     import tests.portal.notegame  # noqa: F401  (registers "sealed-notes")
+    from games import plugins
+
+    class NotesPlugin(plugins.GamePlugin):
+        slug = "sealed-notes"
+        match_template = "games/sealed-notes/match.html"
+
+    monkeypatch.setitem(plugins._plugins, "sealed-notes", NotesPlugin())
 
     page_dir = tmp_path / "games" / "sealed-notes"
     page_dir.mkdir(parents=True)

@@ -15,6 +15,7 @@ from typing import Any
 import engine
 from engine import Game, OptionsError, Outcome, PhaseKind, Problem, Prompt, Result, RuleError
 from engine.base import State, Submission
+from games import plugins
 
 
 class SealedNotes(Game):
@@ -100,3 +101,7 @@ class CrowdNotes(SealedNotes):
 
 SEALED_NOTES = engine.register(SealedNotes())
 CROWD_NOTES = engine.register(CrowdNotes())
+
+# Offered on the site like an installed game.
+for _notes in (SEALED_NOTES, CROWD_NOTES):
+    plugins.install(_notes.slug)

@@ -5,7 +5,7 @@ later loses nothing (the row keeps the error, and an admin action processes it a
 ``inbound_process`` then checks, in this order: size, sender, mail loops (stored, never
 answered), the per-sender hourly cap, the reply token, the sender against the seat's player,
 the match and phase, attachments and charset, the text; and submits the orders through
-``games.services.orders_submit`` like every other channel. Every refusal is answered with
+``games.services.sheet_submit`` like every other channel. Every refusal is answered with
 one clear email and changes nothing else; accepted orders are answered with the sheet as it
 counts and its receipt — to the seat's own player only.
 """
@@ -24,8 +24,9 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
+from games import plugins
 from games.models import Match, Phase, Seat
-from games.services import ServiceError, orders_submit
+from games.services import ServiceError, sheet_submit
 from portal.mail import bodies
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.mail.services.notify import match_url, render
@@ -96,33 +97,6 @@ def _token(message: Any) -> str:
                       hint="Reply to the phase email itself, so the reply goes to its "
                            "play+... address.")
     return tokens[0]
-
-
-def problem_lines(problems: Any, text: str) -> list[str]:
-    """Each problem as a sentence naming its line (found by the unit or token it is about)."""
-    lines = text.split("\n")
-
-    def find(word: str) -> int | None:
-        word = word.lower().replace("_", " ")
-        for number, line in enumerate(lines, 1):
-            words = line.lower().replace("_", " ").replace(",", " ").split()
-            joined = " ".join(words)
-            if words and (words[0] == word or f" {word} " in f" {joined} "):
-                return number
-        return None
-
-    out = []
-    for problem in problems:
-        path = problem.path or ""
-        if path.startswith("line "):
-            out.append(f"{path.capitalize()}: {problem.message}")
-            continue
-        parts = path.split(".")
-        number = find(parts[1]) if len(parts) > 1 and parts[0] in (
-            "units", "tokens", "declare") else None
-        where = f"Line {number}" if number else (path or "The sheet")
-        out.append(f"{where}: {problem.message}")
-    return out
 
 
 def _check_target(row: InboundMessage, message: Any, sender: str) -> tuple[Match, Seat, Phase]:
@@ -212,12 +186,12 @@ def _handle(row: InboundMessage) -> None:
         read = _read(row)
         match, seat, phase, text = read["match"], read["seat"], read["phase"], read["text"]
         try:
-            receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,
-                                    phase_number=phase.number, source="email", text=text)
+            receipt = sheet_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,
+                                   phase_number=phase.number, source="email", text=text)
         except ServiceError as error:
             if error.code == "invalid" and error.problems:
-                raise Refusal("invalid", "the orders are not valid:",
-                              problem_lines(error.problems, text),
+                lines = plugins.plugin_for(match.game).problem_lines(error.problems, text)
+                raise Refusal("invalid", "the orders are not valid:", lines,
                               hint="Correct them and reply again.") from None
             raise Refusal(error.code, error.message[0].lower() + error.message[1:]) from None
     except Ignore as ignore:
@@ -233,10 +207,7 @@ def _handle(row: InboundMessage) -> None:
         })
         return
     game = engine.get(match.game)
-    try:
-        sheet = game.format_text(phase.state_before, seat.number, receipt.data)
-    except NotImplementedError:
-        sheet = str(receipt.data)
+    sheet = plugins.sheet_text(game, phase.state_before, seat.number, receipt.data)
     row.status, row.outcome, row.receipt = Status.ACCEPTED, "accepted", receipt.receipt
     _reply(row, read["sender"], {
         "accepted": True, "match_title": str(match), "seat_name": game.seat_name(seat.number),

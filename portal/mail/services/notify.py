@@ -2,8 +2,9 @@
 reports, results, daily digests). Every email goes through the outbox with a dedupe key, so an
 event reported twice still mails once.
 
-Only ``game.view``-derived text goes into an email (``board_text``/``text_help`` are drawn from
-the seat's view), and never anybody's pending sheet: sealed orders do not leave by mail.
+Only ``game.view``-derived text goes into an email (the game plug-in's ``board_text`` and
+``orders_help`` are drawn from the seat's view), and never anybody's pending sheet: sealed orders
+do not leave by mail. Every game-specific part comes from the game's plug-in (``games.plugins``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import engine
+from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from portal.accounts.models import Profile
 from portal.mail.models import OutgoingEmail
@@ -64,8 +66,12 @@ def match_url(match: Match) -> str:
     return settings.SITE_URL + reverse("games:match", args=[match.pk])
 
 
-def render(name: str, context: dict[str, Any]) -> tuple[str, str]:
-    """``templates/mail/<name>.txt`` and ``.html`` with ``context``."""
+def render(name: str, context: dict[str, Any], slug: str | None = None) -> tuple[str, str]:
+    """Mail ``name`` with ``context``: the game's own bodies (its plug-in's ``mail_bodies``)
+    for a mail about a match of game ``slug``, else ``templates/mail/<name>.txt`` and
+    ``.html``."""
+    if slug is not None:
+        return plugins.plugin_for(slug).mail_bodies(name, context)
     return (render_to_string(f"mail/{name}.txt", context),
             render_to_string(f"mail/{name}.html", context))
 
@@ -83,21 +89,24 @@ def phase_email_content(*, match: Match, phase: Phase, seat: Seat,
                         kind: str = Kind.PHASE_OPENED, hours: int | None = None) -> dict[str, Any]:
     """Subject, bodies and reply-to of the "your move" email (or a reminder of it)."""
     game = engine.get(match.game)
+    plugin = plugins.plugin_for(match.game)
     state = phase.state_before
     context = _base_context(match, seat, game)
     context.update(
         phase=phase, hours=hours,
         deadline=local_time(phase.deadline, seat.user),
-        board=game.board_text(state, seat.number),
-        grammar=game.text_help(state, seat.number),
+        board=plugin.board_text(state, seat.number),
+        grammar=plugin.orders_help(state, seat.number),
         reply_address=reply_address(match_id=match.pk, seat_number=seat.number,
                                     phase_number=phase.number),
+        **plugin.your_move_context(match, seat, state),
     )
     if kind == Kind.REMINDER:
         subject = f"Reminder: your orders for {match} are due in {hours} h"
     else:
         subject = f"Your move: {match}, {phase.name or 'phase'} {phase.number}"
-    text, html = render("phase_opened" if kind != Kind.REMINDER else "reminder", context)
+    text, html = render("phase_opened" if kind != Kind.REMINDER else "reminder", context,
+                        match.game)
     return {"subject": subject, "body_text": text, "body_html": html,
             "reply_to": context["reply_address"]}
 
@@ -153,15 +162,16 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
     if match is None or phase is None or phase.status != Phase.Status.RESOLVED or finished:
         return 0
     game = engine.get(match.game)
+    plugin = plugins.plugin_for(match.game)
     state = _state_after(match, phase_number)
     created = 0
     for seat in _human_seats(match):
         if not wants(seat.user, Kind.PHASE_RESOLVED):
             continue
         context = _base_context(match, seat, game)
-        context.update(phase=phase, events=game.round_report(phase.events or [], seat.number),
-                       board=game.board_text(state, seat.number))
-        text, html = render("phase_resolved", context)
+        context.update(phase=phase, events=plugin.round_report(phase.events or [], seat.number),
+                       board=plugin.board_text(state, seat.number))
+        text, html = render("phase_resolved", context, match.game)
         if email_queue(
             kind=Kind.PHASE_RESOLVED,
             dedupe_key=f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}",
@@ -192,6 +202,7 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
     if match is None:
         return 0
     game = engine.get(match.game)
+    plugin = plugins.plugin_for(match.game)
     last = Phase.objects.filter(match=match, status=Phase.Status.RESOLVED).order_by(
         "-number").first()
     created = 0
@@ -203,10 +214,10 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
         context.update(
             result=result_text(match, game), status=status,
             you_won=seat.number in winners and len(winners) == 1,
-            events=game.round_report((last.events if last else None) or [], seat.number),
-            board=game.board_text(match.state, seat.number) if match.state else "",
+            events=plugin.round_report((last.events if last else None) or [], seat.number),
+            board=plugin.board_text(match.state, seat.number) if match.state else "",
         )
-        text, html = render("match_ended", context)
+        text, html = render("match_ended", context, match.game)
         if email_queue(
             kind=Kind.MATCH_ENDED, dedupe_key=f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}",
             to=seat.user.email, user=seat.user, match_id=match.pk,

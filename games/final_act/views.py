@@ -1,5 +1,5 @@
 """Final Act on the match page: the live board, the order sheet (checked live, sealed), the
-round report and the step-through replay. The setup panel is in ``final_act_setup``.
+round report and the replay frames. The setup panel's requests are in ``setup_views``.
 
 What the page shows comes from the engine's ``view`` for the viewer's seat (or a spectator);
 sealed sheets only ever from the viewer's own submission or from the form they are filling in.
@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_POST
 
 import engine
 from engine.final_act import report
@@ -30,12 +30,12 @@ from games.models import Match, Phase, Seat, Submission
 from games.services import ServiceError
 from games.views.access import (
     PhaseClosed,
-    match_url,
     match_visible_or_404,
     own_prompted_seat,
     seal_posted,
     status_for,
 )
+from games.views.replay import frame_for
 
 REPORT_BOARD = "fa-board-report"
 
@@ -67,7 +67,7 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
     history = context.get("history") or []
     wanted = request.GET.get("replay", "")
     if resolved and wanted.isdigit():  # a replay frame asked for without HTMX
-        extra["fa_report"] = replay_frame(match, game, seat, int(wanted), resolved)
+        extra["fa_report"] = frame_for(match, seat, int(wanted), resolved)
     if resolved and history and not extra.get("fa_report"):
         last = history[0]["phase"]  # the newest, loaded in full
         extra["fa_report"] = replay_context(match, game, seat, last, resolved,
@@ -118,48 +118,6 @@ def round_of(match: Match, phase_number: int) -> int:
     if scenario:
         return int(scenario.get("round", 1)) + phase_number - 1
     return phase_number - 1
-
-
-def replay_frame(match: Match, game: engine.Game, seat: int | None, phase_number: int,
-                 resolved: list[Phase]) -> dict[str, Any] | None:
-    """The replay frame of resolved phase ``phase_number``, or None if there is no such phase.
-    The board after a phase is the state the next phase opened with (or the match's state
-    after its last phase)."""
-    if phase_number not in {p.number for p in resolved}:
-        return None
-    rows = {p.number: p for p in Phase.objects.filter(
-        match=match, number__in=[phase_number, phase_number + 1]).only(
-        "id", "number", "name", "events", "state_before")}
-    phase, following = rows.get(phase_number), rows.get(phase_number + 1)
-    if phase is None:
-        return None
-    if following is not None:
-        state_after = following.state_before
-    elif match.phase_number == phase_number and match.state is not None:
-        state_after = match.state
-    else:
-        return None
-    return replay_context(match, game, seat, phase, resolved, state_after)
-
-
-@require_GET
-def replay(request: HttpRequest, match_id: int, phase_number: int) -> HttpResponse:
-    """One resolved phase of the match as a replay frame: the HTMX partial, or (without HTMX)
-    the match page showing that frame."""
-    match = match_visible_or_404(request, match_id)
-    game = engine.games().get(match.game)
-    if game is None or match.game != "final-act":
-        raise Http404("No replay for this game.")
-    if not request.htmx:
-        return redirect(f"{match_url(match)}?replay={phase_number}#fa-report")
-    from games.views.match import resolved_phases
-
-    my_seat = selectors.match_seat_for_user(match, request.user)
-    frame = replay_frame(match, game, my_seat.number if my_seat else None, phase_number,
-                         resolved_phases(match))
-    if frame is None:
-        raise Http404("That phase has not been resolved (yet): nothing to replay.")
-    return render(request, "games/final-act/report.html", {"match": match, "fa_report": frame})
 
 
 # -- the order sheet -----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
@@ -55,9 +55,7 @@ def _login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 
 
 def _setup_request(request: HttpRequest, match_id: int, seat_number: int) -> tuple[Match, Seat]:
-    match = match_visible_or_404(request, match_id)
-    if match.game != "final-act":
-        raise Http404("This match has no Final Act setup.")
+    match = match_visible_or_404(request, match_id)  # (the plug-in's guard checked the game)
     seat = own_prompted_seat(request, match, seat_number, phase="setup")
     return match, seat
 

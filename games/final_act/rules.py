@@ -13,10 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_safe
 
 import engine
 from engine.final_act import board
@@ -216,12 +213,11 @@ def rule_diagrams() -> dict[str, Diagram]:
     return {d.key.replace("-", "_"): d for d in built}
 
 
-@require_safe
-def rules(request: HttpRequest) -> HttpResponse:
-    """GET: the rules of Final Act, for anyone (no login needed)."""
-    return render(request, "games/final-act/rules.html", {
+def rules_context() -> dict[str, Any]:
+    """The rules page's context: the diagrams, the round limit and both phases' order help."""
+    return {
         "diagrams": rule_diagrams(),
         "round_limit": default_options()["round_limit"],
         "setup_help": SETUP_HELP,
         "orders_help": ORDERS_HELP,
-    })
+    }

@@ -1,0 +1,74 @@
+"""Final Act's web plug-in: its match page (board, setup and order panels, round report), its
+replay frames, option widgets, rules page with diagrams, and the e-mail's line finder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.urls import URLPattern, path
+
+from engine import Problem
+from games import plugins
+from games.final_act import rules, setup_views, views
+
+
+class FinalActPlugin(plugins.GamePlugin):
+    slug = "final-act"
+    match_template = "games/final-act/match.html"
+    text_panel = False
+    options_template = "games/final-act/options.html"
+    rules_template = "games/final-act/rules.html"
+    replay_template = "games/final-act/replay.html"
+    replay_anchor = "fa-report"
+
+    def match_urls(self) -> list[URLPattern]:
+        return [
+            path("seats/<int:seat_number>/sheet/validate/", views.sheet_validate,
+                 name="fa_sheet_validate"),
+            path("seats/<int:seat_number>/sheet/submit/", views.sheet_submit,
+                 name="fa_sheet_submit"),
+            path("seats/<int:seat_number>/setup/validate/", setup_views.validate,
+                 name="fa_setup_validate"),
+            path("seats/<int:seat_number>/setup/", setup_views.submit, name="fa_setup_submit"),
+        ]
+
+    def page_context(self, request: Any, match: Any, context: dict[str, Any]) -> dict[str, Any]:
+        return views.page_context(request, match, context)
+
+    def replay_frame(self, match: Any, seat: int | None, phase: Any, resolved: list[Any],
+                     state_after: Any) -> dict[str, Any]:
+        return views.replay_context(match, self.game, seat, phase, resolved, state_after)
+
+    def rules_context(self, request: Any) -> dict[str, Any]:
+        return rules.rules_context()
+
+    def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
+        """Each problem names its line, found by the unit or token it is about (a sheet's
+        paths are ``units.<name>...``, ``tokens.<token>...``, ``declare.<what>``)."""
+        lines = text.split("\n")
+
+        def find(word: str) -> int | None:
+            word = word.lower().replace("_", " ")
+            for number, line in enumerate(lines, 1):
+                words = line.lower().replace("_", " ").replace(",", " ").split()
+                joined = " ".join(words)
+                if words and (words[0] == word or f" {word} " in f" {joined} "):
+                    return number
+            return None
+
+        out = []
+        for problem in problems:
+            where = problem.path or ""
+            if where.startswith("line "):
+                out.append(f"{where.capitalize()}: {problem.message}")
+                continue
+            parts = where.split(".")
+            number = find(parts[1]) if len(parts) > 1 and parts[0] in (
+                "units", "tokens", "declare") else None
+            out.append(f"{f'Line {number}' if number else (where or 'The sheet')}: "
+                       f"{problem.message}")
+        return out
+
+
+plugins.register(FinalActPlugin())

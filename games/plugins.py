@@ -1,0 +1,298 @@
+"""The web side of each game, found through a registry: the twin of ``engine.register``.
+
+A game is one unit on both sides. Its rules are an engine package (``engine/<game>/``) that
+registers a ``Game``; its pages, panels, e-mail parts, rules page and replay are a ``GamePlugin``
+registered for the same slug, usually from its web package (``games/<game>/plugin.py``). Every
+part of a plug-in has a generic default (the text grammar panel, the board as text, the event
+list), so a game with no web package of its own is playable on the pages and by e-mail.
+
+Generic code (lobby, match page, mail, admin, competitions) asks ``plugin_for(slug)`` and never
+branches on a game's slug. A game's own URL patterns (``match_urls``) are mounted under
+``matches/<id>/<slug>/`` behind a guard that answers 404 for a match of any other game; its
+site-wide pages (``site_urls``) under ``games/<slug>/``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import TYPE_CHECKING, Any
+
+from django.http import Http404
+from django.template.loader import render_to_string
+from django.urls import URLPattern, URLResolver, include, path
+
+import engine
+from engine import Game, Problem
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+    from games.models import Match, Phase, Seat
+
+
+class GamePlugin:
+    """A game's web and mail parts. Subclass it in ``games/<game>/plugin.py`` and override what
+    the game draws itself; everything not overridden is the generic default."""
+
+    slug: str = ""
+    # The match page (usually extending games/match.html and replacing some of its blocks).
+    match_template: str = "games/match.html"
+    # The generic order panel (a textarea in the game's text grammar) or the game's own panels.
+    text_panel: bool = True
+    # Option widgets shown on the create form above the options JSON (None: the JSON alone).
+    options_template: str | None = None
+    # The rules page and its context (``rules_context``).
+    rules_template: str = "games/generic/rules.html"
+    # A replay frame (partial) and the board template of the generic page.
+    replay_template: str = "games/generic/replay.html"
+    replay_anchor: str = "replay"  # the id of the frame's element on the match page
+    board_template: str = "games/generic/view.html"
+
+    def __init__(self, slug: str | None = None) -> None:
+        if slug is not None:
+            self.slug = slug
+
+    @property
+    def game(self) -> Game:
+        return engine.get(self.slug)
+
+    @property
+    def name(self) -> str:
+        return self.game.name or self.slug
+
+    # -- URLs ---------------------------------------------------------------------------
+    def match_urls(self) -> list[URLPattern]:
+        """Patterns mounted under ``matches/<int:match_id>/<slug>/``; each view takes
+        ``match_id`` and only ever sees matches of this game (the guard 404s the rest)."""
+        return []
+
+    def site_urls(self) -> list[URLPattern]:
+        """Patterns mounted under ``games/<slug>/`` (pages that are not about one match)."""
+        return []
+
+    # -- the match page -----------------------------------------------------------------
+    def page_context(self, request: HttpRequest, match: Match, context: dict[str, Any]
+                     ) -> dict[str, Any]:
+        """What the match page adds for this game to the generic context (which holds
+        ``game``, ``my_seat``, ``must_act``, ``my_sheet``, ``resolved_phases``, ``history``).
+        The default: the text grammar panel's example and help, and the board."""
+        extra: dict[str, Any] = {}
+        game, my_seat = context.get("game"), context.get("my_seat")
+        if game is None or match.state is None:
+            return extra
+        seat = my_seat.number if my_seat is not None else None
+        if context.get("must_act") and my_seat is not None and self.text_panel:
+            extra["example_text"] = example_text(game, match.state, my_seat.number)
+            extra["text_help"] = self.orders_help(match.state, my_seat.number)
+            sheet = context.get("my_sheet")
+            if sheet is not None:
+                extra["my_sheet_text"] = sheet_text(game, match.state, my_seat.number,
+                                                    sheet.data)
+        extra["board"] = self.board_html(match, match.state, seat)
+        return extra
+
+    def board_html(self, match: Match, state: Any, seat: int | None) -> str:
+        """The board as ``seat`` (None: a spectator) sees it, as HTML for the page."""
+        view = self.game.view(state, seat)
+        return render_to_string(self.board_template, {
+            "view": view,
+            "view_json": json.dumps(view, indent=2, sort_keys=True),
+            "board_text": self.board_text(state, seat),
+            "match": match,
+            "seat": seat,
+        })
+
+    # -- replay -------------------------------------------------------------------------
+    def replay_frame(self, match: Match, seat: int | None, phase: Phase,
+                     resolved: list[Phase], state_after: Any) -> dict[str, Any]:
+        """One frame of the replay: what phase ``phase`` did, for ``seat``. The default: its
+        events in words and the board after it."""
+        numbers = [p.number for p in resolved]
+        index = numbers.index(phase.number)
+        return {
+            "phase": phase,
+            "title": f"Phase {phase.number}" + (f": {phase.name}" if phase.name else ""),
+            "story": self.round_report(phase.events or [], seat),
+            "board": self.board_html(match, state_after, seat) if state_after is not None
+            else "",
+            "position": index + 1,
+            "count": len(numbers),
+            "previous": numbers[index - 1] if index > 0 else None,
+            "next": numbers[index + 1] if index + 1 < len(numbers) else None,
+            "first": numbers[0],
+            "last": numbers[-1],
+            "is_last": index + 1 == len(numbers),
+        }
+
+    # -- the rules page -----------------------------------------------------------------
+    def rules_context(self, request: HttpRequest) -> dict[str, Any]:
+        """The rules page's context; the default describes the game from its engine."""
+        game = self.game
+        seats = (f"{game.min_seats}" if game.min_seats == game.max_seats
+                 else f"{game.min_seats}–{game.max_seats}")
+        return {
+            "game": game,
+            "seats": seats,
+            "seat_names": [game.seat_name(n) for n in range(1, min(game.max_seats, 8) + 1)],
+            "bots": game.bots,
+            "options_json": json.dumps(game.default_options(), indent=2, sort_keys=True),
+            "description": (game.__doc__ or "").strip(),
+        }
+
+    # -- e-mail parts (and the same text on pages) ----------------------------------------
+    def board_text(self, state: Any, seat: int | None) -> str:
+        """The board as a monospace diagram for plain-text e-mail."""
+        return self.game.board_text(state, seat)
+
+    def orders_help(self, state: Any, seat: int) -> str:
+        """How to write orders (or actions) in a reply, for the current phase."""
+        return self.game.text_help(state, seat)
+
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
+        """A resolved phase told in words for ``seat``, a line each."""
+        return self.game.round_report(events, seat)
+
+    def your_move_context(self, match: Match, seat: Seat, state: Any) -> dict[str, Any]:
+        """Extra context for the "your move" mails (phase opened, reminder, gameday opened),
+        drawn from ``seat``'s view of ``state`` only (e.g. ``situation``: lines about the
+        player's own pieces)."""
+        return {}
+
+    def mail_bodies(self, name: str, context: dict[str, Any]) -> tuple[str, str]:
+        """The text and HTML bodies of mail ``name`` (phase_opened, reminder, gameday_opened,
+        phase_resolved, match_ended): the game's own templates/games/<slug>/mail/<name>.txt and
+        .html when it has them, else the generic templates/mail/<name>.*."""
+        own, generic = f"games/{self.slug}/mail/{name}", f"mail/{name}"
+        return (render_to_string([f"{own}.txt", f"{generic}.txt"], context),
+                render_to_string([f"{own}.html", f"{generic}.html"], context))
+
+    def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
+        """Each problem of a refused e-mailed sheet as a sentence naming the line it is
+        about. The default knows the text grammar's own ``line N`` paths."""
+        out = []
+        for problem in problems:
+            where = problem.path or ""
+            if where.startswith("line "):
+                out.append(f"{where.capitalize()}: {problem.message}")
+            else:
+                out.append(f"{where or 'The sheet'}: {problem.message}")
+        return out
+
+
+# -- text helpers shared by the default parts ---------------------------------------------------
+
+def sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:
+    """A sheet in the game's text grammar (JSON for a game without one)."""
+    if game is not None:
+        try:
+            return game.format_text(state, seat, data)
+        except Exception:  # a game without a text grammar (yet): fall back to JSON
+            pass
+    return json.dumps(data, sort_keys=True)
+
+
+def example_text(game: Game, state: Any, seat: int) -> str:
+    """The seat's default sheet in the text grammar: a working example to start from."""
+    try:
+        return game.format_text(state, seat, game.default_submission(state, seat))
+    except Exception:  # a game without defaults or a text grammar: no example
+        return ""
+
+
+def event_text(event: Any) -> str:
+    if isinstance(event, dict):
+        if isinstance(event.get("text"), str):
+            return event["text"]
+        kind = event.get("type", "event")
+        details = ", ".join(f"{k}: {json.dumps(v, sort_keys=True)}" for k, v in event.items()
+                            if k != "type")
+        return f"{kind}: {details}" if details else str(kind)
+    return str(event)
+
+
+# -- the registry -------------------------------------------------------------------------------
+
+_plugins: dict[str, GamePlugin] = {}
+_installed: list[str] = []
+
+
+def register(plugin: GamePlugin) -> GamePlugin:
+    """Register a game's web plug-in (called at the bottom of ``games/<game>/plugin.py``)."""
+    if not plugin.slug:
+        raise ValueError("a game plug-in needs the slug of its engine game")
+    _plugins[plugin.slug] = plugin
+    return plugin
+
+
+def plugin_for(slug: str) -> GamePlugin:
+    """The plug-in of game ``slug``: its own, else the generic defaults."""
+    plugin = _plugins.get(slug)
+    if plugin is None:
+        plugin = _plugins.setdefault(slug, GamePlugin(slug))
+    return plugin
+
+
+def installed() -> list[str]:
+    """The slugs of the games this site offers, in the order settings list them."""
+    known = engine.games()
+    return [slug for slug in _installed if slug in known]
+
+
+def load(packages: Iterable[str], modules: Iterable[str] = ()) -> None:
+    """Install games: for each package name, its engine package (``engine.<name>``) and its
+    web package (``games.<name>.plugin``) when it has one; ``modules`` are further modules that
+    register games and plug-ins themselves (tests' toy games)."""
+    wanted = [f"engine.{name}" for name in packages]
+    for name in packages:
+        importlib.import_module(f"engine.{name}")
+        if importlib.util.find_spec(f"games.{name}") is not None and \
+                importlib.util.find_spec(f"games.{name}.plugin") is not None:
+            importlib.import_module(f"games.{name}.plugin")
+    for module in modules:
+        importlib.import_module(module)
+        wanted.append(module)
+    for home in wanted:
+        for slug, game in sorted(engine.games().items()):
+            where = type(game).__module__
+            if (where == home or where.startswith(f"{home}.")) and slug not in _installed:
+                _installed.append(slug)
+
+
+def install(slug: str) -> None:
+    """Offer an already registered engine game on this site (tests' toy games)."""
+    if slug not in _installed:
+        _installed.append(slug)
+
+
+# -- URLs ---------------------------------------------------------------------------------------
+
+def _guarded(slug: str, view: Callable[..., Any]) -> Callable[..., Any]:
+    """``view`` answering 404 for a match of another game (or no match at all)."""
+    from games.models import Match
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: Any, match_id: Any = None, **kwargs: Any) -> Any:
+        if not Match.objects.filter(pk=match_id, game=slug).exists():
+            raise Http404("This match has no such page.")
+        return view(request, *args, match_id=match_id, **kwargs)
+
+    return guarded
+
+
+def url_patterns() -> list[URLPattern | URLResolver]:
+    """Every plug-in's URL patterns, mounted and guarded (the generic urls include these)."""
+    patterns: list[URLPattern | URLResolver] = []
+    for slug, plugin in sorted(_plugins.items()):
+        match_urls = [
+            URLPattern(p.pattern, _guarded(slug, p.callback), p.default_args, p.name)
+            for p in plugin.match_urls()
+        ]
+        if match_urls:
+            patterns.append(path(f"matches/<int:match_id>/{slug}/", include(match_urls)))
+        if plugin.site_urls():
+            patterns.append(path(f"games/{slug}/", include(plugin.site_urls())))
+    return patterns
