@@ -107,8 +107,8 @@ class Result:
 # - games whose phases take one action at a time (sequential, continuous): a sequence of
 #   complete actions, each one ``apply`` accepts from ``seat`` now (``LegalActionList``);
 # - games whose phases take a whole sheet (simultaneous): a mapping of the sheet's parts to the
-#   choices open to each (``LegalChoices``), e.g. Final Act's {"units": {name: {"moves": [...],
-#   "fire": [...]}}, "tokens": {...}, "declare": {...}}. Its keys are the sheet's own keys.
+#   choices open to each (``LegalChoices``), e.g. {"units": {name: {"moves": [...], "fire":
+#   [...]}}, "tokens": {...}}. Its keys are the sheet's own keys.
 # Generic code (bots, fuzzing, the generic UI) relies on the first shape for action-at-a-time
 # games; for sheets it uses ``bot_submission``/``default_submission``, never the choices' shape.
 LegalActionList = Sequence[Mapping[str, Any]]

@@ -79,7 +79,11 @@ class GamePlugin:
                      ) -> dict[str, Any]:
         """What the match page adds for this game to the generic context (which holds
         ``game``, ``my_seat``, ``must_act``, ``my_sheet``, ``resolved_phases``, ``history``).
-        The default: the text grammar panel's example and help, and the board."""
+        The default: the text grammar panel's example and help, the board, and the replay
+        frame asked for with ``?replay=N``. A game may add ``panels``: HTML fragments the
+        generic page shows beside the order panel."""
+        from games.views.replay import frame_for
+
         extra: dict[str, Any] = {}
         game, my_seat = context.get("game"), context.get("my_seat")
         if game is None or match.state is None:
@@ -93,6 +97,10 @@ class GamePlugin:
                 extra["my_sheet_text"] = sheet_text(game, match.state, my_seat.number,
                                                     sheet.data)
         extra["board"] = self.board_html(match, match.state, seat)
+        wanted = request.GET.get("replay", "")
+        if wanted.isdigit() and context.get("resolved_phases"):
+            extra["replay_frame"] = frame_for(match, seat, int(wanted),
+                                              context["resolved_phases"])
         return extra
 
     def board_html(self, match: Match, state: Any, seat: int | None) -> str:
@@ -153,8 +161,9 @@ class GamePlugin:
         return self.game.text_help(state, seat)
 
     def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
-        """A resolved phase told in words for ``seat``, a line each."""
-        return self.game.round_report(events, seat)
+        """A resolved phase told in words for ``seat``, a line each (the engine's report, else
+        every event as a line)."""
+        return self.game.round_report(events, seat) or [event_text(e) for e in events]
 
     def your_move_context(self, match: Match, seat: Seat, state: Any) -> dict[str, Any]:
         """Extra context for the "your move" mails (phase opened, reminder, gameday opened),

@@ -10,10 +10,11 @@ import os
 # The toy game for lifecycle tests: settings.ENGINE_EXTRA_GAMES for any worker process the
 # tests start (they inherit this environment), and registered right here for this process
 # (pytest-django has already read the settings by the time this file is imported).
-os.environ.setdefault("ENGINE_EXTRA_GAMES", "tests.toygame")
+os.environ.setdefault("ENGINE_EXTRA_GAMES", "tests.toygame,tests.plugged")
 
 import pytest  # noqa: E402
 
+import tests.plugged  # noqa: E402,F401  (registers "toy-phases", "toy-plugged" and its plug-in)
 import tests.toygame  # noqa: E402,F401  (registers "toy-duel")
 
 IN_CI = os.environ.get("CI", "").lower() == "true"

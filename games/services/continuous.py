@@ -1,6 +1,6 @@
 """Continuous phases: actions applied at once, the gameday tick, and striking logbook entries.
 
-A continuous game (Tank Game V4) has one open phase for the whole match. Every accepted action
+A continuous game has one open phase for the whole match. Every accepted action
 and every gameday tick is an ``Action`` row whose ``seq`` is given under the match row lock, so
 the logbook order is the order of commits. Each input's dice come from
 ``rng_for(match.seed, seq)``: replaying the stored, non-struck inputs reproduces the state, and

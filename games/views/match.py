@@ -145,8 +145,9 @@ def match_page_context(
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
     context["result"] = match.result
+    context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
-        context.update(plugins.plugin_for(match.game).page_context(request, match, context))
+        context.update(context["plugin"].page_context(request, match, context))
     if match.result:
         rows = {row["seat"].number: row for row in context["seats"]}
         context["winners"] = [f"{rows[n]['name']} ({rows[n]['player']})"
