@@ -30,6 +30,7 @@ from typing import Any
 
 from engine.base import Game, Problem, RuleError, State, Submission
 from engine.final_act import board
+from engine.final_act.legal import legal_actions
 
 BOTS = ("random", "greedy")
 
@@ -42,7 +43,7 @@ def bot_submission(state: State, seat: int, bot_name: str, rng: random.Random) -
     if bot_name not in BOTS:
         raise RuleError([Problem("bot", f"Unknown bot {bot_name!r}; known: {', '.join(BOTS)}.")])
     game = _game()
-    legal = game.legal_actions(state, seat)
+    legal = legal_actions(state, seat)
     phase = legal.get("phase")
     if phase == "setup":
         make = _random_setup if bot_name == "random" else _greedy_setup
@@ -374,7 +375,7 @@ class _GreedyOrders(_Planner):
         super().__init__(game, state, seat, legal, rng)
         view = game.view(state, seat)
         enemy = board.enemy(seat)
-        self.enemy_legal = game.legal_actions(state, enemy).get("units", {})
+        self.enemy_legal = legal_actions(state, enemy).get("units", {})
         self.own: dict[str, dict[str, Any]] = {}
         self.enemies: dict[str, dict[str, Any]] = {}
         for unit in view.get("units", []):
