@@ -123,6 +123,12 @@ def test_broken_options_json_greys_out_the_widgets_and_the_server_explains(page)
     assert not Match.objects.exists()
 
 
+def settled(page) -> None:
+    """No HTMX request in flight and the last swap settled (its marks redrawn)."""
+    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-settling, "
+                           ".htmx-swapping')")
+
+
 def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
     """The token panel's 'pick on the board' buttons: a smoke square and an air strike's two
     shells are chosen by clicking marked squares; the live check judges the result."""
@@ -151,7 +157,11 @@ def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
     page.click('.fa-token-fire-pick[data-token="air_strike"]')
     assert "called from first" in page.inner_text("#fa-announce")
     page.select_option('select[name="t-air_strike-at"]', "c1")
+    # That change posts the live check, whose answer redraws the board (and then its marks):
+    # let it land before picking, or the marks are read off a board about to be replaced.
+    settled(page)
     page.click('.fa-token-fire-pick[data-token="air_strike"]')
+    settled(page)
     marked = page.eval_on_selector_all("#fa-board-live rect.is-cone",
                                        "els => els.map(e => e.dataset.square)")
     assert marked == [f"c{rank}" for rank in range(2, 13)]
