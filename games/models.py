@@ -65,6 +65,11 @@ class Match(models.Model):
     phase_kind = models.CharField(max_length=12, blank=True)
     phase_name = models.CharField(max_length=40, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    queued_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When the sweeper last queued this match's due work (claimed: not re-queued "
+                  "on every tick while it waits in the queue).",
+    )
     complete_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -229,6 +234,10 @@ class SweepRun(models.Model):
     extended_total = models.PositiveIntegerField(
         default=0, help_text="Deadlines extended because of an outage, ever."
     )
+    # An outage extension in progress (done in batches): deadlines in (since, until] move by
+    # until - since. Cleared when done; a sweep that finds it set finishes it first.
+    extending_since = models.DateTimeField(null=True, blank=True)
+    extending_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"sweeper {self.name} last ran {self.last_run_at:%Y-%m-%d %H:%M:%S}"
@@ -302,3 +311,36 @@ class LogbookStrike(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match}: entry #{self.action.seq} struck"
+
+
+class OutboxEvent(models.Model):
+    """A side effect a lifecycle transaction promised (a signal to its listeners, such as the
+    "your move" mail, or a task, such as a bot's sheet): written inside that transaction, so it
+    exists exactly when the change it reports does, and carried out after the commit by a
+    worker (``outbox_dispatch``), or by the sweeper if that never happened (a crash between the
+    commit and the queue, a lost broker message). Carrying one out twice is harmless: every
+    listener and task is idempotent; ``done_at`` only saves the work."""
+
+    class Kind(models.TextChoices):
+        SIGNAL = "signal", "signal"
+        TASK = "task", "task"
+
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    name = models.CharField(max_length=80, help_text="The signal's or the task's name.")
+    payload = models.JSONField(default=dict, blank=True)
+    match_id = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [
+            # The outbox sweeper's query: what is still to do, oldest first.
+            models.Index(fields=["created_at"], name="lifecycle_outbox_pending",
+                         condition=Q(done_at__isnull=True)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name} {self.payload}"

@@ -1,4 +1,5 @@
-"""Signals the turn lifecycle sends. Every one is sent on commit, never inside a transaction."""
+"""Signals the turn lifecycle sends. Every one is promised inside the lifecycle transaction (an
+outbox row) and sent after the commit by a worker, never inside the transaction."""
 
 from django.dispatch import Signal
 
@@ -14,3 +15,11 @@ match_ended = Signal()
 # Sent after a continuous match's gameday tick committed (once per gameday).
 # kwargs: match_id, gameday (the game's gameday key).
 gameday_opened = Signal()
+
+# The lifecycle's outbox carries signals by name (games.models.OutboxEvent).
+BY_NAME = {
+    "phase_opened": phase_opened,
+    "phase_resolved": phase_resolved,
+    "match_ended": match_ended,
+    "gameday_opened": gameday_opened,
+}

@@ -20,6 +20,28 @@ def resolve_phase(match_id: int, phase_number: int) -> bool:
     return services.phase_resolve(match_id=match_id, phase_number=phase_number)
 
 
+@shared_task(name="games.tasks.resolve_phases", **TASK_OPTIONS)
+def resolve_phases(pairs: list[list[int]]) -> int:
+    """Resolve a sweep's batch of (match id, phase number), each in its own transaction: one
+    poison phase does not hold up the others. Returns how many were resolved."""
+    resolved = 0
+    for match_id, phase_number in pairs:
+        resolved += bool(services.phase_resolve(match_id=match_id, phase_number=phase_number))
+    return resolved
+
+
+@shared_task(name="games.tasks.outbox_dispatch", **TASK_OPTIONS)
+def outbox_dispatch(ids: list[int]) -> int:
+    """Carry out promised side effects (signals to listeners, bot tasks) after their commit."""
+    return services.outbox_dispatch(ids=ids)
+
+
+@shared_task(name="games.tasks.outbox_sweep", **TASK_OPTIONS)
+def outbox_sweep() -> int:
+    """Re-queue outbox rows left undone (run by beat)."""
+    return services.outbox_sweep()
+
+
 @shared_task(name="games.tasks.deadlines_sweep", **TASK_OPTIONS)
 def deadlines_sweep() -> int:
     """Queue resolution of due phases (run by beat every SWEEP_INTERVAL_SECONDS)."""

@@ -129,6 +129,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.deadlines_sweep", "schedule": SWEEP_INTERVAL_SECONDS},
+    "sweep-outbox": {"task": "games.tasks.outbox_sweep", "schedule": 4 * SWEEP_INTERVAL_SECONDS},
 }
 
 # --- auth -----------------------------------------------------------------------------
@@ -207,6 +208,11 @@ RESOLVE_MAX_ATTEMPTS = int(os.environ.get("RESOLVE_MAX_ATTEMPTS", "5"))
 # A sweeper gap longer than this means the system was down: deadlines that passed in the gap
 # are extended by the gap instead of being resolved as missed.
 SWEEP_OUTAGE_SECONDS = float(os.environ.get("SWEEP_OUTAGE_SECONDS", "600"))
+# A match the sweeper queued is not queued again for this long (its task may wait in a backlog);
+# after it, the claim is taken as lost.
+SWEEP_CLAIM_SECONDS = float(os.environ.get("SWEEP_CLAIM_SECONDS", "60"))
+# An outbox row (a promised side effect) still undone after this long is dispatched again.
+OUTBOX_GRACE_SECONDS = float(os.environ.get("OUTBOX_GRACE_SECONDS", "30"))
 # A complete phase still unresolved after this long is re-queued by the sweeper (lost task).
 SWEEP_COMPLETE_GRACE_SECONDS = float(
     os.environ.get("SWEEP_COMPLETE_GRACE_SECONDS", str(2 * SWEEP_INTERVAL_SECONDS))

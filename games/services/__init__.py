@@ -18,6 +18,7 @@ from games.services.continuous import (
 from games.services.errors import ServiceError
 from games.services.match import match_abort, match_create, match_set_status, match_start
 from games.services.orders import orders_submit
+from games.services.outbox import outbox_dispatch, outbox_sweep
 from games.services.resolve import (
     match_deadline_extend,
     phase_resolve,
@@ -44,6 +45,8 @@ __all__ = [
     "match_set_status",
     "match_start",
     "orders_submit",
+    "outbox_dispatch",
+    "outbox_sweep",
     "phase_resolve",
     "phase_retry",
     "receipt_verify",

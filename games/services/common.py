@@ -15,8 +15,7 @@ import engine
 from engine import Game, PhaseKind, Problem, Prompt, Result
 from games.models import Match, Phase, Seat
 from games.services.errors import ServiceError
-from games.services.queue import enqueue_on_commit, send_signal_on_commit
-from games.signals import phase_opened
+from games.services.queue import outbox_write, signal_event, task_event
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +48,18 @@ def match_lock(match_id: Any) -> Match:
         raise ServiceError("not_found", f"There is no match {match_id}.") from None
 
 
+def match_lock_unless_busy(match_id: Any) -> Match | None:
+    """Lock and return the match row, or None at once if someone else holds its lock (for
+    work a duplicate would only wait for: the holder does it, or the sweeper comes back)."""
+    try:
+        match = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).first()
+    except (ValueError, TypeError):
+        match = None
+    if match is None and not Match.objects.filter(pk=match_id).exists():
+        raise ServiceError("not_found", f"There is no match {match_id}.")
+    return match
+
+
 def result_as_json(result: Result) -> dict[str, Any]:
     return {
         "ranking": [list(group) for group in result.ranking],
@@ -67,11 +78,15 @@ def required_seats(prompts: dict[int, Prompt]) -> set[int]:
     return {seat for seat, prompt in prompts.items() if prompt.required}
 
 
-def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any) -> Phase | None:
+def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
+               events: list[tuple] | None = None, bots: dict[int, str] | None = None
+               ) -> Phase | None:
     """Open phase ``number`` on ``state`` (caller holds the match lock and saves the match).
 
-    Returns None (and opens nothing) when nobody is prompted. Bot seats that are prompted get
-    their sheet queued on commit.
+    Returns None (and opens nothing) when nobody is prompted. The "phase opened" signal and a
+    task for each prompted bot seat are promised in the outbox: appended to ``events`` when the
+    caller writes its own, else written here. ``bots`` (seat number → bot) saves a query when
+    the caller has the seats.
     """
     prompts = game.prompts(state)
     if not prompts:
@@ -94,11 +109,17 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any) 
     match.deadline = deadline
     match.complete_at = None
     match.state = state
-    bot_seats = Seat.objects.filter(match=match, number__in=list(prompts)).exclude(bot="")
-    for seat_number in bot_seats.values_list("number", flat=True):
-        enqueue_on_commit("games.tasks.bot_submit", match_id=match.pk, seat_number=seat_number,
-                          phase_number=number)
-    send_signal_on_commit(phase_opened, match_id=match.pk, phase_number=number)
+    if bots is None:
+        bots = dict(Seat.objects.filter(match=match, number__in=list(prompts)).exclude(bot="")
+                    .values_list("number", "bot"))
+    promised = [signal_event("phase_opened", match.pk, match_id=match.pk, phase_number=number)]
+    promised += [task_event("games.tasks.bot_submit", match.pk, match_id=match.pk,
+                            seat_number=seat_number, phase_number=number)
+                 for seat_number in sorted(bots) if seat_number in prompts]
+    if events is not None:
+        events.extend(promised)
+    else:
+        outbox_write(promised)
     return phase
 
 

@@ -34,8 +34,7 @@ from games.services.common import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.queue import enqueue_on_commit, send_signal_on_commit
-from games.signals import gameday_opened, phase_resolved
+from games.services.queue import outbox_write, signal_event, task_event
 
 logger = logging.getLogger(__name__)
 
@@ -146,9 +145,12 @@ def _finish_if_over(match: Match, game: Game, state: dict[str, Any], now: dateti
     Phase.objects.filter(match=match, number=match.phase_number,
                          status=Phase.Status.OPEN).update(status=Phase.Status.RESOLVED,
                                                           resolved_at=now)
-    match_set_status(match=match, new_status=Match.Status.FINISHED, note=result.reason[:255])
-    send_signal_on_commit(phase_resolved, match_id=match.pk, phase_number=match.phase_number,
-                          finished=True)
+    events: list[tuple] = []
+    match_set_status(match=match, new_status=Match.Status.FINISHED, note=result.reason[:255],
+                     events=events)
+    events.append(signal_event("phase_resolved", match.pk, match_id=match.pk,
+                               phase_number=match.phase_number, finished=True))
+    outbox_write(events)
     return True
 
 
@@ -324,6 +326,7 @@ def _ticks_due_locked(match: Match, game: Game, now: datetime) -> int:
     its gameday's scheduled start, stored as a tick row (unique per gameday, so a duplicate can
     never be stored), and the match deadline moves to the following gameday."""
     ticks = 0
+    events: list[tuple] = []
     while (match.status == Match.Status.ACTIVE and match.deadline is not None
            and match.deadline <= now and ticks < MAX_CATCH_UP):
         at = match.deadline
@@ -336,20 +339,23 @@ def _ticks_due_locked(match: Match, game: Game, now: datetime) -> int:
                                   events=list(outcome.events))
             match.state = outcome.state
             ticks += 1
-            send_signal_on_commit(gameday_opened, match_id=match.pk, gameday=key)
+            events.append(signal_event("gameday_opened", match.pk, match_id=match.pk,
+                                       gameday=key))
         following = game.next_tick_at(match.state, at)
         if following is not None and following <= at:
             raise RuntimeError(f"{game.slug}: next_tick_at did not move past {at}")
         match.deadline = following
         if _finish_if_over(match, game, match.state, at):
+            outbox_write(events)
             return ticks
     match.save(update_fields=["state", "deadline", "logbook_seq"])
     Phase.objects.filter(match=match, number=match.phase_number).update(deadline=match.deadline)
     if ticks:
         bots = Seat.objects.filter(match=match, number__in=list(game.prompts(match.state)))
-        for number in bots.exclude(bot="").values_list("number", flat=True):
-            enqueue_on_commit("games.tasks.bot_submit", match_id=match.pk,
+        events += [task_event("games.tasks.bot_submit", match.pk, match_id=match.pk,
                               seat_number=number, phase_number=match.phase_number)
+                   for number in bots.exclude(bot="").values_list("number", flat=True)]
+    outbox_write(events)
     return ticks
 
 

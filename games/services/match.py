@@ -13,19 +13,22 @@ from engine import RuleError
 from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, result_as_json
 from games.services.errors import ServiceError
-from games.services.queue import send_signal_on_commit
-from games.signals import match_ended
+from games.services.queue import outbox_write, signal_event
 
 MAX_HOURS_PER_PHASE = Decimal("8760")  # a year; the field holds up to 9999.999
 MIN_HOURS_PER_PHASE = Decimal("0.001")
 
 
 def match_set_status(
-    *, match: Match, new_status: str, by: AbstractBaseUser | None = None, note: str = ""
+    *, match: Match, new_status: str, by: AbstractBaseUser | None = None, note: str = "",
+    events: list[tuple] | None = None, save: bool = True,
 ) -> Match:
     """Move ``match`` to ``new_status`` if Match.TRANSITIONS allows it, writing an audit row.
 
-    The caller holds the match row lock (``match_lock``) inside a transaction.
+    The caller holds the match row lock (``match_lock``) inside a transaction. The "match ended"
+    signal is promised in the outbox: appended to ``events`` when the caller writes its own
+    (one statement for everything), else written here. With ``save=False`` the caller saves
+    the match row (with its other changes, in one UPDATE).
     """
     old_status = match.status
     if new_status not in Match.TRANSITIONS.get(old_status, set()):
@@ -45,8 +48,13 @@ def match_set_status(
         match.deadline = None
         match.complete_at = None
         fields += ["finished_at", "deadline", "complete_at"]
-        send_signal_on_commit(match_ended, match_id=match.pk, status=new_status)
-    match.save(update_fields=fields)
+        ended = signal_event("match_ended", match.pk, match_id=match.pk, status=new_status)
+        if events is not None:
+            events.append(ended)
+        else:
+            outbox_write([ended])
+    if save:
+        match.save(update_fields=fields)
     MatchStatusChange.objects.create(
         match=match,
         old_status=old_status,

@@ -1,8 +1,12 @@
-"""Queueing Celery tasks on commit, without ever failing the caller's request.
+"""Side effects of the lifecycle: the transactional outbox, and queueing Celery tasks on commit
+without ever failing the caller's request.
 
-Orders live in the database; the queue only speeds things up. If the broker is down when a
-transaction commits, the error is logged and the deadline sweeper picks the work up later
-(it also finds complete-but-unresolved phases).
+Orders live in the database; the queue only speeds things up. Every side effect a lifecycle
+transaction causes (signals to listeners such as the mail, bot tasks) is promised as an
+``OutboxEvent`` row written in that transaction (``outbox_write``: one statement for all of a
+phase's effects) and carried out after the commit by a worker (``outbox_dispatch``); the
+sweeper finishes what a crash or a lost broker message left undone. Resolution itself needs no
+row: the sweeper finds complete-but-unresolved and overdue phases in the match rows.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
@@ -65,3 +70,32 @@ class SendSignal:
 
 def send_signal_on_commit(signal: Any, **kwargs: Any) -> None:
     transaction.on_commit(SendSignal(signal, **kwargs))
+
+
+# -- the transactional outbox ---------------------------------------------------------------------
+
+def signal_event(name: str, match: int | None = None, /, **payload: Any) -> tuple:
+    """A signal of ``games.signals.BY_NAME`` to send (with ``payload``) about match id
+    ``match``, for ``outbox_write``."""
+    return ("signal", name, match, payload)
+
+
+def task_event(name: str, match: int | None = None, /, **payload: Any) -> tuple:
+    """A lifecycle task (``games.tasks``) to run (with ``payload``) about match id ``match``,
+    for ``outbox_write``."""
+    return ("task", name, match, payload)
+
+
+def outbox_write(events: list[tuple]) -> None:
+    """Promise ``events`` (``signal_event``/``task_event``) in the current transaction: one
+    INSERT for all of them, and one task queued on commit to carry them out."""
+    from games.models import OutboxEvent
+
+    if not events:
+        return
+    now = timezone.now()
+    rows = OutboxEvent.objects.bulk_create([
+        OutboxEvent(kind=kind, name=name, match_id=match_id, payload=payload, created_at=now)
+        for kind, name, match_id, payload in events
+    ])
+    transaction.on_commit(Enqueue("games.tasks.outbox_dispatch", ids=[row.pk for row in rows]))

@@ -16,6 +16,7 @@ from games.receipts import new_salt, receipt_for
 from games.services.common import (
     game_for,
     match_lock,
+    match_lock_unless_busy,
     phase_failure_record,
     phase_open,
     required_seats,
@@ -23,8 +24,7 @@ from games.services.common import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.queue import enqueue_on_commit, send_signal_on_commit
-from games.signals import phase_resolved
+from games.services.queue import enqueue_on_commit, outbox_write, signal_event
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +40,8 @@ def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
     """
     try:
         with transaction.atomic():
-            return phase_resolve_locked(match_id=match_id, phase_number=int(phase_number))
+            return phase_resolve_locked(match_id=match_id, phase_number=int(phase_number),
+                                        skip_locked=True)
     except ServiceError as error:
         if error.code != "not_found":
             phase_failure_record(match_id, int(phase_number), error)
@@ -54,15 +55,24 @@ def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
         return False
 
 
-def phase_resolve_locked(*, match_id: Any, phase_number: int) -> bool:
+def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool = False
+                         ) -> bool:
     """The resolution itself, inside the caller's transaction: it takes the match lock (a
     no-op if the caller holds it, as ``orders_submit`` does for a sequential phase, where the
-    input is applied at once). Raises whatever the engine raised; ``phase_resolve`` records
-    that for the sweeper's retries."""
-    match = match_lock(match_id)
+    input is applied at once). With ``skip_locked`` a match locked by someone else is left
+    alone (False): a duplicate task must not queue behind the real work. Raises whatever the
+    engine raised; ``phase_resolve`` records that for the sweeper's retries.
+
+    A bounded number of queries whatever the seat count: the lock, the phase, the seats, the
+    sheets, one INSERT of missing sheets, one UPDATE of changed seats, the phase, the next
+    phase, the match, and one INSERT of every side effect promised in the outbox.
+    """
+    match = match_lock_unless_busy(match_id) if skip_locked else match_lock(match_id)
+    if match is None:
+        return False
     if match.status != Match.Status.ACTIVE or match.phase_number != phase_number:
         return False
-    phase = Phase.objects.filter(match=match, number=phase_number).first()
+    phase = Phase.objects.filter(match=match, number=phase_number).defer("state_before").first()
     if phase is None or phase.status != Phase.Status.OPEN:
         return False
     if phase.kind == PhaseKind.CONTINUOUS.value:
@@ -71,29 +81,37 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int) -> bool:
     state = match.state
     prompts = game.prompts(state)
     required = required_seats(prompts)
-    sheets = {sub.seat.number: sub for sub in phase.submissions.select_related("seat")}
+    seats = {seat.number: seat for seat in Seat.objects.filter(match=match)}
+    by_id = {seat.pk: seat for seat in seats.values()}
+    sheets = {by_id[sub.seat_id].number: sub
+              for sub in Submission.objects.filter(phase=phase)}
     now = timezone.now()
     past_deadline = phase.deadline is not None and phase.deadline <= now
     if not past_deadline and (not sheets or not required <= sheets.keys()):
         return False
 
-    seats = {seat.number: seat for seat in match.seats.all()}
+    missing = []
     for number in sorted(required - sheets.keys()):
         data = game.default_submission(state, number)
         salt = new_salt()
-        sheets[number] = Submission.objects.create(
+        missing.append(Submission(
             phase=phase, seat=seats[number], data=data, source=Submission.Source.DEFAULT,
             salt=salt, receipt=receipt_for(salt=salt, data=data), submitted_at=now,
             updated_at=now,
-        )
+        ))
+    if missing:
+        Submission.objects.bulk_create(missing)
+        sheets.update({sub.seat.number: sub for sub in missing})
+    changed: dict[int, Seat] = {}
     for number, sheet in sheets.items():
         seat = seats[number]
         if sheet.source == Submission.Source.DEFAULT:
             seat.missed_in_row += 1
             seat.missed_total += 1
-        else:
+            changed[number] = seat
+        elif seat.missed_in_row:
             seat.missed_in_row = 0
-        seat.save(update_fields=["missed_in_row", "missed_total"])
+            changed[number] = seat
 
     rng = rng_for(match.seed, phase_number)
     if phase.kind == PhaseKind.SIMULTANEOUS.value:
@@ -113,34 +131,46 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int) -> bool:
     phase.status = Phase.Status.RESOLVED
     phase.save(update_fields=["revealed", "events", "resolved_at", "status"])
 
-    forfeits = _apply_miss_policy(match, seats)
+    forfeits = _apply_miss_policy(match, seats, changed)
+    if changed:
+        Seat.objects.bulk_update(list(changed.values()),
+                                 ["missed_in_row", "missed_total", "status"])
+    promised: list[tuple] = []
     match.state = outcome.state
     match.complete_at = None
+    fields = ["state", "complete_at", "result", "phase_number", "phase_kind", "phase_name",
+              "deadline", "queued_at"]
+    match.queued_at = None
     result = game.result(outcome.state)
+    finished_note = None
     if result is not None:
         match.result = result_as_json(result)
-        match.save()
-        match_set_status(match=match, new_status=Match.Status.FINISHED, note=result.reason[:255])
+        finished_note = result.reason
     elif forfeits:
         match.result = _forfeit_result(seats, forfeits)
-        match.save()
-        match_set_status(match=match, new_status=Match.Status.FINISHED,
-                         note=match.result["reason"][:255])
+        finished_note = match.result["reason"]
     elif phase_open(match=match, game=game, state=outcome.state, number=phase_number + 1,
-                    now=now) is None:
+                    now=now, events=promised,
+                    bots={n: s.bot for n, s in seats.items() if s.bot}) is None:
         match.result = {"ranking": [], "scores": {}, "reason": "Nobody has anything left to do.",
                         "winners": [], "is_draw": False}
-        match.save()
-        match_set_status(match=match, new_status=Match.Status.FINISHED, note="no prompts left")
-    else:
-        match.save()
-    send_signal_on_commit(phase_resolved, match_id=match.pk, phase_number=phase_number,
-                          finished=match.status == Match.Status.FINISHED)
+        finished_note = "no prompts left"
+    if finished_note is not None:
+        match_set_status(match=match, new_status=Match.Status.FINISHED,
+                         note=finished_note[:255], events=promised, save=False)
+        fields += ["status", "finished_at"]
+    match.save(update_fields=fields)
+    promised.insert(0, signal_event("phase_resolved", match.pk, match_id=match.pk,
+                                    phase_number=phase_number,
+                                    finished=match.status == Match.Status.FINISHED))
+    outbox_write(promised)
     return True
 
 
-def _apply_miss_policy(match: Match, seats: dict[int, Seat]) -> list[int]:
-    """Flag or forfeit human seats that missed ``miss_limit`` deadlines in a row."""
+def _apply_miss_policy(match: Match, seats: dict[int, Seat], changed: dict[int, Seat]
+                       ) -> list[int]:
+    """Flag or forfeit human seats that missed ``miss_limit`` deadlines in a row (adding them
+    to ``changed``, which the caller saves)."""
     forfeits = []
     for seat in seats.values():
         if seat.bot or seat.missed_in_row < match.miss_limit:
@@ -150,7 +180,7 @@ def _apply_miss_policy(match: Match, seats: dict[int, Seat]) -> list[int]:
             forfeits.append(seat.number)
         elif seat.status == Seat.Status.TAKEN:
             seat.status = Seat.Status.FLAGGED
-        seat.save(update_fields=["status"])
+        changed[seat.number] = seat
     return forfeits
 
 
@@ -198,6 +228,7 @@ def match_deadline_extend(
     """Make the open phase's deadline at least ``hours`` from now (never beyond a 7-day cap).
 
     Idempotent: asking twice gives the same deadline as asking once. False if nothing changed.
+    Refused for a continuous match (its gameday ticks are scheduled times).
     """
     try:
         extension = timedelta(hours=float(hours))
@@ -208,6 +239,9 @@ def match_deadline_extend(
     match = match_lock(match_id)
     if match.status != Match.Status.ACTIVE or match.deadline is None:
         raise ServiceError("not_active", "Only an open phase of a match in play has a deadline.")
+    if match.phase_kind == PhaseKind.CONTINUOUS.value:
+        raise ServiceError("not_allowed", "This match plays in gamedays: its next gameday begins "
+                           "at a scheduled time, which is not a deadline and never moves.")
     target = timezone.now() + extension
     # A minute of slack so a double-submitted form is a no-op, not a creeping extension.
     if match.deadline >= target - timedelta(minutes=1):

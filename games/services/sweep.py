@@ -1,24 +1,32 @@
 """The beat sweeper: queue what is due (resolutions past their deadline or complete but
-unresolved, gameday ticks), after extending deadlines that passed while the system was down."""
+unresolved, gameday ticks), after extending deadlines that passed while the system was down.
+
+Due matches are *claimed* (``Match.queued_at``) in batches with ``SKIP LOCKED``, so a backlog
+is queued once, not again on every beat tick while it waits in the queue; a claim older than
+settings.SWEEP_CLAIM_SECONDS is taken as lost and queued again. Each batch goes to one task
+(``resolve_phases``) that resolves its matches one by one, each in its own transaction.
+"""
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from engine import PhaseKind
 from games.models import Match, Phase, SweepRun
-from games.services.common import match_lock
-from games.services.continuous import gamedays_due
 from games.services.queue import enqueue_on_commit
 
 logger = logging.getLogger(__name__)
+
+CONTINUOUS = PhaseKind.CONTINUOUS.value
+CLAIM_BATCH = 500  # matches claimed per transaction
+TASK_BATCH = 50  # matches resolved per task (the workers share a sweep's batches)
 
 
 def deadlines_sweep(*, now: Any = None) -> int:
@@ -32,23 +40,44 @@ def deadlines_sweep(*, now: Any = None) -> int:
     now = now or timezone.now()
     _extend_for_outage(now)
     grace = timedelta(seconds=settings.SWEEP_COMPLETE_GRACE_SECONDS)
-    ticks = gamedays_due(now=now)
-    for match_id in ticks:
-        enqueue_on_commit("games.tasks.gameday_tick", match_id=match_id)
-    due = list(
-        Match.objects.filter(status=Match.Status.ACTIVE)
-        .exclude(phase_kind=PhaseKind.CONTINUOUS.value)
-        .filter(Q(deadline__lte=now) | Q(complete_at__lte=now - grace))
-        .values_list("pk", "phase_number")
-    )
-    for match_id, phase_number in due:
-        # Outside a transaction (the task) this sends at once; a duplicate is a no-op.
-        enqueue_on_commit("games.tasks.resolve_phase", match_id=match_id,
-                          phase_number=phase_number)
-    return len(due) + len(ticks)
+    sealed_due = Q(deadline__lte=now) | Q(complete_at__lte=now - grace)
+    queued = 0
+    for batch in _claimed(Q(deadline__lte=now, phase_kind=CONTINUOUS), now):
+        for match_id, _ in batch:
+            enqueue_on_commit("games.tasks.gameday_tick", match_id=match_id)
+        queued += len(batch)
+    for batch in _claimed(sealed_due & ~Q(phase_kind=CONTINUOUS), now):
+        for start in range(0, len(batch), TASK_BATCH):
+            pairs = [list(pair) for pair in batch[start:start + TASK_BATCH]]
+            enqueue_on_commit("games.tasks.resolve_phases", pairs=pairs)
+        queued += len(batch)
+    return queued
 
 
-def _extend_for_outage(now: Any) -> int:
+def _claimed(due: Q, now: datetime):
+    """Batches of (match id, phase number) of due active matches, each batch claimed in its
+    own short transaction (rows another sweeper is claiming are skipped)."""
+    stale = now - timedelta(seconds=settings.SWEEP_CLAIM_SECONDS)
+    unclaimed = Q(queued_at__isnull=True) | Q(queued_at__lt=stale)
+    while True:
+        with transaction.atomic():
+            batch = list(
+                Match.objects.select_for_update(skip_locked=True)
+                .filter(due & unclaimed, status=Match.Status.ACTIVE)
+                .order_by("deadline").values_list("pk", "phase_number")[:CLAIM_BATCH]
+            )
+            if not batch:
+                return
+            Match.objects.filter(pk__in=[pk for pk, _ in batch]).update(queued_at=now)
+        yield batch
+        if len(batch) < CLAIM_BATCH:
+            return
+
+
+def _extend_for_outage(now: datetime) -> int:
+    """Note the sweeper's heartbeat; after a gap longer than SWEEP_OUTAGE_SECONDS, extend the
+    deadlines that passed in it by the gap, in batches (no transaction holds thousands of row
+    locks). An extension cut short by a crash is finished by the next sweep."""
     with transaction.atomic():
         run, created = SweepRun.objects.select_for_update().get_or_create(
             name="deadlines", defaults={"last_run_at": now}
@@ -56,29 +85,43 @@ def _extend_for_outage(now: Any) -> int:
         if created:
             return 0
         gap = now - run.last_run_at
-        extended = 0
-        if gap.total_seconds() > settings.SWEEP_OUTAGE_SECONDS:
-            # A gameday tick is a scheduled time, not a deadline: it is never moved.
-            missed = Match.objects.filter(
-                status=Match.Status.ACTIVE, deadline__gt=run.last_run_at, deadline__lte=now
-            ).exclude(phase_kind=PhaseKind.CONTINUOUS.value).values_list("pk", flat=True)
-            for match_id in list(missed):
-                extended += _extend_deadline_by(match_id, gap, since=run.last_run_at, now=now)
-            logger.warning("sweeper did not run for %s: extended %s deadlines", gap, extended)
+        if gap.total_seconds() > settings.SWEEP_OUTAGE_SECONDS and run.extending_since is None:
+            run.extending_since, run.extending_until = run.last_run_at, now
+            logger.warning("sweeper did not run for %s: extending the deadlines in it", gap)
         run.last_run_at = max(now, run.last_run_at)
         run.last_gap_seconds = gap.total_seconds()
-        run.extended_total += extended
         run.save()
-        return extended
-
-
-def _extend_deadline_by(match_id: Any, gap: timedelta, *, since: Any, now: Any) -> int:
-    match = match_lock(match_id)
-    if (match.status != Match.Status.ACTIVE or match.deadline is None
-            or not since < match.deadline <= now):
+        since, until = run.extending_since, run.extending_until
+    if since is None or until is None:
         return 0
-    match.deadline = match.deadline + gap
-    match.save(update_fields=["deadline"])
-    Phase.objects.filter(match=match, number=match.phase_number,
-                         status=Phase.Status.OPEN).update(deadline=match.deadline)
-    return 1
+    extended = _extend_deadlines(since, until)
+    with transaction.atomic():
+        SweepRun.objects.filter(pk=run.pk).update(
+            extending_since=None, extending_until=None,
+            extended_total=F("extended_total") + extended)
+    logger.warning("extended %s deadlines by %s", extended, until - since)
+    return extended
+
+
+def _extend_deadlines(since: datetime, until: datetime) -> int:
+    """Move every sealed-phase deadline in (since, until] by until - since, a batch per
+    transaction. Idempotent: a moved deadline is past ``until`` and is not moved again. A
+    gameday tick is a scheduled time, not a deadline: it is never moved."""
+    gap = until - since
+    extended = 0
+    while True:
+        with transaction.atomic():
+            ids = list(
+                Match.objects.select_for_update()
+                .filter(status=Match.Status.ACTIVE, deadline__gt=since, deadline__lte=until)
+                .exclude(phase_kind=CONTINUOUS)
+                .values_list("pk", flat=True)[:CLAIM_BATCH]
+            )
+            if not ids:
+                return extended
+            Match.objects.filter(pk__in=ids).update(deadline=F("deadline") + gap)
+            # The open phase's deadline is the match's (one source of truth: copy it over).
+            Phase.objects.filter(match_id__in=ids, status=Phase.Status.OPEN).update(
+                deadline=Subquery(Match.objects.filter(pk=OuterRef("match_id"))
+                                  .values("deadline")[:1]))
+            extended += len(ids)

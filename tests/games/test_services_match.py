@@ -8,6 +8,7 @@ from django.utils import timezone
 from games import services
 from games.models import Match, MatchStatusChange, Phase, Seat
 from games.services import ServiceError
+from tests.outbox import promised
 
 pytestmark = pytest.mark.django_db
 
@@ -37,9 +38,11 @@ def test_match_with_creator_and_bot_starts_at_once_and_queues_the_bot(
     assert abs(match.deadline - (timezone.now() + timedelta(hours=24))) < timedelta(minutes=1)
     phase = Phase.objects.get(match=match, number=1)
     assert phase.status == Phase.Status.OPEN and phase.state_before == match.state
-    assert [(c.task_name, c.kwargs) for c in callbacks if hasattr(c, "task_name")] == [
+    assert promised(match.pk, kind="task") == [
         ("games.tasks.bot_submit", {"match_id": match.pk, "seat_number": 2, "phase_number": 1})
     ]
+    queued = tuple(c.task_name for c in callbacks if hasattr(c, "task_name"))
+    assert queued == ("games.tasks.outbox_dispatch",)
     changes = list(MatchStatusChange.objects.filter(match=match).values_list(
         "old_status", "new_status"))
     assert changes == [("", "open"), ("open", "active")]

@@ -3,13 +3,16 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import engine
 from games import services
-from games.models import Match, Phase, Seat, Submission, SweepRun
+from games.models import Match, OutboxEvent, Phase, Seat, Submission, SweepRun
 from games.receipts import receipt_for
 from games.services import ServiceError
+from tests.outbox import promised
 
 pytestmark = pytest.mark.django_db
 
@@ -131,36 +134,76 @@ def test_a_won_game_finishes_with_its_result(toy_duel, django_capture_on_commit_
                             "reason": "North reached 2 points", "winners": [1], "is_draw": False}
     assert match.status_changes.last().new_status == "finished"
     assert Phase.objects.filter(match=match).count() == 2
-    from games.signals import match_ended, phase_resolved
+    sent = promised(match.pk, kind="signal")
+    assert ("match_ended", {"match_id": match.pk, "status": "finished"}) in sent
+    assert [payload for name, payload in sent if name == "phase_resolved"][-1] == {
+        "match_id": match.pk, "phase_number": 2, "finished": True}
+    assert ("phase_opened", {"match_id": match.pk, "phase_number": 3}) not in sent
 
-    sent = [(c.signal, c.kwargs) for c in callbacks if hasattr(c, "signal")]
-    assert (match_ended, {"match_id": match.pk, "status": "finished"}) in sent
-    assert [kwargs for signal, kwargs in sent if signal is phase_resolved] == [
-        {"match_id": match.pk, "phase_number": 2, "finished": True}]
 
-
-def test_phase_resolved_signal_is_sent_on_commit(toy_duel, django_capture_on_commit_callbacks):
-    from games.signals import phase_resolved
+def test_side_effects_are_promised_in_the_transaction_and_carried_out_once_after_it(
+        toy_duel, django_capture_on_commit_callbacks):
+    from games.signals import phase_opened, phase_resolved
 
     received = []
 
-    def receiver(**kwargs):
-        received.append((kwargs["match_id"], kwargs["phase_number"], kwargs["finished"]))
+    def receiver(signal, **kwargs):
+        received.append((signal, kwargs["match_id"], kwargs["phase_number"]))
 
     phase_resolved.connect(receiver)
+    phase_opened.connect(receiver)
     try:
         match = toy_duel()
         submit(match, match.alice, 1, 4)
         submit(match, match.bob, 2, 2)
+        before = OutboxEvent.objects.count()
         with django_capture_on_commit_callbacks() as callbacks:
-            resolve(match)
+            with CaptureQueriesContext(connection) as queries:
+                resolve(match)
             assert received == []  # not inside the transaction
-        for callback in callbacks:
-            if hasattr(callback, "signal"):
-                callback()
+        # One INSERT for every side effect of the resolution, and one task to carry them out.
+        inserts = [q for q in queries if q["sql"].startswith('INSERT INTO "games_outboxevent"')]
+        assert len(inserts) == 1 and OutboxEvent.objects.count() == before + 2
+        (dispatch,) = [c for c in callbacks if hasattr(c, "task_name")]
+        assert dispatch.task_name == "games.tasks.outbox_dispatch"
+        assert services.outbox_dispatch(ids=dispatch.kwargs["ids"]) == 2
+        assert services.outbox_dispatch(ids=dispatch.kwargs["ids"]) == 0  # a duplicate task
     finally:
         phase_resolved.disconnect(receiver)
-    assert received == [(match.pk, 1, False)]
+        phase_opened.disconnect(receiver)
+    assert received == [(phase_resolved, match.pk, 1), (phase_opened, match.pk, 2)]
+
+
+def test_the_sweeper_dispatches_what_a_crash_left_undone(toy_duel, settings,
+                                                       django_capture_on_commit_callbacks):
+    settings.OUTBOX_GRACE_SECONDS = 30
+    match = toy_duel()
+    submit(match, match.alice, 1, 4)
+    submit(match, match.bob, 2, 2)
+    resolve(match)  # its on-commit dispatch never ran (the test's transaction never commits)
+    pending = list(OutboxEvent.objects.filter(match_id=match.pk, done_at__isnull=True))
+    with django_capture_on_commit_callbacks():
+        assert services.outbox_sweep() == 0  # within the grace: the dispatch may be on its way
+    OutboxEvent.objects.filter(pk__in=[r.pk for r in pending]).update(
+        created_at=timezone.now() - timedelta(minutes=1))
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert services.outbox_sweep() == len(pending)
+    (dispatch,) = [c for c in callbacks if hasattr(c, "task_name")]
+    assert set(dispatch.kwargs["ids"]) == {r.pk for r in pending}
+    services.outbox_dispatch(ids=dispatch.kwargs["ids"])
+    assert not OutboxEvent.objects.filter(match_id=match.pk, done_at__isnull=True).exists()
+
+
+def test_resolving_costs_a_bounded_number_of_queries(toy_duel):
+    match = toy_duel()
+    submit(match, match.alice, 1, 4)  # bob misses: his default sheet is written too
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    Phase.objects.filter(match=match).update(deadline=timezone.now() - timedelta(seconds=1))
+    with CaptureQueriesContext(connection) as captured:
+        assert services.phase_resolve(match_id=match.pk, phase_number=1)
+    # Savepoints are the test's transaction control (BEGIN and COMMIT outside tests).
+    queries = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(queries) <= 10, "\n".join(q[:120] for q in queries)
 
 
 def test_a_poison_phase_is_retried_then_quarantined_then_retried_by_a_moderator(
@@ -199,15 +242,21 @@ def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
     submit(complete, complete.bob, 2, 3)
     with django_capture_on_commit_callbacks() as callbacks:
         assert services.deadlines_sweep() == 1  # the complete one is still within its grace
-    assert queued(callbacks) == [("games.tasks.resolve_phase",
-                                  {"match_id": late.pk, "phase_number": 1})]
+    assert queued(callbacks) == [("games.tasks.resolve_phases", {"pairs": [[late.pk, 1]]})]
     Match.objects.filter(pk=complete.pk).update(
         complete_at=timezone.now() - timedelta(seconds=11))
     with django_capture_on_commit_callbacks() as callbacks:
-        assert services.deadlines_sweep() == 2
-    assert {c.kwargs["match_id"] for c in callbacks if hasattr(c, "task_name")} == {
-        late.pk, complete.pk}
-    assert fresh.pk not in {c.kwargs["match_id"] for c in callbacks}
+        assert services.deadlines_sweep() == 1  # the late one is claimed: not queued again
+    assert queued(callbacks) == [("games.tasks.resolve_phases", {"pairs": [[complete.pk, 1]]})]
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert services.deadlines_sweep() == 0
+    # A claim older than SWEEP_CLAIM_SECONDS is taken as lost: queued again.
+    Match.objects.filter(pk=late.pk).update(
+        queued_at=timezone.now() - timedelta(seconds=settings.SWEEP_CLAIM_SECONDS + 1))
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert services.deadlines_sweep() == 1
+    assert queued(callbacks) == [("games.tasks.resolve_phases", {"pairs": [[late.pk, 1]]})]
+    assert fresh.pk not in {pair[0] for c in callbacks for pair in c.kwargs["pairs"]}
 
 
 def test_sweeper_extends_deadlines_that_passed_while_the_system_was_down(toy_duel, settings):
@@ -230,8 +279,25 @@ def test_sweeper_extends_deadlines_that_passed_while_the_system_was_down(toy_due
     run = SweepRun.objects.get()
     assert run.extended_total == 1 and run.last_gap_seconds > 7000
     submit(during, during.alice, 1, 2)  # the player still has time
-    assert services.deadlines_sweep() == 1  # a normal gap now: nothing extended
+    assert services.deadlines_sweep() == 0  # a normal gap now; the overdue one is claimed
     assert SweepRun.objects.get().extended_total == 1
+
+
+def test_an_outage_extension_cut_short_is_finished_by_the_next_sweep(toy_duel, settings):
+    settings.SWEEP_OUTAGE_SECONDS = 600
+    services.deadlines_sweep()
+    since, until = timezone.now() - timedelta(hours=2), timezone.now() - timedelta(minutes=5)
+    during = toy_duel()
+    Match.objects.filter(pk=during.pk).update(deadline=timezone.now() - timedelta(minutes=30))
+    Phase.objects.filter(match=during).update(deadline=timezone.now() - timedelta(minutes=30))
+    # A sweep recorded the outage and died before moving any deadline.
+    SweepRun.objects.update(extending_since=since, extending_until=until)
+    services.deadlines_sweep()
+    during.refresh_from_db()
+    expected = timezone.now() + timedelta(minutes=85)  # -30 min + the 115 min outage
+    assert abs(during.deadline - expected) < timedelta(seconds=30)
+    run = SweepRun.objects.get()
+    assert run.extending_since is None and run.extended_total == 1
 
 
 def test_bot_submits_a_deterministic_sheet_once(make_user):
@@ -257,10 +323,10 @@ def test_bot_match_plays_through_to_the_next_phase(make_user, django_capture_on_
         seats=[{"kind": "human", "user": alice}, {"kind": "bot", "bot": "random"}])
     services.bot_submit(match_id=match.pk, seat_number=2, phase_number=1)
     submit(match, alice, 1, 5)
-    with django_capture_on_commit_callbacks() as callbacks:
+    with django_capture_on_commit_callbacks():
         assert resolve(match)
     assert ("games.tasks.bot_submit", {"match_id": match.pk, "seat_number": 2,
-                                       "phase_number": 2}) in queued(callbacks)
+                                       "phase_number": 2}) in promised(match.pk, kind="task")
 
 
 def test_deadline_extension_is_capped_and_idempotent(toy_duel):
