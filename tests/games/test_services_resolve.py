@@ -126,7 +126,7 @@ def test_a_won_game_finishes_with_its_result(toy_duel, django_capture_on_commit_
     for phase in (1, 2):
         submit(match, match.alice, 1, 5, phase=phase)
         submit(match, match.bob, 2, 3, phase=phase)
-        with django_capture_on_commit_callbacks() as callbacks:
+        with django_capture_on_commit_callbacks():
             assert resolve(match)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.finished_at is not None
