@@ -72,7 +72,8 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
         return False
     if match.status != Match.Status.ACTIVE or match.phase_number != phase_number:
         return False
-    phase = Phase.objects.filter(match=match, number=phase_number).defer("state_before").first()
+    phase = (Phase.objects.filter(match=match, number=phase_number).defer("state_before")
+             .order_by().first())
     if phase is None or phase.status != Phase.Status.OPEN:
         return False
     if phase.kind == PhaseKind.CONTINUOUS.value:
@@ -81,10 +82,10 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     state = match.state
     prompts = game.prompts(state)
     required = required_seats(prompts)
-    seats = {seat.number: seat for seat in Seat.objects.filter(match=match)}
+    seats = {seat.number: seat for seat in Seat.objects.filter(match=match).order_by()}
     by_id = {seat.pk: seat for seat in seats.values()}
     sheets = {by_id[sub.seat_id].number: sub
-              for sub in Submission.objects.filter(phase=phase)}
+              for sub in Submission.objects.filter(phase=phase).order_by()}
     now = timezone.now()
     past_deadline = phase.deadline is not None and phase.deadline <= now
     if not past_deadline and (not sheets or not required <= sheets.keys()):

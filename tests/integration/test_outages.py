@@ -132,3 +132,29 @@ def test_final_act_plays_a_phase_through_the_worker(stack, make_user):
                    f"final-act phase {number} to resolve with the bot's sheet")
         phase = Phase.objects.get(match=match, number=number)
         assert phase.revealed["2"]["source"] == "bot"
+
+
+def test_what_a_commit_promised_is_done_by_the_sweeper_when_its_queueing_failed(stack, make_user):
+    """A resolution commits, but the task that would carry out its side effects never reaches
+    the broker: the "your move" mail of the next phase is still sent, by the outbox sweeper."""
+    from games.models import OutboxEvent
+    from portal.mail.models import OutgoingEmail
+
+    stack.worker(OUTBOX_GRACE_SECONDS="1")
+    stack.beat()  # sweeps the outbox every 4 s here
+    match = duel(make_user, "promise")
+    submit(match, 1, 4)
+    with broker("redis://127.0.0.1:9/0"):  # nothing listens there: every queueing fails
+        submit(match, 2, 2)  # completes the phase; queueing its resolution fails too
+        assert services.phase_resolve(match_id=match.pk, phase_number=1)
+    promised = OutboxEvent.objects.get(match_id=match.pk, name="phase_opened",
+                                       payload__phase_number=2)
+    assert promised.done_at is None  # committed with the resolution, not yet carried out
+    wait_until(lambda: OutgoingEmail.objects.filter(match_id=match.pk, phase_number=2,
+                                                    kind="phase_opened").count() == 2,
+               60, "the sweeper to carry out the promised 'your move' mails")
+    promised.refresh_from_db()
+    assert promised.done_at is not None
+    time.sleep(5)  # another sweep or two: nothing is done twice
+    assert OutgoingEmail.objects.filter(match_id=match.pk, phase_number=2,
+                                        kind="phase_opened").count() == 2

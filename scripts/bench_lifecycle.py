@@ -1,0 +1,212 @@
+"""Benchmark: the sealed-turn lifecycle at scale, on PostgreSQL + Redis with a real worker.
+
+    .venv/bin/python scripts/bench_lifecycle.py [--sweep 2000] [--one-at-a-time 100]
+
+Uses a database of its own (``bench_lifecycle`` on the server of DATABASE_URL, default the
+machine's PostgreSQL; dropped and made anew, then migrated) and a Redis database of its own
+(``REDIS_URL`` with db 11, flushed), and starts its own Celery worker (prefork, 2 processes, the
+project's app; mail goes to Django's dummy backend so SMTP is not what is measured). Final Act
+matches with two human seats. Prints one JSON line:
+
+- ``celery_roundtrip_ms``: the baseline, measured in the same run: a task that marks one outbox
+  row done, from queueing to the row seen done (p50);
+- ``commit_to_open_p50_ms`` / ``_p99_ms``: the last sheet committed → the next phase open,
+  one match at a time (the worker resolves it);
+- ``resolution_ms`` / ``resolution_queries``: one resolution profiled in this process (median;
+  the queries include writing its side effects to the outbox);
+- ``match_create_ms``: ``match_create`` of a two-seat Final Act match (median);
+- ``sweep_matches`` / ``sweep_s`` / ``sweep_per_s``: that many matches past their deadline, one
+  sweep, until every one is resolved by the worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def own_database(url: str, name: str) -> str:
+    """Drop and create database ``name`` on the server of ``url``; its URL."""
+    import psycopg
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def wait_until(check, timeout: float, poll: float = 0.0005) -> float:
+    start = time.perf_counter()
+    while not check():
+        if time.perf_counter() - start > timeout:
+            raise TimeoutError("the worker did not finish in time")
+        time.sleep(poll)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sweep", type=int, default=2000, help="matches past their deadline")
+    parser.add_argument("--one-at-a-time", type=int, default=100)
+    parser.add_argument("--profiled", type=int, default=50)
+    parser.add_argument("--concurrency", type=int, default=2)
+    args = parser.parse_args()
+
+    base_db = os.environ.get("DATABASE_URL", "postgres://root@127.0.0.1:5432/test")
+    base_redis = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    database_url = own_database(base_db, "bench_lifecycle")
+    redis_url = urlunsplit(urlsplit(base_redis)._replace(path="/11"))
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "DJANGO_SETTINGS_MODULE": "portal.settings", "LOG_LEVEL": "WARNING",
+           "EMAIL_URL": "dummy://", "PYTHONPATH": str(REPO), "DEBUG": "false",
+           "SECRET_KEY": "bench-" + "x" * 50, "ALLOWED_HOSTS": "localhost",
+           "SWEEP_CLAIM_SECONDS": "600"}
+    os.environ.update(env)
+
+    import django
+
+    django.setup()
+    import redis
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    import engine
+    from games import services
+    from games.models import Match, OutboxEvent, Phase, Seat
+    from games.services.queue import Enqueue
+
+    call_command("migrate", verbosity=0)
+    redis.Redis.from_url(redis_url).flushdb()
+    game = engine.get("final-act")
+    users = get_user_model()
+    alice = users.objects.create_user("bench_alice", "alice@bench.test", "pw")
+    bob = users.objects.create_user("bench_bob", "bob@bench.test", "pw")
+
+    def new_match():
+        return services.match_create(
+            creator=alice, game="final-act", options={}, hours_per_phase=24,
+            seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}])
+
+    def submit(match, seat: int, user) -> None:
+        match.refresh_from_db()
+        services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
+                               phase_number=match.phase_number, source="web",
+                               data=game.default_submission(match.state, seat))
+
+    # -- a match created ---------------------------------------------------------------------
+    create_ms = []
+    for _ in range(30):
+        start = time.perf_counter()
+        new_match()
+        create_ms.append((time.perf_counter() - start) * 1000)
+
+    # -- one resolution, profiled in this process ------------------------------------------------
+    resolve_ms, queries = [], []
+    for _ in range(args.profiled):
+        match = new_match()
+        submit(match, 1, alice)
+        submit(match, 2, bob)
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            assert services.phase_resolve(match_id=match.pk, phase_number=1)
+            resolve_ms.append((time.perf_counter() - start) * 1000)
+        queries.append(len(captured))
+
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "portal.celery", "worker", "--pool=prefork",
+         f"--concurrency={args.concurrency}", "--loglevel=WARNING", "--without-gossip",
+         "--without-mingle", "--without-heartbeat"],
+        env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # The worker is up when it has carried out a first outbox row.
+        def roundtrip(timeout: float) -> float:
+            row = OutboxEvent.objects.create(kind="signal", name="phase_resolved",
+                                             payload={"match_id": 0, "phase_number": 0,
+                                                      "finished": False},
+                                             created_at=timezone.now())
+            start = time.perf_counter()
+            Enqueue("games.tasks.outbox_dispatch", ids=[row.pk])()
+            wait_until(lambda: OutboxEvent.objects.filter(pk=row.pk, done_at__isnull=False)
+                       .exists(), timeout)
+            return (time.perf_counter() - start) * 1000
+
+        roundtrip(120)
+        baseline = [roundtrip(30) for _ in range(50)]
+
+        # -- the last sheet committed -> the next phase open, one match at a time ---------------
+        open_ms = []
+        for _ in range(args.one_at_a_time):
+            match = new_match()
+            submit(match, 1, alice)
+            submit(match, 2, bob)  # commits; its resolution is queued on commit
+            start = time.perf_counter()
+            wait_until(lambda m=match: Match.objects.filter(pk=m.pk, phase_number=2).exists(),
+                       30)
+            open_ms.append((time.perf_counter() - start) * 1000)
+
+        # -- a sweep over many overdue matches ------------------------------------------------
+        template = new_match()
+        phase = Phase.objects.get(match=template, number=1)
+        past = timezone.now() - timedelta(minutes=1)
+        matches = Match.objects.bulk_create([
+            Match(game=template.game, options=template.options, status=template.status,
+                  seed=template.seed + n, hours_per_phase=template.hours_per_phase,
+                  phase_number=1, phase_kind=template.phase_kind, phase_name=template.phase_name,
+                  deadline=past, state=template.state, created_by=alice,
+                  started_at=template.started_at, invite_token=f"bench-{n}")
+            for n in range(args.sweep)], batch_size=1000)
+        Seat.objects.bulk_create([
+            Seat(match=m, number=n, user=u, status=Seat.Status.TAKEN)
+            for m in matches for n, u in ((1, alice), (2, bob))], batch_size=2000)
+        Phase.objects.bulk_create([
+            Phase(match=m, number=1, kind=phase.kind, name=phase.name, opened_at=phase.opened_at,
+                  deadline=past, state_before=phase.state_before)
+            for m in matches], batch_size=1000)
+        ids = [m.pk for m in matches]
+        start = time.perf_counter()
+        queued = services.deadlines_sweep()
+        wait_until(lambda: not Match.objects.filter(pk__in=ids, phase_number=1).exists(),
+                   3600, poll=0.2)
+        sweep_s = time.perf_counter() - start
+    finally:
+        worker.terminate()
+        worker.wait(30)
+
+    print(json.dumps({
+        "celery_roundtrip_ms": round(statistics.median(baseline), 2),
+        "commit_to_open_p50_ms": round(percentile(open_ms, 0.5), 2),
+        "commit_to_open_p99_ms": round(percentile(open_ms, 0.99), 2),
+        "resolution_ms": round(statistics.median(resolve_ms), 2),
+        "resolution_queries": int(statistics.median(queries)),
+        "match_create_ms": round(statistics.median(create_ms), 2),
+        "sweep_matches": args.sweep,
+        "sweep_queued": queued,
+        "sweep_s": round(sweep_s, 2),
+        "sweep_per_s": round(args.sweep / sweep_s, 1),
+        "worker_processes": args.concurrency,
+    }))
+
+
+if __name__ == "__main__":
+    main()
