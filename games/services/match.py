@@ -163,20 +163,17 @@ def match_create(
         miss_limit=miss_limit,
     )
     now = timezone.now()
-    for number, seat in enumerate(clean_seats, start=1):
-        filled = seat["user"] is not None or seat["bot"]
-        Seat.objects.create(
-            match=match,
-            number=number,
-            user=seat["user"],
-            bot=seat["bot"],
-            status=Seat.Status.TAKEN if filled else Seat.Status.OPEN,
-            joined_at=now if filled else None,
-        )
+    seat_rows = Seat.objects.bulk_create([
+        Seat(match=match, number=number, user=seat["user"], bot=seat["bot"],
+             status=Seat.Status.TAKEN if seat["user"] is not None or seat["bot"]
+             else Seat.Status.OPEN,
+             joined_at=now if seat["user"] is not None or seat["bot"] else None)
+        for number, seat in enumerate(clean_seats, start=1)
+    ])
     MatchStatusChange.objects.create(match=match, old_status="", new_status=match.status,
                                      changed_by=match.created_by, note="created")
-    if all(s["user"] is not None or s["bot"] for s in clean_seats):
-        return match_start(match_id=match.pk, by=creator)
+    if all(seat.status == Seat.Status.TAKEN for seat in seat_rows):
+        return _start(match, the_game, seat_rows, by=creator)
     return match
 
 
@@ -186,38 +183,51 @@ def match_start(*, match_id: Any, by: AbstractBaseUser | None = None) -> Match:
     match = match_lock(match_id)
     if match.status != Match.Status.OPEN:
         raise ServiceError("not_open", "This match has already started or ended.")
-    if match.seats.filter(status=Seat.Status.OPEN).exists():
+    seats = list(match.seats.select_related("user"))
+    if any(seat.status == Seat.Status.OPEN for seat in seats):
         raise ServiceError("not_open", "The match cannot start: some seats are still open.")
-    game = game_for(match.game)
-    seat_count = match.seats.count()
-    _name_seats(match, game)
-    state = game.start(seat_count, match.options, match.seed)
-    match_set_status(match=match, new_status=Match.Status.ACTIVE, by=by, note="all seats filled")
+    return _start(match, game_for(match.game), seats, by=by)
+
+
+def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser | None
+           ) -> Match:
+    """Start ``match`` (locked or just created by the caller) with its filled ``seats``: the
+    engine's start position, then phase 1 opens; one UPDATE of the match, its side effects in
+    one outbox INSERT."""
+    _name_seats(match, game, seats)
+    state = game.start(len(seats), match.options, match.seed)
+    events: list[tuple] = []
+    match_set_status(match=match, new_status=Match.Status.ACTIVE, by=by, note="all seats filled",
+                     events=events, save=False)
+    fields = ["status", "started_at", "options", "state", "phase_number", "phase_kind",
+              "phase_name", "deadline", "complete_at"]
     now = timezone.now()
-    phase = phase_open(match=match, game=game, state=state, number=1, now=now)
+    phase = phase_open(match=match, game=game, state=state, number=1, now=now, events=events,
+                       bots={seat.number: seat.bot for seat in seats if seat.bot})
     if phase is None:  # a game that is over before it began: record it, do not hang
         match.state = state
         result = game.result(state)
         match.result = result_as_json(result) if result else None
-        match.save()
-        return match_set_status(match=match, new_status=Match.Status.FINISHED, by=by,
-                                note="nothing to play")
-    match.save()
+        match_set_status(match=match, new_status=Match.Status.FINISHED, by=by,
+                         note="nothing to play", events=events, save=False)
+        fields += ["result", "finished_at"]
+    match.save(update_fields=fields)
+    outbox_write(events)
     return match
 
 
-def _name_seats(match: Match, game: Any) -> None:
+def _name_seats(match: Match, game: Any, seats: list[Seat]) -> None:
     """A game with a "names" option (display names in its logbook and text grammar) gets the
-    players' user names, unless the creator set them; names the game refuses are left out."""
+    players' user names, unless the creator set them; names the game refuses are left out.
+    (The caller saves the match's options.)"""
     if "names" not in game.default_options() or match.options.get("names"):
         return
-    names = {str(seat.number): seat.user.get_username()
-             for seat in match.seats.select_related("user") if seat.user is not None}
+    names = {str(seat.number): seat.user.get_username() for seat in seats
+             if seat.user is not None}
     try:
         match.options = game.validate_options({**match.options, "names": names})
     except RuleError:
         return
-    match.save(update_fields=["options"])
 
 
 @transaction.atomic

@@ -179,3 +179,16 @@ def test_abort_by_creator_or_staff_only(toy_duel, make_user):
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and match.deadline is None
     assert match.status_changes.last().note == "cheating"
+
+
+def test_creating_a_full_match_costs_a_bounded_number_of_queries(make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alice = make_user("alice")
+    with CaptureQueriesContext(connection) as captured:
+        match = create(alice, [{"kind": "human", "user": alice}, {"kind": "bot", "bot": "random"}])
+    queries = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    # The match, its seats, two audit rows, phase 1, the match's phase fields, the outbox.
+    assert len(queries) <= 7, "\n".join(q[:100] for q in queries)
+    assert match.status == Match.Status.ACTIVE and match.phase_number == 1
