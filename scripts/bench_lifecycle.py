@@ -68,6 +68,7 @@ def main() -> None:
     parser.add_argument("--one-at-a-time", type=int, default=100)
     parser.add_argument("--profiled", type=int, default=50)
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--worker-log", help="write the worker's INFO log to this file")
     args = parser.parse_args()
 
     base_db = os.environ.get("DATABASE_URL", "postgres://root@127.0.0.1:5432/test")
@@ -135,9 +136,11 @@ def main() -> None:
 
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "portal.celery", "worker", "--pool=prefork",
-         f"--concurrency={args.concurrency}", "--loglevel=WARNING", "--without-gossip",
+         f"--concurrency={args.concurrency}",
+         f"--loglevel={'INFO' if args.worker_log else 'WARNING'}", "--without-gossip",
          "--without-mingle", "--without-heartbeat"],
-        env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env=env, cwd=REPO, stdout=subprocess.DEVNULL,
+        stderr=open(args.worker_log, "w") if args.worker_log else subprocess.DEVNULL)
     try:
         # The worker is up when it has carried out a first outbox row.
         def roundtrip(timeout: float) -> float:
