@@ -18,6 +18,8 @@ from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
+from games.models import OutboxEvent
+
 logger = logging.getLogger(__name__)
 
 # Keep a request short when the broker is unreachable: one quick retry, then give up.
@@ -89,8 +91,6 @@ def task_event(name: str, match: int | None = None, /, **payload: Any) -> tuple:
 def outbox_write(events: list[tuple]) -> None:
     """Promise ``events`` (``signal_event``/``task_event``) in the current transaction: one
     INSERT for all of them, and one task queued on commit to carry them out."""
-    from games.models import OutboxEvent
-
     if not events:
         return
     now = timezone.now()

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_safe
 from games import plugins, selectors
 from games.models import Match, Phase
 from games.views.access import match_url, match_visible_or_404
+from games.views.match import resolved_phases
 
 
 def frame_for(match: Match, seat: int | None, phase_number: int, resolved: list[Phase]
@@ -41,8 +42,6 @@ def frame_for(match: Match, seat: int | None, phase_number: int, resolved: list[
 def replay(request: HttpRequest, match_id: int, phase_number: int) -> HttpResponse:
     """One resolved phase of the match as a replay frame: the HTMX partial, or (without HTMX)
     the match page showing that frame."""
-    from games.views.match import resolved_phases
-
     match = match_visible_or_404(request, match_id)
     plugin = plugins.plugin_for(match.game)
     if not request.htmx:
