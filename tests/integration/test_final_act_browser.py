@@ -210,9 +210,16 @@ def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_pa
         if played == 1:
             screenshot(page, "orders")  # the unit moved, its cone shaded
         fire_at(page, order)
+        # The live check posts each change a moment later and redraws the board with the plan:
+        # wait for the one that has both orders (a loaded machine can delay its timer).
+        wanted = [f"Plan: {order['unit']} moves {order['move']} to {order['to']}",
+                  f"Plan: {order['unit']} fires at {order['target']}"]
+        page.wait_for_function(
+            "wanted => { const have = [...document.querySelectorAll("
+            "'#fa-board-live .fa-layer-plan > g > title')].map(e => e.textContent);"
+            " return wanted.every(w => have.includes(w)); }", arg=wanted, timeout=20_000)
         quiet(page)
-        assert {f"Plan: {order['unit']} moves {order['move']} to {order['to']}",
-                f"Plan: {order['unit']} fires at {order['target']}"} <= set(plan_titles(page))
+        assert set(wanted) <= set(plan_titles(page))
         answer = seal_orders(page)
         sheet = sealed(match, 1, phase_number)
         wait_until_seen(page, sheet.receipt)
