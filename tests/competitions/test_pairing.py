@@ -398,3 +398,63 @@ def test_pods_seat_everyone_once_and_even_out_seat_positions(n, size, seed):
     for counts in seats.values():
         # over `size` rounds nobody sits in one seat more than twice
         assert max(counts.values()) <= 2
+
+
+# --- brackets -----------------------------------------------------------------------------
+
+
+def _play_bracket(matches, n, pick):
+    from competitions.bracket import bracket_state
+
+    winners: dict[str, int] = {}
+    rounds = 0
+    while True:
+        state = bracket_state(matches, n, winners)
+        ready = [k for k, row in state.items() if row["ready"]]
+        if not ready:
+            return state, rounds
+        rounds += 1
+        for key in ready:
+            winners[key] = pick(state[key]["first"], state[key]["second"])
+
+
+@given(st.integers(2, 40), st.integers(0, 10**6))
+def test_double_elimination_knocks_out_after_two_losses(n, seed):
+    from competitions.bracket import bracket_placings, double_elimination
+
+    rng = random.Random(seed)
+    matches = double_elimination(n)
+    state, _ = _play_bracket(matches, n, lambda a, b: rng.choice([a, b]))
+    losses: Counter = Counter()
+    played: Counter = Counter()
+    for row in state.values():
+        if not row["bye"]:
+            losses[row["loser"]] += 1
+            played[frozenset((row["first"], row["second"]))] += 1
+    champion = state["F"]["winner"]
+    assert champion
+    assert all(losses[p] == 2 for p in range(1, n + 1) if p != champion
+               and p != state["F"]["loser"]) or n == 2
+    assert losses[champion] <= 1
+    places = bracket_placings(matches, state, n)
+    assert sorted(places) == list(range(1, n + 1))
+    assert places[champion] == 1 and places[state["F"]["loser"]] == 2
+
+
+def test_eight_player_double_elimination_takes_six_rounds_by_seed():
+    from competitions.bracket import double_elimination
+
+    matches = double_elimination(8)
+    state, rounds = _play_bracket(matches, 8, min)  # the better seed always wins
+    assert rounds == 6
+    assert state["F"]["winner"] == 1 and state["F"]["loser"] == 2
+    assert len([m for m in matches if m.bracket == "L"]) == 6
+
+
+def test_single_elimination_byes_walk_the_top_seeds_over():
+    from competitions.bracket import bracket_state, single_elimination
+
+    matches = single_elimination(6)
+    state = bracket_state(matches, 6, {})
+    assert state["W1-1"]["bye"] and state["W1-1"]["winner"] == 1
+    assert [k for k, row in state.items() if row["ready"]] == ["W1-2", "W1-4"]
