@@ -14,10 +14,3 @@ def sweep() -> dict:
 
     return competitions_sweep()
 
-
-@shared_task(name="competitions.tasks.match_ended", **TASK_OPTIONS)
-def match_ended(match_id: int) -> None:
-    """Rate a finished match and record its tournament result (each exactly once)."""
-    from competitions.services import match_ended_record
-
-    match_ended_record(match_id=match_id)

@@ -90,7 +90,8 @@ def test_round_robin_everyone_meets_everyone_and_colours_balance(n, cycles):
     assert set(met.values()) == {cycles}
     assert len(met) == n * (n - 1) // 2
     for p in range(1, n + 1):
-        assert abs(whites[p] - blacks[p]) <= 1 + (cycles - 1)  # double: the swap costs one
+        # one cycle: one colour once more at most; two cycles: exactly as many of each
+        assert abs(whites[p] - blacks[p]) <= (1 if cycles == 1 else 0)
         if n % 2:
             assert byes[p] == cycles
 
@@ -298,12 +299,14 @@ def test_swiss_colours_follow_the_rules(history):
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(4, 40), st.integers(0, 10**6))
-def test_swiss_byes_rotate_and_colours_stay_near_balance(n, seed):
+def test_swiss_byes_rotate_and_no_rematch_while_one_is_avoidable(n, seed):
+    """With at most (n - 1) // 2 rounds a rematch-free pairing always exists (Dirac: every
+    player can still meet more than half the field), whoever takes the bye."""
     rng = random.Random(seed)
     players = [{"id": p, "rating": 2000 - p, "active": True} for p in range(1, n + 1)]
     games: list[dict] = []
     byes: Counter = Counter()
-    rounds = min(n - 1, 7)
+    rounds = min((n - 1) // 2, 7)
     for rnd in range(1, rounds + 1):
         for a, b in swiss_round(players, games, rnd):
             if b is None:
@@ -311,10 +314,9 @@ def test_swiss_byes_rotate_and_colours_stay_near_balance(n, seed):
             games.append({"round": rnd, "first": a, "second": b,
                           "score": 1 if b is None else rng.choice([0, 0.5, 1])})
     assert all(count == 1 for count in byes.values())  # nobody byed twice in < n rounds
-    rec = pairing._read_games([p["id"] for p in players], games)
-    assert all(abs(r.whites - r.blacks) <= 2 for r in rec.values())
+    assert sum(byes.values()) == (rounds if n % 2 else 0)
     met = Counter(frozenset((g["first"], g["second"])) for g in games if g["second"])
-    assert max(met.values()) == 1  # with fewer rounds than n - 1 no rematch was needed here
+    assert max(met.values()) == 1
 
 
 def test_swiss_fast_path_agrees_with_the_global_matching():
