@@ -43,6 +43,10 @@ def clubs_visible(user: Any) -> QuerySet[Club]:
     return clubs.filter(is_public=True)
 
 
+def site_ladders() -> QuerySet[Ladder]:
+    return Ladder.objects.filter(club__isnull=True).order_by("name")
+
+
 def club_matches(club: Club) -> QuerySet[Match]:
     """Matches of the club: organisers' club matches, its ladders' and its tournaments'."""
     return Match.objects.filter(

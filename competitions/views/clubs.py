@@ -31,7 +31,8 @@ def club_url(club: Club) -> str:
 
 def club_list(request: HttpRequest) -> HttpResponse:
     return render(request, "competitions/club_list.html",
-                  {"clubs": selectors.clubs_visible(request.user)})
+                  {"clubs": selectors.clubs_visible(request.user),
+                   "site_ladders": selectors.site_ladders()})
 
 
 @login_required

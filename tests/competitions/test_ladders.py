@@ -174,3 +174,23 @@ def test_find_me_an_opponent_picks_the_nearest_rating(club_ladder, finish):
     assert challenge.challenged == bob
     second = services.challenge_create(ladder_id=ladder.pk, by=owner, nearest=True)
     assert second.challenged in (carol, dave)
+
+
+def test_a_three_seat_match_is_rated_with_the_engine_s_tie_for_second(
+        players, django_capture_on_commit_callbacks):
+    from tests.competitions.conftest import run_signals
+
+    ann, ben, cat = players(3, "seat")
+    match = games.match_create(creator=ann, game="toy-count", options={"target": 3},
+                               hours_per_phase=12,
+                               seats=[{"kind": "human", "user": u} for u in (ann, ben, cat)])
+    with django_capture_on_commit_callbacks() as callbacks:
+        games.orders_submit(match_id=match.pk, seat_number=1, user=ann, phase_number=1,
+                            data={"add": 3}, source="web")
+    run_signals(callbacks)
+    run_signals(callbacks)  # delivered twice
+    ladder = services.site_ladder(game="toy-count")
+    (update,) = RatingUpdate.objects.filter(ladder=ladder, match=match)
+    assert update.ranking == [[ann.pk], sorted([ben.pk, cat.pk])]
+    mu = {r.user_id: r.mu for r in Rating.objects.filter(ladder=ladder)}
+    assert mu[ann.pk] > mu[ben.pk] and mu[ben.pk] == pytest.approx(mu[cat.pk])

@@ -266,3 +266,26 @@ def test_the_sweeper_starts_a_due_tournament_or_cancels_an_empty_one(club):
     empty.refresh_from_db()
     assert due.status == "running" and empty.status == "cancelled"
     assert services.competitions_sweep()["started"] == 0
+
+
+def test_pods_score_places_from_the_engine_ranking(club, django_capture_on_commit_callbacks):
+    from tests.competitions.conftest import run_signals
+
+    club_, owner, members = club(5)
+    tournament = create(club_, owner, format="pods", game="toy-count", options={"target": 3},
+                        seats_per_match=3, rounds_planned=1)
+    register_all(tournament, members)
+    services.tournament_start(tournament_id=tournament.pk, by=owner)
+    for pod in current_pairings(tournament):
+        seat1 = Seat.objects.get(match_id=pod.match_id, number=1)
+        with django_capture_on_commit_callbacks() as callbacks:
+            from games.services import orders_submit
+
+            orders_submit(match_id=pod.match_id, seat_number=1, user=seat1.user,
+                          phase_number=1, data={"add": 3}, source="web")
+        run_signals(callbacks)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    points = sorted(r["points"] for r in tournament_standings(tournament=tournament))
+    # a pod of 3: 2 to the winner, the two others tied share (1 + 0) / 2; a pod of 2: 1 and 0
+    assert points == [0, 0.5, 0.5, 1, 2]

@@ -36,7 +36,10 @@ def test_pages_render(setup, client):
                 reverse("competitions:club_create")):
         response = client.get(url)
         assert response.status_code == 200, url
-    assert b"View club" in client.get(reverse("competitions:clubs")).content
+    listing = client.get(reverse("competitions:clubs")).content
+    assert b"View club" in listing
+    site = services.site_ladder(game="toy-duel")
+    assert site.name.encode() in client.get(reverse("competitions:clubs")).content
 
 
 def test_register_and_withdraw_through_the_page(setup, client):
