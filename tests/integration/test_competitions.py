@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 
 import pytest
@@ -17,8 +18,10 @@ from competitions.selectors import tournament_standings
 from games import services as games
 from games.models import Match, Phase, Seat, Submission
 from games.services import ServiceError
+from tests.integration.conftest import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+RESOLVED = re.compile(r"Task games\.tasks\.resolve_phase\[[^\]]+\] succeeded in [\d.]+s: True")
 
 
 def eight_player_tournament(make_user, fmt: str, **kwargs) -> Tournament:
@@ -119,3 +122,41 @@ def test_an_eight_player_double_elimination_is_played_through_by_bots(stack, mak
         losses[loser] = losses.get(loser, 0) + 1
     assert losses.get(winner.pk, 0) <= 1
     assert sum(1 for count in losses.values() if count == 2) >= 6  # out after two losses
+
+
+def test_two_boards_finishing_at_once_on_two_workers_pair_the_next_round_once(stack,
+                                                                              make_user):
+    """Both boards of round 1 resolve at the same moment in two worker processes (each
+    resolution holds its match for a second, so they overlap); both receivers then race for
+    the tournament: round 2 is paired exactly once, and re-delivering the signals changes
+    nothing."""
+    workers = [stack.worker(concurrency=1, TOY_DUEL_RESOLVE_SLEEP="1") for _ in range(2)]
+    owner = make_user("race-owner")
+    club = services.club_create(by=owner, name="Race club")
+    tournament = services.tournament_create(by=owner, club_id=club.pk, name="Race",
+                                            game="toy-duel", format="swiss",
+                                            options={"target": 1}, rounds_planned=2)
+    for i in range(4):
+        user = make_user(f"race-{i}")
+        services.club_join_by_token(token=club.invite_token, user=user)
+        services.tournament_register(tournament_id=tournament.pk, user=user)
+    services.tournament_start(tournament_id=tournament.pk, by=owner)
+    boards = list(Pairing.objects.filter(round__tournament=tournament))
+    for board in boards:  # seat 1 wins every board at once: one resolution each
+        for seat, number in ((1, 5), (2, 1)):
+            user = Seat.objects.get(match_id=board.match_id, number=seat).user
+            games.orders_submit(match_id=board.match_id, seat_number=seat, user=user,
+                                phase_number=1, data={"number": number}, source="web")
+    wait_until(lambda: Round.objects.filter(tournament=tournament, number=2).exists(), 60,
+               "round 2 to be paired")
+    for worker in workers:  # each worker resolved one of the two boards
+        wait_until(lambda w=worker: RESOLVED.search(w.log()), 30, "both workers to resolve")
+    time.sleep(1)
+    for board in boards:
+        services.match_ended_record(match_id=board.match_id)  # a re-delivered signal
+    assert Round.objects.filter(tournament=tournament).count() == 2
+    assert Pairing.objects.filter(round__tournament=tournament, round__number=2).count() == 2
+    assert Round.objects.get(tournament=tournament, number=1).status == "finished"
+    site = services.site_ladder(game="toy-duel")
+    assert RatingUpdate.objects.filter(ladder=site,
+                                       match_id__in=[b.match_id for b in boards]).count() == 2
