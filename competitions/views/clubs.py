@@ -64,6 +64,9 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "ladders": club.ladders.all(),
         "tournaments": club.tournaments.all(),
         "running": matches.filter(status=Match.Status.ACTIVE).order_by("deadline")[:30],
+        # open club matches: members take a seat through the match's invitation link
+        "open_matches": matches.filter(status=Match.Status.OPEN).order_by("-created_at")[:30]
+        if membership is not None else [],
         "recent": matches.filter(status=Match.Status.FINISHED).order_by("-finished_at")[:20],
         "requests": club.join_requests.filter(status=JoinRequest.Status.PENDING)
         .select_related("user"),

@@ -184,3 +184,24 @@ def test_founding_a_club_through_the_page(client, make_user):
     assert Club.objects.get(slug="new-club").is_public
     assert client.post(reverse("competitions:club_create"),
                        {"name": "New Club"}).status_code == 400
+
+
+def test_members_see_open_club_matches_with_their_invitation_link(setup, client, make_user):
+    from competitions.models import ClubMatch
+
+    match = services.club_match_create(club_id=setup["club"].pk, by=setup["owner"],
+                                       game="toy-duel", options={},
+                                       players=[setup["owner"], None], hours_per_phase=24)
+    assert ClubMatch.objects.filter(match=match).exists() and match.status == "open"
+    url = reverse("competitions:club", args=[setup["club"].slug])
+    client.force_login(setup["bob"])
+    assert reverse("games:invite", args=[match.invite_token]).encode() in client.get(url).content
+    client.force_login(make_user("stranger"))
+    assert match.invite_token.encode() not in client.get(url).content
+    client.force_login(setup["owner"])
+    response = client.post(reverse("competitions:club_match_create", args=[setup["club"].slug]),
+                           {"game": "toy-duel", "players": "v1, nobody", "seats": "2"})
+    assert response.status_code == 400
+    response = client.post(reverse("competitions:club_match_create", args=[setup["club"].slug]),
+                           {"game": "toy-duel", "players": "v1,v2"})
+    assert response.status_code == 302
