@@ -3,7 +3,9 @@ results and ratings a lost signal left behind, expire challenges. Every step is 
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from django.db.models import Exists, OuterRef
@@ -19,6 +21,15 @@ from games.services import ServiceError
 logger = logging.getLogger(__name__)
 CATCH_UP_WINDOW = timedelta(days=2)
 CATCH_UP_LIMIT = 200
+
+
+@contextlib.contextmanager
+def _one_item(what: str, item_id: int) -> Iterator[None]:
+    """One failing item (a game no longer installed, a bug) must not stop the sweep."""
+    try:
+        yield
+    except Exception:
+        logger.exception("competitions sweep: %s %s failed", what, item_id)
 
 
 def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
@@ -39,12 +50,14 @@ def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
             logger.info("tournament %s not started: %s", tournament_id, error.message)
     for round_id in list(Round.objects.filter(status=Round.Status.RUNNING, ends_at__lte=now)
                          .values_list("pk", flat=True)):
-        counts["adjudicated"] += round_adjudicate(round_id=round_id, now=now)
+        with _one_item("ending round", round_id):
+            counts["adjudicated"] += round_adjudicate(round_id=round_id, now=now)
     stuck = Pairing.objects.filter(
         finished_at=None, match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED]
     ).values_list("match_id", flat=True)[:CATCH_UP_LIMIT]
     for match_id in list(stuck):
-        counts["recorded"] += pairing_result_record(match_id=match_id, now=now)
+        with _one_item("recording the result of match", match_id):
+            counts["recorded"] += pairing_result_record(match_id=match_id, now=now)
     unrated = (Match.objects.filter(status=Match.Status.FINISHED,
                                     finished_at__gte=now - CATCH_UP_WINDOW)
                .exclude(seats__bot__gt="")
@@ -52,6 +65,7 @@ def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
                                                            ladder__club__isnull=True)))
                .values_list("pk", flat=True)[:CATCH_UP_LIMIT])
     for match_id in list(unrated):
-        counts["rated"] += match_rate(match_id=match_id)
+        with _one_item("rating match", match_id):
+            counts["rated"] += match_rate(match_id=match_id)
     counts["expired"] = challenges_expire(now=now)
     return counts

@@ -289,3 +289,24 @@ def test_pods_score_places_from_the_engine_ranking(club, django_capture_on_commi
     points = sorted(r["points"] for r in tournament_standings(tournament=tournament))
     # a pod of 3: 2 to the winner, the two others tied share (1 + 0) / 2; a pod of 2: 1 and 0
     assert points == [0, 0.5, 0.5, 1, 2]
+
+
+def test_one_failing_item_does_not_stop_the_sweep(club, players):
+    """A finished match of a game that is no longer installed cannot be rated; the sweeper
+    logs it and still ends the due round."""
+    from games import services as games
+
+    club_, owner, members = club(2)
+    tournament = create(club_, owner, rounds_planned=1, adjudication="draw")
+    register_all(tournament, members)
+    services.tournament_start(tournament_id=tournament.pk, by=owner)
+    a, b = players(2, "gone")
+    orphan = games.match_create(creator=a, game="toy-duel", options={"target": 1},
+                                seats=[{"kind": "human", "user": a},
+                                       {"kind": "human", "user": b}], hours_per_phase=24)
+    Match.objects.filter(pk=orphan.pk).update(status="finished", game="uninstalled",
+                                              finished_at=timezone.now(),
+                                              result={"ranking": [[1], [2]]})
+    counts = _end_round(tournament)
+    tournament.refresh_from_db()
+    assert counts["adjudicated"] == 1 and tournament.status == "finished"
