@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "portal.accounts",
     "anymail",
     "portal.mail",
+    "competitions",
 ]
 
 MIDDLEWARE = [
@@ -251,6 +252,14 @@ CELERY_BEAT_SCHEDULE.update(
         },
     }
 )
+
+# Competitions: the sweeper starts due tournaments and rounds' ends, and catches up results.
+COMPETITIONS_SWEEP_SECONDS = float(
+    os.environ.get("COMPETITIONS_SWEEP_SECONDS", str(SWEEP_INTERVAL_SECONDS * 6))
+)
+CELERY_BEAT_SCHEDULE["competitions-sweep"] = {
+    "task": "competitions.tasks.sweep", "schedule": COMPETITIONS_SWEEP_SECONDS,
+}
 
 LOGGING = {
     "version": 1,

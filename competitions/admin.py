@@ -1,0 +1,110 @@
+"""Admins see every club, ladder and tournament; a rated match is voided from here (the
+ladder is replayed and the void audited)."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+
+from competitions import models
+from competitions.services import ladder_match_void
+from games.services import ServiceError
+
+
+class MembershipInline(admin.TabularInline):
+    model = models.Membership
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+@admin.register(models.Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "is_public", "created_at"]
+    search_fields = ["name", "slug"]
+    inlines = [MembershipInline]
+
+
+@admin.register(models.JoinRequest)
+class JoinRequestAdmin(admin.ModelAdmin):
+    list_display = ["club", "user", "status", "created_at"]
+    list_filter = ["status"]
+
+
+@admin.register(models.ClubInvitation)
+class ClubInvitationAdmin(admin.ModelAdmin):
+    list_display = ["club", "email", "created_at", "accepted_by", "accepted_at"]
+
+
+@admin.register(models.Ladder)
+class LadderAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "game", "decay_sigma_per_week"]
+    list_filter = ["game"]
+
+
+@admin.register(models.Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["ladder", "user", "mu", "sigma", "games_played", "last_active"]
+    list_filter = ["ladder"]
+    readonly_fields = ["ladder", "user", "mu", "sigma", "games_played", "last_active"]
+
+
+@admin.action(description="Void the selected matches on their ladder (replays the ladder)")
+def void_updates(modeladmin, request, queryset):
+    for update in queryset:
+        try:
+            ladder_match_void(ladder_id=update.ladder_id, match_id=update.match_id,
+                              by=request.user, reason=f"voided in the admin by {request.user}")
+        except ServiceError as error:
+            messages.error(request, f"{update}: {error.message}")
+        else:
+            messages.success(request, f"{update}: voided, ladder replayed.")
+
+
+@admin.register(models.RatingUpdate)
+class RatingUpdateAdmin(admin.ModelAdmin):
+    list_display = ["ladder", "match", "played_at", "voided"]
+    list_filter = ["ladder", "voided"]
+    readonly_fields = ["ladder", "match", "ranking", "played_at", "voided"]
+    actions = [void_updates]
+
+
+@admin.register(models.MatchVoid)
+class MatchVoidAdmin(admin.ModelAdmin):
+    list_display = ["ladder", "match", "by", "reason", "updates_replayed", "at"]
+    readonly_fields = ["ladder", "match", "by", "reason", "updates_replayed", "at"]
+
+
+@admin.register(models.Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    list_display = ["ladder", "challenger", "challenged", "status", "created_at", "match"]
+    list_filter = ["status"]
+
+
+class EntryInline(admin.TabularInline):
+    model = models.Entry
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+class StatusChangeInline(admin.TabularInline):
+    model = models.TournamentStatusChange
+    extra = 0
+    readonly_fields = ["old_status", "new_status", "by", "note", "at"]
+
+
+@admin.register(models.Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "game", "format", "status", "current_round"]
+    list_filter = ["format", "status", "game"]
+    inlines = [EntryInline, StatusChangeInline]
+
+
+class PairingInline(admin.TabularInline):
+    model = models.Pairing
+    extra = 0
+    raw_id_fields = ["first", "second", "match"]
+
+
+@admin.register(models.Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "starts_at", "ends_at", "finished_at"]
+    inlines = [PairingInline]

@@ -1,0 +1,51 @@
+"""Forms of the competitions' pages: they only parse; the services decide."""
+
+from __future__ import annotations
+
+from django import forms
+
+import engine
+from competitions.models import Tournament
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return sorted(((slug, game.name) for slug, game in engine.games().items()),
+                  key=lambda item: item[1])
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    is_public = forms.BooleanField(required=False, initial=True,
+                                   label="Public (anyone may ask to join)")
+
+
+class LadderForm(forms.Form):
+    game = forms.ChoiceField(choices=game_choices)
+    name = forms.CharField(max_length=80, required=False)
+    hours_per_phase = forms.DecimalField(min_value=0.001, max_value=8760, initial=72)
+    challenge_days = forms.IntegerField(min_value=1, max_value=60, initial=7)
+    decay_sigma_per_week = forms.FloatField(min_value=0, max_value=8, initial=0,
+                                            label="Inactivity decay (sigma per idle week)")
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    game = forms.ChoiceField(choices=game_choices)
+    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    max_players = forms.IntegerField(min_value=2, max_value=4096, required=False)
+    rating_floor = forms.FloatField(min_value=-1000, max_value=1000, required=False)
+    rounds_planned = forms.IntegerField(min_value=1, max_value=99, required=False,
+                                        label="Rounds (Swiss, pods)")
+    cycles = forms.IntegerField(min_value=1, max_value=2, initial=1,
+                                label="Cycles (round robin)")
+    seats_per_match = forms.IntegerField(min_value=3, max_value=100, required=False,
+                                         label="Pod size (pods)")
+    round_hours = forms.DecimalField(min_value=0.01, max_value=8760, initial=168,
+                                     label="Round length (hours)")
+    hours_per_phase = forms.DecimalField(min_value=0.001, max_value=8760, initial=48)
+    adjudication = forms.ChoiceField(choices=Tournament.Adjudication.choices,
+                                     label="Unfinished at the round's end")
+    bye_score = forms.DecimalField(min_value=0, max_value=1, initial=1, decimal_places=1)
+    late_entry = forms.BooleanField(required=False, label="Late entry (Swiss)")
+    starts_at = forms.DateTimeField(required=False, help_text="UTC; empty: start by hand.")

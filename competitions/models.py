@@ -1,0 +1,478 @@
+"""Clubs, ladders (OpenSkill ratings, challenges) and tournaments, built on ordinary matches.
+
+Lifecycles are data (``Tournament.TRANSITIONS``); status changes go through the services and
+leave an audit row. Uniqueness that matters for exactly-once behaviour is a database
+constraint: one rating update per (ladder, match), one round per (tournament, number), one
+pairing per match.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.models import Match
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+# --- clubs ----------------------------------------------------------------------------------
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=60, unique=True)
+    description = models.TextField(blank=True)
+    is_public = models.BooleanField(
+        default=True, help_text="Anyone may ask to join; otherwise by invitation only."
+    )
+    invite_token = models.CharField(max_length=40, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        ORGANISER = "organiser", "Organiser"
+        MEMBER = "member", "Member"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+    @property
+    def can_organise(self) -> bool:
+        return self.role in (self.Role.OWNER, self.Role.ORGANISER)
+
+
+class ClubInvitation(models.Model):
+    """An e-mailed invitation: its token admits one person once."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invitation to {self.club} for {self.email}"
+
+
+class JoinRequest(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        APPROVED = "approved", "Approved"
+        DECLINED = "declined", "Declined"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    message = models.CharField(max_length=255, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], condition=Q(status="pending"),
+                                    name="joinrequest_one_pending"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to join {self.club} ({self.status})"
+
+
+class ClubMatch(models.Model):
+    """A club-only match an organiser created (ladder and tournament matches link elsewhere)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="club_matches")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="club_link")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+# --- ladders --------------------------------------------------------------------------------
+
+
+class Ladder(models.Model):
+    """Ratings for one game, in one club or site-wide (``club`` empty)."""
+
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ladders"
+    )
+    game = models.CharField(max_length=40)
+    name = models.CharField(max_length=80)
+    options = models.JSONField(default=dict, blank=True, help_text="Options of challenge matches.")
+    hours_per_phase = models.DecimalField(max_digits=7, decimal_places=3, default=72)
+    challenge_days = models.PositiveSmallIntegerField(
+        default=7, help_text="Days a challenge stays open."
+    )
+    decay_sigma_per_week = models.FloatField(
+        default=0, help_text="Inactivity decay: uncertainty added per idle week (0: off)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club__name", "game"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "game"], name="ladder_unique_club_game"),
+            models.UniqueConstraint(fields=["game"], condition=Q(club__isnull=True),
+                                    name="ladder_unique_site_game"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Rating(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="ratings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games_played = models.PositiveIntegerField(default=0)
+    last_active = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "user"], name="rating_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.ladder}: {self.mu:.1f} ± {self.sigma:.1f}"
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class LadderMatch(models.Model):
+    """A match rated on a ladder besides the site-wide one (a challenge's, a tournament's)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="ladder_matches")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "match"], name="laddermatch_unique"),
+        ]
+
+
+class RatingUpdate(models.Model):
+    """One finished match rated on one ladder: exactly one row, whatever the signal does.
+
+    ``ranking`` keeps the input (groups of user ids, best first) so a void can replay the
+    ladder deterministically.
+    """
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="updates")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    ranking = models.JSONField()
+    played_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    voided = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["played_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "match"], name="ratingupdate_unique_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ladder}: match {self.match_id}{' (void)' if self.voided else ''}"
+
+
+class RatingChange(models.Model):
+    """One player's rating before and after one update: the player's history."""
+
+    update = models.ForeignKey(RatingUpdate, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering = ["update__played_at", "update_id", "user_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["update", "user"], name="ratingchange_unique_user"),
+        ]
+
+    @property
+    def conservative_after(self) -> float:
+        return self.mu_after - 3 * self.sigma_after
+
+
+class MatchVoid(models.Model):
+    """Audit row: an admin voided a match on a ladder and the ladder was replayed."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="voids")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                           related_name="+")
+    reason = models.CharField(max_length=255)
+    updates_replayed = models.PositiveIntegerField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "match"], name="matchvoid_unique"),
+        ]
+
+
+class Challenge(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Expired"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="+")
+    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="challenge")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["expires_at"], name="challenge_open_expiry",
+                                condition=Q(status="open"))]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} challenges {self.challenged} ({self.status})"
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+        SINGLE_ELIMINATION = "single_elim", "Single elimination"
+        DOUBLE_ELIMINATION = "double_elim", "Double elimination"
+        PODS = "pods", "Multi-seat pods"
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    TRANSITIONS: dict[str, set[str]] = {
+        Status.REGISTRATION: {Status.RUNNING, Status.CANCELLED},
+        Status.RUNNING: {Status.FINISHED, Status.CANCELLED},
+        Status.FINISHED: set(),
+        Status.CANCELLED: set(),
+    }
+
+    class Adjudication(models.TextChoices):
+        ENGINE = "engine", "The engine's current result (a draw if it has none)"
+        DRAW = "draw", "A draw"
+        FORFEIT = "forfeit", "Forfeit of the seats with the most missed deadlines"
+
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="tournaments")
+    ladder = models.ForeignKey(Ladder, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="tournaments",
+                               help_text="Ratings for seeding and the floor; results rated here.")
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    format = models.CharField(max_length=12, choices=Format.choices)
+    status = models.CharField(max_length=12, choices=Status.choices,
+                              default=Status.REGISTRATION)
+    registration_open = models.BooleanField(default=True)
+    late_entry = models.BooleanField(default=False, help_text="Swiss: register while running.")
+    max_players = models.PositiveIntegerField(null=True, blank=True)
+    rating_floor = models.FloatField(null=True, blank=True,
+                                     help_text="Least conservative rating on the ladder.")
+    rounds_planned = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss and pods; empty: chosen from the field."
+    )
+    cycles = models.PositiveSmallIntegerField(default=1, help_text="Round robin: 1 or 2.")
+    seats_per_match = models.PositiveSmallIntegerField(default=2, help_text="Pods: pod size.")
+    round_hours = models.DecimalField(max_digits=7, decimal_places=2, default=168)
+    hours_per_phase = models.DecimalField(max_digits=7, decimal_places=3, default=48)
+    adjudication = models.CharField(max_length=8, choices=Adjudication.choices,
+                                    default=Adjudication.FORFEIT)
+    bye_score = models.DecimalField(max_digits=3, decimal_places=1, default=1)
+    starts_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="The sweeper starts the tournament then.")
+    current_round = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["starts_at"], name="tournament_due_start",
+                                condition=Q(status="registration"))]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
+
+
+class TournamentStatusChange(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="status_changes")
+    old_status = models.CharField(max_length=12)
+    new_status = models.CharField(max_length=12)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                           on_delete=models.SET_NULL, related_name="+")
+    note = models.CharField(max_length=255, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Playing"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="tournament_entries")
+    start_number = models.PositiveIntegerField(null=True, blank=True)
+    rating = models.FloatField(default=0, help_text="Conservative rating when registered.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    late = models.BooleanField(default=False)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "start_number", "registered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique_user"),
+            models.UniqueConstraint(fields=["tournament", "start_number"],
+                                    name="entry_unique_start_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+        ]
+        indexes = [models.Index(fields=["ends_at"], name="round_running_end",
+                                condition=Q(status="running"))]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Pairing(models.Model):
+    """One board of a round: two entries (or one: a bye), or a pod of entries in seat order.
+
+    ``score`` is the first entry's points and ``second_score`` the second's; a pod keeps its
+    ``ranking`` (groups of entry ids, best first). Empty until the result is in.
+    """
+
+    class Bracket(models.TextChoices):
+        NONE = "", "-"
+        WINNERS = "W", "Winners"
+        LOSERS = "L", "Losers"
+        FINAL = "F", "Final"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    board = models.PositiveSmallIntegerField()
+    first = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+")
+    second = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="+")
+    pod = models.JSONField(default=list, blank=True, help_text="Pods: entry ids in seat order.")
+    bracket = models.CharField(max_length=1, choices=Bracket.choices, blank=True, default="")
+    bracket_match = models.CharField(max_length=12, blank=True,
+                                     help_text="Elimination: the bracket match's key.")
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="tournament_pairing")
+    score = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
+    second_score = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
+    ranking = models.JSONField(null=True, blank=True)
+    forfeit = models.BooleanField(default=False)
+    adjudicated = models.CharField(max_length=8, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "board"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="pairing_unique_board"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} board {self.board}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.match_id is None and self.second_id is None and len(self.pod) <= 1
+
+    @property
+    def done(self) -> bool:
+        return self.finished_at is not None

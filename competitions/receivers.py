@@ -1,0 +1,19 @@
+"""The competitions listen to the match lifecycle's ``match_ended`` (sent on commit).
+
+The receiver does the work in its own transactions (rating once per ladder, the tournament
+result once per board); a re-delivered signal finds the rows and changes nothing, and the
+sweeper catches up on anything a crash left behind.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import receiver
+
+from games.signals import match_ended
+
+
+@receiver(match_ended, dispatch_uid="competitions_match_ended")
+def on_match_ended(sender, match_id: int, status: str, **kwargs) -> None:
+    from competitions.services import match_ended_record
+
+    match_ended_record(match_id=match_id)

@@ -1,0 +1,361 @@
+"""Ladders: OpenSkill ratings updated exactly once per finished match, voids with a replay,
+challenges between players."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+import engine
+from competitions.models import (
+    Challenge,
+    Club,
+    Ladder,
+    LadderMatch,
+    MatchVoid,
+    Membership,
+    Rating,
+    RatingChange,
+    RatingUpdate,
+)
+from competitions.services.clubs import membership_of, require_organiser
+from games.models import Match, Seat
+from games.services import ServiceError, match_create
+
+MODEL = PlackettLuce()
+DEFAULT_MU = MODEL.mu
+DEFAULT_SIGMA = MODEL.sigma
+
+
+def ladder_lock(ladder_id: Any) -> Ladder:
+    try:
+        return Ladder.objects.select_for_update().get(pk=ladder_id)
+    except (Ladder.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("not_found", f"There is no ladder {ladder_id}.") from None
+
+
+def _game_or_error(slug: str) -> engine.Game:
+    try:
+        return engine.get(slug)
+    except KeyError:
+        raise ServiceError("unknown_game", f"There is no game called {slug!r}.") from None
+
+
+def site_ladder(*, game: str) -> Ladder:
+    """The site-wide ladder of ``game`` (made on first use)."""
+    the_game = _game_or_error(game)
+    ladder = Ladder.objects.filter(club__isnull=True, game=the_game.slug).first()
+    if ladder is None:
+        with transaction.atomic():
+            ladder, _ = Ladder.objects.get_or_create(
+                club=None, game=the_game.slug, defaults={"name": f"{the_game.name} (site)"})
+    return ladder
+
+
+@transaction.atomic
+def ladder_create(*, by: AbstractBaseUser, club_id: Any, game: str, name: str = "",
+                  options: dict | None = None, hours_per_phase: Any = 72,
+                  challenge_days: int = 7, decay_sigma_per_week: float = 0) -> Ladder:
+    """A club's ladder for one game (organisers)."""
+    from competitions.services.clubs import club_lock
+
+    club = club_lock(club_id)
+    require_organiser(club, by)
+    the_game = _game_or_error(game)
+    if not the_game.min_seats <= 2 <= the_game.max_seats:
+        raise ServiceError("invalid", f"{the_game.name} is not played by two: no challenges.")
+    try:
+        clean = the_game.validate_options(options or {})
+    except engine.RuleError as error:
+        raise ServiceError("invalid_options", "The game options are not valid.",
+                           error.problems) from None
+    if Ladder.objects.filter(club=club, game=the_game.slug).exists():
+        raise ServiceError("invalid", f"{club} already has a {the_game.name} ladder.")
+    if not isinstance(challenge_days, int) or not 1 <= challenge_days <= 60:
+        raise ServiceError("invalid", "Challenges stay open 1 to 60 days.")
+    try:
+        decay = float(decay_sigma_per_week)
+        hours = float(hours_per_phase)
+    except (TypeError, ValueError):
+        raise ServiceError("invalid", "The decay and the hours per phase are numbers.") from None
+    if not (0 <= decay <= DEFAULT_SIGMA and 0.001 <= hours <= 8760):
+        raise ServiceError("invalid", "The decay or the hours per phase are out of range.")
+    return Ladder.objects.create(club=club, game=the_game.slug, options=clean,
+                                 name=(name or f"{club.name}: {the_game.name}")[:80],
+                                 hours_per_phase=hours, challenge_days=challenge_days,
+                                 decay_sigma_per_week=decay)
+
+
+# --- ratings --------------------------------------------------------------------------------
+
+
+def decayed_sigma(ladder: Ladder, sigma: float, last_active: datetime | None,
+                  now: datetime) -> float:
+    """Inactivity decay (when the ladder has it): uncertainty grows with idle weeks."""
+    if not ladder.decay_sigma_per_week or last_active is None:
+        return sigma
+    weeks = max(0.0, (now - last_active).total_seconds() / (7 * 86400))
+    return min(DEFAULT_SIGMA, math.sqrt(sigma**2 + weeks * ladder.decay_sigma_per_week**2))
+
+
+def match_ranking_users(match: Match) -> list[list[int]] | None:
+    """The finished match's ranking as groups of user ids, best first; None if it cannot be
+    rated (not finished, no result, a bot or an empty seat)."""
+    if match.status != Match.Status.FINISHED or not match.result:
+        return None
+    seats = {s.number: s for s in Seat.objects.filter(match=match)}
+    if not seats or any(s.user_id is None or s.bot for s in seats.values()):
+        return None
+    ranking = []
+    seen: set[int] = set()
+    for group in match.result.get("ranking") or []:
+        users = [seats[int(n)].user_id for n in group if int(n) in seats]
+        if users:
+            ranking.append(sorted(users))
+            seen.update(users)
+    if len(seen) != len(seats) or len(seen) < 2:
+        return None
+    return ranking
+
+
+def ladders_for_match(match: Match) -> list[Ladder]:
+    """The site-wide ladder of the match's game, and any ladder the match was made for."""
+    linked = list(Ladder.objects.filter(ladder_matches__match=match))
+    return [site_ladder(game=match.game), *[ladder for ladder in linked if ladder.club_id]]
+
+
+def _apply(ladder: Ladder, update: RatingUpdate, table: dict[int, dict[str, Any]]) -> list:
+    """Rate one update from ``table`` (user id -> mu, sigma, games, last) and move it on."""
+    teams, ranks, order = [], [], []
+    for place, group in enumerate(update.ranking, start=1):
+        for user_id in group:
+            row = table.get(user_id) or {"mu": DEFAULT_MU, "sigma": DEFAULT_SIGMA,
+                                         "games": 0, "last": None}
+            sigma = decayed_sigma(ladder, row["sigma"], row["last"], update.played_at)
+            teams.append([MODEL.rating(mu=row["mu"], sigma=sigma)])
+            ranks.append(place)
+            order.append((user_id, row, sigma))
+    rated = MODEL.rate(teams, ranks=ranks)
+    changes = []
+    for (user_id, row, sigma), team in zip(order, rated, strict=True):
+        new = team[0]
+        changes.append(RatingChange(update=update, user_id=user_id, mu_before=row["mu"],
+                                    sigma_before=sigma, mu_after=new.mu, sigma_after=new.sigma))
+        table[user_id] = {"mu": new.mu, "sigma": new.sigma, "games": row["games"] + 1,
+                          "last": update.played_at}
+    return changes
+
+
+def _table(ladder: Ladder, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+    return {r.user_id: {"mu": r.mu, "sigma": r.sigma, "games": r.games_played,
+                        "last": r.last_active}
+            for r in Rating.objects.filter(ladder=ladder, user_id__in=user_ids)}
+
+
+def _save_table(ladder: Ladder, table: dict[int, dict[str, Any]]) -> None:
+    for user_id, row in table.items():
+        Rating.objects.update_or_create(
+            ladder=ladder, user_id=user_id,
+            defaults={"mu": row["mu"], "sigma": row["sigma"], "games_played": row["games"],
+                      "last_active": row["last"]})
+
+
+@transaction.atomic
+def ladder_match_record(*, ladder_id: Any, match_id: Any) -> RatingUpdate | None:
+    """Rate a finished match on a ladder exactly once (locks the ladder row; a second call,
+    a re-delivered signal or a concurrent worker finds the unique row and changes nothing)."""
+    ladder = ladder_lock(ladder_id)
+    if RatingUpdate.objects.filter(ladder=ladder, match_id=match_id).exists():
+        return None
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.game != ladder.game:
+        return None
+    ranking = match_ranking_users(match)
+    if ranking is None:
+        return None
+    update = RatingUpdate.objects.create(ladder=ladder, match=match, ranking=ranking,
+                                         played_at=match.finished_at or timezone.now())
+    table = _table(ladder, [u for group in ranking for u in group])
+    RatingChange.objects.bulk_create(_apply(ladder, update, table))
+    _save_table(ladder, table)
+    return update
+
+
+def match_rate(*, match_id: Any) -> int:
+    """Rate a finished match on every ladder it counts for; returns how many were updated."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match_ranking_users(match) is None:
+        return 0
+    return sum(ladder_match_record(ladder_id=ladder.pk, match_id=match.pk) is not None
+               for ladder in ladders_for_match(match))
+
+
+def _replay(ladder: Ladder) -> int:
+    """Recompute the whole ladder from its remaining (not voided) updates, in play order."""
+    RatingChange.objects.filter(update__ladder=ladder).delete()
+    table: dict[int, dict[str, Any]] = {}
+    changes: list[RatingChange] = []
+    updates = list(RatingUpdate.objects.filter(ladder=ladder, voided=False)
+                   .order_by("played_at", "pk"))
+    for update in updates:
+        changes += _apply(ladder, update, table)
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.filter(ladder=ladder).exclude(user_id__in=list(table)).delete()
+    _save_table(ladder, table)
+    return len(updates)
+
+
+@transaction.atomic
+def ladder_match_void(*, ladder_id: Any, match_id: Any, by: AbstractBaseUser,
+                      reason: str) -> MatchVoid:
+    """An admin voids a match on a ladder: the ladder is replayed without it (audited).
+    Voiding a voided match again changes nothing and returns the first audit row."""
+    if by is None or not getattr(by, "is_staff", False):
+        raise ServiceError("not_allowed", "Only an admin may void a rated match.")
+    if not (reason or "").strip():
+        raise ServiceError("invalid", "Say why the match is voided.")
+    ladder = ladder_lock(ladder_id)
+    existing = MatchVoid.objects.filter(ladder=ladder, match_id=match_id).first()
+    if existing is not None:
+        return existing
+    update = RatingUpdate.objects.filter(ladder=ladder, match_id=match_id).first()
+    if update is None:
+        raise ServiceError("not_found", "That match is not rated on this ladder.")
+    update.voided = True
+    update.save(update_fields=["voided"])
+    replayed = _replay(ladder)
+    return MatchVoid.objects.create(ladder=ladder, match_id=match_id, by=by,
+                                    reason=reason.strip()[:255], updates_replayed=replayed)
+
+
+def ladder_rating_of(ladder: Ladder, user_id: int, now: datetime | None = None) -> float:
+    """A player's conservative rating (mu - 3 sigma, with decay) on ``ladder``."""
+    rating = Rating.objects.filter(ladder=ladder, user_id=user_id).first()
+    if rating is None:
+        return DEFAULT_MU - 3 * DEFAULT_SIGMA
+    sigma = decayed_sigma(ladder, rating.sigma, rating.last_active, now or timezone.now())
+    return rating.mu - 3 * sigma
+
+
+# --- challenges -----------------------------------------------------------------------------
+
+
+def _may_play(ladder: Ladder, user: Any) -> bool:
+    if ladder.club_id is None:
+        return True
+    club = Club.objects.get(pk=ladder.club_id)
+    return membership_of(club, user) is not None
+
+
+def _open_between(ladder: Ladder, a: int, b: int) -> bool:
+    return Challenge.objects.filter(ladder=ladder, status=Challenge.Status.OPEN,
+                                    challenger_id__in=[a, b], challenged_id__in=[a, b]).exists()
+
+
+def _nearest_opponent(ladder: Ladder, user: Any) -> Any:
+    """The player whose conservative rating is nearest the challenger's (members of the
+    club, or rated players on a site-wide ladder), without an open challenge between them."""
+    now = timezone.now()
+    mine = ladder_rating_of(ladder, user.pk, now)
+    if ladder.club_id:
+        ids = set(Membership.objects.filter(club_id=ladder.club_id)
+                  .values_list("user_id", flat=True))
+    else:
+        ids = set(Rating.objects.filter(ladder=ladder).values_list("user_id", flat=True))
+    ids.discard(user.pk)
+    ratings = {r.user_id: r.mu - 3 * decayed_sigma(ladder, r.sigma, r.last_active, now)
+               for r in Rating.objects.filter(ladder=ladder, user_id__in=ids)}
+    default = DEFAULT_MU - 3 * DEFAULT_SIGMA
+    candidates = sorted((abs(ratings.get(uid, default) - mine), uid) for uid in ids
+                        if not _open_between(ladder, user.pk, uid))
+    if not candidates:
+        raise ServiceError("not_found", "Nobody is free to be challenged on this ladder.")
+    return get_user_model().objects.get(pk=candidates[0][1])
+
+
+@transaction.atomic
+def challenge_create(*, ladder_id: Any, by: AbstractBaseUser, opponent: Any = None,
+                     nearest: bool = False) -> Challenge:
+    """Challenge ``opponent`` (a user), or with ``nearest`` the player nearest one's rating."""
+    if by is None or not by.is_authenticated:
+        raise ServiceError("not_allowed", "Log in to challenge someone.")
+    ladder = ladder_lock(ladder_id)
+    if not _may_play(ladder, by):
+        raise ServiceError("not_allowed", "Only the club's members play on its ladder.")
+    if nearest:
+        opponent = _nearest_opponent(ladder, by)
+    if opponent is None or not getattr(opponent, "pk", None):
+        raise ServiceError("invalid", "Choose whom to challenge.")
+    if opponent.pk == by.pk:
+        raise ServiceError("invalid", "You cannot challenge yourself.")
+    if not _may_play(ladder, opponent):
+        raise ServiceError("invalid", f"{opponent} is not a member of the club.")
+    if _open_between(ladder, by.pk, opponent.pk):
+        raise ServiceError("invalid", f"There is already an open challenge with {opponent}.")
+    return Challenge.objects.create(
+        ladder=ladder, challenger=by, challenged=opponent,
+        expires_at=timezone.now() + timedelta(days=ladder.challenge_days))
+
+
+def _challenge_lock(challenge_id: Any) -> Challenge:
+    try:
+        return Challenge.objects.select_for_update().get(pk=challenge_id)
+    except (Challenge.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("not_found", "There is no such challenge.") from None
+
+
+def _decide(challenge: Challenge, status: str) -> Challenge:
+    challenge.status = status
+    challenge.decided_at = timezone.now()
+    challenge.save(update_fields=["status", "decided_at", "match"])
+    return challenge
+
+
+@transaction.atomic
+def challenge_accept(*, challenge_id: Any, by: AbstractBaseUser) -> Challenge:
+    """The challenged player accepts: the ladder match starts at once."""
+    challenge = _challenge_lock(challenge_id)
+    if by is None or challenge.challenged_id != by.pk:
+        raise ServiceError("not_allowed", "Only the challenged player may accept.")
+    if challenge.status != Challenge.Status.OPEN:
+        raise ServiceError("not_open", f"This challenge is {challenge.status}.")
+    if challenge.expires_at <= timezone.now():
+        _decide(challenge, Challenge.Status.EXPIRED)
+        raise ServiceError("not_open", "This challenge has expired.")
+    ladder = challenge.ladder
+    match = match_create(
+        creator=challenge.challenger, game=ladder.game, options=ladder.options,
+        seats=[{"kind": "human", "user": challenge.challenger},
+               {"kind": "human", "user": by}],
+        hours_per_phase=ladder.hours_per_phase, is_public=True,
+        title=f"{ladder.name}: {challenge.challenger} v {by}"[:120])
+    LadderMatch.objects.create(ladder=ladder, match=match)
+    challenge.match = match
+    return _decide(challenge, Challenge.Status.ACCEPTED)
+
+
+@transaction.atomic
+def challenge_decline(*, challenge_id: Any, by: AbstractBaseUser) -> Challenge:
+    """The challenged player declines, or the challenger withdraws; both are recorded."""
+    challenge = _challenge_lock(challenge_id)
+    if challenge.status != Challenge.Status.OPEN:
+        raise ServiceError("not_open", f"This challenge is {challenge.status}.")
+    if by is not None and challenge.challenged_id == by.pk:
+        return _decide(challenge, Challenge.Status.DECLINED)
+    if by is not None and challenge.challenger_id == by.pk:
+        return _decide(challenge, Challenge.Status.WITHDRAWN)
+    raise ServiceError("not_allowed", "This challenge is not yours.")
+
+
+def challenges_expire(*, now: datetime | None = None) -> int:
+    """Mark open challenges past their time as expired (the sweeper)."""
+    return Challenge.objects.filter(status=Challenge.Status.OPEN,
+                                    expires_at__lte=now or timezone.now()).update(
+        status=Challenge.Status.EXPIRED, decided_at=now or timezone.now())

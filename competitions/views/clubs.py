@@ -1,0 +1,212 @@
+"""Club pages: the list, a club's page, joining, invitations, requests, members, ladders."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from competitions import selectors, services
+from competitions.forms import ClubForm, LadderForm
+from competitions.models import Club, JoinRequest
+from competitions.views.common import done, post_id, refuse
+from games.models import Match
+from games.services import ServiceError
+
+
+def _club_or_404(request: HttpRequest, slug: str) -> Club:
+    club = selectors.clubs_visible(request.user).filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club.")
+    return club
+
+
+def club_url(club: Club) -> str:
+    return reverse("competitions:club", args=[club.slug])
+
+
+def club_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "competitions/club_list.html",
+                  {"clubs": selectors.clubs_visible(request.user),
+                   "site_ladders": selectors.site_ladders()})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, "competitions/club_form.html", {"form": form}, status=400)
+        try:
+            club = services.club_create(by=request.user, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.message)
+            return render(request, "competitions/club_form.html", {"form": form}, status=400)
+        return done(request, club_url(club))
+    return render(request, "competitions/club_form.html", {"form": form})
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(request, slug)
+    membership = services.membership_of(club, request.user)
+    matches = selectors.club_matches(club)
+    context = {
+        "club": club,
+        "membership": membership,
+        "can_organise": (membership is not None and membership.can_organise)
+        or request.user.is_staff,
+        "members": selectors.club_members(club),
+        "ladders": club.ladders.all(),
+        "tournaments": club.tournaments.all(),
+        "running": matches.filter(status=Match.Status.ACTIVE).order_by("deadline")[:30],
+        # open club matches: members take a seat through the match's invitation link
+        "open_matches": matches.filter(status=Match.Status.OPEN).order_by("-created_at")[:30]
+        if membership is not None else [],
+        "recent": matches.filter(status=Match.Status.FINISHED).order_by("-finished_at")[:20],
+        "requests": club.join_requests.filter(status=JoinRequest.Status.PENDING)
+        .select_related("user"),
+        "pending_request": request.user.is_authenticated and club.join_requests.filter(
+            user_id=request.user.pk, status=JoinRequest.Status.PENDING).exists(),
+        "invite_url": request.build_absolute_uri(
+            reverse("competitions:club_join", args=[club.invite_token])),
+        "ladder_form": LadderForm(),
+    }
+    return render(request, "competitions/club_detail.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def club_join(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation link (the club's, or an e-mailed one): log in, then confirm."""
+    if not request.user.is_authenticated:
+        from django.contrib.auth.views import redirect_to_login
+
+        return redirect_to_login(request.get_full_path())
+    if request.method == "GET":
+        return render(request, "competitions/club_join.html", {"token": token})
+    try:
+        membership = services.club_join_by_token(token=token, user=request.user)
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, f"Welcome to {membership.club.name}.")
+    return done(request, club_url(membership.club))
+
+
+@login_required
+@require_POST
+def club_request(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(request, slug)
+    try:
+        services.club_request_join(club_id=club.pk, user=request.user,
+                                   message=request.POST.get("message", ""))
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, "Your request is with the club's organisers.")
+    return done(request, club_url(club))
+
+
+@login_required
+@require_POST
+def club_request_decide(request: HttpRequest, slug: str, request_id: int) -> HttpResponse:
+    club = _club_or_404(request, slug)
+    decision = request.POST.get("decision")
+    if decision not in ("approve", "decline"):
+        return refuse(request, ServiceError("invalid", "Approve or decline."))
+    if not club.join_requests.filter(pk=request_id).exists():
+        raise Http404("No such request.")
+    try:
+        services.club_request_decide(request_id=request_id, by=request.user,
+                                     approve=decision == "approve")
+    except ServiceError as error:
+        return refuse(request, error)
+    return done(request, club_url(club))
+
+
+@login_required
+@require_POST
+def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(request, slug)
+    try:
+        invitation = services.club_invite_email(club_id=club.pk, by=request.user,
+                                                email=request.POST.get("email", ""))
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, f"Invitation sent to {invitation.email}.")
+    return done(request, club_url(club))
+
+
+@login_required
+@require_POST
+def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(request, slug)
+    try:
+        services.club_leave(club_id=club.pk, user=request.user)
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, f"You have left {club.name}.")
+    return done(request, reverse("competitions:clubs"))
+
+
+@login_required
+@require_POST
+def club_member(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    """Remove a member, or change their role (``action`` remove / role)."""
+    club = _club_or_404(request, slug)
+    action = request.POST.get("action")
+    try:
+        if action == "remove":
+            services.club_member_remove(club_id=club.pk, by=request.user, user_id=user_id)
+        elif action == "role":
+            services.club_member_set_role(club_id=club.pk, by=request.user, user_id=user_id,
+                                          role=request.POST.get("role", ""))
+        else:
+            raise ServiceError("invalid", "Remove the member or change the role.")
+    except ServiceError as error:
+        return refuse(request, error)
+    return done(request, club_url(club))
+
+
+@login_required
+@require_POST
+def club_ladder_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_or_404(request, slug)
+    form = LadderForm(request.POST)
+    if not form.is_valid():
+        return refuse(request, ServiceError("invalid", "; ".join(
+            f"{k}: {' '.join(v)}" for k, v in form.errors.items())))
+    try:
+        ladder = services.ladder_create(by=request.user, club_id=club.pk, **form.cleaned_data)
+    except ServiceError as error:
+        return refuse(request, error)
+    return done(request, reverse("competitions:ladder", args=[ladder.pk]))
+
+
+@login_required
+@require_POST
+def club_match_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser's club-only match: a game and member usernames (or empty seats)."""
+    club = _club_or_404(request, slug)
+    users = get_user_model().objects
+    players = []
+    for name in request.POST.get("players", "").split(","):
+        name = name.strip()
+        if not name:
+            continue
+        user = users.filter(username=name).first()
+        if user is None:
+            return refuse(request, ServiceError("invalid", f"There is no player {name!r}."))
+        players.append(user)
+    seats = post_id(request, "seats") or len(players)
+    players += [None] * max(0, seats - len(players))
+    try:
+        match = services.club_match_create(
+            club_id=club.pk, by=request.user, game=request.POST.get("game", ""), options={},
+            players=players, hours_per_phase=request.POST.get("hours_per_phase") or 48,
+            title=request.POST.get("title", ""))
+    except ServiceError as error:
+        return refuse(request, error)
+    return done(request, reverse("games:match", args=[match.pk]))

@@ -1,0 +1,31 @@
+"""How the competitions' pages refuse: a ServiceError becomes a 4xx page, never a 500."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from games.services import ServiceError
+
+STATUS_FOR_CODE = {"not_found": 404, "not_allowed": 403, "bad_invite": 403, "not_open": 409,
+                   "not_active": 409, "bad_transition": 409}
+
+
+def refuse(request: HttpRequest, error: ServiceError) -> HttpResponse:
+    status = STATUS_FOR_CODE.get(error.code, 400)
+    template = "partials/error.html" if getattr(request, "htmx", False) else "error.html"
+    return render(request, template, {"status": status, "error": error.message,
+                                      "problems": error.problems}, status=status)
+
+
+def done(request: HttpRequest, url: str) -> HttpResponse:
+    if getattr(request, "htmx", False):
+        response = HttpResponse()
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def post_id(request: HttpRequest, name: str) -> int | None:
+    value = request.POST.get(name, "")
+    return int(value) if value.isdigit() else None

@@ -1,0 +1,80 @@
+"""A player registers for a tournament and reads the standings, in a real browser (Debian's
+Chromium driven by Playwright, as tests/portal/test_browser.py does)."""
+
+import os
+import shutil
+
+import pytest
+
+from competitions import services
+from competitions.models import Entry, Pairing
+from games.models import Match
+from games.services import orders_submit, phase_resolve
+from tests.portal.builders import PASSWORD, make_user
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
+                       reason="needs Chromium (apt-get install chromium)"),
+]
+
+
+@pytest.fixture
+def page(monkeypatch, live_server):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.base = live_server.url
+        yield page
+        browser.close()
+        assert errors == [], f"JavaScript errors: {errors}"
+
+
+def test_a_player_registers_and_reads_the_standings(page):
+    owner, alice, bob = make_user("owner"), make_user("alice"), make_user("bob")
+    club = services.club_create(by=owner, name="Browser club")
+    for user in (alice, bob):
+        services.club_join_by_token(token=club.invite_token, user=user)
+    tournament = services.tournament_create(by=owner, club_id=club.pk, name="Browser Swiss",
+                                            game="toy-duel", format="swiss",
+                                            options={"target": 1}, rounds_planned=1)
+    services.tournament_register(tournament_id=tournament.pk, user=bob)
+
+    page.goto(page.base + "/accounts/login/")
+    page.fill("input[name=login]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/matches/mine/")
+    page.click("text=Clubs")
+    page.click("text=Browser club")
+    page.click("text=Browser Swiss")
+    page.click("button:has-text('Register')")
+    page.wait_for_selector("text=You are registered")
+    assert Entry.objects.filter(tournament=tournament, user=alice).exists()
+
+    services.tournament_start(tournament_id=tournament.pk, by=owner)
+    (pairing,) = Pairing.objects.filter(round__tournament=tournament)
+    match = Match.objects.get(pk=pairing.match_id)
+    seats = {s.user_id: s.number for s in match.seats.all()}
+    for user, number in ((alice, 5), (bob, 2)):
+        orders_submit(match_id=match.pk, seat_number=seats[user.pk], user=user, phase_number=1,
+                      data={"number": number}, source="web")
+    phase_resolve(match_id=match.pk, phase_number=1)
+
+    page.reload()
+    assert page.inner_text("#tournament-status") == "Finished"
+    first_row = page.locator("#standings tbody tr").first.inner_text()
+    assert "alice" in first_row and "1" in first_row
+    page.click("text=Crosstable")
+    cells = page.locator("#crosstable tbody tr").all_inner_texts()
+    assert any("alice" in row and "+" in row for row in cells)
+    assert any("bob" in row and "-" in row for row in cells)
