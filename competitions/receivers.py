@@ -1,4 +1,5 @@
-"""The competitions listen to the match lifecycle's ``match_ended`` (sent on commit).
+"""The competitions listen to the match lifecycle's ``match_ended`` (delivered by the lifecycle's
+outbox after the commit).
 
 The receiver does the work in its own transactions (rating once per ladder, the tournament
 result once per board); a re-delivered signal finds the rows and changes nothing, and the

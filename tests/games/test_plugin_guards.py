@@ -115,7 +115,8 @@ GENERIC = ["games/services", "games/views", "games/forms.py", "games/urls.py",
            "engine/base.py", "templates/games/match.html", "templates/games/lobby.html",
            "templates/games/partials", "templates/games/generic", "templates/mail",
            "templates/base.html", "templates/partials", "portal/accounts", "portal/urls.py",
-           "portal/wsgi.py", "portal/celery.py", "static/js/portal.js", "static/css/portal.css"]
+           "portal/wsgi.py", "portal/celery.py", "static/js/portal.js", "static/css/portal.css",
+           "competitions", "templates/competitions"]
 
 
 def test_generic_modules_name_no_game():
