@@ -9,6 +9,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 application = get_wsgi_application()
 
 # Move everything loaded at start-up out of the garbage collector's view: long-lived objects
-# then cost no collection pauses per request (measured with the continuous-game benchmark in scripts/).
+# then cost no collection pauses per request (measured by the continuous-game benchmark).
 gc.collect()
 gc.freeze()

@@ -134,13 +134,14 @@ def main() -> None:
             resolve_ms.append((time.perf_counter() - start) * 1000)
         queries.append(len(captured))
 
+    log = open(args.worker_log, "w") if args.worker_log else subprocess.DEVNULL  # noqa: SIM115
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "portal.celery", "worker", "--pool=prefork",
          f"--concurrency={args.concurrency}",
          f"--loglevel={'INFO' if args.worker_log else 'WARNING'}", "--without-gossip",
          "--without-mingle", "--without-heartbeat"],
         env=env, cwd=REPO, stdout=subprocess.DEVNULL,
-        stderr=open(args.worker_log, "w") if args.worker_log else subprocess.DEVNULL)
+        stderr=log)
     try:
         # The worker is up when it has carried out a first outbox row.
         def roundtrip(timeout: float) -> float:
