@@ -181,6 +181,17 @@ def fire_at(page, order: dict[str, Any], *, tap: bool = False) -> None:
     chosen = page.input_value(f"select[name='u-{order['unit']}-fire']")
     assert chosen == order["target"], f"the fire field says {chosen!r}, not {order['target']!r}"
     wait_marked(page, "is-target", order["target"])
+    wait_for_plan(page, f"Plan: {order['unit']} fires at {order['target']}")
+
+
+def wait_for_plan(page, *titles: str) -> None:
+    """Wait for the live check that draws ``titles`` on the live board: each change is posted
+    a moment later (a loaded machine delays the timer), and the board is redrawn with the plan
+    when the answer lands (an earlier answer may still be drawing the plan before it)."""
+    page.wait_for_function(
+        "wanted => { const have = [...document.querySelectorAll("
+        f"'{LIVE} .fa-layer-plan > g > title')].map(e => e.textContent);"
+        " return wanted.every(w => have.includes(w)); }", arg=list(titles), timeout=20_000)
 
 
 def seal_orders(page) -> str:

@@ -42,6 +42,7 @@ from tests.integration.final_act_pages import (
     seen_messages,
     story,
     wait_for_heading,
+    wait_for_plan,
     wait_marked,
 )
 from tests.portal.builders import (
@@ -209,15 +210,9 @@ def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_pa
         order = order_one_unit(page)
         if played == 1:
             screenshot(page, "orders")  # the unit moved, its cone shaded
-        fire_at(page, order)
-        # The live check posts each change a moment later and redraws the board with the plan:
-        # wait for the one that has both orders (a loaded machine can delay its timer).
+        fire_at(page, order)  # (waits for the live check that draws both orders)
         wanted = [f"Plan: {order['unit']} moves {order['move']} to {order['to']}",
                   f"Plan: {order['unit']} fires at {order['target']}"]
-        page.wait_for_function(
-            "wanted => { const have = [...document.querySelectorAll("
-            "'#fa-board-live .fa-layer-plan > g > title')].map(e => e.textContent);"
-            " return wanted.every(w => have.includes(w)); }", arg=wanted, timeout=20_000)
         quiet(page)
         assert set(wanted) <= set(plan_titles(page))
         answer = seal_orders(page)
@@ -425,6 +420,7 @@ def test_the_board_is_usable_with_the_keyboard_alone(stack, new_page):
     arrow_to(page, target)
     page.keyboard.press(" ")
     assert page.input_value(f"select[name='u-{name}-fire']") == target
+    wait_for_plan(page, f"Plan: {name} fires at {target}")
     quiet(page)
     assert f"Plan: {name} fires at {target}" in plan_titles(page)
 
