@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import URLPattern, path, reverse
 
-from engine.tank_game import view
+from engine.tank_game import view as tank_view
 from games import plugins
 from games.services.continuous import logbook_window
 from games.tank_game import views
@@ -46,9 +46,12 @@ class TankGamePlugin(plugins.GamePlugin):
     def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
         """The player's situation and the latest logbook entries, read from a window of the
         logbook's rows (older ones are a link away, on the logbook page)."""
-        rows = views.logbook_rows(self.game, logbook_window(match=match, limit=MAIL_ENTRIES),
-                                  seat.number)
-        lines = [view.log_line(state["options"], {"at": row["at"].isoformat(), "text": text})
+        # one query for all the gameday's mails of a match (they share the Match object)
+        window = getattr(match, "_latest_logbook", None)
+        if window is None:
+            window = match._latest_logbook = logbook_window(match=match, limit=MAIL_ENTRIES)
+        rows = views.logbook_rows(self.game, window, seat.number)
+        lines = [tank_view.log_line(state["options"], {"at": row["at"].isoformat(), "text": text})
                  for row in reversed(rows) if not row["struck"] for text in row["texts"]]
         return {"situation": situation_lines(self.game.view(state, seat.number)),
                 "logbook_lines": lines[-MAIL_ENTRIES:],
