@@ -19,15 +19,15 @@ from games.models import Action, Match
 pytestmark = pytest.mark.django_db
 
 ALWAYS_OPEN = {"kind": "every", "minutes": 60, "open_minutes": 60}
-MIGRATION = importlib.import_module("games.migrations.0007_tank_game_logbook_out_of_state")
+MIGRATION = importlib.import_module("games.migrations.0008_tank_game_logbook_out_of_state")
 GAME = engine.get("tank-game")
 
 
 def test_the_migration_is_applied_after_the_checkpoints_column():
     executor = MigrationExecutor(connection)
     applied = executor.loader.applied_migrations
-    assert ("games", "0007_tank_game_logbook_out_of_state") in applied
-    assert MIGRATION.Migration.dependencies == [("games", "0006_action_state_after")]
+    assert ("games", "0008_tank_game_logbook_out_of_state") in applied
+    assert MIGRATION.Migration.dependencies == [("games", "0007_action_state_after")]
 
 
 def played_match(make_user) -> Match:

@@ -76,6 +76,6 @@ def backward(apps, schema_editor):
 
 class Migration(migrations.Migration):
 
-    dependencies = [("games", "0006_action_state_after")]
+    dependencies = [("games", "0007_action_state_after")]
 
     operations = [migrations.RunPython(forward, backward, elidable=False)]
