@@ -45,35 +45,42 @@ def long_match(django_db_setup, django_db_blocker):
             options={"map": "classic", "cooldown_minutes": 0, "armistice_limit": 100000,
                      "schedule": {"kind": "every", "minutes": 60, "open_minutes": 60}},
             seats=[{"kind": "human", "user": u} for u in users])
-        rng = random.Random(19)
-        now = timezone.now()
-        live: dict[int, dict] = {}  # seq -> the live state right after it, for some seqs
-        applied = 0
-        while applied < ACTIONS:
-            match.refresh_from_db(fields=["state", "deadline", "status", "logbook_seq"])
-            assert match.status == Match.Status.ACTIVE, "the match ended early"
-            now += timedelta(seconds=60)  # 60 inputs per one-hour gameday
-            if match.deadline is not None and match.deadline <= now:
-                assert services.gameday_tick(match_id=match.pk, now=now)
-                continue
-            seat = rng.randint(1, SEATS)
-            action = peaceful_action(match.state, seat, rng)
-            if action is None:
-                continue
-            try:
-                receipt = services.actions_apply(match_id=match.pk, seat_number=seat,
-                                                 user=users[seat - 1], action=action,
-                                                 source="api", now=now)
-            except ServiceError:
-                continue
-            applied += 1
-            if rng.random() < 0.01:
-                match.refresh_from_db(fields=["state"])
-                live[receipt.seq] = json.loads(json.dumps(match.state))
-        match.refresh_from_db()
-        yield match, live
-        Match.objects.filter(pk=match.pk).delete()
-        get_user_model().objects.filter(pk__in=[u.pk for u in users]).delete()
+        try:
+            yield play(match, users)
+        finally:  # not in a test's transaction: leave the database as it was
+            Match.objects.filter(pk=match.pk).delete()
+            get_user_model().objects.filter(pk__in=[u.pk for u in users]).delete()
+
+
+def play(match, users):
+    """Play the match to ACTIONS actions; the live state after some of them."""
+    rng = random.Random(19)
+    now = timezone.now()
+    live: dict[int, dict] = {}  # seq -> the live state right after it, for some seqs
+    applied = 0
+    while applied < ACTIONS:
+        match.refresh_from_db(fields=["state", "deadline", "status", "logbook_seq"])
+        assert match.status == Match.Status.ACTIVE, "the match ended early"
+        now += timedelta(seconds=60)  # 60 inputs per one-hour gameday
+        if match.deadline is not None and match.deadline <= now:
+            assert services.gameday_tick(match_id=match.pk, now=now)
+            continue
+        seat = rng.randint(1, SEATS)
+        action = peaceful_action(match.state, seat, rng)
+        if action is None:
+            continue
+        try:
+            receipt = services.actions_apply(match_id=match.pk, seat_number=seat,
+                                             user=users[seat - 1], action=action,
+                                             source="api", now=now)
+        except ServiceError:
+            continue
+        applied += 1
+        if rng.random() < 0.01:
+            match.refresh_from_db(fields=["state"])
+            live[receipt.seq] = json.loads(json.dumps(match.state))
+    match.refresh_from_db()
+    return match, live
 
 
 def from_scratch(match):
