@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -245,6 +245,27 @@ class Game:
         {"seq", "kind": "action" | "tick", "seat", "action", "at" (ISO time)}; its dice come from
         ``rng_for(seed, seq)``, so striking an entry out leaves the others' dice as they were."""
         raise NotImplementedError(f"{self.slug} keeps no logbook")
+
+    def replay_steps(self, state: State, seed: int, entries: Iterable[Mapping[str, Any]]
+                     ) -> Iterator[tuple[Mapping[str, Any], State, list[dict[str, Any]] | None]]:
+        """Re-apply logbook ``entries`` (as for ``replay``) to ``state`` one at a time, yielding
+        (entry, the state after it, its events; None when the entry is refused now and
+        skipped). Lets the lifecycle replay from a stored checkpoint, not only from the start,
+        and rewrite the stored events after a strike-out."""
+        for entry in entries:
+            rng = rng_for(seed, entry["seq"])
+            at = datetime.fromisoformat(entry["at"])
+            try:
+                if entry.get("kind") == "tick":
+                    outcome = self.tick(state, at, rng)
+                else:
+                    seat: Any = entry.get("seat")  # checked by apply like any other input
+                    outcome = self.apply(state, seat, entry.get("action"), at, rng)
+            except RuleError:
+                yield entry, state, None  # no longer legal (an entry before it was struck out)
+                continue
+            state = outcome.state
+            yield entry, state, list(outcome.events)
 
     def log_text(self, state: State, seat: int | None = None) -> str:
         """The logbook as plain text for ``seat`` (None: a spectator)."""

@@ -268,7 +268,14 @@ class Action(models.Model):
     gameday = models.CharField(max_length=40, blank=True, help_text="A tick's gameday key.")
     at = models.DateTimeField(help_text="The `now` the engine was given.")
     source = models.CharField(max_length=10, choices=Source.choices)
-    events = models.JSONField(default=list, blank=True)
+    events = models.JSONField(default=list, blank=True,
+                              help_text="The logbook entries this input gave (rewritten by a "
+                                        "strike-out's replay).")
+    state_after = models.JSONField(
+        null=True, blank=True,
+        help_text="Ticks only: the engine state after this tick, a checkpoint replays start "
+                  "from (so a replay is as long as a gameday, not the whole match).",
+    )
     struck = models.BooleanField(default=False)
     struck_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -287,6 +294,9 @@ class Action(models.Model):
                 name="action_unique_tick",
             ),
         ]
+        # Replays start from the latest tick's checkpoint at or before an entry.
+        indexes = [models.Index(fields=["match", "seq"], condition=Q(kind="tick"),
+                                name="action_tick_seq")]
 
     def __str__(self) -> str:
         what = f"tick {self.gameday}" if self.kind == self.Kind.TICK else f"seat {self.seat}"

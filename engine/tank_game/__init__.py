@@ -61,18 +61,29 @@ when destroyed), "lives", "ap", "gold", "range", "bounty", "status": "alive" | "
 "ballots": [{"id", "decree", "title", "status": "open" | "passed" | "closed", "opened_by",
 "opened_at", "gameday", "tallies": [{"target", "gold"?, "weight"}], "voters", "passed",
 "my_vote"}]}, "me": <my tank row> | None, "cooldown_minutes", "schedule", "gameday" (last
-ticked key), "gamedays", "over": None | {"reason", "winners", "at"}, "log": [entries]}.
+ticked key), "gamedays", "over": None | {"reason", "winners", "at"}, "entries" (how many
+logbook entries so far)}. The view carries no logbook: the state keeps none (see Logbook).
 The view has no clock: ask ``window_open``/``action_problems`` for time-dependent things.
 Individual votes are private to the voter (the rule book records only results); tallies are
-public. ``board_text``, ``text_help``, ``log_text(state, seat=None)`` ("2026-11-23 10:04 — Corey
-— Shot at G4 (hit)" in the match time zone).
+public. ``board_text``, ``text_help``, ``log_text(state, seat, entries)`` (entries as text,
+"2026-11-23 10:04 — Corey — Shot at G4 (hit)" in the match time zone),
+``public_entry(entry, seat)`` (a vote's choice is shown to its voter only).
 
-Logbook: ``state["log"]`` entries {"seq", "at", "kind": "action" | "vote" | "decree" | "kill" |
-"destroyed" | "tick" | "ballot" | "end", "seat", "action", "dice", "text"} in order applied.
+Logbook: the events that ``apply`` and ``tick`` return are the logbook entries {"seq", "at",
+"kind": "action" | "vote" | "decree" | "kill" | "destroyed" | "tick" | "ballot" | "end", "seat",
+"action", "dice", "text"}, numbered in order applied. The state keeps none of them (only their
+count, ``entries``, to number the next): its size is bounded by the seats and the map, not by
+the match's length. The portal stores them. Cooldowns, once-per-gameday allowances and ballots
+in progress are the state's own small bookkeeping; finished ballots are forgotten when the next
+gameday opens (at most a few are kept meanwhile). State version 2; version 1 kept the entries in
+``state["log"]``.
 
 Replay: ``replay(seats, options, seed, inputs) -> state`` where inputs are {"seq", "kind":
 "action" | "tick", "seat", "action", "at"}; input ``seq`` uses ``engine.rng_for(seed, seq)`` --
 the portal must use the same rng when applying live. Inputs the engine refuses are skipped.
+``replay_steps(state, seed, inputs)`` replays from any state (a checkpoint) one input at a time,
+yielding each input's events (None when refused), so the portal can rewrite its stored entries
+after a strike-out.
 
 Text grammar (email), one action per line; ``parse_text`` returns {"actions": [...]}::
 

@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.base import Problem, State
-from engine.tank_game.state import MAX_AP, MAX_LIVES, add_log, council, name, tank
+from engine.tank_game.state import (
+    FINISHED_BALLOTS_KEPT,
+    MAX_AP,
+    MAX_LIVES,
+    add_log,
+    council,
+    name,
+    tank,
+)
 
 COUNCIL_ACTIONS = ("open_ballot", "vote")
 DECREES = ("stimulus", "bounty", "grant_life")
@@ -86,7 +94,9 @@ def check(
         ballot = next(
             (b for b in state["ballots"] if not isinstance(raw, bool) and b["id"] == raw), None
         )
-        if ballot is None:
+        if ballot is None and isinstance(raw, int) and 1 <= raw < state["next_ballot"]:
+            problems.append(Problem("ballot", f"Ballot {raw} is over; votes are closed."))
+        elif ballot is None:
             problems.append(Problem("ballot", f"There is no ballot {raw!r}."))
         elif ballot["status"] != "open":
             out["ballot"] = raw
@@ -233,6 +243,7 @@ def _try_pass(state: State, ballot: dict[str, Any], at: str, events: list[dict[s
             target["lives"] += 1
     ballot["status"] = "passed"
     ballot["passed"] = option
+    forget_finished(state, keep=FINISHED_BALLOTS_KEPT)
     add_log(
         state,
         {
@@ -248,8 +259,18 @@ def _try_pass(state: State, ballot: dict[str, Any], at: str, events: list[dict[s
     return True
 
 
+def forget_finished(state: State, keep: int) -> None:
+    """Drop all but the latest ``keep`` finished ballots: the logbook tells their story, and the
+    state stays bounded however many decrees a long match passes."""
+    finished = [b["id"] for b in state["ballots"] if b["status"] != "open"]
+    gone = set(finished[: max(0, len(finished) - keep)])
+    if gone:
+        state["ballots"] = [b for b in state["ballots"] if b["id"] not in gone]
+
+
 def close_all(state: State, at: str, events: list[dict[str, Any]]) -> None:
-    """The end of a gameday closes every open ballot."""
+    """The end of a gameday closes every open ballot (and forgets them: a new day, a new
+    Council panel)."""
     for ballot in state["ballots"]:
         if ballot["status"] == "open":
             ballot["status"] = "closed"
@@ -266,3 +287,4 @@ def close_all(state: State, at: str, events: list[dict[str, Any]]) -> None:
                 },
                 events,
             )
+    forget_finished(state, keep=0)

@@ -17,7 +17,6 @@ from engine.base import (
     RuleError,
     State,
     Submission,
-    rng_for,
 )
 from engine.tank_game import legal, rules, schedule, text, view
 from engine.tank_game import state as setup
@@ -118,8 +117,16 @@ class TankGame(Game):
             raise RuleError([Problem("bot", f"Unknown bot {bot!r}; this game has: random.")])
         return legal.random_action(state, seat, rng)
 
-    def log_text(self, state: State, seat: int | None = None) -> str:
-        return view.log_text(state, seat)
+    def log_text(
+        self, state: State, seat: int | None = None, entries: Iterable[dict[str, Any]] = ()
+    ) -> str:
+        """Logbook ``entries`` (the events ``apply`` and ``tick`` returned, which the state does
+        not keep) as text in the rule book's style, as ``seat`` may read them."""
+        return view.log_text(state, entries, seat)
+
+    def public_entry(self, entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """A logbook entry as ``seat`` may see it (a vote's choice is its voter's alone)."""
+        return view.public_entry(entry, seat)
 
     # -- text grammar (email) --------------------------------------------------------------
     def parse_text(self, state: State, seat: int, text_: str) -> Submission:
@@ -143,16 +150,7 @@ class TankGame(Game):
         Each input is {"seq", "kind": "action" | "tick", "seat", "action", "at"}; its dice come
         from ``rng_for(seed, seq)``, so striking one input out leaves the others' dice as they were.
         """
-        state = self.start(seats, options, seed)
-        for item in inputs:
-            rng = rng_for(seed, item["seq"])
-            at = datetime.fromisoformat(item["at"])
-            if item.get("kind") == "tick":
-                state = self.tick(state, at, rng).state
-                continue
-            seat: Any = item.get("seat")  # checked by apply like any other input
-            try:
-                state = self.apply(state, seat, item.get("action"), at, rng).state
-            except RuleError:
-                continue  # struck-out history can make a later input illegal: it is skipped
+        state = start = self.start(seats, options, seed)
+        for _item, after, _events in self.replay_steps(start, seed, inputs):
+            state = after
         return state

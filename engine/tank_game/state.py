@@ -2,6 +2,12 @@
 
 State is plain JSON data. Tanks are keyed by seat as a string; a tank is "alive", "dead" (on the
 board with durability) or "destroyed" (removed: ``at`` is None).
+
+The state holds what the rules need now and nothing of the match's history: its size is bounded
+by the seats and the map, not by the match's length. The logbook is the stream of events that
+``apply`` and ``tick`` return (the portal stores them); the state only counts its entries
+(``entries``, to number the next one). Finished ballots are kept until the next gameday opens
+(at most ``FINISHED_BALLOTS_KEPT`` of them), for the Council panel; the logbook has the rest.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from engine.tank_game.maps import MAPS
 START_LIVES, START_AP, START_RANGE = 3, 1, 2
 MAX_LIVES, MAX_AP = 3, 5
 DEAD_DURABILITY = 3
+STATE_VERSION = 2  # 2: the logbook lives outside the state (version 1 kept it in "log")
+FINISHED_BALLOTS_KEPT = 6
 
 
 def start(seats: Any, options: dict[str, Any], seed: int) -> State:
@@ -58,7 +66,7 @@ def start(seats: Any, options: dict[str, Any], seed: int) -> State:
         for seat in range(1, seats + 1)
     }
     return {
-        "version": 1,
+        "version": STATE_VERSION,
         "options": options,
         "seats": seats,
         "size": game_map["size"],
@@ -74,13 +82,13 @@ def start(seats: Any, options: dict[str, Any], seed: int) -> State:
         "ballots": [],
         "next_ballot": 1,
         "deaths": [],
-        "log": [],
+        "entries": 0,
         "over": None,
     }
 
 
 def clone(state: State) -> State:
-    """A copy safe to change: every mutable part is copied, past log entries are shared."""
+    """A copy safe to change: every mutable part is copied."""
     new = dict(state)
     new["walls"] = dict(state["walls"])
     new["mines"] = list(state["mines"])
@@ -90,7 +98,6 @@ def clone(state: State) -> State:
         dict(b, votes={k: dict(v) for k, v in b["votes"].items()}) for b in state["ballots"]
     ]
     new["deaths"] = list(state["deaths"])
-    new["log"] = list(state["log"])
     return new
 
 
@@ -121,7 +128,6 @@ def council(state: State) -> dict[int, int]:
 
 
 def add_log(state: State, entry: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    """Append one logbook entry (numbered in order) and report it as an event."""
-    entry = {"seq": len(state["log"]) + 1, **entry}
-    state["log"].append(entry)
-    events.append(entry)
+    """Report one logbook entry (numbered in order) as an event; the state keeps only the count."""
+    state["entries"] += 1
+    events.append({"seq": state["entries"], **entry})

@@ -1,4 +1,5 @@
-"""What a seat (or a spectator) sees: the board, the tanks, the Council, the logbook.
+"""What a seat (or a spectator) sees: the board, the tanks, the Council; and logbook entries
+(which the state does not keep: the portal stores them) as a seat may read them.
 
 Nothing is hidden on the board; a Council member's individual votes are shown only to that member
 (the rule book records decree results, not who voted how), tallies are public.
@@ -6,6 +7,7 @@ Nothing is hidden on the board; a Council member's individual votes are shown on
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.base import State
@@ -97,14 +99,19 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "gameday": state["gameday"],
         "gamedays": state["gamedays"],
         "over": state["over"],
-        "log": [public_entry(e, seat) for e in state["log"]],
+        "entries": state["entries"],
     }
 
 
-def log_text(state: State, seat: int | None = None) -> str:
-    """The logbook in the rule book's style, one entry a line, in the match's time zone."""
-    sched = state["options"]["schedule"]
-    return "".join(f"{schedule.local_stamp(sched, e['at'])} — {e['text']}\n" for e in state["log"])
+def log_line(options: dict[str, Any], entry: dict[str, Any]) -> str:
+    """One logbook entry in the rule book's style, stamped in the match's time zone."""
+    return f"{schedule.local_stamp(options['schedule'], entry['at'])} — {entry['text']}"
+
+
+def log_text(state: State, entries: Iterable[dict[str, Any]], seat: int | None = None) -> str:
+    """Logbook ``entries`` in the rule book's style, one a line, in the match's time zone."""
+    options = state["options"]
+    return "".join(f"{log_line(options, public_entry(e, seat))}\n" for e in entries)
 
 
 def board_text(state: State, seat: int | None) -> str:

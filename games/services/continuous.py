@@ -6,6 +6,12 @@ the logbook order is the order of commits. Each input's dice come from
 ``rng_for(match.seed, seq)``: replaying the stored, non-struck inputs reproduces the state, and
 striking one entry out leaves everybody else's dice as they were.
 
+The logbook is the rows, not the state: each row keeps the entries (events) its input gave, and
+pages read a window of rows through the (match, seq) index (``logbook_window``), so no action,
+tick, page or poll costs more as the match grows. Tick rows keep the state after them
+(``state_after``): a replay (the logbook slider) starts from the last checkpoint, and only a
+strike-out, which must rewrite every later entry, is as long as the match.
+
 A continuous game implements the continuous part of the engine contract (``engine.base.Game``):
 ``next_tick_at``, ``gameday_key``, ``replay``, ``log_text`` and ``action_problems``.
 """
@@ -19,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
@@ -336,7 +342,7 @@ def _ticks_due_locked(match: Match, game: Game, now: datetime) -> int:
             outcome = game.tick(match.state, at, rng_for(match.seed, seq))
             Action.objects.create(match=match, seq=seq, kind=Action.Kind.TICK, gameday=key,
                                   at=at, source=Action.Source.SCHEDULE,
-                                  events=list(outcome.events))
+                                  events=list(outcome.events), state_after=outcome.state)
             match.state = outcome.state
             ticks += 1
             events.append(signal_event("gameday_opened", match.pk, match_id=match.pk,
@@ -359,22 +365,62 @@ def _ticks_due_locked(match: Match, game: Game, now: datetime) -> int:
     return ticks
 
 
-def logbook_inputs(match: Match, *, upto_seq: int | None = None) -> list[dict[str, Any]]:
-    """The stored, non-struck inputs in logbook order, as the game's ``replay`` takes them."""
-    rows = Action.objects.filter(match=match, struck=False).order_by("seq")
+LOGBOOK_PAGE = 20  # rows of the logbook per page (match page, status poll, "load more")
+
+
+def _as_input(row: Action) -> dict[str, Any]:
+    return {"seq": row.seq, "kind": row.kind, "seat": row.seat,
+            "action": row.data if row.kind == Action.Kind.ACTION else None,
+            "at": row.at.isoformat()}
+
+
+def logbook_inputs(match: Match, *, upto_seq: int | None = None,
+                   after_seq: int = 0) -> list[dict[str, Any]]:
+    """The stored, non-struck inputs in logbook order (those after ``after_seq``, up to
+    ``upto_seq``), as the game's ``replay`` takes them."""
+    rows = Action.objects.filter(match=match, struck=False, seq__gt=after_seq).order_by("seq")
     if upto_seq is not None:
         rows = rows.filter(seq__lte=upto_seq)
-    return [{"seq": row.seq, "kind": row.kind, "seat": row.seat,
-             "action": row.data if row.kind == Action.Kind.ACTION else None,
-             "at": row.at.isoformat()} for row in rows]
+    return [_as_input(row) for row in rows.only("seq", "kind", "seat", "data", "at")]
+
+
+def _checkpoint(match: Match, game: Game, upto_seq: int) -> tuple[int, dict[str, Any]]:
+    """(seq, state) of the latest checkpoint at or before ``upto_seq``: a tick row's state, or
+    the match's starting state (seq 0)."""
+    found = (Action.objects.filter(match=match, kind=Action.Kind.TICK, seq__lte=upto_seq,
+                                   state_after__isnull=False)
+             .order_by("-seq").values_list("seq", "state_after").first())
+    if found is not None:
+        return found
+    return 0, game.start(match.seats.count(), match.options, match.seed)
 
 
 def match_replay(*, match: Match, upto_seq: int | None = None) -> dict[str, Any]:
     """The match's state rebuilt from its stored inputs (up to ``upto_seq``), e.g. for the
-    logbook slider. Read-only."""
+    logbook slider: from the last checkpoint (tick) before it, so it costs one gameday's
+    inputs, not the match's. Read-only."""
     game = game_for(match.game)
-    return game.replay(match.seats.count(), match.options, match.seed,
-                       logbook_inputs(match, upto_seq=upto_seq))
+    upto = match.logbook_seq if upto_seq is None else upto_seq
+    seq, state = _checkpoint(match, game, upto)
+    for _entry, after, _events in game.replay_steps(
+            state, match.seed, logbook_inputs(match, upto_seq=upto, after_seq=seq)):
+        state = after
+    return state
+
+
+def logbook_window(*, match: Match, before: int | None = None, after: int | None = None,
+                   limit: int = LOGBOOK_PAGE) -> list[dict[str, Any]]:
+    """A page of the logbook's rows, newest first: the latest ``limit``, those older than
+    ``before`` ("load more") or the latest ones newer than ``after`` (a poll). One range scan
+    of the (match, seq) index, whatever the match's length. Rows carry every field a page
+    shows; a vote's choice is in its events: the game's view filters them for the reader."""
+    rows = Action.objects.filter(match=match)
+    if before is not None:
+        rows = rows.filter(seq__lt=before)
+    if after is not None:
+        rows = rows.filter(seq__gt=after)
+    return list(rows.order_by("-seq").values(
+        "id", "seq", "kind", "seat", "at", "struck", "struck_reason", "events")[:limit])
 
 
 @transaction.atomic
@@ -405,12 +451,51 @@ def logbook_strike(*, action_id: Any, by: AbstractBaseUser | None, reason: str) 
     row.struck, row.struck_at, row.struck_reason = True, now, reason[:255]
     row.struck_by = by if by is not None and by.is_authenticated else None
     row.save(update_fields=["struck", "struck_at", "struck_reason", "struck_by"])
-    inputs = logbook_inputs(match)
     game = game_for(match.game)
-    match.state = game.replay(match.seats.count(), match.options, match.seed, inputs)
+    replayed = _replay_rewriting(match, game, after_seq=row.seq - 1)
     LogbookStrike.objects.create(action=row, match=match, by=row.struck_by, reason=reason[:255],
-                                 entries_replayed=len(inputs))
+                                 entries_replayed=replayed)
     if not _finish_if_over(match, game, match.state, now):
         match.save(update_fields=["state"])
     logger.info("match %s entry #%s struck by %s: %s", match.pk, row.seq, by, reason)
     return True
+
+
+def _replay_rewriting(match: Match, game: Game, *, after_seq: int) -> int:
+    """Replay the match from the last checkpoint at or before ``after_seq`` and rewrite what a
+    strike-out changed after it: each later row's entries (numbered again; an input the rules
+    now refuse keeps none) and each later tick's checkpoint; sets ``match.state`` (the caller
+    holds the lock and saves it). The one operation as long as the match: returns how many
+    inputs it replayed."""
+    seq, state = _checkpoint(match, game, after_seq)
+    rows = list(Action.objects.filter(match=match, struck=False, seq__gt=seq).order_by("seq"))
+    changed = []
+    steps = game.replay_steps(state, match.seed, [_as_input(row) for row in rows])
+    for row, (_entry, state, events) in zip(rows, steps, strict=True):
+        dirty = False
+        if row.seq > after_seq and row.events != (events or []):
+            row.events, dirty = events or [], True
+        if row.kind == Action.Kind.TICK and row.state_after != state:
+            row.state_after, dirty = state, True
+        if dirty:
+            changed.append(row)
+    _rows_rewrite(changed)
+    match.state = state
+    return len(rows)
+
+
+def _rows_rewrite(rows: list[Action]) -> None:
+    """Write back the ``events`` and ``state_after`` of many rows with one prepared UPDATE
+    (``bulk_update`` builds a CASE over the batch for every row: a strike-out at entry 10,000
+    spent most of its time there)."""
+    if not rows:
+        return
+    fields = [Action._meta.get_field(name) for name in ("events", "state_after")]
+    quote = connection.ops.quote_name
+    sql = (f"UPDATE {quote(Action._meta.db_table)} SET "
+           + ", ".join(f"{quote(f.column)} = %s" for f in fields)
+           + f" WHERE {quote(Action._meta.pk.column)} = %s")
+    params = [[f.get_db_prep_value(getattr(row, f.attname), connection) for f in fields]
+              + [row.pk] for row in rows]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)

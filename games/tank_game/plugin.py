@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.urls import URLPattern, path
+from django.conf import settings
+from django.urls import URLPattern, path, reverse
 
+from engine.tank_game import view as tank_view
 from games import plugins
+from games.services.continuous import logbook_window
 from games.tank_game import views
+
+MAIL_ENTRIES = 15  # the latest logbook entries in a "gameday opened" e-mail
 
 
 class TankGamePlugin(plugins.GamePlugin):
@@ -23,18 +28,35 @@ class TankGamePlugin(plugins.GamePlugin):
             path("play/", views.play, name="tank_play"),
             path("logbook/", views.logbook, name="tank_logbook"),
             path("logbook.txt", views.logbook_text, name="tank_logbook_text"),
+            path("logbook/entries/", views.logbook_entries, name="tank_logbook_entries"),
         ]
 
     def page_context(self, request: Any, match: Any, context: dict[str, Any]) -> dict[str, Any]:
-        """The play area, drawn with the page (no extra request): board, panel, Council."""
+        """The play area, drawn with the page (no extra request): board, panel, Council; and
+        the latest page of the logbook."""
         if match.state is None:
             return {}
         play = views.play_context(request, match)
+        if play.get("missing"):
+            return {}
+        log = views.logbook_context(match, play["game"], play["seat"])
         return {key: value for key, value in play.items()
-                if key not in ("match", "game", "my_seat")}
+                if key not in ("match", "game", "my_seat")} | log
 
     def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
-        return {"situation": situation_lines(self.game.view(state, seat.number))}
+        """The player's situation and the latest logbook entries, read from a window of the
+        logbook's rows (older ones are a link away, on the logbook page)."""
+        # one query for all the gameday's mails of a match (they share the Match object)
+        window = getattr(match, "_latest_logbook", None)
+        if window is None:
+            window = match._latest_logbook = logbook_window(match=match, limit=MAIL_ENTRIES)
+        rows = views.logbook_rows(self.game, window, seat.number)
+        lines = [tank_view.log_line(state["options"], {"at": row["at"].isoformat(), "text": text})
+                 for row in reversed(rows) if not row["struck"] for text in row["texts"]]
+        return {"situation": situation_lines(self.game.view(state, seat.number)),
+                "logbook_lines": lines[-MAIL_ENTRIES:],
+                "logbook_url": settings.SITE_URL + reverse("games:tank_logbook",
+                                                           args=[match.pk])}
 
 
 def situation_lines(view: dict[str, Any]) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -23,6 +23,7 @@ from engine import Game
 from games import selectors
 from games.models import Action, Match
 from games.services import ServiceError, actions_apply, match_replay
+from games.services.continuous import LOGBOOK_PAGE, logbook_window
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
 
 CELL = 32  # SVG pixels per square
@@ -290,49 +291,115 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/tank-game/partials/play.html", play_context(request, match))
 
 
-def _upto(request: HttpRequest) -> int | None:
-    raw = request.GET.get("upto", "")
+def _entry_number(request: HttpRequest, name: str) -> int | None:
+    raw = request.GET.get(name, "")
     if raw == "":
         return None
     if not raw.isdigit() or len(raw) > 9:
-        raise BadForm(f"upto must be a logbook entry number, not {raw!r}.")
+        raise BadForm(f"{name} must be a logbook entry number, not {raw!r}.")
     return int(raw)
+
+
+def _upto(request: HttpRequest) -> int | None:
+    return _entry_number(request, "upto")
+
+
+def logbook_rows(game: Game, rows: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Logbook rows as ``seat`` may read them: each row's entries through the game's
+    ``public_entry`` (a vote's choice is its voter's alone), their texts a line each."""
+    out = []
+    for row in rows:
+        entries = [game.public_entry(e, seat) for e in row["events"] if isinstance(e, dict)]
+        texts = [str(e.get("text", "")) for e in entries]
+        if not texts:
+            texts = [f"{row['kind']} (no effect after a strike-out)"]
+        out.append({key: row[key] for key in ("seq", "kind", "seat", "at", "struck",
+                                              "struck_reason")} | {"texts": texts})
+    return out
+
+
+def logbook_context(match: Match, game: Game, seat: int | None, *, before: int | None = None,
+                    after: int | None = None) -> dict[str, Any]:
+    """One page of the logbook (newest first) for the match page, its poll and "load more":
+    the latest entries, those older than ``before`` or those newer than ``after``."""
+    rows = logbook_window(match=match, before=before, after=after, limit=LOGBOOK_PAGE + 1)
+    more = len(rows) > LOGBOOK_PAGE
+    rows = rows[:LOGBOOK_PAGE]
+    newest = rows[0]["seq"] if rows else (after or 0)
+    return {
+        "log_rows": logbook_rows(game, rows, seat),
+        # "load more" goes on from the oldest row shown; a poll goes on from the newest
+        "log_older_than": rows[-1]["seq"] if rows and more and after is None else None,
+        "log_gap": more and after is not None,  # more new entries than a page: reload
+        "log_poll_after": newest if before is None else None,
+    }
+
+
+@require_GET
+def logbook_entries(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A page of logbook rows (HTMX): older than ``before`` ("load more"), or newer than
+    ``after`` (the poll that keeps the match page's logbook current)."""
+    match = continuous_match_or_404(request, match_id)
+    game = _game(match)
+    if game is None or match.state is None:
+        return render(request, "partials/error.html",
+                      {"error": "This match has no logbook yet."}, status=404)
+    try:
+        before, after = _entry_number(request, "before"), _entry_number(request, "after")
+    except BadForm as error:
+        return render(request, "partials/error.html", {"error": str(error)}, status=400)
+    if before is not None and after is not None:
+        return render(request, "partials/error.html",
+                      {"error": "Ask for entries before one entry or after it, not both."},
+                      status=400)
+    my_seat = selectors.match_seat_for_user(match, request.user)
+    context = logbook_context(match, game, my_seat.number if my_seat else None, before=before,
+                              after=after)
+    return render(request, "games/tank-game/partials/log_rows.html", {"match": match, **context})
 
 
 @require_GET
 def logbook(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The logbook page with a slider to see the board as it was after any entry."""
+    """The logbook page with a slider to see the board as it was after any entry, and the
+    entries a page at a time (newest first; ``before`` pages back without JavaScript)."""
     match = continuous_match_or_404(request, match_id)
     try:
         upto = _upto(request)
+        before = _entry_number(request, "before")
     except BadForm as error:
         return render(request, "partials/error.html", {"error": str(error)}, status=400)
+    last = match.logbook_seq
+    if upto is not None and upto > last:
+        return render(request, "partials/error.html",
+                      {"error": f"The logbook has {last} entries; there is no entry {upto}."},
+                      status=400)
     context = play_context(request, match, upto=upto)
     if context.get("missing"):
         return render(request, "partials/error.html",
                       {"error": "This match has no logbook yet."}, status=404)
-    rows = list(Action.objects.filter(match=match).order_by("seq")
-                .values("seq", "kind", "seat", "at", "struck", "struck_reason", "events"))
-    entries = []
-    for row in rows:
-        texts = [e.get("text", "") for e in row["events"] if isinstance(e, dict)]
-        entries.append({**row, "texts": texts or [row["kind"]]})
-    last = rows[-1]["seq"] if rows else 0
-    context.update(entries=entries, last_seq=last, shown=upto if upto is not None else last)
-    template = "games/tank-game/partials/board_at.html" if request.htmx else \
-        "games/tank-game/logbook.html"
-    return render(request, template, context)
+    context.update(last_seq=last, shown=upto if upto is not None else last)
+    if request.htmx:
+        return render(request, "games/tank-game/partials/board_at.html", context)
+    context.update(logbook_context(match, context["game"], context["seat"], before=before))
+    return render(request, "games/tank-game/logbook.html", context)
 
 
 @require_GET
-def logbook_text(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The logbook as plain text, in the rule book's style."""
+def logbook_text(request: HttpRequest, match_id: int) -> HttpResponse | StreamingHttpResponse:
+    """The whole logbook as plain text, in the rule book's style: streamed from the rows (the
+    state keeps none of it), a thousand at a time."""
     match = continuous_match_or_404(request, match_id)
     game = _game(match)
     if game is None or match.state is None:
         return HttpResponse("This match has no logbook yet.\n", status=404,
                             content_type="text/plain; charset=utf-8")
-    text = game.log_text(match.state)
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    my_seat = selectors.match_seat_for_user(match, request.user)
+    seat = my_seat.number if my_seat else None
+    state = match.state
+    rows = (Action.objects.filter(match=match, struck=False).order_by("seq")
+            .values_list("events", flat=True).iterator(chunk_size=1000))
+    lines = (game.log_text(state, seat, [e for e in events if isinstance(e, dict)])
+             for events in rows)
+    response = StreamingHttpResponse(lines, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="match-{match.pk}-logbook.txt"'
     return response

@@ -1,6 +1,7 @@
 """Continuous games by email: the "gameday opened" mail (once per gameday and player, through
 the gameday_opened signal) and actions by reply under the same rules as the page."""
 
+from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
@@ -124,3 +125,37 @@ def test_players_of_a_continuous_phase_get_no_orders_due_reminders(make_user):
     assert deadline is not None
     assert reminders_send(now=deadline - timedelta(minutes=30)) == 0
     assert not OutgoingEmail.objects.filter(subject__startswith="Reminder").exists()
+
+
+def test_the_tank_game_gameday_mail_lists_the_latest_logbook_entries(make_user):
+    import engine
+    import engine.tank_game  # noqa: F401  (registers "tank-game" if BUILTIN_GAMES does not yet)
+    from games.models import Match
+    from games.tank_game.plugin import MAIL_ENTRIES
+
+    users = [make_user(f"logmail{n}") for n in (1, 2)]
+    match = services.match_create(
+        creator=users[0], game="tank-game", hours_per_phase=24,
+        options={"map": "classic", "schedule": ALWAYS_OPEN, "cooldown_minutes": 0,
+                 "names": {}},
+        seats=[{"kind": "human", "user": u} for u in users])
+    services.gameday_tick(match_id=match.pk)
+    game = engine.get("tank-game")
+    for _ in range(MAIL_ENTRIES + 3):  # more entries than the mail shows
+        match.refresh_from_db()
+        if match.deadline is not None:
+            services.gameday_tick(match_id=match.pk, now=match.deadline)
+            match.refresh_from_db()
+        move = next(a for a in game.legal_actions(match.state, 1) if a["type"] == "move")
+        services.actions_apply(match_id=match.pk, seat_number=1, user=users[0], action=move,
+                               source="web", now=match.deadline - timedelta(minutes=1))
+    match = Match.objects.get(pk=match.pk)
+    gameday_opened_notify(match_id=match.pk, gameday=match.state["gameday"])
+    mail = OutgoingEmail.objects.get(to="logmail2@example.test", dedupe_key__startswith="gameday")
+    section = mail.body_text.split("LATEST IN THE LOGBOOK\n")[1].split("\nOlder entries: ")
+    lines = section[0].splitlines()
+    newest = [e["text"] for row in Action.objects.filter(match=match).order_by("seq")
+              for e in row.events][-MAIL_ENTRIES:]
+    assert [line.split(" — ", 1)[1] for line in lines] == newest
+    assert section[1].split("\n")[0].endswith(f"/matches/{match.pk}/tank-game/logbook/")
+    assert "Latest in the logbook" in mail.body_html

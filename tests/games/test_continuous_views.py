@@ -3,6 +3,7 @@ with HTMX (4xx on refusal, nothing written), the logbook with its slider and tex
 creating a match through the generic create form."""
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -29,6 +30,10 @@ def tanks(make_user):
     services.gameday_tick(match_id=match.pk)  # what the sweeper does within seconds
     match.refresh_from_db()
     return match
+
+
+def streamed(response) -> str:
+    return b"".join(response.streaming_content).decode()
 
 
 def my_move(match, seat=1):
@@ -120,8 +125,12 @@ def test_the_logbook_page_slider_and_text_export(client, tanks):
     assert client.get(url, {"upto": "abc"}).status_code == 400
     text = client.get(reverse("games:tank_logbook_text", args=[tanks.pk]))
     assert text.status_code == 200 and text["Content-Type"].startswith("text/plain")
-    assert text.content.decode() == engine.get("tank-game").log_text(tanks.state)
-    assert "tank1" in text.content.decode()
+    lines = streamed(text).splitlines()
+    entries = [e for row in Action.objects.filter(match=tanks).order_by("seq") for e in row.events]
+    assert len(lines) == len(entries) == 3  # the tick and two moves, one line each, in order
+    assert lines[0].endswith("Gameday 1 (" + tanks.state["gameday"] + ") opened")
+    assert lines[1].endswith(f"tank1 — Moved to {entries[1]['action']['to']}")
+    assert client.get(url, {"upto": last + 1}).status_code == 400  # no such entry
 
 
 def test_a_tank_game_is_created_through_the_generic_create_form(client, make_user):
@@ -191,7 +200,7 @@ def test_my_ballot_vote_shows_on_my_page_only(client, make_user):
     assert "Your vote: voter2" in page(users[3]) and "Your vote: voter1" not in page(users[3])
     for other in (users[0], None):
         assert "Your vote" not in page(other)
-    text = client.get(reverse("games:tank_logbook_text", args=[match.pk])).content.decode()
+    text = streamed(client.get(reverse("games:tank_logbook_text", args=[match.pk])))
     votes = [line for line in text.splitlines() if "voted" in line]
     assert len(votes) == 2 and "voter3" in votes[0] and "voter4" in votes[1]
     assert not any("voter1" in line or "voter2" in line for line in votes)  # whom: private
@@ -226,3 +235,99 @@ def test_an_action_both_illegal_and_inside_the_cooldown_is_refused_as_cooldown(t
     assert "cooldown" in paths and len(paths) > 1
     assert me["at"] == first["to"]
     assert Action.objects.filter(match=tanks, kind="action").count() == 1
+
+
+def played(match, rows: int) -> None:
+    """Play ``match`` (three seats, cooldown 5 min) through the services until it has
+    ``rows`` logbook rows: moves, an hour's gameday at a time."""
+    latest = Action.objects.filter(match=match).order_by("-seq").first()
+    now = max(timezone.now(), latest.at if latest else timezone.now())
+    seat = 0
+    while match.logbook_seq < rows:
+        now += timedelta(minutes=7)
+        seat = seat % 3 + 1
+        match.refresh_from_db()
+        if match.deadline is not None and match.deadline <= now:
+            services.gameday_tick(match_id=match.pk, now=now)
+            continue
+        legal = engine.get("tank-game").legal_actions(match.state, seat)
+        move = next((a for a in legal if a["type"] == "move"), None)
+        if move is not None:
+            services.actions_apply(match_id=match.pk, seat_number=seat,
+                                   user=match.players[seat], action=move, source="web", now=now)
+    match.refresh_from_db()
+
+
+def test_the_match_page_shows_the_latest_entries_and_pages_back_through_older_ones(client,
+                                                                                   tanks):
+    from games.services.continuous import LOGBOOK_PAGE
+
+    played(tanks, LOGBOOK_PAGE * 2 + 5)
+    last = tanks.logbook_seq
+    client.force_login(tanks.players[1])
+    html = client.get(reverse("games:match", args=[tanks.pk])).content.decode()
+    shown = [int(n) for n in re.findall(r'<li value="(\d+)"', html)]
+    assert shown == list(range(last, last - LOGBOOK_PAGE, -1))  # the latest page, newest first
+    entries = reverse("games:tank_logbook_entries", args=[tanks.pk])
+    assert f'{entries}?before={last - LOGBOOK_PAGE + 1}"' in html  # "older entries"
+    assert f'{entries}?after={last}"' in html  # the poll for newer ones
+
+    older = client.get(entries, {"before": last - LOGBOOK_PAGE + 1}, HTTP_HX_REQUEST="true")
+    page = older.content.decode()
+    assert [int(n) for n in re.findall(r'<li value="(\d+)"', page)] == \
+        list(range(last - LOGBOOK_PAGE, last - 2 * LOGBOOK_PAGE, -1))
+    assert "?after=" not in page and f"?before={last - 2 * LOGBOOK_PAGE + 1}" in page
+    oldest = client.get(entries, {"before": 6}).content.decode()
+    assert [int(n) for n in re.findall(r'<li value="(\d+)"', oldest)] == [5, 4, 3, 2, 1]
+    assert "?before=" not in oldest  # nothing older: no more button
+
+    assert client.get(entries, {"after": last}).content.decode().count("<li value=") == 0
+    played(tanks, last + 2)
+    newer = client.get(entries, {"after": last}).content.decode()
+    assert [int(n) for n in re.findall(r'<li value="(\d+)"', newer)] == [last + 2, last + 1]
+    assert f"?after={last + 2}" in newer  # the poll goes on from the newest entry
+
+    for bad in ({"before": "x"}, {"after": "-1"}, {"before": "3", "after": "1"}):
+        assert client.get(entries, bad).status_code == 400
+    book = client.get(reverse("games:tank_logbook", args=[tanks.pk]), {"before": 4})
+    assert [int(n) for n in re.findall(r'<li value="(\d+)"', book.content.decode())] == [3, 2, 1]
+
+
+def test_pages_and_polls_cost_the_same_queries_however_long_the_logbook(client, tanks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(tanks.players[1])
+    match_url = reverse("games:match", args=[tanks.pk])
+    entries = reverse("games:tank_logbook_entries", args=[tanks.pk])
+    play_url = reverse("games:tank_play", args=[tanks.pk])
+    book = reverse("games:tank_logbook", args=[tanks.pk])
+
+    def queries() -> list[int]:
+        tanks.refresh_from_db()
+        counts = []
+        for url, params in ((match_url, {}), (play_url, {}), (entries, {"before": 12}),
+                            (entries, {"after": tanks.logbook_seq - 3}), (book, {}),
+                            (book, {"upto": tanks.logbook_seq - 2})):
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url, params).status_code == 200
+            counts.append(len(captured.captured_queries))
+        return counts
+
+    played(tanks, 30)
+    short = queries()
+    played(tanks, 90)
+    assert queries() == short
+
+
+def test_no_page_shows_another_seats_vote_in_the_logbook_rows(client, tanks):
+    from games.tank_game.views import logbook_rows
+
+    vote = {"seq": 9, "at": "2026-01-05T10:00:00+00:00", "kind": "vote", "seat": 3, "dice": [],
+            "action": {"type": "vote", "ballot": 1, "target": 2}, "text": "Council — voted"}
+    row = {"seq": 4, "kind": "action", "seat": 3, "at": timezone.now(), "struck": False,
+           "struck_reason": "", "events": [vote]}
+    game = engine.get("tank-game")
+    assert logbook_rows(game, [row], 3)[0]["texts"] == ["Council — voted"]
+    assert game.public_entry(vote, 1)["action"] == {"type": "vote", "ballot": 1}
+    assert game.public_entry(vote, 3)["action"]["target"] == 2

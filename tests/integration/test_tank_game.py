@@ -139,9 +139,13 @@ def test_thirty_players_acting_at_once_are_logged_exactly_once_in_commit_order(m
     assert {row.seq: row.seat for row in rows} == {seqs[0]: s for s, seqs in accepted.items()}
     match.refresh_from_db()
     # The state was built action by action under the lock, in the order of the seq numbers:
-    # a lost update would drop an entry from the engine's own logbook.
-    logged = [entry["seat"] for entry in match.state["log"] if entry.get("kind") == "action"]
-    assert logged == [row.seat for row in rows]
+    # a lost update would leave a tank where it was, and the state's count of logbook entries
+    # short of the entries stored in the rows.
+    for row in rows:
+        assert match.state["tanks"][str(row.seat)]["at"] == row.data["to"]
+    stored = [e for row in Action.objects.filter(match=match).order_by("seq") for e in row.events]
+    assert [e["seq"] for e in stored] == list(range(1, match.state["entries"] + 1))
+    assert [e["seat"] for e in stored if e["kind"] == "action"] == [row.seat for row in rows]
     assert services.match_replay(match=match) == match.state
 
 

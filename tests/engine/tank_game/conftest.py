@@ -22,6 +22,7 @@ class Harness:
         self.game = engine.get("tank-game")
         self.now = T0
         self.seq = 0
+        self.log: list[dict[str, Any]] = []  # the logbook: every event returned, in order
 
     def start(
         self,
@@ -44,7 +45,9 @@ class Harness:
             for seat, square in tanks.items():
                 state["tanks"][str(seat)]["at"] = square
         self.now = T0
-        return self.game.tick(state, self.now, random.Random(0)).state
+        outcome = self.game.tick(state, self.now, random.Random(0))
+        self.log = list(outcome.events)
+        return outcome.state
 
     def tank(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
         result: dict[str, Any] = state["tanks"][str(seat)]
@@ -68,6 +71,7 @@ class Harness:
         self.seq += 1
         outcome = self.game.apply(state, seat, action, self.now, rng or rng_for(7, self.seq))
         self.now += timedelta(minutes=6)
+        self.log += outcome.events
         return outcome
 
     def refused(self, state: dict[str, Any], seat: int, action: Any) -> dict[str, str]:
@@ -79,7 +83,9 @@ class Harness:
     def next_day(self, state: dict[str, Any]) -> dict[str, Any]:
         """Tick the next gameday of the daily schedule."""
         self.now = self.game.next_tick_at(state, self.now) + timedelta(minutes=1)
-        return self.game.tick(state, self.now, random.Random(0)).state
+        outcome = self.game.tick(state, self.now, random.Random(0))
+        self.log += outcome.events
+        return outcome.state
 
 
 @pytest.fixture

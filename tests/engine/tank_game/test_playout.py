@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -12,16 +13,19 @@ from .test_properties import GAME, check_invariants, play
 
 
 def test_100_seats_on_the_big_map() -> None:
-    options, state, inputs = play(100, "big", 3, 4000)
+    options, state, inputs, log = play(100, "big", 3, 4000)
     check_invariants(state)
     assert sum(1 for i in inputs if i["kind"] == "action") > 1000
-    assert any(e["kind"] == "kill" for e in state["log"])
+    assert any(e["kind"] == "kill" for e in log)
+    # the state does not grow with the match: 100 seats on the big map stay under 40 KB
+    assert len(log) > 1000 and state["entries"] == len(log)
+    assert len(json.dumps(state)) < 40_000
     assert GAME.replay(100, options, 3, inputs) == state
 
 
 def test_apply_and_tick_are_fast_with_100_tanks() -> None:
     """Well under 5 ms per action and 50 ms per tick in pure Python (generous bounds here)."""
-    options, state, _ = play(100, "big", 4, 1500)
+    options, state, _, _ = play(100, "big", 4, 1500)
     now = GAME.next_tick_at(state, datetime(2026, 3, 9, tzinfo=UTC)) + timedelta(minutes=1)
     state = GAME.tick(state, now, rng_for(4, 0)).state
     game = engine.get("tank-game")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.base import RuleError, rng_for
+from engine.tank_game.state import FINISHED_BALLOTS_KEPT
 
 GAME = engine.get("tank-game")
 SCHEDULE = {"kind": "every", "minutes": 90, "open_minutes": 60}
@@ -52,6 +53,11 @@ junk_actions = st.one_of(
 
 def check_invariants(state: dict[str, Any]) -> None:
     assert json.loads(json.dumps(state)) == state
+    # what the rules need now, nothing of the history: bounded by the seats and the map
+    assert "log" not in state
+    assert sum(b["status"] == "open" for b in state["ballots"]) <= 3
+    assert sum(b["status"] != "open" for b in state["ballots"]) <= FINISHED_BALLOTS_KEPT
+    assert len(state["deaths"]) <= state["seats"]
     seen: set[str] = set()
     for tank in state["tanks"].values():
         assert 0 <= tank["lives"] <= 3
@@ -76,6 +82,7 @@ def play(seats: int, game_map: str, seed: int, steps: int, junk: list[Any] | Non
     rng = random.Random(seed)
     now = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
     inputs: list[dict[str, Any]] = []
+    log: list[dict[str, Any]] = []
     junk = list(junk or [])
     for step in range(steps):
         if GAME.result(state) is not None:
@@ -91,7 +98,9 @@ def play(seats: int, game_map: str, seed: int, steps: int, junk: list[Any] | Non
                     "at": now.isoformat(),
                 }
             )
-            state = GAME.tick(state, now, rng_for(seed, len(inputs))).state
+            ticked = GAME.tick(state, now, rng_for(seed, len(inputs)))
+            state = ticked.state
+            log += ticked.events
             check_invariants(state)
             continue
         seat = rng.randint(1, seats)
@@ -118,9 +127,10 @@ def play(seats: int, game_map: str, seed: int, steps: int, junk: list[Any] | Non
             assert json.loads(json.dumps(outcome.events)) == outcome.events
             assert before is None or json.dumps(state, sort_keys=True) == before  # pure
             state = outcome.state
+            log += outcome.events
             check_invariants(state)
         now += timedelta(seconds=rng.choice((20, 90, 400)))
-    return options, state, inputs
+    return options, state, inputs, log
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -132,12 +142,13 @@ def play(seats: int, game_map: str, seed: int, steps: int, junk: list[Any] | Non
 def test_random_games_keep_every_bound_and_replay_exactly(
     seats: int, seed: int, junk: list[Any]
 ) -> None:
-    options, state, inputs = play(seats, "classic", seed, 600, junk)
+    options, state, inputs, log = play(seats, "classic", seed, 600, junk)
     for seat in (None, *range(1, seats + 1)):
         view = GAME.view(state, seat)
         assert json.loads(json.dumps(view)) == view
     assert GAME.replay(seats, options, seed, inputs) == state
-    GAME.log_text(state)
+    assert [e["seq"] for e in log] == list(range(1, state["entries"] + 1))
+    assert len(GAME.log_text(state, 1, log).splitlines()) == len(log)
     GAME.board_text(state, 1)
     result = GAME.result(state)
     if result is not None:
@@ -181,7 +192,7 @@ def test_any_options_are_normalized_or_refused(options: Any) -> None:
 
 def test_legal_actions_are_all_accepted() -> None:
     """Every action legal_actions lists passes validate (time aside) in a mid-game position."""
-    options, state, _ = play(8, "classic", 5, 400)
+    options, state, _, _ = play(8, "classic", 5, 400)
     for seat in range(1, 9):
         for action in GAME.legal_actions(state, seat):
             assert GAME.validate(state, seat, action) == action

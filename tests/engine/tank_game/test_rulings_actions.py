@@ -9,7 +9,7 @@ def test_move_costs_1_ap_to_an_adjacent_empty_walkable_square(h) -> None:
     h.set(state, 1, ap=2)
     after = h.act(state, 1, {"type": "move", "to": "c2"}).state
     assert h.tank(after, 1)["at"] == "C2" and h.tank(after, 1)["ap"] == 1
-    assert after["log"][-1]["text"].endswith("Seat 1 — Moved to C2")
+    assert h.log[-1]["text"].endswith("Seat 1 — Moved to C2")
     assert "not adjacent" in h.refused(state, 1, {"type": "move", "to": "C5"})["to"]
     assert "wall" in h.refused(state, 1, {"type": "move", "to": "B3"})["to"]
     assert "occupied" in h.refused(state, 1, {"type": "move", "to": "D4"})["to"]
@@ -48,7 +48,7 @@ def test_give_costs_x_plus_1_within_range_without_line_of_sight(h) -> None:
     assert h.tank(after, 1)["gold"] == 0
     assert h.tank(after, 2)["gold"] == 5
     assert after["coffer"] == state["coffer"] + 1
-    assert after["log"][-1]["text"].endswith("Gave 5 Gold to Seat 2")
+    assert h.log[-1]["text"].endswith("Gave 5 Gold to Seat 2")
     assert "costs 7" in h.refused(state, 1, {"type": "give", "seat": 2, "gold": 6})["gold"]
     assert "range" in h.refused(state, 1, {"type": "give", "seat": 3, "gold": 1})["seat"]
     assert "yourself" in h.refused(state, 1, {"type": "give", "seat": 1, "gold": 1})["seat"]

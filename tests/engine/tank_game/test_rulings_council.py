@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.tank_game.state import FINISHED_BALLOTS_KEPT
+
 
 def _council(h, dead: int = 3, senators: int = 0, coffer: int = 50) -> dict[str, Any]:
     """Seats 1-2 alive; the next ``dead`` seats councillors, then ``senators`` senators."""
@@ -43,7 +45,7 @@ def test_stimulus_passes_on_uncontested_majority(h) -> None:
     assert state["ballots"][0]["status"] == "passed"  # 2 of 4: exactly 50 %
     assert h.tank(state, 1)["ap"] == 2
     assert state["coffer"] == 47
-    assert state["log"][-1]["text"] == "Council Decree — Stimulus to Seat 1"
+    assert h.log[-1]["text"] == "Council Decree — Stimulus to Seat 1"
 
 
 def test_tied_options_do_not_pass(h) -> None:
@@ -167,8 +169,8 @@ def test_ballots_close_at_the_end_of_the_gameday(h) -> None:
     state = _council(h, dead=2, coffer=0)
     state = h.act(state, 3, {"type": "open_ballot", "decree": "stimulus", "target": 2}).state
     state = h.next_day(state)
-    assert state["ballots"][0]["status"] == "closed"
-    assert "closed without passing" in state["log"][-2]["text"]
+    assert state["ballots"] == []  # closed, and forgotten by the state: the logbook has it
+    assert "closed without passing" in h.log[-2]["text"]
     assert (
         "votes are closed"
         in h.refused(state, 4, {"type": "vote", "ballot": 1, "target": 2})["ballot"]
@@ -191,8 +193,9 @@ def test_individual_votes_are_private_tallies_are_public(h) -> None:
     other = h.game.view(state, 4)
     assert other["council"]["ballots"][0]["my_vote"] is None
     assert other["council"]["ballots"][0]["tallies"] == [{"target": 1, "weight": 1}]
-    assert "target" not in other["log"][-1]["action"]
-    assert h.game.view(state, 3)["log"][-1]["action"]["target"] == 1
+    assert "target" not in h.game.public_entry(h.log[-1], 4)["action"]
+    assert "target" not in h.game.log_text(state, 4, h.log)
+    assert h.game.public_entry(h.log[-1], 3)["action"]["target"] == 1
 
 
 def test_opening_a_ballot_on_a_decree_with_an_open_one_votes_on_it(h) -> None:
@@ -223,3 +226,20 @@ def test_armistice_limit_defaults_to_50(h) -> None:
     assert h.game.start(2, h.game.validate_options({}), 1)["armistice_limit"] == 50
     options = h.game.validate_options({"armistice_limit": 12})
     assert h.game.start(2, options, 1)["armistice_limit"] == 12
+
+
+def test_finished_ballots_do_not_pile_up_in_the_state(h) -> None:
+    """However many decrees pass in a gameday, the state keeps only the latest few finished
+    ballots (the logbook has every one); a vote on a forgotten ballot is refused as closed."""
+    state = _council(h, dead=3, coffer=200)
+    for n in range(1, 12):
+        h.set(state, 1, ap=0)
+        state = h.act(state, 3, {"type": "open_ballot", "decree": "stimulus", "target": 1}).state
+        state = h.act(state, 4, {"type": "vote", "ballot": n, "target": 1}).state
+        assert h.log[-1]["text"] == "Council Decree — Stimulus to Seat 1"
+    finished = [b["id"] for b in state["ballots"]]
+    assert finished == list(range(12 - FINISHED_BALLOTS_KEPT, 12))
+    refused = h.refused(state, 4, {"type": "vote", "ballot": 1, "target": 1})
+    assert refused["ballot"] == "Ballot 1 is over; votes are closed."
+    assert "There is no ballot 99" in h.refused(state, 4, {"type": "vote", "ballot": 99,
+                                                            "target": 1})["ballot"]

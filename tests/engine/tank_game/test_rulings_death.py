@@ -26,8 +26,8 @@ def test_zero_lives_is_dead_and_joins_the_council_as_councillor(h) -> None:
     victim = h.tank(after, 2)
     assert (victim["status"], victim["at"], victim["durability"]) == ("dead", "C5", 3)
     assert (victim["lives"], victim["ap"], victim["gold"], victim["bounty"]) == (0, 0, 0, 0)
-    assert after["log"][-1]["kind"] == "kill"
-    assert "Seat 2 was killed by Seat 1" in after["log"][-1]["text"]
+    assert h.log[-1]["kind"] == "kill"
+    assert "Seat 2 was killed by Seat 1" in h.log[-1]["text"]
     members = h.game.view(after, None)["council"]["members"]
     assert members == [{"seat": 2, "name": "Seat 2", "role": "councillor", "weight": 1}]
 
@@ -72,7 +72,7 @@ def test_destroyed_wall_next_to_a_mine_becomes_mine_and_touching_mines_merge(h) 
     h.set(state, 1, ap=2)
     state = h.act(state, 1, {"type": "shoot", "at": "C2"}).state
     assert h.game.view(state, None)["board"]["mines"] == [["C1", "C2", "C3"]]
-    assert state["log"][-1]["text"].endswith("(hit, wall destroyed, the gold mine grows)")
+    assert h.log[-1]["text"].endswith("(hit, wall destroyed, the gold mine grows)")
     state["walls"]["F6"] = 1
     h.set(state, 1, at="F4")
     state = h.act(state, 1, {"type": "shoot", "at": "F6"}).state

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from engine.tank_game import schedule
 
@@ -54,15 +55,18 @@ def test_logbook_in_the_rule_books_style_in_the_match_time_zone(h) -> None:
     h.set(state, 1, at="F3")
     h.set(state, 2, at="G4")
     monday = datetime(2026, 11, 23, 9, 4, tzinfo=UTC)  # 10:04 in Berlin
-    state = h.game.tick(state, monday, random.Random(0)).state
+    ticked = h.game.tick(state, monday, random.Random(0))
+    state = ticked.state
     for seed in range(50):
         outcome = h.game.apply(state, 1, {"type": "shoot", "at": "G4"}, monday, random.Random(seed))
-        if outcome.state["log"][-1]["text"].endswith("(hit)"):
+        if outcome.events[-1]["text"].endswith("(hit)"):
             break
-    text = h.game.log_text(outcome.state)
+    log = [*ticked.events, *outcome.events]
+    text = h.game.log_text(outcome.state, None, log)
     assert text.splitlines()[-1] == "2026-11-23 10:04 — Corey — Shot at G4 (hit)"
     assert text.splitlines()[-2] == "2026-11-23 10:00 — Gameday 1 (2026-11-23) opened"
-    assert [e["seq"] for e in outcome.state["log"]] == list(range(1, len(outcome.state["log"]) + 1))
+    assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
+    assert outcome.state["entries"] == len(log)  # the state counts its entries, keeps none
     assert schedule.local_stamp(weekly, "2026-07-01T08:00:00+00:00") == "2026-07-01 10:00"
 
 
@@ -101,6 +105,12 @@ def test_struck_out_entry_replays_the_match_without_it(h) -> None:
     assert full["tanks"]["1"]["at"] == move["to"] and full["tanks"]["2"]["ap"] == 0
     struck = h.game.replay(2, options, 5, [inputs[0], inputs[2]])
     assert struck["tanks"]["1"]["at"] == one and struck["tanks"]["2"]["at"] == two
-    assert [e["text"] for e in struck["log"]] == [full["log"][0]["text"], full["log"][2]["text"]]
-    assert struck["log"][1]["dice"] == full["log"][2]["dice"]  # same seq, same dice
+
+    def logbook(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [e for _, _, events in h.game.replay_steps(start, 5, entries) for e in events or []]
+
+    full_log, struck_log = logbook(inputs), logbook([inputs[0], inputs[2]])
+    assert [e["text"] for e in struck_log] == [full_log[0]["text"], full_log[2]["text"]]
+    assert struck_log[1]["dice"] == full_log[2]["dice"]  # same seq, same dice
+    assert struck_log[1]["seq"] == 2  # the entries are numbered again
     assert h.game.replay(2, options, 5, inputs) == full  # deterministic

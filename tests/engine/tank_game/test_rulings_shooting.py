@@ -11,7 +11,7 @@ def test_target_any_square_within_range_chebyshev(h) -> None:
     """Target: any square within range (Chebyshev distance) with line of sight."""
     state = h.start({1: "C3", 2: "H8"}, walls={}, mines=[])
     assert (
-        h.act(state, 1, {"type": "shoot", "at": "E5"}).state["log"][-1]["text"].endswith("(miss)")
+        h.act(state, 1, {"type": "shoot", "at": "E5"}).events[-1]["text"].endswith("(miss)")
     )
     assert (
         "3 squares away; your range is 2"
@@ -71,7 +71,7 @@ def test_shooting_an_empty_square_misses(h) -> None:
     """Empty square: miss."""
     state = h.start({1: "C3", 2: "H8"}, walls={}, mines=[])
     after = h.act(state, 1, {"type": "shoot", "at": "C4"}).state
-    assert after["log"][-1]["text"].endswith("Shot at C4 (miss)")
+    assert h.log[-1]["text"].endswith("Shot at C4 (miss)")
     assert h.tank(after, 1)["ap"] == 0
 
 
@@ -94,12 +94,12 @@ def test_hit_dice_range_minus_distance_plus_one_each_hits_half(h) -> None:
     state = h.start({1: "C3", 2: "D4", 3: "E5"}, walls={}, mines=[])
     h.set(state, 1, range=4)
     after = h.act(state, 1, {"type": "shoot", "at": "D4"}, rng=random.Random(11)).state
-    dice = after["log"][-1]["dice"]
+    dice = h.log[-1]["dice"]
     same = random.Random(11)
     assert dice == [same.randint(1, 6) for _ in range(4)]
     hit = any(d >= 4 for d in dice)
     assert h.tank(after, 2)["lives"] == (2 if hit else 3)
-    assert after["log"][-1]["text"].endswith("(hit)" if hit else "(miss)")
+    assert h.log[-1]["text"].endswith("(hit)" if hit else "(miss)")
     hits = 0
     for seed in range(400):
         one = h.game.apply(state, 1, {"type": "shoot", "at": "D4"}, h.now, random.Random(seed))
@@ -108,4 +108,4 @@ def test_hit_dice_range_minus_distance_plus_one_each_hits_half(h) -> None:
     h.set(state, 1, range=2)
     h.set(state, 2, at="H8")
     one = h.game.apply(state, 1, {"type": "shoot", "at": "E5"}, h.now, random.Random(1))
-    assert len(one.state["log"][-1]["dice"]) == 1  # at range: one die
+    assert len(one.events[-1]["dice"]) == 1  # at range: one die

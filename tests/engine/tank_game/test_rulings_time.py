@@ -31,7 +31,7 @@ def test_tick_runs_the_start_of_gameday_effects_in_order(h) -> None:
     assert state["coffer"] == before + 1 + 1 + 3
     assert state["armistice"] == 2
     assert state["allowances"] == {"bounty": 1, "grant_life": 1}
-    assert state["log"][-1]["kind"] == "tick"
+    assert h.log[-1]["kind"] == "tick"
 
 
 def test_first_tick_only_opens_the_first_gameday(h) -> None:
@@ -216,8 +216,9 @@ def test_every_action_stores_its_timestamp_so_replay_is_exact(h) -> None:
         action = h.game.bot_submission(live, seat, "random", bot)
         if h.game.action_problems(live, seat, action, now):
             continue
-        live = h.game.apply(live, seat, action, now, rng_for(9, seq)).state
-        assert live["log"][-1]["at"] == now.isoformat() or live["log"][-1]["kind"] != "action"
+        outcome = h.game.apply(live, seat, action, now, rng_for(9, seq))
+        live = outcome.state
+        assert outcome.events[0]["at"] == now.isoformat()
         inputs.append(
             {"seq": seq, "kind": "action", "seat": seat, "action": action, "at": now.isoformat()}
         )
