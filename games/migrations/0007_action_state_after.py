@@ -18,7 +18,7 @@ def use_lz4(apps, schema_editor):
 
 class Migration(migrations.Migration):
 
-    dependencies = [("games", "0005_state_lz4")]
+    dependencies = [("games", "0006_outbox_and_sweep_claims")]
 
     operations = [
         migrations.AddField(
