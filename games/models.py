@@ -340,6 +340,8 @@ class OutboxEvent(models.Model):
     payload = models.JSONField(default=dict, blank=True)
     match_id = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="When a dispatcher took it (a lease).")
     done_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)

@@ -1,6 +1,8 @@
 """Carrying out the lifecycle's outbox (``queue.outbox_write``): each promised signal is sent to
-its listeners and each promised task run, in the worker, once; the sweeper re-dispatches rows
-that stayed undone (a crash between a commit and its queue, a lost broker message)."""
+its listeners and each promised task run, in the worker, as they would run right after the
+commit (outside any transaction: listeners keep their own transactions); the sweeper
+re-dispatches rows that stayed undone (a crash between a commit and its queue, a lost broker
+message, a worker that died with a row claimed)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import OutboxEvent
@@ -38,26 +40,39 @@ def _carry_out(row: OutboxEvent) -> None:
         current_app.tasks[row.name].run(**row.payload)
 
 
+def _claim(row_id: Any, now: datetime) -> OutboxEvent | None:
+    """Take row ``row_id`` if it is still to do and nobody else holds it (a claim older than
+    the grace time counts as lost: its worker died). Committed at once."""
+    stale = now - timedelta(seconds=settings.OUTBOX_GRACE_SECONDS)
+    with transaction.atomic():
+        row = (OutboxEvent.objects.select_for_update(skip_locked=True)
+               .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale), pk=row_id,
+                       done_at__isnull=True).order_by().first())
+        if row is not None:
+            row.claimed_at, row.attempts = now, row.attempts + 1
+            row.save(update_fields=["claimed_at", "attempts"])
+    return row
+
+
 def outbox_dispatch(*, ids: list[Any]) -> int:
-    """Carry out the outbox rows ``ids`` that are still to do, each in its own transaction with
-    its row locked (a concurrent dispatcher skips it). Returns how many were done."""
+    """Carry out the outbox rows ``ids`` that are still to do. Each row is claimed in a short
+    transaction, then its listeners (or task) run as they would right after a commit, each in
+    its own transactions, then it is marked done; a concurrent dispatcher skips a claimed row.
+    A failure frees the row for the sweeper. Returns how many were done."""
     done = 0
     for row_id in ids:
+        row = _claim(row_id, timezone.now())
+        if row is None:
+            continue
         try:
-            with transaction.atomic():
-                row = (OutboxEvent.objects.select_for_update(skip_locked=True)
-                       .filter(pk=row_id, done_at__isnull=True).first())
-                if row is None:
-                    continue
-                _carry_out(row)
-                row.done_at = timezone.now()
-                row.save(update_fields=["done_at"])
-                done += 1
-        except Exception as error:  # a failing listener: counted; the sweeper retries it
-            logger.exception("outbox row %s failed", row_id)
-            OutboxEvent.objects.filter(pk=row_id).update(
-                attempts=F("attempts") + 1,
-                last_error="".join(traceback.format_exception(error))[-5000:])
+            _carry_out(row)
+        except Exception as error:  # a failing listener: recorded; the sweeper retries it
+            logger.exception("outbox row %s (%s %s) failed", row.pk, row.kind, row.name)
+            OutboxEvent.objects.filter(pk=row.pk).update(
+                claimed_at=None, last_error="".join(traceback.format_exception(error))[-5000:])
+            continue
+        OutboxEvent.objects.filter(pk=row.pk).update(done_at=timezone.now())
+        done += 1
     return done
 
 
@@ -66,7 +81,9 @@ def outbox_sweep(*, now: datetime | None = None) -> int:
     rows were queued."""
     now = now or timezone.now()
     grace = timedelta(seconds=settings.OUTBOX_GRACE_SECONDS)
-    ids = list(OutboxEvent.objects.filter(done_at__isnull=True, created_at__lte=now - grace,
+    ids = list(OutboxEvent.objects.filter(Q(claimed_at__isnull=True) |
+                                          Q(claimed_at__lt=now - grace),
+                                          done_at__isnull=True, created_at__lte=now - grace,
                                           attempts__lt=MAX_ATTEMPTS)
                .order_by("created_at").values_list("pk", flat=True)[:10 * DISPATCH_BATCH])
     for start in range(0, len(ids), DISPATCH_BATCH):
