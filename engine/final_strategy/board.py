@@ -34,6 +34,8 @@ def parse_square(name: Any) -> int | None:
     """The square named ``name`` ("e5"), or None when there is no such square."""
     if not isinstance(name, str):
         return None
+    if name in SQUARE_INDEX:
+        return SQUARE_INDEX[name]
     return SQUARE_INDEX.get(name.strip().lower())
 
 
@@ -64,7 +66,11 @@ EDGE_ORDER = {e: i for i, e in enumerate(sorted(EDGES, key=lambda e: EDGE_SQUARE
 
 def parse_edge(name: Any) -> int | None:
     """The edge named ``"e5-e6"`` (either order of its squares), or None."""
-    if not isinstance(name, str) or name.count("-") != 1:
+    if not isinstance(name, str):
+        return None
+    if name in EDGE_INDEX:  # the canonical spelling, the usual case
+        return EDGE_INDEX[name]
+    if name.count("-") != 1:
         return None
     left, right = name.split("-")
     a, b = parse_square(left), parse_square(right)
@@ -90,6 +96,7 @@ def _sides(sq: int) -> tuple[int, ...]:
 
 # The interior edges around each square (the border is walled for good).
 SIDES = tuple(_sides(sq) for sq in SQUARES)
+SIDE_SETS = tuple(frozenset(sides) for sides in SIDES)
 
 
 def _neighbours(sq: int) -> frozenset[int]:

@@ -81,8 +81,8 @@ def random_steps(pos: Position, seat: int, rng: random.Random) -> list[Step]:
             if formed:
                 return {"occupy": board.SQUARE_NAMES[rng.choice(formed)]}
         if not turn.swapped and rng.random() < 0.05:
-            own = [sq for sq in board.SAFE if sq in p.pieces and p.pieces[sq].seat == seat
-                   and p.pieces[sq].kind == "troop"]
+            own = [sq for sq in board.SAFE if sq in p.pieces and p.pieces[sq]["seat"] == seat
+                   and p.pieces[sq]["kind"] == "troop"]
             if own and p.bunkers[seat][KIDNAPPERS]:
                 return {"swap": board.SQUARE_NAMES[rng.choice(sorted(own))], "for": "kidnapper",
                         "corner": rng.choice(board.CORNERS)}
@@ -103,10 +103,10 @@ def _capture_value(pos: Position, seat: int, sq: int, corner: str) -> int:
     value = 0
     for target in board.capture_area(sq, corner):
         piece = pos.pieces.get(target)
-        if piece is None or piece.kind != "troop" or target in board.PROTECTED \
-                or piece.seat in pos.removed:
+        if piece is None or piece["kind"] != "troop" or target in board.PROTECTED \
+                or piece["seat"] in pos.removed:
             continue
-        value += -1 if piece.seat == seat else 1
+        value += -1 if piece["seat"] == seat else 1
     return value
 
 

@@ -34,7 +34,7 @@ from engine.final_strategy.play import (
     remove_seat,
     run_steps,
 )
-from engine.final_strategy.position import KIND_SLOT, SLOT_NAMES, Piece, Position
+from engine.final_strategy.position import KIND_SLOT, SLOT_NAMES, Position, make_piece
 from engine.final_strategy.turn import StepRefused, Turn, legal_steps
 
 
@@ -52,7 +52,7 @@ def _start_position(seats: int, scenario: Mapping[str, Any] | None) -> Position:
     pos.removed = list(scenario["removed"])
     for p in scenario["pieces"]:
         sq = board.SQUARE_INDEX[p["at"]]
-        pos.pieces[sq] = Piece(p["seat"], p["kind"], p.get("corner"))
+        pos.pieces[sq] = make_piece(p["seat"], p["kind"], p.get("corner"), sq)
         pos.bunkers[p["seat"]][KIND_SLOT[p["kind"]]] -= 1
     for by in pos.prisoners.values():
         for victim, n in by.items():

@@ -16,17 +16,14 @@ KIND_SLOT = {"troop": TROOPS, "kidnapper": KIDNAPPERS, "bomb": BOMBS}
 SLOT_NAMES = ("troops", "kidnappers", "bombs")
 
 
-@dataclass
-class Piece:
-    seat: int
-    kind: str
-    corner: str | None = None
+Piece = dict[str, Any]  # {"seat", "kind", "at", "corner"?}, as in the state; never mutated
 
-    def as_dict(self, sq: int) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind, "at": board.SQUARE_NAMES[sq]}
-        if self.corner is not None:
-            out["corner"] = self.corner
-        return out
+
+def make_piece(seat: int, kind: str, corner: str | None, sq: int) -> Piece:
+    piece: Piece = {"seat": seat, "kind": kind, "at": board.SQUARE_NAMES[sq]}
+    if corner is not None:
+        piece["corner"] = corner
+    return piece
 
 
 @dataclass
@@ -51,11 +48,11 @@ class Position:
         return [s for s in self.seat_numbers() if s not in self.removed]
 
     def is_closed(self, sq: int) -> bool:
-        barriers = self.barriers
-        return all(e in barriers for e in board.SIDES[sq])
+        return board.SIDE_SETS[sq] <= self.barriers
 
     def formed(self) -> list[int]:
-        return [sq for sq in board.SQUARES if sq not in self.pieces and self.is_closed(sq)]
+        barriers, pieces, sides = self.barriers, self.pieces, board.SIDE_SETS
+        return [sq for sq in board.SQUARES if sides[sq] <= barriers and sq not in pieces]
 
     def empty_edges(self) -> list[int]:
         return [e for e in board.EDGES if e not in self.barriers]
@@ -82,7 +79,7 @@ class Position:
     def copy(self) -> Position:
         return Position(
             seats=self.seats, turn=self.turn, to_move=self.to_move, barriers=set(self.barriers),
-            pieces={sq: Piece(p.seat, p.kind, p.corner) for sq, p in self.pieces.items()},
+            pieces=dict(self.pieces),
             bunkers={s: list(b) for s, b in self.bunkers.items()},
             prisoners={s: dict(v) for s, v in self.prisoners.items()},
             removed=list(self.removed), misses=dict(self.misses), over=self.over,
@@ -91,12 +88,11 @@ class Position:
     # -- plain JSON ------------------------------------------------------------------------
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Position:
-        pieces = {}
-        for p in state["pieces"]:
-            pieces[board.SQUARE_INDEX[p["at"]]] = Piece(p["seat"], p["kind"], p.get("corner"))
+        index = board.SQUARE_INDEX
+        pieces = {index[p["at"]]: p for p in state["pieces"]}
         return cls(
             seats=state["seats"], turn=state["turn"], to_move=state["to_move"],
-            barriers={board.EDGE_INDEX[e] for e in state["barriers"]},
+            barriers=set(map(board.EDGE_INDEX.__getitem__, state["barriers"])),
             pieces=pieces,
             bunkers={int(s): [b["troops"], b["kidnappers"], b["bombs"]]
                      for s, b in state["bunkers"].items()},
@@ -111,7 +107,7 @@ class Position:
             **base,
             "seats": self.seats, "turn": self.turn, "to_move": self.to_move,
             "barriers": [board.EDGE_NAMES[e] for e in board.sort_edges(self.barriers)],
-            "pieces": [self.pieces[sq].as_dict(sq) for sq in sorted(self.pieces)],
+            "pieces": [self.pieces[sq] for sq in sorted(self.pieces)],
             "bunkers": {str(s): dict(zip(SLOT_NAMES, b, strict=True))
                         for s, b in sorted(self.bunkers.items())},
             "prisoners": {str(s): {str(v): n for v, n in sorted(by.items()) if n}

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.final_strategy import board
-from engine.final_strategy.position import BOMBS, KIDNAPPERS, TROOPS, Piece, Position
+from engine.final_strategy.position import BOMBS, KIDNAPPERS, TROOPS, Position, make_piece
 
 Event = dict[str, Any]
 Step = dict[str, Any]
@@ -111,7 +111,7 @@ class Turn:
 
     def _put_troop(self, sq: int) -> None:
         self.pos.bunkers[self.seat][TROOPS] -= 1
-        self.pos.pieces[sq] = Piece(self.seat, "troop")
+        self.pos.pieces[sq] = make_piece(self.seat, "troop", None, sq)
         self.events.append({"type": "occupy", "seat": self.seat, "at": board.SQUARE_NAMES[sq]})
 
     def _barrier(self, edge: int) -> None:
@@ -149,7 +149,7 @@ class Turn:
             raise StepRefused(f"{board.SQUARE_NAMES[sq]} already holds a piece.")
         self.started = self.started or not swap
         pos.bunkers[self.seat][slot] -= 1
-        pos.pieces[sq] = Piece(self.seat, kind, corner)
+        pos.pieces[sq] = make_piece(self.seat, kind, corner, sq)
         name = board.SQUARE_NAMES[sq]
         if kind == "kidnapper":
             assert corner is not None
@@ -165,12 +165,12 @@ class Turn:
         not a removed seat's)."""
         pos = self.pos
         return [sq for sq in area if sq not in board.PROTECTED and sq in pos.pieces
-                and pos.pieces[sq].kind == "troop" and pos.pieces[sq].seat not in pos.removed]
+                and pos.pieces[sq]["kind"] == "troop" and pos.pieces[sq]["seat"] not in pos.removed]
 
     def _kidnap(self, area: tuple[int, ...]) -> None:
         pos = self.pos
         for sq in self._exposed_troops(area):
-            owner = pos.pieces.pop(sq).seat
+            owner = pos.pieces.pop(sq)["seat"]
             name = board.SQUARE_NAMES[sq]
             if owner == self.seat:
                 pos.bunkers[owner][TROOPS] += 1
@@ -184,7 +184,7 @@ class Turn:
     def _bomb(self, sq: int) -> None:
         pos = self.pos
         for target in self._exposed_troops(board.bomb_block(sq)):
-            owner = pos.pieces.pop(target).seat
+            owner = pos.pieces.pop(target)["seat"]
             pos.bunkers[owner][TROOPS] += 1
             self.events.append({"type": "return", "seat": owner,
                                 "at": board.SQUARE_NAMES[target]})
@@ -198,8 +198,8 @@ class Turn:
         if self.swapped:
             raise StepRefused("The swap may be made only once a turn.")
         piece = pos.pieces.get(sq)
-        if sq not in board.SAFE or piece is None or piece.seat != self.seat \
-                or piece.kind != "troop":
+        if sq not in board.SAFE or piece is None or piece["seat"] != self.seat \
+                or piece["kind"] != "troop":
             raise StepRefused(f"{board.SQUARE_NAMES[sq]} is not a safe square holding one of "
                               "your troops.")
         slot = KIDNAPPERS if kind == "kidnapper" else BOMBS
@@ -234,7 +234,7 @@ def legal_steps(turn: Turn) -> list[Step]:
         steps += [{"bomb": board.SQUARE_NAMES[sq]} for sq in empty]
     if not turn.swapped:
         own_safe = [sq for sq in sorted(board.SAFE) if sq in pos.pieces
-                    and pos.pieces[sq].seat == seat and pos.pieces[sq].kind == "troop"]
+                    and pos.pieces[sq]["seat"] == seat and pos.pieces[sq]["kind"] == "troop"]
         for sq in own_safe:
             if bunker[KIDNAPPERS]:
                 steps += [{"swap": board.SQUARE_NAMES[sq], "for": "kidnapper", "corner": c}
