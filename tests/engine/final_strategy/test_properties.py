@@ -19,8 +19,8 @@ def _troops_accounted(state, seats):
     pos = Position.from_state(state)
     total = {s: pos.bunkers[s][0] for s in range(1, seats + 1)}
     for piece in pos.pieces.values():
-        if piece.kind == "troop":
-            total[piece.seat] += 1
+        if piece["kind"] == "troop":
+            total[piece["seat"]] += 1
     for by in pos.prisoners.values():
         for victim, n in by.items():
             total[victim] += n
