@@ -1,0 +1,125 @@
+"""Final Strategy on the pages: the SVG board, the step-by-step check, sealing a turn, the
+rules page; bad input is refused with 4xx and no seat sees another's bunker split."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+SCENARIO = {"bunkers": {"1": {"troops": 17, "kidnappers": 2, "bombs": 1},
+                        "2": {"troops": 19, "kidnappers": 3, "bombs": 1}},
+            "barriers": ["c3-c4", "c3-d3", "b3-c3"]}
+
+
+@pytest.fixture
+def fs_match(make_user):
+    users = [make_user(n) for n in ("ann", "ben", "cat")]
+    match = services.match_create(
+        creator=users[0], game="final-strategy", options={"scenario": SCENARIO},
+        hours_per_phase=12, seats=[{"kind": "human", "user": u} for u in users])
+    match.players = dict(enumerate(users, start=1))
+    return match
+
+
+def check_url(match, seat):
+    return reverse("games:fs_turn_check", args=[match.pk, seat])
+
+
+def submit_url(match, seat):
+    return reverse("games:fs_turn_submit", args=[match.pk, seat])
+
+
+def test_the_player_to_move_gets_a_clickable_board(client, fs_match):
+    client.force_login(fs_match.players[1])
+    page = client.get(reverse("games:match", args=[fs_match.pk])).content.decode()
+    assert 'class="fs-board fs-interactive"' in page
+    assert 'data-edge="c2-c3"' in page and 'data-square="e5"' in page
+    assert check_url(fs_match, 1) in page
+    assert "17 troops, 2 kidnappers, 1 bombs" in page
+
+
+def test_no_seat_sees_another_seats_bunker_split(client, fs_match):
+    for seat in (2, 3):
+        client.force_login(fs_match.players[seat])
+        page = client.get(reverse("games:match", args=[fs_match.pk])).content.decode()
+        assert "17 troops" not in page and "2 kidnappers" not in page
+        assert "fs-interactive" not in page
+    client.logout()
+    match = Match.objects.get(pk=fs_match.pk)
+    match.is_public = True
+    match.save(update_fields=["is_public"])
+    page = client.get(reverse("games:match", args=[fs_match.pk])).content.decode()
+    assert "17 troops" not in page and "19 troops" not in page
+
+
+def test_each_step_is_checked_by_the_engine(client, fs_match):
+    client.force_login(fs_match.players[1])
+    answer = client.post(check_url(fs_match, 1), {"steps": json.dumps([{"barrier": "e4-d4"}])})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["ok"] and body["ended"] is True and body["steps"] == [{"barrier": "d4-e4"}]
+    assert body["text"] == "wall d4-e4" and 'data-edge="d4-e4"' in body["board"]
+    answer = client.post(check_url(fs_match, 1), {"steps": json.dumps([{"barrier": "c2-c3"}])})
+    body = answer.json()
+    assert body["ended"] is False and "c3" in " ".join(body["story"])
+    answer = client.post(check_url(fs_match, 1), {"steps": json.dumps(
+        [{"barrier": "c2-c3"}, {"barrier": "h8-h9"}])})
+    assert answer.json()["ended"] is True
+
+
+@pytest.mark.parametrize("steps", ["not json", json.dumps({"steps": 1}),
+                                   json.dumps([{"barrier": "c3-c4"}]),
+                                   json.dumps([{"barrier": "a1-c5"}]),
+                                   json.dumps([{"fly": "a1"}])])
+def test_bad_steps_are_refused_with_400(client, fs_match, steps):
+    client.force_login(fs_match.players[1])
+    answer = client.post(check_url(fs_match, 1), {"steps": steps})
+    assert answer.status_code == 400 and answer.json()["ok"] is False
+
+
+def test_another_seat_or_a_seat_not_to_move_is_refused(client, fs_match):
+    client.force_login(fs_match.players[2])
+    steps = {"steps": json.dumps([{"barrier": "h8-h9"}])}
+    assert client.post(check_url(fs_match, 1), steps).status_code == 403
+    assert client.post(check_url(fs_match, 2), steps).status_code == 409
+    assert client.post(submit_url(fs_match, 2), steps).status_code == 409
+    assert client.get(check_url(fs_match, 2)).status_code == 405
+
+
+def test_a_finished_turn_is_sealed_at_once(client, fs_match):
+    client.force_login(fs_match.players[1])
+    steps = json.dumps([{"barrier": "c2-c3"}, {"barrier": "h8-h9"}])
+    answer = client.post(submit_url(fs_match, 1), {"steps": steps, "phase_number": 1})
+    assert answer.status_code == 200 and answer.json()["ok"]
+    match = Match.objects.get(pk=fs_match.pk)
+    assert match.state["to_move"] == 2 and {"at": "c3", "kind": "troop", "seat": 1} in \
+        match.state["pieces"]
+
+
+def test_an_unfinished_turn_is_not_sealed(client, fs_match):
+    client.force_login(fs_match.players[1])
+    answer = client.post(submit_url(fs_match, 1), {
+        "steps": json.dumps([{"barrier": "c2-c3"}]), "phase_number": 1})
+    assert answer.status_code == 400
+    assert answer.json()["problems"][0]["path"] == "steps.1"
+    assert Match.objects.get(pk=fs_match.pk).state["to_move"] == 1
+
+
+def test_the_replay_shows_every_turn_on_the_board(client, fs_match):
+    client.force_login(fs_match.players[1])
+    client.post(submit_url(fs_match, 1), {"steps": json.dumps([{"barrier": "h8-h9"}]),
+                                          "phase_number": 1})
+    page = client.get(reverse("games:match", args=[fs_match.pk]) + "?replay=1").content.decode()
+    assert "placed a barrier on h8-h9" in page and "fs-board" in page
+
+
+def test_the_rules_page(client):
+    page = client.get(reverse("games:rules", args=["final-strategy"])).content.decode()
+    assert "How to play Final Strategy" in page and "kidnapper" in page
