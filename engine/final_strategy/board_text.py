@@ -29,6 +29,11 @@ def _cell(sq: int, pieces: dict[int, dict[str, Any]], formed: set[int]) -> str:
 
 def board_text(state: dict[str, Any], seat: int | None) -> str:
     v = view(state, seat)
+    return "\n".join(diagram(v) + notes(v))
+
+
+def diagram(v: dict[str, Any]) -> list[str]:
+    """The grid alone: squares, pieces, barriers drawn with ASCII, coordinates around."""
     barriers = {board.EDGE_INDEX[e] for e in v["barriers"]}
     pieces = {board.SQUARE_INDEX[p["at"]]: p for p in v["pieces"]}
     formed = {board.SQUARE_INDEX[s] for s in v["formed"]}
@@ -55,6 +60,12 @@ def board_text(state: dict[str, Any], seat: int | None) -> str:
         lines.append(cells + f" {row + 1}")
     lines.append("    +" + "---+" * size)
     lines.append("    " + "".join(f" {c}  " for c in board.COLUMNS))
+    return lines
+
+
+def notes(v: dict[str, Any]) -> list[str]:
+    """The lines under the grid: kidnappers' corners, legend, bunkers and scores, who moves."""
+    lines = []
     kidnappers = [f"{p['at']} {p['corner']}" for p in v["pieces"] if p["kind"] == "kidnapper"]
     if kidnappers:
         lines.append("Kidnappers (square, corner): " + ", ".join(kidnappers))

@@ -11,7 +11,7 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 
 from games import plugins
-from games.final_strategy import views
+from games.final_strategy import views, words
 from games.final_strategy.board import SEAT_COLOURS, board_context
 
 
@@ -34,9 +34,18 @@ class FinalStrategyPlugin(plugins.GamePlugin):
             "board_id": "fs-board" if must_act else f"fs-board-{view['turn']}",
             "view": view, "match": match, "seat": seat, "must_act": must_act,
             "phase_number": getattr(match, "phase_number", None),
-            "board_text": self.board_text(state, seat),
+            "board_text": words.board_text(view),
             "seat_rows": _seat_rows(view, seat),
         })
+
+    def board_text(self, state: Any, seat: int | None) -> str:
+        return words.board_text(self.game.view(state, seat))
+
+    def orders_help(self, state: Any, seat: int) -> str:
+        return words.orders_help()
+
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
+        return words.event_lines(events, seat)
 
     def rules_context(self, request: Any) -> dict[str, Any]:
         return {**super().rules_context(request), "colours": SEAT_COLOURS}

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 import engine
 from engine import RuleError
 from games.final_strategy.board import board_context
+from games.final_strategy.words import event_lines
 from games.services import ServiceError
 from games.views.access import (
     PhaseClosed,
@@ -63,7 +64,7 @@ def turn_check(request: HttpRequest, match_id: int, seat_number: int) -> HttpRes
         "ok": True, "ended": checked["ended"], "may_occupy": checked["may_occupy"],
         "swapped": checked["swapped"], "steps": checked["steps"],
         "text": game.format_text(match.state, seat.number, {"steps": checked["steps"]}),
-        "story": game.round_report(checked["events"], seat.number), "board": board,
+        "story": event_lines(checked["events"], seat.number), "board": board,
     })
 
 

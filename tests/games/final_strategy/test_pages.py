@@ -123,3 +123,29 @@ def test_the_replay_shows_every_turn_on_the_board(client, fs_match):
 def test_the_rules_page(client):
     page = client.get(reverse("games:rules", args=["final-strategy"])).content.decode()
     assert "How to play Final Strategy" in page and "kidnapper" in page
+
+
+def test_the_rules_page_in_french(client):
+    """The rules page in French, chosen in the footer (Django's set_language cookie)."""
+    client.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    page = client.get(reverse("games:rules", args=["final-strategy"])).content.decode()
+    assert "Comment jouer à Final Strategy" in page and "ravisseur" in page
+    assert '<html lang="fr">' in page
+
+
+def test_the_match_page_and_board_text_in_french(client, fs_match):
+    """The game's page and panels in the language of the profile."""
+    from portal.accounts.services import profile_update
+
+    profile_update(user=fs_match.players[1], language="fr")
+    client.force_login(fs_match.players[1])
+    page = client.get(reverse("games:match", args=[fs_match.pk])).content.decode()
+    assert "À vous de jouer" in page and "17 troupes, 2 ravisseurs, 1 bombes" in page
+    assert "Tour 1 : au joueur 1 de jouer" in page
+
+
+def test_the_profile_offers_a_language(client, make_user):
+    user = make_user("dee")
+    client.force_login(user)
+    page = client.get(reverse("accounts_profile")).content.decode()
+    assert 'name="language"' in page and "Français" in page
