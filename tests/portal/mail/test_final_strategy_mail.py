@@ -4,8 +4,11 @@ seats played to the end with the result and ranks."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+import engine
 from games import services as games_services
 from games.models import Match
 from portal.accounts.services import profile_update
@@ -50,8 +53,7 @@ def test_a_four_player_match_with_bots_is_played_to_the_end(eager, mailboxes, ma
         creator=ann, game="final-strategy", options={}, hours_per_phase=24,
         seats=[{"kind": "human", "user": ann}, {"kind": "bot", "bot": "greedy"},
                {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}])
-    game = __import__("engine").get("final-strategy")
-    import random
+    game = engine.get("final-strategy")
     rng = random.Random(3)
     for _ in range(400):
         match.refresh_from_db()
