@@ -65,7 +65,7 @@ def diagram(v: dict[str, Any]) -> list[str]:
 
 def notes(v: dict[str, Any]) -> list[str]:
     """The lines under the grid: kidnappers' corners, legend, bunkers and scores, who moves."""
-    lines = []
+    lines: list[str] = []
     kidnappers = [f"{p['at']} {p['corner']}" for p in v["pieces"] if p["kind"] == "kidnapper"]
     if kidnappers:
         lines.append("Kidnappers (square, corner): " + ", ".join(kidnappers))
@@ -81,4 +81,4 @@ def notes(v: dict[str, Any]) -> list[str]:
         lines.append(f"Turn {v['turn']}: seat {v['to_move']} to move.")
     else:
         lines.append(f"Game over: {v['reason']}.")
-    return "\n".join(lines)
+    return lines

@@ -58,7 +58,7 @@ def next_seat(pos: Position, events: list[Event]) -> None:
     remaining = pos.remaining()
     start = pos.to_move or 0
     order = [s for s in range(start + 1, pos.seats + 1)] + [s for s in range(1, start + 1)]
-    passed = []
+    passed: list[int] = []
     for seat in order:
         if seat not in remaining:
             continue

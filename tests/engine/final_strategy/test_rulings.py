@@ -325,3 +325,23 @@ def test_scenario_bunkers_default_to_the_allotment_less_pieces_and_prisoners():
                           {"seat": 2, "kind": "bomb", "at": "h2"}], prisoners={"1": {"2": 3}})
     assert GAME.view(state, 2)["bunkers"]["2"] == {"count": 35, "troops": 32, "kidnappers": 3,
                                                    "bombs": 0}
+
+
+def test_board_text_draws_barriers_pieces_and_hides_other_bunkers():
+    """The board as text for e-mail: barriers drawn with ASCII, pieces, whose turn it is; the
+    bunker split only for the reader's own seat."""
+    state = start(barriers=["c3-c4", "c3-d3"],
+                  pieces=[{"seat": 2, "kind": "kidnapper", "at": "d7", "corner": "ne"},
+                          {"seat": 1, "kind": "troop", "at": "a1"}])
+    text = GAME.board_text(state, 1)
+    lines = text.splitlines()
+    row3 = next(line for line in lines if line.startswith("  3 |"))
+    assert row3[4 + 3 * 4] == "|"  # the barrier east of c3
+    above3 = lines[lines.index(row3) - 1]
+    assert above3[5 + 2 * 4: 8 + 2 * 4] == "---"  # the barrier north of c3
+    assert " 1 " in next(line for line in lines if line.startswith("  1 |"))
+    assert "K2" in next(line for line in lines if line.startswith("  7 |"))
+    assert "Kidnappers (square, corner): d7 ne" in text
+    assert "seat 1: bunker 39 (35 troops, 3 kidnappers, 1 bombs)" in text
+    assert "seat 2: bunker 39, score -39" in text and "Turn 1: seat 1 to move." in text
+    assert "(" not in GAME.board_text(state, None).split("seat 1: bunker")[1].split("\n")[0]
