@@ -149,3 +149,22 @@ def test_the_profile_offers_a_language(client, make_user):
     client.force_login(user)
     page = client.get(reverse("accounts_profile")).content.decode()
     assert 'name="language"' in page and "Français" in page
+
+
+def test_a_four_player_match_is_created_in_the_lobby_with_bots_filling_seats(client, make_user):
+    """The lobby's create form offers 2-4 seats and the two bots; the bots in seats 2-4 play
+    their turns as soon as it is theirs (sequential phases)."""
+    user = make_user("eve")
+    client.force_login(user)
+    form = client.get(reverse("games:match_create") + "?game=final-strategy&seat_count=4")
+    assert "Bot: greedy" in form.content.decode() and "2–4 seats" in form.content.decode()
+    response = client.post(reverse("games:match_create"), {
+        "game": "final-strategy", "title": "Four", "seat_count": "4", "seat_1": "me",
+        "seat_2": "bot:greedy", "seat_3": "bot:random", "seat_4": "bot:greedy",
+        "options": json.dumps({"turn_limit": None, "miss_limit": 3}),
+        "options_game": "final-strategy", "hours_per_phase": "24", "miss_policy": "replace",
+        "miss_limit": "3", "is_public": "on"})
+    assert response.status_code == 302
+    match = Match.objects.get(title="Four")
+    assert match.status == Match.Status.ACTIVE and match.state["seats"] == 4
+    assert match.seats.filter(bot__in=["greedy", "random"]).count() == 3
