@@ -44,7 +44,9 @@ def board_context(view: dict[str, Any], *, interactive: bool) -> dict[str, Any]:
             label += ", " + _("neutral square")
         if sq in formed:
             label += ", " + _("formed")
-        item: dict[str, Any] = {"name": name, "x": x, "y": y, "kind": kind,
+        col, row = board.col_row(sq)
+        item: dict[str, Any] = {"name": name, "x": x, "y": y, "kind": kind, "col": col,
+                                "row": row,
                                 "formed": sq in formed, "piece": None}
         if piece is not None:
             label += ", " + _("seat %(seat)s %(kind)s") % {

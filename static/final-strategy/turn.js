@@ -32,8 +32,20 @@
       return r.json().then(function (json) { return {status: r.status, json: json}; });
     });
   }
+  function focusSquare(name) {
+    var board = el("fs-board-wrap");
+    var target = board.querySelector('[data-square="' + name + '"]');
+    if (!target) { return; }
+    board.querySelectorAll('[data-square][tabindex="0"]').forEach(function (node) {
+      node.setAttribute("tabindex", "-1");
+    });
+    target.setAttribute("tabindex", "0");
+    target.focus();
+  }
+  var focused = null;  // the square that had the keyboard focus, given back after a redraw
   function render(answer) {
     el("fs-board-wrap").innerHTML = answer.board;
+    if (focused) { focusSquare(focused); }
     el("fs-turn-text").textContent = answer.text || "—";
     var story = el("fs-story");
     story.innerHTML = "";
@@ -87,8 +99,31 @@
     if (square) { onSquare(square.dataset.square); }
   }
   el("fs-board-wrap").addEventListener("click", function (event) { activate(event.target); });
+  var ARROWS = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]};
+  var COLUMNS = "abcdefghij";
+  function squareName(col, row) { return COLUMNS.charAt(col) + (row + 1); }
   el("fs-board-wrap").addEventListener("keydown", function (event) {
-    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); activate(event.target); }
+    var square = event.target.closest && event.target.closest("[data-square]");
+    if (!square || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var col = +square.dataset.col, row = +square.dataset.row;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      focused = square.dataset.square;
+      activate(square);
+      return;
+    }
+    if (!(event.key in ARROWS)) { return; }
+    event.preventDefault();
+    var nc = col + ARROWS[event.key][0], nr = row + ARROWS[event.key][1];
+    if (nc < 0 || nc > 9 || nr < 0 || nr > 9) { return; }  // the border: stay put
+    var here = square.dataset.square, there = squareName(nc, nr);
+    if (event.shiftKey) {  // a barrier on that side of the square
+      focused = here;
+      var edge = (nc < col || nr < row) ? there + "-" + here : here + "-" + there;
+      check(steps.concat([{barrier: edge}]));
+    } else {
+      focusSquare(there);
+    }
   });
   el("fs-corner-picker").addEventListener("click", function (event) {
     var button = event.target.closest("button[data-corner]");
