@@ -3,11 +3,13 @@ board in e-mails. The engine's own English text stays the reference for the gram
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from engine import Problem
 from engine.final_strategy.board_text import diagram
 
 
@@ -110,3 +112,32 @@ def orders_help() -> str:
              "wall SQ-SQ, kidnapper SQ CORNER, bomb SQ, swap SQ kidnapper CORNER, swap SQ bomb. "
              "Corners: ne, nw, se, sw. Example: occupy e5; wall e5-e6; wall e6-f6; "
              "kidnapper c3 ne")
+
+
+def step_lines(text: str) -> list[int]:
+    """The line number of each step written in ``text``, in order (as the grammar reads it)."""
+    numbers = []
+    for number, line in enumerate(str(text).splitlines(), start=1):
+        line = line.strip()
+        if not line or line[0] in "#>":
+            continue
+        numbers.extend(number for part in line.split(";") if part.strip())
+    return numbers
+
+
+def problem_lines(problems: Iterable[Problem], text: str) -> list[str]:
+    lines = step_lines(text)
+    out = []
+    for problem in problems:
+        where = problem.path or ""
+        number: int | None = None
+        if where.startswith("line "):
+            number = int(where.split()[1]) if where.split()[1].isdigit() else None
+        elif where.startswith("steps.") and where[6:].isdigit() and lines:
+            number = lines[min(int(where[6:]), len(lines) - 1)]
+        if number is not None:
+            out.append(_("Line %(line)s: %(message)s") % {"line": number,
+                                                          "message": problem.message})
+        else:
+            out.append(f"{where or _('The turn')}: {problem.message}")
+    return out

@@ -168,3 +168,28 @@ def test_a_four_player_match_is_created_in_the_lobby_with_bots_filling_seats(cli
     match = Match.objects.get(title="Four")
     assert match.status == Match.Status.ACTIVE and match.state["seats"] == 4
     assert match.seats.filter(bot__in=["greedy", "random"]).count() == 3
+
+
+def test_email_problems_name_the_line_of_the_step():
+    """A refused e-mailed turn: ``steps.N`` is told as the line the N-th step is on."""
+    from engine import Problem
+    from games.plugins import plugin_for
+
+    text = "> quoted\nwall c2-c3\n\nwall h8-h9; bomb a1"
+    lines = plugin_for("final-strategy").problem_lines(
+        [Problem("steps.2", "The turn has already ended."), Problem("steps.0", "x"),
+         Problem("line 7", "y"), Problem("steps.9", "z")], text)
+    assert lines == ["Line 4: The turn has already ended.", "Line 2: x", "Line 7: y",
+                     "Line 4: z"]
+
+
+def test_the_rules_diagrams_are_played_by_the_engine(client):
+    """The rules page's examples are real positions before and after a turn."""
+    page = client.get(reverse("games:rules", args=["final-strategy"])).content.decode()
+    assert page.count('class="fs-board"') == 6
+    after_kidnap = page.split('id="fs-rules-0-after"')[1].split("</svg>")[0]
+    assert 'data-square="d4"' in after_kidnap and "fs-kidnapper" in after_kidnap
+    assert after_kidnap.count("fs-troop") == 1  # b3 only
+    after_bomb = page.split('id="fs-rules-1-after"')[1].split("</svg>")[0]
+    assert 'class="fs-edge fs-wall" data-edge="f7-g7"' not in after_bomb
+    assert 'class="fs-edge fs-wall" data-edge="g5-g6"' in after_bomb
