@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -66,6 +67,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "portal.accounts.middleware.TimezoneMiddleware",
+    "portal.accounts.middleware.LanguageMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -164,6 +166,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- i18n / time ----------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"
+# The site's languages (a choice in the profile and the page footer). Pages not translated yet
+# stay English; every new string goes through gettext (locale/<lang>/LC_MESSAGES, .mo committed).
+LANGUAGES = [("en-gb", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -201,6 +207,7 @@ if not DEBUG:
 INSTALLED_GAMES = [
     "final_act",
     "tank_game",
+    "final_strategy",
 ]
 # Extra modules that register engine games and plug-ins (tests add tiny toy games this way).
 ENGINE_EXTRA_GAMES = env_list("ENGINE_EXTRA_GAMES")

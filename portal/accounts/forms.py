@@ -9,7 +9,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["time_zone", "notifications", "reminder_hours"]
+        fields = ["time_zone", "language", "notifications", "reminder_hours"]
         widgets = {"notifications": forms.RadioSelect}
         labels = {
             "notifications": "E-mail me about",

@@ -78,6 +78,14 @@ class Profile(models.Model):
         validators=[validate_reminder_hours],
         help_text="Hours before an unmet deadline, e.g. “24,1”; empty for none.",
     )
+    language = models.CharField(
+        max_length=10,
+        blank=True,
+        default="",
+        choices=settings.LANGUAGES,
+        help_text="Pages and e-mails in this language where they are translated; empty: the "
+                  "browser's.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -20,6 +21,9 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, error)
             else:
                 messages.success(request, "Profile saved.")
-                return redirect("accounts_profile")
+                response = redirect("accounts_profile")
+                # The profile's language now counts, not an older choice from the footer.
+                response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+                return response
         return render(request, "accounts/profile.html", {"form": form}, status=400)
     return render(request, "accounts/profile.html", {"form": form})

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 import engine
 from games import plugins
@@ -46,6 +46,11 @@ WANTS = {
 def profile_of(user: Any) -> Profile:
     profile = Profile.objects.filter(user=user).first()
     return profile or Profile(user=user)  # unsaved defaults for a user without one
+
+
+def language_of(user: Any) -> str:
+    """The language the player's mails are written in (their profile's, else the site's)."""
+    return getattr(profile_of(user), "language", "") or settings.LANGUAGE_CODE
 
 
 def wants(user: Any, kind: str) -> bool:
@@ -87,7 +92,15 @@ def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
 
 def phase_email_content(*, match: Match, phase: Phase, seat: Seat,
                         kind: str = Kind.PHASE_OPENED, hours: int | None = None) -> dict[str, Any]:
-    """Subject, bodies and reply-to of the "your move" email (or a reminder of it)."""
+    """Subject, bodies and reply-to of the "your move" email (or a reminder of it), in the
+    player's language where the game's parts are translated."""
+    with translation.override(language_of(seat.user)):
+        return _phase_email_content(match=match, phase=phase, seat=seat, kind=kind,
+                                    hours=hours)
+
+
+def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
+                         hours: int | None) -> dict[str, Any]:
     game = engine.get(match.game)
     plugin = plugins.plugin_for(match.game)
     state = phase.state_before
@@ -169,9 +182,11 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
         if not wants(seat.user, Kind.PHASE_RESOLVED):
             continue
         context = _base_context(match, seat, game)
-        context.update(phase=phase, events=plugin.round_report(phase.events or [], seat.number),
-                       board=plugin.board_text(state, seat.number))
-        text, html = render("phase_resolved", context, match.game)
+        with translation.override(language_of(seat.user)):
+            context.update(phase=phase,
+                           events=plugin.round_report(phase.events or [], seat.number),
+                           board=plugin.board_text(state, seat.number))
+            text, html = render("phase_resolved", context, match.game)
         if email_queue(
             kind=Kind.PHASE_RESOLVED,
             dedupe_key=f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}",
@@ -211,13 +226,14 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
             continue
         winners = {int(w) for w in (match.result or {}).get("winners") or []}
         context = _base_context(match, seat, game)
-        context.update(
-            result=result_text(match, game), status=status,
-            you_won=seat.number in winners and len(winners) == 1,
-            events=plugin.round_report((last.events if last else None) or [], seat.number),
-            board=plugin.board_text(match.state, seat.number) if match.state else "",
-        )
-        text, html = render("match_ended", context, match.game)
+        with translation.override(language_of(seat.user)):
+            context.update(
+                result=result_text(match, game), status=status,
+                you_won=seat.number in winners and len(winners) == 1,
+                events=plugin.round_report((last.events if last else None) or [], seat.number),
+                board=plugin.board_text(match.state, seat.number) if match.state else "",
+            )
+            text, html = render("match_ended", context, match.game)
         if email_queue(
             kind=Kind.MATCH_ENDED, dedupe_key=f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}",
             to=seat.user.email, user=seat.user, match_id=match.pk,

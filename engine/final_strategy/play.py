@@ -1,0 +1,108 @@
+"""A whole turn: check its steps, apply them, end the turn, pass the move on, end the game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.base import Problem, RuleError
+from engine.final_strategy.position import Position
+from engine.final_strategy.turn import Event, Step, StepRefused, Turn, normalize_step
+
+
+def normalize_turn(submission: Any) -> list[Step]:
+    """The turn's steps in canonical form; a RuleError lists every malformed step."""
+    if not isinstance(submission, Mapping) or not isinstance(submission.get("steps"), list):
+        raise RuleError([Problem("steps", 'A turn is {"steps": [...]}, a list of steps.')])
+    extra = [k for k in submission if k not in ("steps", "default")]
+    problems = [Problem(str(k), f"Unknown field {k!r}.") for k in extra]
+    steps = []
+    for i, raw in enumerate(submission["steps"]):
+        try:
+            steps.append(normalize_step(raw))
+        except StepRefused as refused:
+            problems.append(Problem(f"steps.{i}", str(refused)))
+    if not submission["steps"]:
+        problems.append(Problem("steps.0", "A turn ends with a barrier, a kidnapper or a bomb."))
+    if problems:
+        raise RuleError(problems)
+    return steps
+
+
+def run_steps(pos: Position, seat: int, steps: list[Step]) -> Turn:
+    """Take ``steps`` as ``seat``'s whole turn on ``pos`` (changed in place). A RuleError with
+    path ``steps.N`` names the first step that is refused, or the missing step."""
+    if pos.over:
+        raise RuleError([Problem("", "The game is over.")])
+    if seat != pos.to_move:
+        raise RuleError([Problem("seat", f"It is seat {pos.to_move}'s turn, not seat {seat}'s.")])
+    turn = Turn(pos, seat)
+    for i, step in enumerate(steps):
+        try:
+            turn.step(step)
+        except StepRefused as refused:
+            raise RuleError([Problem(f"steps.{i}", str(refused))]) from None
+    if not turn.ended:
+        if turn.started and not turn.can_place():
+            turn.ended = True  # must place again but nothing can be placed
+        else:
+            message = ("You must place again (a barrier, a kidnapper or a bomb)." if turn.started
+                       else "A turn ends with a barrier, a kidnapper or a bomb.")
+            raise RuleError([Problem(f"steps.{len(steps)}", message)])
+    return turn
+
+
+def next_seat(pos: Position, events: list[Event]) -> None:
+    """Pass the move to the next remaining seat that can move (skipped seats get a ``pass``
+    event), or end the game when nobody can."""
+    remaining = pos.remaining()
+    start = pos.to_move or 0
+    order = [s for s in range(start + 1, pos.seats + 1)] + [s for s in range(1, start + 1)]
+    passed: list[int] = []
+    for seat in order:
+        if seat not in remaining:
+            continue
+        if pos.can_move(seat):
+            events.extend({"type": "pass", "seat": s} for s in passed)
+            pos.to_move = seat
+            return
+        passed.append(seat)
+    finish(pos, events, "no player can move")
+
+
+def finish(pos: Position, events: list[Event], reason: str) -> None:
+    pos.over = True
+    pos.to_move = None
+    pos.reason = reason
+    events.append({"type": "end", "reason": reason,
+                   "scores": {str(s): pos.score(s) for s in pos.seat_numbers()}})
+
+
+def end_check(pos: Position, turn_limit: int | None) -> str | None:
+    """Why the game ends now (a remaining seat's bunker is empty, the turn limit), or None."""
+    for seat in pos.remaining():
+        if pos.bunker_count(seat) == 0:
+            return f"seat {seat}'s bunker is empty"
+    if len(pos.remaining()) < 2:
+        return "fewer than two seats are left"
+    if turn_limit is not None and pos.turn > turn_limit:
+        return f"the turn limit ({turn_limit}) was reached"
+    return None
+
+
+def end_turn(pos: Position, events: list[Event], turn_limit: int | None) -> None:
+    """After a turn: count it, check the end, pass the move on."""
+    pos.turn += 1
+    reason = end_check(pos, turn_limit)
+    if reason:
+        finish(pos, events, reason)
+    else:
+        next_seat(pos, events)
+
+
+def remove_seat(pos: Position, seat: int, events: list[Event]) -> None:
+    """A seat that missed too many turns leaves; its troops stay as neutral obstacles."""
+    if seat not in pos.removed:
+        pos.removed.append(seat)
+        pos.removed.sort()
+        events.append({"type": "remove", "seat": seat})

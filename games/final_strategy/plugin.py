@@ -1,0 +1,139 @@
+"""Final Strategy's web plug-in: an SVG board the player builds a turn on (each step checked
+by the engine as it is made, the turn sealed as soon as it ends), the bunkers and scores panel,
+the replay (the generic frames with this board), the rules page in English and French."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
+
+from engine import Problem
+from games import plugins
+from games.final_strategy import views, words
+from games.final_strategy.board import SEAT_COLOURS, board_context
+
+
+class FinalStrategyPlugin(plugins.GamePlugin):
+    slug = "final-strategy"
+    rules_template = "games/final-strategy/rules.html"
+
+    def match_urls(self) -> list[URLPattern]:
+        return [
+            path("seats/<int:seat_number>/check/", views.turn_check, name="fs_turn_check"),
+            path("seats/<int:seat_number>/turn/", views.turn_submit, name="fs_turn_submit"),
+        ]
+
+    def board_html(self, match: Any, state: Any, seat: int | None) -> str:
+        view = self.game.view(state, seat)
+        must_act = (seat is not None and view["to_move"] == seat
+                    and getattr(match, "status", "") == "active")
+        return render_to_string("games/final-strategy/board.html", {
+            **board_context(view, interactive=must_act),
+            "board_id": "fs-board" if must_act else f"fs-board-{view['turn']}",
+            "view": view, "match": match, "seat": seat, "must_act": must_act,
+            "phase_number": getattr(match, "phase_number", None),
+            "board_text": words.board_text(view),
+            "seat_rows": _seat_rows(view, seat),
+        })
+
+    def board_text(self, state: Any, seat: int | None) -> str:
+        return words.board_text(self.game.view(state, seat))
+
+    def orders_help(self, state: Any, seat: int) -> str:
+        return words.orders_help()
+
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
+        return words.event_lines(events, seat)
+
+    def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
+        """Each problem names its line: a turn's ``steps.N`` is the N-th step written (steps
+        are counted across lines and ``;``), a step after the last one is the last line."""
+        return words.problem_lines(problems, text)
+
+    def rules_context(self, request: Any) -> dict[str, Any]:
+        return {**super().rules_context(request), "colours": SEAT_COLOURS,
+                "diagrams": rules_diagrams(self.game)}
+
+    def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
+        view = self.game.view(state, seat.number)
+        bunker = view["bunkers"].get(str(seat.number), {})
+        situation = []
+        if "troops" in bunker:
+            situation.append(_("Your bunker: %(troops)s troops, %(kidnappers)s kidnappers, "
+                               "%(bombs)s bombs.") % bunker)
+        situation.append(_("Scores: %(scores)s.") % {"scores": ", ".join(
+            _("seat %(seat)s: %(score)s") % {"seat": s, "score": v}
+            for s, v in sorted(view["scores"].items()))})
+        return {"situation": situation}
+
+
+# The rules page's diagrams: real positions, played by the engine (before and after a turn).
+KIDNAP_EXAMPLE = ({"pieces": [{"seat": 1, "kind": "troop", "at": "c4"},
+                              {"seat": 2, "kind": "troop", "at": "d3"},
+                              {"seat": 2, "kind": "troop", "at": "d4"},
+                              {"seat": 2, "kind": "troop", "at": "b3"}]},
+                  [{"kidnapper": "c3", "corner": "ne"}])
+BOMB_EXAMPLE = ({"barriers": ["f7-g7", "g7-h7", "g6-g7", "g7-g8", "f8-g8", "g8-h8", "f6-f7",
+                              "h6-h7", "g5-g6", "f7-f8"],
+                 "pieces": [{"seat": 2, "kind": "troop", "at": "g8"},
+                            {"seat": 2, "kind": "troop", "at": "h5"}]},
+                [{"bomb": "g7"}])
+CHAIN_EXAMPLE = ({"barriers": ["b7-b8", "b7-c7", "b6-b7", "a8-b8", "b8-b9", "b9-c9", "a9-b9",
+                               "b9-b10"]},
+                 [{"barrier": "a7-b7"}, {"barrier": "b8-c8"}, {"barrier": "h2-h3"}])
+
+
+def rules_diagrams(game: Any) -> list[dict[str, str]]:
+    """Before/after boards for the rules page, each drawn from the engine's own play."""
+    import random
+    from datetime import UTC, datetime
+
+    examples = [
+        (KIDNAP_EXAMPLE,
+         _("A kidnapper on c3 naming its north-east corner: its capture area is c3, d3, c4, "
+           "d4."),
+         _("After: the two enemy troops in the area are prisoners, the own troop on c4 is "
+           "back in the bunker; b3, outside the area, stays.")),
+        (BOMB_EXAMPLE,
+         _("A bomb on g7, with barriers inside and around its 3 × 3 block."),
+         _("After: the inner edges are clear, the block's outline stays; the troop on g8 went "
+           "home, the one on h5 (outside) stays.")),
+        (CHAIN_EXAMPLE,
+         _("A chain: b7 and b8 each miss one side."),
+         _("The barrier a7-b7 closes b7 (occupied); b8-c8 then closes b8, next to it "
+           "(occupied, and the player places again); a last barrier closing nothing ends the "
+           "turn.")),
+    ]
+    diagrams = []
+    for number, ((scenario, steps), before_text, after_text) in enumerate(examples):
+        state = game.start(2, {"scenario": scenario}, 0)
+        after = game.apply(state, 1, game.validate(state, 1, {"steps": steps}),
+                           datetime(2026, 1, 1, tzinfo=UTC), random.Random(0)).state
+        for which, position, caption in (("before", state, before_text),
+                                         ("after", after, after_text)):
+            diagrams.append({"caption": caption, "svg": render_to_string(
+                "games/final-strategy/board.svg.html",
+                {**board_context(game.view(position, None), interactive=False),
+                 "board_id": f"fs-rules-{number}-{which}"})})
+    return diagrams
+
+
+def _seat_rows(view: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
+    rows = []
+    for s in range(1, view["seats"] + 1):
+        key = str(s)
+        bunker = view["bunkers"].get(key, {"count": 0})
+        rows.append({"seat": s, "colour": SEAT_COLOURS[s], "count": bunker["count"],
+                     "split": bunker if "troops" in bunker else None,
+                     "score": view["scores"].get(key, 0),
+                     "prisoners": sum(view["prisoners"].get(key, {}).values()),
+                     "to_move": view["to_move"] == s, "removed": s in view["removed"],
+                     "mine": s == seat})
+    return rows
+
+
+plugins.register(FinalStrategyPlugin())

@@ -1,0 +1,150 @@
+"""Final Strategy in a real browser (Debian's Chromium driven by Playwright): a 3-player match
+through the pages. Seat 1 walls in a square and goes on (each click checked by the engine), seat
+2 places a kidnapper and picks its corner with the mouse, seat 3 plays with the keyboard alone;
+the other players' pages follow without a manual reload (the status poll), and nobody's page
+shows another seat's bunker split. Then the page on a phone."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from games.models import Match
+from games.services import match_create
+from tests.integration.final_act_pages import log_in
+from tests.portal.builders import (
+    fast_password_hashing,  # noqa: F401  (autouse)
+    make_user,
+)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not CHROMIUM and os.environ.get("CI") != "true",
+        reason="needs Chromium (apt-get install chromium)",
+    ),
+]
+
+SCENARIO = {"barriers": ["c3-c4", "c3-d3", "b3-c3"]}
+INTERACTIVE = "#fs-board.fs-interactive"
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    errors: list[str] = []
+
+    def make(**options):
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 1000},
+                                         **options})
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        page.base = live_server.url
+        return page
+
+    yield make
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+def state_of(match: Match) -> dict:
+    match.refresh_from_db()
+    return match.state
+
+
+def wait_turn(match: Match, to_move: int) -> None:
+    import time
+
+    for _ in range(100):
+        if state_of(match)["to_move"] == to_move:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"seat {to_move} never got the move: {state_of(match)['to_move']}")
+
+
+def test_a_three_player_match_through_the_pages(new_page):
+    users = [make_user(f"fsb_{n}") for n in ("ann", "ben", "cat")]
+    match = match_create(creator=users[0], game="final-strategy",
+                         options={"scenario": SCENARIO}, hours_per_phase=24,
+                         seats=[{"kind": "human", "user": u} for u in users])
+    url = f"/matches/{match.pk}/"
+    pages = []
+    for user in users:
+        page = new_page()
+        log_in(page, user.username)
+        page.goto(page.base + url)
+        pages.append(page)
+    ann, ben, cat = pages
+    assert ann.locator(INTERACTIVE).count() == 1 and ben.locator(INTERACTIVE).count() == 0
+    assert "26" in ben.locator('[data-bunker="1"]').inner_text()
+    assert "troops" not in ben.locator('[data-bunker="1"]').inner_text()
+
+    # Seat 1: the barrier walls in c3 (occupied, the turn goes on), then a quiet barrier.
+    ann.click(f'{INTERACTIVE} [data-edge="c2-c3"]')
+    ann.wait_for_function("document.getElementById('fs-turn-text').textContent === 'wall c2-c3'")
+    assert "c3" in ann.locator("#fs-story").inner_text()
+    assert ann.locator('#fs-board [data-square="c3"] circle.fs-troop').count() == 1
+    assert state_of(match)["to_move"] == 1  # nothing sealed yet
+    ann.click(f'{INTERACTIVE} [data-edge="h8-h9"]')
+    wait_turn(match, 2)
+    assert {"seat": 1, "kind": "troop", "at": "c3"} in state_of(match)["pieces"]
+
+    # Seat 2's page follows by itself; a refused step is explained, then a kidnapper.
+    ben.wait_for_selector(INTERACTIVE, timeout=30_000)
+    ben.click(f'{INTERACTIVE} [data-edge="c3-c4"]')  # already a barrier: not clickable
+    ben.check("input[name=fs-tool][value=occupy]")
+    ben.click(f'{INTERACTIVE} [data-square="e5"]')  # not a formed square
+    ben.wait_for_selector("#fs-problems:not([hidden])")
+    assert "e5" in ben.locator("#fs-problems").inner_text()
+    ben.check("input[name=fs-tool][value=kidnapper]")
+    ben.click(f'{INTERACTIVE} [data-square="d4"]')
+    ben.click("#fs-corner-picker button[data-corner=sw]")
+    wait_turn(match, 3)
+    state = state_of(match)
+    assert state["prisoners"] == {"2": {"1": 1}}
+    assert {"seat": 2, "kind": "kidnapper", "at": "d4", "corner": "sw"} in state["pieces"]
+
+    # Seat 3 with the keyboard alone: Tab to the board (one tab stop, e5), arrows to a9,
+    # Shift + ArrowUp for the barrier on its north side.
+    cat.wait_for_selector(INTERACTIVE, timeout=30_000)
+    cat.focus(f'{INTERACTIVE} [data-square="e5"]')
+    for key in ["ArrowLeft"] * 6 + ["ArrowUp"] * 4:
+        cat.keyboard.press(key)
+    assert cat.evaluate("document.activeElement.dataset.square") == "a9"
+    cat.keyboard.press("Shift+ArrowUp")
+    wait_turn(match, 1)
+    assert "a9-a10" in state_of(match)["barriers"]
+
+    # Seat 1's page has followed the other turns without a manual reload.
+    ann.wait_for_selector(INTERACTIVE, timeout=30_000)
+    assert ann.locator('#fs-board [data-square="d4"] .fs-kidnapper').count() == 1
+    assert ann.locator('#fs-board [data-edge="a9-a10"].fs-wall').count() == 1
+    assert "troops" not in ann.locator('[data-bunker="2"]').inner_text()
+
+    # The replay steps through the turns on the board.
+    ann.goto(ann.base + url + "?replay=2")
+    assert "kidnapper on d4" in ann.content()
+
+    # On a phone: the board fits the screen and an edge can be tapped.
+    phone = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    log_in(phone, users[0].username)
+    phone.goto(phone.base + url)
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    phone.tap(f'{INTERACTIVE} [data-edge="h2-h3"]')
+    wait_turn(match, 2)
