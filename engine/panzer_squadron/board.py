@@ -83,12 +83,24 @@ class Board:
         """Lines from the cannon (the corner ``facing`` of ``at``) to the six corners of
         ``target``: a line is blocked by the interior of woods, buildings and hexes holding
         another tank; the firer's and the target's own hexes never block."""
-        cannon = hexes.corner(at, facing)
-        blockers = [h for h in (self.woods | self.buildings | set(self.occupied))
-                    if h != at and h != target]
+        px, py = hexes.corner(at, facing)
+        tx, ty = hexes.centre(target)
+        x0, x1 = min(px, tx - 1), max(px, tx + 1)
+        y0, y1 = min(py, ty - 2), max(py, ty + 2)
+        blockers = []
+        for h in (*self.woods, *self.buildings, *self.occupied):
+            if h == at or h == target:
+                continue
+            cx, cy = hexes.centre(h)
+            if cx - 1 < x1 and cx + 1 > x0 and cy - 2 < y1 and cy + 2 > y0:
+                blockers.append(h)
+        cannon = (px, py)
         blocked = []
         for point in hexes.corners(target):
             blocked.append(any(hexes.crosses_interior(cannon, point, h) for h in blockers))
+            if blocked.count(True) >= 5:  # not visible whatever the rest: cover is moot
+                blocked.extend([True] * (6 - len(blocked)))
+                break
         return Sight(tuple(blocked))
 
     def shot(self, at: Hex, facing: int, card: str, target: dict[str, Any],

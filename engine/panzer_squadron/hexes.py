@@ -15,6 +15,7 @@ whole geometry here is a few dozen lines.)
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 Hex = tuple[int, int]
 Point = tuple[int, int]
@@ -51,6 +52,7 @@ def name(h: Hex) -> str:
     return f"{chr(ord('a') + h[0])}{h[1]}"
 
 
+@lru_cache(maxsize=4096)
 def centre(h: Hex) -> Point:
     col, row = h
     return (2 * col + (1 if row % 2 == 0 else 0), 3 * row)
@@ -142,6 +144,7 @@ def _less(n1: int, d1: int, n2: int, d2: int) -> bool:
     return n1 * d2 < n2 * d1  # denominators are positive
 
 
+@lru_cache(maxsize=1 << 16)
 def crosses_interior(p: Point, q: Point, h: Hex) -> bool:
     """Does the segment p–q pass through the open interior of hex ``h``?
 
