@@ -200,6 +200,7 @@ if not DEBUG:
 INSTALLED_GAMES = [
     "final_act",
     "tank_game",
+    "panzer_squadron",
 ]
 # Extra modules that register engine games and plug-ins (tests add tiny toy games this way).
 ENGINE_EXTRA_GAMES = env_list("ENGINE_EXTRA_GAMES")
