@@ -4,10 +4,12 @@ rules page with diagrams, and the player's situation in the "your move" e-mail."
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.urls import URLPattern, path
 
+from engine import Problem
 from games import plugins
 from games.panzer_squadron import rules_page, views
 from games.panzer_squadron.board import board_svg, legend
@@ -45,6 +47,43 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
 
     def rules_context(self, request: Any) -> dict[str, Any]:
         return rules_page.rules_context()
+
+    def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
+        """Each problem names the line of the reply it is about: the grammar's ``clause N``
+        (clauses are split by lines and by ";"), or the clause keyword of the field."""
+        return problem_lines(problems, text)
+
+
+KEYWORD = {"path": "path", "target": "fire", "end": "end", "activate": "activate",
+           "action": "activate", "seat": "activate", "reactions": "reaction"}
+
+
+def problem_lines(problems: Iterable[Problem], text: str) -> list[str]:
+    clause_line: dict[int, int] = {}
+    clauses: list[tuple[int, str]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        for part in line.split(";"):
+            clauses.append((number, part.strip().lower()))
+            clause_line[len(clauses)] = number
+    out = []
+    for problem in problems:
+        where = problem.path or ""
+        number = None
+        if where.startswith("clause ") and where[7:].isdigit():
+            number = clause_line.get(int(where[7:]))
+        else:
+            parts = where.split(".")
+            word = KEYWORD.get(parts[0])
+            for line_number, clause in clauses:
+                words = clause.split()
+                if word and words and words[0] == word and (
+                        parts[0] != "reactions" or len(parts) < 2
+                        or (len(words) > 1 and words[1] == parts[1].lower())):
+                    number = line_number
+                    break
+        label = f"Line {number}" if number else (where or "The orders")
+        out.append(f"{label}: {problem.message}")
+    return out
 
 
 def situation_lines(view: dict[str, Any]) -> list[str]:
