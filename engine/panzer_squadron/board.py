@@ -89,7 +89,7 @@ class Board:
         y0, y1 = min(py, ty - 2), max(py, ty + 2)
         blockers = []
         for h in (*self.woods, *self.buildings, *self.occupied):
-            if h == at or h == target:
+            if h in (at, target):
                 continue
             cx, cy = hexes.centre(h)
             if cx - 1 < x1 and cx + 1 > x0 and cy - 2 < y1 and cy + 2 > y0:

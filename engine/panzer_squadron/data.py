@@ -15,7 +15,8 @@ _ROOT = resources.files("engine.panzer_squadron")
 
 
 def _load_cards() -> dict[str, dict[str, Any]]:
-    cards = json.loads(_ROOT.joinpath("cards.json").read_text(encoding="utf-8"))
+    raw = _ROOT.joinpath("cards.json").read_text(encoding="utf-8")
+    cards: dict[str, dict[str, Any]] = json.loads(raw)
     for key, card in cards.items():
         if set(card["armour"]) != {"front", "side", "rear"} or card["modifier"] > 0:
             raise ValueError(f"card {key}: armour needs front/side/rear, modifier <= 0")

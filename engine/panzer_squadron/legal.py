@@ -96,8 +96,8 @@ def default_submission(state: State, seat: int) -> dict[str, Any]:
     """A missed activation: the first ready tank ambushes (a tank in movement moves); a missed
     path: the cheapest legal one, stopped, firing at nothing."""
     if state["phase"] == "activate":
-        t = rules.ready(state, seat)[0]
-        return {"activate": t["name"], "action": "ambush" if t["state"] in rules.STILL
+        first = rules.ready(state, seat)[0]
+        return {"activate": first["name"], "action": "ambush" if first["state"] in rules.STILL
                 else "move"}
     t = rules.tank(state, state["pending"]["tank"])
     assert t is not None
@@ -125,10 +125,10 @@ def greedy_bot(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
         best: tuple[int, dict[str, Any]] | None = None
         for t in rules.ready(state, seat):
             if t["state"] in rules.STILL:
-                found = shots(board, seat, board.hex_of(t), t["facing"], t["card"])
-                if found and (best is None or found[0][0] < best[0]):
-                    best = (found[0][0], {"activate": t["name"], "action": "fire",
-                                          "target": found[0][1]})
+                aims = shots(board, seat, board.hex_of(t), t["facing"], t["card"])
+                if aims and (best is None or aims[0][0] < best[0]):
+                    best = (aims[0][0], {"activate": t["name"], "action": "fire",
+                                         "target": aims[0][1]})
         if best is not None and best[0] < 75:
             return best[1]
         movers = sorted(rules.ready(state, seat),
@@ -148,11 +148,11 @@ def greedy_bot(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
                     board, start, t["facing"], firing_budget):
                 continue
             board.occupied[h] = t["name"]
-            options = shots(board, seat, h, f, t["card"])
+            in_sight = shots(board, seat, h, f, t["card"])
             del board.occupied[h]
-            if options and (best_shot is None or options[0][0] < best_shot[0]):
-                best_shot = (options[0][0], cost, {"path": [s.as_dict() for s in steps],
-                                                   "target": options[0][1], "end": "stopped"})
+            if in_sight and (best_shot is None or in_sight[0][0] < best_shot[0]):
+                best_shot = (in_sight[0][0], cost, {"path": [s.as_dict() for s in steps],
+                                                    "target": in_sight[0][1], "end": "stopped"})
     if best_shot is not None and best_shot[0] < 80:
         return best_shot[2]
     moves = [(c, s, h, f) for c, s, h, f, kind in found

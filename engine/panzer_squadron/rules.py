@@ -26,7 +26,8 @@ ENDS = ("moving", "stopped")
 def tank(state: State, name: str) -> dict[str, Any] | None:
     for t in state["tanks"]:
         if t["name"] == name:
-            return t
+            found: dict[str, Any] = t
+            return found
     return None
 
 
@@ -284,8 +285,8 @@ def _path(state: State, seat: int, sub: Mapping[str, Any], rng: random.Random,
         t["state"] = "stationary"
 
 
-def reacts(board: Board, reaction: Mapping[str, Any], defender: Mapping[str, Any],
-           mover: Mapping[str, Any]) -> Sight | None:
+def reacts(board: Board, reaction: Mapping[str, Any], defender: dict[str, Any],
+           mover: dict[str, Any]) -> Sight | None:
     """Does ``defender``'s standing reaction fire at ``mover`` where it stands now? Returns
     the sight line if so (the caller checks alive, activation and the once-per-turn)."""
     if reaction["mode"] == "hold":

@@ -42,7 +42,8 @@ def _sight_diagram() -> tuple[Any, int, bool]:
     a, b = hexes.parse("b2", SMALL), hexes.parse("d8", SMALL)
     assert a is not None and b is not None
     sight = board.sight(a, 12, b)
-    lines = [("b2", 12, "d8", f, blocked) for f, blocked in zip(hexes.FACINGS, sight.blocked)]
+    lines = [("b2", 12, "d8", f, blocked)
+             for f, blocked in zip(hexes.FACINGS, sight.blocked, strict=True)]
     view = engine.get("panzer-squadron").view(state, None)
     svg = board_svg(view, None, lines=lines, small=True,
                     label="Six lines of fire from M1's gun to the corners of L1's hex")

@@ -129,8 +129,9 @@ def test_impact_arc_at_the_60_and_120_degree_boundaries(firer, arc):
 def test_impact_arcs_turn_with_the_facing(facing):
     """Ahead of each facing is front, behind it rear, at right angles side."""
     target = h("g6")
-    ahead = hexes.neighbour(hexes.neighbour(target, hexes.hour(facing - 1)), hexes.hour(facing + 1))
-    behind = hexes.neighbour(hexes.neighbour(target, hexes.hour(facing + 5)), hexes.hour(facing + 7))
+    step = hexes.neighbour
+    ahead = step(step(target, hexes.hour(facing - 1)), hexes.hour(facing + 1))
+    behind = step(step(target, hexes.hour(facing + 5)), hexes.hour(facing + 7))
     beside = hexes.neighbour(target, hexes.hour(facing + 3))
     assert hexes.arc(target, facing, ahead) == "front"
     assert hexes.arc(target, facing, behind) == "rear"
