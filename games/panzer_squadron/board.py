@@ -41,7 +41,7 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
     corner, to hex, corner, blocked) drawn as lines of fire."""
     cols, rows = view["size"]
     width = 2 * MARGIN + (2 * cols + 2) * UX
-    height = 2 * MARGIN + (3 * rows + 4) * UY
+    height = 2 * MARGIN + (3 * rows + 1) * UY
     terrain = {n: kind for kind, names in view["terrain"].items() for n in names}
     reach = reach or {}
     targets = targets or {}
@@ -124,5 +124,6 @@ def legend() -> SafeString:
         '<ul class="ps-legend"><li><span class="ps-key ps-woods"></span> woods (2 points, '
         'blocks)</li><li><span class="ps-key ps-building"></span> building (impassable, '
         'blocks)</li><li><span class="ps-key ps-water"></span> water (impassable, does not '
-        'block)</li><li>● seat 1 (South) · ⬬ seat 2 (North); the line is the gun, pointing '
+        'block)</li><li>Seat 1 (South): blue round tanks; seat 2 (North): red ovals with a '
+        'dashed outline. The line is the gun, pointing '
         'at the corner the tank faces; faded tanks are activated this turn</li></ul>'))

@@ -33,7 +33,7 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
         if match.state is None:
             return extra
         seat = context["my_seat"].number if context.get("my_seat") is not None else None
-        extra["panels"] = views.panels(match, seat)
+        extra["panels"] = views.panels(request, match, seat)
         extra["board"] = views.panel_context(match, seat)["board"]
         extra["ps_legend"] = legend()
         return extra

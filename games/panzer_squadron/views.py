@@ -98,15 +98,19 @@ def panel_context(match: Match, seat: int | None) -> dict[str, Any]:
     return context
 
 
-def panels(match: Match, seat: int | None) -> list[str]:
+def panels(request: HttpRequest, match: Match, seat: int | None) -> list[str]:
+    """The activation and reactions panels (rendered with the request: their forms carry
+    the CSRF token)."""
     if match.state is None:
         return []
     context = panel_context(match, seat)
     out = []
     if context.get("choices") is not None or context.get("pending"):
-        out.append(render_to_string("games/panzer-squadron/activation_panel.html", context))
+        out.append(render_to_string("games/panzer-squadron/activation_panel.html", context,
+                                    request=request))
     if context.get("reaction_rows"):
-        out.append(render_to_string("games/panzer-squadron/reactions_panel.html", context))
+        out.append(render_to_string("games/panzer-squadron/reactions_panel.html", context,
+                                    request=request))
     return out
 
 

@@ -106,8 +106,10 @@ def test_a_whole_match_against_the_bot_through_the_pages(stack, page):
         else:
             options = page.locator("#ps-activate-form input[name=choice]")
             values = [options.nth(i).get_attribute("value") for i in range(options.count())]
-            wanted = next((v for v in values if " fire " in v), None) or next(
-                (v for v in values if v.endswith(" move")), values[0])
+            moves = [v for v in values if v.endswith(" move")]
+            fires = [v for v in values if " fire " in v]
+            # the first time the two-step move (roll, then the path), then shoot when we can
+            wanted = (moves or values)[0] if not moved else (fires or moves or values)[0]
             page.check(f"#ps-activate-form input[value='{wanted}']")
             page.click("#ps-activate-form button[type=submit]")
         page.wait_for_load_state()

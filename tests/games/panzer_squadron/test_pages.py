@@ -4,6 +4,8 @@ leaks; the rules page."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -21,7 +23,8 @@ SECRET = {"mode_L3": "side-rear", "max_L3": "7"}
 @pytest.fixture
 def match():
     alice, bob = make_user("alice"), make_user("bob")
-    m = duel(alice, bob, game="panzer-squadron", options={"dice": [3, 2]})
+    # the move die, then every opportunity shot misses (no seeded luck in these tests)
+    m = duel(alice, bob, game="panzer-squadron", options={"dice": [3] + [1] * 20})
     m.players = {1: alice, 2: bob}
     return m
 
@@ -49,6 +52,18 @@ def test_the_match_page_draws_the_hex_board_and_the_activation_panel(match):
     assert 'data-tank="M1"' in html and 'id="ps-activation"' in html
     html2 = page(client_for(match.players[2]), match)
     assert "rotate(180" in html2 and 'id="ps-activation"' not in html2
+
+
+def test_the_panels_carry_the_csrf_token(match):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(match.players[2])
+    html = page(strict, match)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert token and html.count("csrfmiddlewaretoken") >= 2  # text orders + reactions
+    response = strict.post(url(match, "ps_reactions"), {
+        "mode_L3": "hold", "phase_number": match.phase_number,
+        "csrfmiddlewaretoken": token.group(1)})
+    assert response.status_code == 302
 
 
 def test_the_two_step_activation_through_the_panels(match):
