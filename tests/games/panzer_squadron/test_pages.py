@@ -161,3 +161,16 @@ def test_the_guard_hides_these_urls_for_other_games():
 def test_the_rules_page_has_its_diagrams():
     html = Client().get("/games/panzer-squadron/rules/").content.decode()
     assert html.count("<svg") == 3 and "completion" in html and "ps-lof" in html
+
+
+def test_the_replay_steps_through_the_phases_with_their_dice(match):
+    alice = client_for(match.players[1])
+    alice.post(url(match, "ps_activate"), {"choice": "M1 move", "phase_number": 1})
+    alice.post(url(match, "ps_path"), {"path": "f2 12", "phase_number": 2})
+    m = Match.objects.get(pk=match.pk)
+    assert m.phase_number == 3
+    bob = client_for(match.players[2])
+    first = bob.get(reverse("games:match", args=[m.pk]) + "?replay=1").content.decode()
+    assert "M1 rolls 3: 2 points." in first and 'class="ps-board' in first
+    second = bob.get(reverse("games:match", args=[m.pk]) + "?replay=2").content.decode()
+    assert "M1 moves f1 → f2, facing 12." in second and "d100 1 against more than" in second
