@@ -57,10 +57,12 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
             words = [name, TERRAIN_LABEL.get(kind, "clear")]
             if name in reach:
                 classes.append("ps-reach")
-                extra = format_html(' data-path="{}"', reach[name])
+                extra = format_html(' data-path="{}" tabindex="0"', reach[name])
                 words.append("reachable")
             if name in targets:
                 classes.append("ps-target")
+                if not extra:
+                    extra = format_html(' tabindex="0"')
                 if targets[name]:
                     classes.append("ps-cover")
                 words.append("target in cover" if targets[name] else "target in sight")

@@ -4,6 +4,14 @@
     var field = document.getElementById(id);
     if (field) { field.value = value; field.focus(); }
   }
+  // Reachable and target hexes are tab stops: Enter or Space acts like a click.
+  document.addEventListener("keydown", function (event) {
+    var hex = event.target.closest && event.target.closest(".ps-hex[tabindex]");
+    if (hex && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      hex.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    }
+  });
   document.addEventListener("click", function (event) {
     var hex = event.target.closest && event.target.closest(".ps-hex, .ps-tank");
     if (hex && hex.closest(".ps-board")) {
