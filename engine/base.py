@@ -158,6 +158,13 @@ class Game:
     def default_submission(self, state: State, seat: int) -> Submission:
         raise NotImplementedError
 
+    def is_setting(self, submission: Any) -> bool:
+        """Is ``submission`` an out-of-turn setting (DESIGN.md, "Out-of-turn settings")? One
+        that ``apply`` accepts from any seat, prompted or not, changing no prompt: the lifecycle
+        stores it in the state at once, opening no phase and moving no deadline. Secret like a
+        sealed sheet: only its author's ``view`` may show it. The default: none."""
+        return False
+
     def resolve(
         self, state: State, submissions: Mapping[int, Submission], rng: random.Random
     ) -> Outcome:

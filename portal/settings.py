@@ -208,6 +208,7 @@ INSTALLED_GAMES = [
     "final_act",
     "tank_game",
     "final_strategy",
+    "panzer_squadron",
 ]
 # Extra modules that register engine games and plug-ins (tests add tiny toy games this way).
 ENGINE_EXTRA_GAMES = env_list("ENGINE_EXTRA_GAMES")

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from engine import PhaseKind, RuleError
+from engine import Game, PhaseKind, RuleError, rng_for
 from games.models import Match, Phase, Seat, Submission
 from games.receipts import new_salt, receipt_for
 from games.services.common import Receipt, game_for, match_lock, required_seats
@@ -43,6 +43,40 @@ def _check_author(seat: Seat, user: AbstractBaseUser | None, source: str) -> Non
         raise ServiceError("not_your_seat", f"Seat {seat.number} is not yours.")
     if seat.status == Seat.Status.FORFEITED:
         raise ServiceError("not_allowed", "This seat has forfeited the match.")
+
+
+def _setting(game: Game, state: Any, seat: int, data: Any, text: str | None) -> Any:
+    """The submission if it is an out-of-turn setting (read from ``text`` when given)."""
+    if text is not None:
+        if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
+            return None
+        try:
+            data = game.parse_text(state, seat, text)
+        except (RuleError, NotImplementedError):
+            return None  # the ordinary path reports it
+    return data if game.is_setting(data) else None
+
+
+def setting_store(*, match: Match, game: Game, seat: Seat, data: Any, now: Any) -> Receipt:
+    """Apply an out-of-turn setting to the locked ``match``: validated and applied by the
+    engine, stored in the match state at once; no phase opens, no deadline moves, nothing is
+    resolved, and a setting that would change who is prompted is refused. Its receipt, like a
+    sheet's, lets the author check it later (there is no submission row: ``submission_id``
+    is 0)."""
+    state = match.state
+    try:
+        normalized = game.validate(state, seat.number, data)
+        outcome = game.apply(state, seat.number, normalized, now,
+                             rng_for(match.seed, match.phase_number))
+    except RuleError as error:
+        raise ServiceError("invalid", "The setting is not valid.", error.problems) from None
+    if game.prompts(outcome.state) != game.prompts(state):
+        raise ServiceError("invalid", "A setting may not change whose turn it is.")
+    match.state = outcome.state
+    match.save(update_fields=["state"])
+    salt = new_salt()
+    return Receipt(submission_id=0, receipt=receipt_for(salt=salt, data=normalized), salt=salt,
+                   revision=0, data=normalized, warnings=[], complete=False)
 
 
 @transaction.atomic
@@ -87,6 +121,9 @@ def orders_submit(
 
     game = game_for(match.game)
     state = match.state
+    setting = _setting(game, state, seat.number, data, text)
+    if setting is not None:
+        return setting_store(match=match, game=game, seat=seat, data=setting, now=now)
     prompts = game.prompts(state)
     if seat.number not in prompts:
         raise ServiceError("not_your_turn", f"Seat {seat.number} has nothing to do this phase.")

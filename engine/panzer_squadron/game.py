@@ -1,0 +1,113 @@
+"""Panzer Squadron as an engine game (shared/rules/panzer-squadron.md; API in the package
+docstring)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.base import (
+    Game,
+    Outcome,
+    PhaseKind,
+    Prompt,
+    Result,
+    RuleError,
+    State,
+    Submission,
+    TextError,
+)
+from engine.panzer_squadron import board_text, legal, options, rules, text
+from engine.panzer_squadron.view import view as _view
+
+
+class PanzerSquadron(Game):
+    slug = "panzer-squadron"
+    name = "Panzer Squadron"
+    min_seats = 2
+    max_seats = 2
+    seat_names = {1: "South", 2: "North"}
+    bots = ("random", "greedy")
+
+    # -- options and setup -------------------------------------------------------------
+    def default_options(self) -> dict[str, Any]:
+        return options.default_options()
+
+    def validate_options(self, opts: Mapping[str, Any]) -> dict[str, Any]:
+        return options.validate_options(opts)
+
+    def start(self, seats: int, opts: Mapping[str, Any], seed: int) -> State:
+        if seats != 2:
+            raise RuleError("Panzer Squadron is for two seats.", "seats")
+        state = options.start(options.validate_options(opts))
+        rules.settle_turn(state, [])
+        return state
+
+    # -- phases --------------------------------------------------------------------------
+    def prompts(self, state: State) -> dict[int, Prompt]:
+        if state["result"] is not None:
+            return {}
+        return {state["to_move"]: Prompt(PhaseKind.SEQUENTIAL, state["phase"])}
+
+    def validate(self, state: State, seat: int, submission: Any) -> Submission:
+        normalized, problems = rules.check(state, seat, submission)
+        if problems:
+            raise RuleError(problems)
+        return normalized
+
+    def default_submission(self, state: State, seat: int) -> Submission:
+        return legal.default_submission(state, seat)
+
+    def apply(self, state: State, seat: int, action: Any, now: Any,
+              rng: random.Random) -> Outcome:
+        checked = self.validate(state, seat, action)
+        new, events = rules.apply(state, seat, checked, rng)
+        return Outcome(new, events)
+
+    def is_setting(self, submission: Any) -> bool:
+        """Standing reactions: an out-of-turn setting, not a move (see DESIGN.md)."""
+        return isinstance(submission, Mapping) and "reactions" in submission
+
+    # -- reading -------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return _view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        found = state["result"]
+        if found is None:
+            return None
+        scores = {1: float(state["destroyed"]["1"]), 2: float(state["destroyed"]["2"])}
+        return Result(tuple(tuple(g) for g in found["ranking"]), scores, found["reason"])
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return legal.legal_actions(state, seat)
+
+    def bot_submission(self, state: State, seat: int, bot: str,
+                       rng: random.Random) -> Submission:
+        if bot == "greedy":
+            return legal.greedy_bot(state, seat, rng)
+        if bot == "random":
+            return legal.random_bot(state, seat, rng)
+        raise ValueError(f"unknown bot {bot!r}")
+
+    # -- text ----------------------------------------------------------------------------
+    def parse_text(self, state: State, seat: int, txt: str) -> Submission:
+        if not isinstance(txt, str):
+            raise TextError("Orders are text.")
+        sub = text.parse(txt)
+        names = {t["name"].upper(): t["name"] for t in state["tanks"]}
+        if "activate" in sub:
+            sub["activate"] = names.get(sub["activate"], sub["activate"])
+        if "reactions" in sub:
+            sub["reactions"] = {names.get(k, k): v for k, v in sub["reactions"].items()}
+        return sub
+
+    def format_text(self, state: State, seat: int, submission: Submission) -> str:
+        return text.format(submission)
+
+    def text_help(self, state: State, seat: int) -> str:
+        return text.HELP["path" if state["phase"] == "path" else "activate"]
+
+    def board_text(self, state: State, seat: int | None) -> str:
+        return board_text.board_text(_view(state, seat))

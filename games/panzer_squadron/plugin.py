@@ -1,0 +1,109 @@
+"""Panzer Squadron's web plug-in: the SVG hex board, the two-step activation panel, the
+standing-reactions panel (secret: only its author sees it), replay frames with the dice, the
+rules page with diagrams, and the player's situation in the "your move" e-mail."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.urls import URLPattern, path
+
+from engine import Problem
+from games import plugins
+from games.panzer_squadron import rules_page, views
+from games.panzer_squadron.board import board_svg, legend
+
+
+class PanzerSquadronPlugin(plugins.GamePlugin):
+    slug = "panzer-squadron"
+    match_template = "games/panzer-squadron/match.html"
+    rules_template = "games/panzer-squadron/rules.html"
+    board_template = "games/panzer-squadron/board.html"
+
+    def match_urls(self) -> list[URLPattern]:
+        return [
+            path("activate/", views.activate, name="ps_activate"),
+            path("path/", views.path, name="ps_path"),
+            path("reactions/", views.reactions, name="ps_reactions"),
+        ]
+
+    def page_context(self, request: Any, match: Any, context: dict[str, Any]) -> dict[str, Any]:
+        extra = super().page_context(request, match, context)
+        if match.state is None:
+            return extra
+        seat = context["my_seat"].number if context.get("my_seat") is not None else None
+        extra["panels"] = views.panels(request, match, seat)
+        extra["board"] = views.panel_context(match, seat)["board"]
+        extra["ps_legend"] = legend()
+        return extra
+
+    def board_html(self, match: Any, state: Any, seat: int | None) -> str:
+        view = self.game.view(state, seat)
+        return str(board_svg(view, seat)) + str(legend())
+
+    def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
+        return {"situation": situation_lines(self.game.view(state, seat.number))}
+
+    def rules_context(self, request: Any) -> dict[str, Any]:
+        return rules_page.rules_context()
+
+    def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
+        """Each problem names the line of the reply it is about: the grammar's ``clause N``
+        (clauses are split by lines and by ";"), or the clause keyword of the field."""
+        return problem_lines(problems, text)
+
+
+KEYWORD = {"path": "path", "target": "fire", "end": "end", "activate": "activate",
+           "action": "activate", "seat": "activate", "reactions": "reaction"}
+
+
+def problem_lines(problems: Iterable[Problem], text: str) -> list[str]:
+    clause_line: dict[int, int] = {}
+    clauses: list[tuple[int, str]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        for part in line.split(";"):
+            clauses.append((number, part.strip().lower()))
+            clause_line[len(clauses)] = number
+    out = []
+    for problem in problems:
+        where = problem.path or ""
+        number = None
+        if where.startswith("clause ") and where[7:].isdigit():
+            number = clause_line.get(int(where[7:]))
+        else:
+            parts = where.split(".")
+            word = KEYWORD.get(parts[0])
+            for line_number, clause in clauses:
+                words = clause.split()
+                if word and words and words[0] == word and (
+                        parts[0] != "reactions" or len(parts) < 2
+                        or (len(words) > 1 and words[1] == parts[1].lower())):
+                    number = line_number
+                    break
+        label = f"Line {number}" if number else (where or "The orders")
+        out.append(f"{label}: {problem.message}")
+    return out
+
+
+def situation_lines(view: dict[str, Any]) -> list[str]:
+    """The rolled points of an open path phase, and what each of my tanks may do."""
+    lines = []
+    pending = view.get("pending")
+    if pending:
+        dice = "+".join(str(d) for d in pending["dice"])
+        lines.append(f"Your {pending['tank']} chose {pending['action']}: the dice show {dice}, "
+                     f"{pending['points']} movement points. Reply with its path (and target).")
+    mine = [t for t in view.get("tanks", []) if t["name"] in view.get("reactions", {})]
+    for t in mine:
+        if not t["alive"]:
+            continue
+        r = view["reactions"][t["name"]]
+        rng = f", max range {r['max_range']}" if r.get("max_range") else ""
+        lines.append(f"{t['name']} ({t['card']}) on {t['at']} facing {t['facing']}, "
+                     f"{t['state']}{', activated' if t['activated'] else ''}; "
+                     f"standing reaction {r['mode']}{rng}.")
+    return lines
+
+
+plugins.register(PanzerSquadronPlugin())
