@@ -1,9 +1,20 @@
 """Reading a received email: sender, loop signs, recipients, attachments and the order text.
 
-Parsing is Python's ``email`` package with ``policy.default``. An HTML-only message is turned
-into text with a small ``html.parser`` converter. Quoted reply text, "On ... wrote:" lines and
-everything after a signature separator are blanked out, keeping line numbers, so an error's
-"line 3" is line 3 of what the player wrote.
+Parsing is Python's ``email`` package with ``policy.default`` (``format=flowed`` text is
+unwrapped as RFC 3676 says). An HTML-only message is turned into text with a small
+``html.parser`` converter. What the player wrote is found in three steps (``strip_reply``):
+
+1. every mail that invites orders starts with the reply marker ("— write your orders above this
+   line —", ``reply_marker``); the reply is cut at the first line that carries it, quoted or
+   not, in any language we write it in, whatever the client did to its dashes;
+2. above it, ``mail-parser-reply`` finds the client's attribution ("On … wrote:", "Le … a
+   écrit :", "Am … schrieb …:", Outlook's "From: / Sent: / To: / Subject:" block and its
+   French and German twins) and signatures ("-- ", "Sent from my iPhone", "Best regards");
+3. the project's own rules cover what the library misses (sign-offs of phones and web mail in
+   French and German, Proton Mail / Yahoo / Fastmail footers, a two-line attribution).
+
+Lines that are dropped become empty lines, so an error's "line 3" is line 3 of the reply as the
+player sees it.
 """
 
 from __future__ import annotations
@@ -15,6 +26,8 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
+
+from mailparser_reply.parser import EmailMessage as ReplyParser
 
 AUTO_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
 LOOP_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Reply", "List-Id", "List-Unsubscribe",
@@ -164,50 +177,164 @@ def html_to_text(html: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
 
 
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """``format=flowed`` text (RFC 3676) as the reader sees it: a line ending in a space goes on
+    in the next line (of the same quote depth); space-stuffing is undone; "-- " stays."""
+    out: list[str] = []
+    carry: tuple[str, str] | None = None  # (quote prefix, text so far) of an open paragraph
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        depth = len(raw) - len(raw.lstrip(">"))
+        prefix, line = raw[:depth], raw[depth:]
+        if line.startswith(" "):
+            line = line[1:]  # space-stuffed
+        if carry is not None and carry[0] == prefix:
+            line = carry[1] + line
+        elif carry is not None:
+            out.append(carry[0] + (" " if carry[0] else "") + carry[1])
+        carry = None
+        if line.endswith(" ") and line != "-- ":
+            carry = (prefix, line[:-1] if delsp else line)
+            continue
+        out.append(prefix + (" " if prefix and line else "") + line)
+    if carry is not None:
+        out.append(carry[0] + (" " if carry[0] else "") + carry[1])
+    return "\n".join(out)
+
+
+def _plain(part: EmailMessage) -> str:
+    text = _decode(part)
+    if part.get_param("format", "", header="content-type").lower() == "flowed":
+        delsp = part.get_param("delsp", "", header="content-type").lower() == "yes"
+        text = unflow(text, delsp=delsp)
+    return text
+
+
 def body_text(message: EmailMessage) -> str:
     """The text the sender wrote: the text/plain part, else the HTML part as text."""
     plain = message.get_body(preferencelist=("plain",))
     if plain is not None:
-        return _decode(plain)  # type: ignore[arg-type]
+        return _plain(plain)  # type: ignore[arg-type]
     html = message.get_body(preferencelist=("html",))
     if html is not None:
         return html_to_text(_decode(html))  # type: ignore[arg-type]
     if message.get_content_maintype() == "text" or not message.is_multipart():
         if message.get_content_type() not in ("text/plain", "text/html", "text/enriched"):
             raise BodyError("no_text", f"it has no text (only {message.get_content_type()}).")
-        return _decode(message)
+        return _plain(message)
     raise BodyError("no_text", "it has no text part.")
 
 
-_WROTE = re.compile(r"^\s*(On|Am|Le|El|Il|Op)\b.*(wrote|schrieb|a écrit|escribió|ha scritto|"
-                    r"schreef)\s*:\s*$", re.IGNORECASE)
-_CUT = re.compile(r"^\s*(-- ?|-----\s*Original Message\s*-----|_{10,})\s*$", re.IGNORECASE)
+
+# -- what the player wrote --------------------------------------------------------------------
+
+# The first line of every mail that invites orders; a reply is cut where its copy begins.
+REPLY_MARKERS = {
+    "en": "write your orders above this line",
+    "fr": "écrivez vos ordres au-dessus de cette ligne",
+    "de": "schreiben Sie Ihre Befehle über diese Zeile",
+}
+# Languages whose attribution lines and signatures mail-parser-reply should know.
+REPLY_LANGUAGES = ["en", "fr", "de", "es", "it", "nl"]
+
+
+def reply_marker(language: str = "en") -> str:
+    """The marker line in ``language`` (English when we do not write that language yet)."""
+    words = REPLY_MARKERS.get(language.split("-")[0].lower(), REPLY_MARKERS["en"])
+    return f"\u2014 {words} \u2014"
+
+
+def _words(line: str) -> str:
+    return " ".join(re.sub(r"[\W_]+", " ", line.casefold()).split())
+
+
+_MARKER_WORDS = {_words(words) for words in REPLY_MARKERS.values()}
+
+
+def is_marker(line: str) -> bool:
+    """Whether ``line`` is the reply marker (quoted or not, any dashes, any of its languages)."""
+    return _words(line) in _MARKER_WORDS
+
+
+def _quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+# Our own rules, for what mail-parser-reply does not know (checked on tests/.../corpus).
+# Sign-offs that phones and web mail put under the text: everything from them on is theirs.
+_SIGN_OFF = re.compile(
+    r"^\s*(sent from (my |yahoo|mail for|outlook|proton)|sent with proton|sent via|"
+    r"get outlook for|envoy\u00e9 (de|depuis|avec|\u00e0 partir)|obtenir outlook|"
+    r"t\u00e9l\u00e9chargez outlook|von meinem .*gesendet|gesendet (von|mit|\u00fcber)|"
+    r"outlook f\u00fcr (ios|android) (herunterladen|beziehen)|"
+    r"-+\s*original message\s*-+|-+\s*message d'origine\s*-+|"
+    r"-+\s*urspr\u00fcngliche nachricht\s*-+|_{10,})",
+    re.IGNORECASE,
+)
+# An attribution line, possibly wrapped over two or three lines ("Le dim. 22 nov. 2026 à 04:00,
+# Tank Portal <" / "portal@example.test> a écrit :").
+_ATTRIBUTION_START = re.compile(r"^\s*(on|le|am|el|il|op)\s.*\d", re.IGNORECASE)
+_ATTRIBUTION_END = re.compile(
+    r"(wrote|a \u00e9crit|schrieb\b.*|escribi\u00f3|ha scritto|schreef)\s*:\s*$", re.IGNORECASE)
+
+
+def _library_cut(lines: list[str]) -> list[str]:
+    """``lines`` with what mail-parser-reply takes for attribution, headers of an earlier mail
+    and signature blanked (same length; the first reply's lines kept where they were)."""
+    parsed = ReplyParser(text="\n".join(lines), languages=list(REPLY_LANGUAGES),
+                         keep_hyphen_lists=True).read()
+    body = next((reply.body for reply in parsed.replies if reply.body.strip()), "")
+    wanted = [line.strip() for line in body.split("\n")]
+    out, at = [], 0
+    for line in lines:
+        if at < len(wanted) and line.strip() == wanted[at]:
+            out.append(line)
+            at += 1
+        else:
+            out.append("")
+    if at < len(wanted):  # the library rewrote a line: trust nothing it said
+        return list(lines)
+    return out
+
+
+def _own_cut(lines: list[str]) -> list[str]:
+    """Blank (wrapped) attribution lines, and everything from the first sign-off on."""
+    out = list(lines)
+    for index, line in enumerate(lines):
+        if _SIGN_OFF.match(line):
+            return out[:index] + [""] * (len(lines) - index)
+        if _ATTRIBUTION_START.match(line):
+            for end in range(index, min(index + 3, len(lines))):
+                if _ATTRIBUTION_END.search(lines[end]):
+                    out[index:end + 1] = [""] * (end + 1 - index)
+                    break
+    return out
+
+
+def _authored(lines: list[str]) -> list[str]:
+    """The player's own lines of ``lines`` (others blanked): quotes, then the library, then
+    our rules."""
+    unquoted = ["" if _quoted(line) else line for line in lines]
+    return _own_cut(_library_cut(unquoted))
 
 
 def strip_reply(text: str) -> str:
-    """The new text of a reply: quoted lines, "On ... wrote:" and signature blanked out.
+    """The new text of a reply: our own mail, the client's attribution and header block, quoted
+    lines and signatures dropped.
 
-    Line numbers are kept (blanked lines stay as empty lines) so errors point at the right line.
+    Line numbers are kept (dropped lines inside the text become empty lines; the end is cut) so
+    errors point at the line the player sees.
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept: list[str] = []
-    for index, line in enumerate(lines):
-        stripped = line.strip()
-        if _CUT.match(line):
-            break
-        if stripped.startswith(">"):
-            kept.append("")
-            continue
-        if _WROTE.match(line):
-            kept.append("")
-            continue
-        # "On <date>, <name> <" / "address> wrote:" wrapped over two lines.
-        if (stripped.lower().endswith("wrote:") and index > 0
-                and lines[index - 1].strip().lower().startswith("on ")):
-            kept[-1] = ""
-            kept.append("")
-            continue
-        kept.append(line.rstrip())
+    lines = [line.rstrip() for line in
+             text.replace("\r\n", "\n").replace("\r", "\n").replace("\xa0", " ").split("\n")]
+    marker = next((index for index, line in enumerate(lines) if is_marker(line)), None)
+    if marker is None:
+        kept = _authored(lines)
+    else:
+        kept = _authored(lines[:marker])
+        if not any(line.strip() for line in kept) and _quoted(lines[marker]):
+            # Bottom-posted: nothing above our quoted mail, the player wrote under it.
+            kept = _authored(lines)
+    kept = [line.rstrip() for line in kept]
     while kept and not kept[-1].strip():
         kept.pop()
     return "\n".join(kept)

@@ -10,6 +10,7 @@ do not leave by mail. Every game-specific part comes from the game's plug-in (``
 from __future__ import annotations
 
 import logging
+import re
 import zoneinfo
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
@@ -20,11 +21,13 @@ from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 import engine
 from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from portal.accounts.models import Profile
+from portal.mail import bodies
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.outbox import email_queue
 from portal.mail.tokens import reply_address
@@ -66,14 +69,37 @@ def match_url(match: Match) -> str:
     return settings.SITE_URL + reverse("games:match", args=[match.pk])
 
 
+# Mails that invite orders by reply: they start with the reply marker (bodies.reply_marker).
+INVITING_ORDERS = {"phase_opened", "reminder", "gameday_opened", "digest"}
+
+
+def with_marker(text: str, html: str, language: str = "en") -> tuple[str, str]:
+    """``text`` and ``html`` starting with the reply marker (once), whatever template made
+    them: a reply is cut where the client's copy of it begins."""
+    marker = bodies.reply_marker(language)
+    if not text.lstrip().startswith(marker):
+        text = f"{marker}\n\n{text}"
+    if html and marker not in html:
+        line = (f'<p class="reply-marker" style="color:#777;font-size:12px;margin:0 0 1em">'
+                f"{escape(marker)}</p>")
+        found = re.search(r"<body[^>]*>", html, re.IGNORECASE)
+        at = found.end() if found else 0
+        html = html[:at] + line + html[at:]
+    return text, html
+
+
 def render(name: str, context: dict[str, Any], slug: str | None = None) -> tuple[str, str]:
     """Mail ``name`` with ``context``: the game's own bodies (its plug-in's ``mail_bodies``)
     for a mail about a match of game ``slug``, else ``templates/mail/<name>.txt`` and
-    ``.html``."""
+    ``.html``. A mail that invites orders starts with the reply marker."""
     if slug is not None:
-        return plugins.plugin_for(slug).mail_bodies(name, context)
-    return (render_to_string(f"mail/{name}.txt", context),
-            render_to_string(f"mail/{name}.html", context))
+        text, html = plugins.plugin_for(slug).mail_bodies(name, context)
+    else:
+        text, html = (render_to_string(f"mail/{name}.txt", context),
+                      render_to_string(f"mail/{name}.html", context))
+    if name in INVITING_ORDERS:
+        text, html = with_marker(text, html, context.get("language", "en"))
+    return text, html
 
 
 def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
