@@ -66,6 +66,11 @@ def header(message: EmailMessage, name: str) -> str:
     return str(value).strip() if value is not None else ""
 
 
+def sender_name(message: EmailMessage) -> str:
+    """The From display name ("" when there is none)."""
+    return parseaddr(header(message, "From"))[0].strip()
+
+
 def sender_address(message: EmailMessage) -> str:
     """The From address, lower-cased; "" if there is none that looks like an address."""
     address = parseaddr(header(message, "From"))[1].strip().lower()
@@ -137,34 +142,56 @@ def _decode(part: EmailMessage) -> str:
 
 
 class _TextFromHtml(HTMLParser):
-    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
-              "ul", "ol"}
+    """Visible text, a line per block: blocks next to each other make one line break (as
+    Outlook's margin-less ``MsoNormal`` paragraphs look), ``<br>`` makes one each, and
+    whitespace inside text collapses as a browser does (except in ``<pre>``)."""
+
+    BLOCKS = {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
+              "ul", "ol", "hr"}
     SKIP = {"script", "style", "head", "title", "blockquote"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.chunks: list[str] = []
         self.skipping = 0
+        self.pre = 0
+
+    def _block(self) -> None:
+        if not self.skipping and self.chunks and self.chunks[-1] != "\n":
+            self.chunks.append("\n")
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
         if tag in self.SKIP:
             self.skipping += 1
-        elif tag in self.BLOCKS and not self.skipping:
+        elif tag == "br" and not self.skipping:
             self.chunks.append("\n")
+        elif tag in self.BLOCKS:
+            self._block()
+        if tag == "pre":
+            self.pre += 1
 
     def handle_startendtag(self, tag: str, attrs: list) -> None:
         if tag == "br" and not self.skipping:
             self.chunks.append("\n")
+        elif tag in self.BLOCKS:
+            self._block()
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self.SKIP:
             self.skipping = max(0, self.skipping - 1)
-        elif tag in self.BLOCKS and not self.skipping:
-            self.chunks.append("\n")
+        elif tag in self.BLOCKS:
+            self._block()
+        if tag == "pre":
+            self.pre = max(0, self.pre - 1)
 
     def handle_data(self, data: str) -> None:
-        if not self.skipping:
-            self.chunks.append(data)
+        if self.skipping:
+            return
+        if not self.pre:
+            data = re.sub(r"[ \t\r\n]+", " ", data)
+            if data == " " and (not self.chunks or self.chunks[-1] == "\n"):
+                return
+        self.chunks.append(data)
 
 
 def html_to_text(html: str) -> str:
@@ -310,14 +337,43 @@ def _own_cut(lines: list[str]) -> list[str]:
     return out
 
 
-def _authored(lines: list[str]) -> list[str]:
+def _name_words(name: str) -> set[str]:
+    return {word for word in _words(name).split() if len(word) > 1}
+
+
+def _signature_cut(lines: list[str], name: str) -> list[str]:
+    """Blank a signature without a "-- " line, found by the sender's name (as talon does): the
+    last paragraph when its first line is the name (an Outlook or Apple Mail signature block),
+    or a last line that is only the name or first name ("Alice", "- Alice Martin")."""
+    words = _name_words(name)
+    if not words:
+        return lines
+    out = list(lines)
+    filled = [index for index, line in enumerate(out) if line.strip()]
+    if not filled:
+        return out
+    last = filled[-1]
+    start = last
+    while start > 0 and out[start - 1].strip():
+        start -= 1
+    first = set(_words(out[start]).split())
+    if start > 0 and any(out[:start]) and first and first <= words and last - start < 6:
+        out[start:last + 1] = [""] * (last + 1 - start)
+        return out
+    line_words = set(_words(out[last]).split())
+    if line_words and line_words <= words and len(filled) > 1:
+        out[last] = ""
+    return out
+
+
+def _authored(lines: list[str], name: str = "") -> list[str]:
     """The player's own lines of ``lines`` (others blanked): quotes, then the library, then
     our rules."""
     unquoted = ["" if _quoted(line) else line for line in lines]
-    return _own_cut(_library_cut(unquoted))
+    return _signature_cut(_own_cut(_library_cut(unquoted)), name)
 
 
-def strip_reply(text: str) -> str:
+def strip_reply(text: str, sender_name: str = "") -> str:
     """The new text of a reply: our own mail, the client's attribution and header block, quoted
     lines and signatures dropped.
 
@@ -328,12 +384,12 @@ def strip_reply(text: str) -> str:
              text.replace("\r\n", "\n").replace("\r", "\n").replace("\xa0", " ").split("\n")]
     marker = next((index for index, line in enumerate(lines) if is_marker(line)), None)
     if marker is None:
-        kept = _authored(lines)
+        kept = _authored(lines, sender_name)
     else:
-        kept = _authored(lines[:marker])
+        kept = _authored(lines[:marker], sender_name)
         if not any(line.strip() for line in kept) and _quoted(lines[marker]):
             # Bottom-posted: nothing above our quoted mail, the player wrote under it.
-            kept = _authored(lines)
+            kept = _authored(lines, sender_name)
     kept = [line.rstrip() for line in kept]
     while kept and not kept[-1].strip():
         kept.pop()
