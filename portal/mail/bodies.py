@@ -32,6 +32,13 @@ from mailparser_reply.parser import EmailMessage as ReplyParser
 AUTO_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
 LOOP_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Reply", "List-Id", "List-Unsubscribe",
                 "X-Loop", "X-Failed-Recipients")
+# Subjects of out-of-office answers from clients that set none of the headers above.
+AUTO_SUBJECT = re.compile(
+    r"^\s*(out of (the )?office|automatic reply|auto(matic)?[- ]?reply|autoreply|"
+    r"r\u00e9ponse automatique|absence|abwesenheit|automatische antwort|"
+    r"respuesta autom\u00e1tica|risposta automatica|fuera de la oficina)\b",
+    re.IGNORECASE,
+)
 ROBOT_LOCALPARTS = {"mailer-daemon", "postmaster", "noreply", "no-reply", "bounce", "bounces"}
 RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To")
 
@@ -107,6 +114,8 @@ def loop_reason(message: EmailMessage, own_addresses: set[str]) -> str | None:
         return "a delivery report"
     if header(message, "Return-Path") == "<>":
         return "a bounce (empty Return-Path)"
+    if AUTO_SUBJECT.match(header(message, "Subject")):
+        return "an automatic answer (its subject says so)"
     return None
 
 

@@ -29,7 +29,7 @@ import engine
 from games import plugins
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, sheet_submit
-from portal.mail import bodies
+from portal.mail import bodies, bounces
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.mail.services.notify import match_url, render
 from portal.mail.services.outbox import email_queue
@@ -167,6 +167,8 @@ def _read(row: InboundMessage) -> dict[str, Any]:
     sender = bodies.sender_address(message)
     if not sender:
         raise Ignore("no_sender", "no From address (garbage or not an email)")
+    if (failed := bounces.dsn_record(message)) is not None:
+        raise Ignore("bounce", "a delivery report; failing: " + (", ".join(failed) or "none"))
     if reason := bodies.loop_reason(message, _own_addresses()):
         raise Ignore("loop", reason)
     hour_ago = timezone.now() - timedelta(hours=1)

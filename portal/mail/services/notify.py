@@ -52,7 +52,13 @@ def profile_of(user: Any) -> Profile:
 
 
 def wants(user: Any, kind: str) -> bool:
-    return bool(user.email) and profile_of(user).notifications in WANTS[kind]
+    """Whether ``user`` gets mail ``kind``: their setting allows it, they did not unsubscribe
+    from it, and their address is not failing."""
+    from portal.mail.models import FailingAddress, MailOptOut
+
+    return (bool(user.email) and profile_of(user).notifications in WANTS[kind]
+            and not MailOptOut.objects.filter(user=user, kind=kind).exists()
+            and not FailingAddress.objects.filter(address=user.email.strip().lower()).exists())
 
 
 def local_time(moment: datetime | None, user: Any) -> str:
@@ -313,6 +319,8 @@ def digests_send(*, now: datetime | None = None) -> int:
     ).exclude(email="").distinct()
     created = 0
     for user in users:
+        if not wants(user, Kind.DIGEST):
+            continue
         seats = Seat.objects.filter(user=user).select_related("match").filter(
             match__status=Match.Status.ACTIVE
         ) | Seat.objects.filter(user=user, match__finished_at__gte=since).select_related("match")
