@@ -35,7 +35,7 @@ LOOP_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Reply", "List-Id", "List
 # Subjects of out-of-office answers from clients that set none of the headers above.
 AUTO_SUBJECT = re.compile(
     r"^\s*(out of (the )?office|automatic reply|auto(matic)?[- ]?reply|autoreply|"
-    r"r\u00e9ponse automatique|absence|abwesenheit|automatische antwort|"
+    r"r\u00e9ponse automatique|absence|abwesenheit\w*|automatische antwort|"
     r"respuesta autom\u00e1tica|risposta automatica|fuera de la oficina)\b",
     re.IGNORECASE,
 )

@@ -259,16 +259,21 @@ def email_send_batch(*, limit: int | None = None, connection: Any = None) -> dic
     connection = connection or get_connection(fail_silently=False)
     sent: list[int] = []
     failures: list[tuple[OutgoingEmail, BaseException]] = []
+    closed = True  # send_messages on a closed connection would open and close it per message
     try:
         for row in rows:
             if row.to.strip().lower() in failing:
                 failures.append((row, SuppressedAddress(row.to)))
                 continue
             try:
+                if closed:
+                    connection.open()
+                    closed = False
                 connection.send_messages([_message(row, connection)])
             except Exception as error:  # this message only; the batch goes on
                 failures.append((row, error))
                 if not is_permanent(error):  # the connection may be gone: open a new one
+                    closed = True
                     try:
                         connection.close()
                     except Exception:
