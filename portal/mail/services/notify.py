@@ -9,11 +9,14 @@ do not leave by mail. Every game-specific part comes from the game's plug-in (``
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import re
 import zoneinfo
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
@@ -108,6 +111,60 @@ def render(name: str, context: dict[str, Any], slug: str | None = None) -> tuple
     return text, html
 
 
+# A reader's own fields: rendered as slots, filled in per reader (``SeatViewRenderer``).
+PERSONAL = ("username", "seat_name", "seat_number", "reply_address", "deadline",
+            "next_gameday")
+
+
+def _slot(name: str) -> str:
+    return f"TPSLOT{name.replace('_', '')}TPSLOT"  # survives escaping and template filters
+
+
+class SeatViewRenderer:
+    """Renders each mail once per (template, language, seat view) and puts each reader's own
+    fields in afterwards (name, seat name, reply address, deadline in their time zone).
+
+    The seat view is everything drawn from the seat's view that goes into the mail (board,
+    orders help, situation, round report, ...): the cache key is a hash of it, so two readers
+    share a render only when their mails would say exactly the same thing — never another
+    seat's secrets. In games where every seat sees something else (hidden pieces) that
+    is one render per seat; where seats see the same (public games), one render for all."""
+
+    def __init__(self, slug: str | None) -> None:
+        self.slug = slug
+        self.cache: dict[tuple[str, str, str], tuple[str, str]] = {}
+        self.renders = 0
+
+    def render(self, name: str, context: dict[str, Any]) -> tuple[str, str]:
+        personal = {key: str(context[key]) for key in PERSONAL if key in context}
+        user, seat = context.get("user"), context.get("seat")
+        if user is not None:
+            personal["username"] = str(user.username)
+        if seat is not None:
+            personal["seat_number"] = str(seat.number)
+        shared = {key: value for key, value in context.items()
+                  if key not in PERSONAL and key not in ("user", "seat")}
+        fingerprint = hashlib.sha256(json.dumps(
+            {key: value for key, value in shared.items()
+             if isinstance(value, (str, int, float, bool, list, dict, tuple, type(None)))},
+            sort_keys=True, default=str).encode()).hexdigest()
+        key = (name, str(context.get("language", "en")), fingerprint + ",".join(sorted(personal)))
+        if key not in self.cache:
+            slotted = dict(shared, **{k: _slot(k) for k in personal})
+            slotted["user"] = SimpleNamespace(username=_slot("username"))
+            slotted["seat"] = SimpleNamespace(number=_slot("seat_number"))
+            self.cache[key] = render(name, slotted, self.slug)
+            self.renders += 1
+        text, html = self.cache[key]
+        for field, value in personal.items():
+            text = text.replace(_slot(field), value)
+            html = html.replace(_slot(field), escape(value))
+        if "TPSLOT" in text or "TPSLOT" in html:  # a template changed a slot (a filter): render
+            self.renders += 1                      # this reader's mail in full instead
+            return render(name, context, self.slug)
+        return text, html
+
+
 def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
     return {
         "match": match, "seat": seat, "user": seat.user, "game": game,
@@ -118,7 +175,8 @@ def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
 
 
 def phase_email_content(*, match: Match, phase: Phase, seat: Seat,
-                        kind: str = Kind.PHASE_OPENED, hours: int | None = None) -> dict[str, Any]:
+                        kind: str = Kind.PHASE_OPENED, hours: int | None = None,
+                        renderer: SeatViewRenderer | None = None) -> dict[str, Any]:
     """Subject, bodies and reply-to of the "your move" email (or a reminder of it)."""
     game = engine.get(match.game)
     plugin = plugins.plugin_for(match.game)
@@ -137,8 +195,9 @@ def phase_email_content(*, match: Match, phase: Phase, seat: Seat,
         subject = f"Reminder: your orders for {match} are due in {hours} h"
     else:
         subject = f"Your move: {match}, {phase.name or 'phase'} {phase.number}"
-    text, html = render("phase_opened" if kind != Kind.REMINDER else "reminder", context,
-                        match.game)
+    renderer = renderer or SeatViewRenderer(match.game)
+    text, html = renderer.render("phase_opened" if kind != Kind.REMINDER else "reminder",
+                                 context)
     return {"subject": subject, "body_text": text, "body_html": html,
             "reply_to": context["reply_address"]}
 
@@ -172,8 +231,9 @@ def phase_opened_notify(*, match_id: int, phase_number: int) -> int:
     created = 0
     prefix = f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}"
     recipients = your_move_recipients(match, prompted, lambda seat: f"{prefix}:u{seat.user_id}")
+    renderer = SeatViewRenderer(match.game)
     for seat, key in recipients:
-        content = phase_email_content(match=match, phase=phase, seat=seat)
+        content = phase_email_content(match=match, phase=phase, seat=seat, renderer=renderer)
         if email_queue(kind=Kind.PHASE_OPENED, dedupe_key=key, to=seat.user.email,
                        user=seat.user, match_id=match.pk, phase_number=phase.number,
                        **content):
@@ -197,13 +257,14 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
     plugin = plugins.plugin_for(match.game)
     state = _state_after(match, phase_number)
     created = 0
+    renderer = SeatViewRenderer(match.game)
     for seat in _human_seats(match):
         if not wants(seat.user, Kind.PHASE_RESOLVED):
             continue
         context = _base_context(match, seat, game)
         context.update(phase=phase, events=plugin.round_report(phase.events or [], seat.number),
                        board=plugin.board_text(state, seat.number))
-        text, html = render("phase_resolved", context, match.game)
+        text, html = renderer.render("phase_resolved", context)
         if email_queue(
             kind=Kind.PHASE_RESOLVED,
             dedupe_key=f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}",
@@ -238,6 +299,7 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
     last = Phase.objects.filter(match=match, status=Phase.Status.RESOLVED).order_by(
         "-number").first()
     created = 0
+    renderer = SeatViewRenderer(match.game)
     for seat in _human_seats(match):
         if not wants(seat.user, Kind.MATCH_ENDED):
             continue
@@ -249,7 +311,7 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
             events=plugin.round_report((last.events if last else None) or [], seat.number),
             board=plugin.board_text(match.state, seat.number) if match.state else "",
         )
-        text, html = render("match_ended", context, match.game)
+        text, html = renderer.render("match_ended", context)
         if email_queue(
             kind=Kind.MATCH_ENDED, dedupe_key=f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}",
             to=seat.user.email, user=seat.user, match_id=match.pk,
@@ -289,6 +351,7 @@ def reminders_send(*, now: datetime | None = None) -> int:
         prompted = {n for n, prompt in game.prompts(phase.state_before).items() if prompt.required}
         submitted = set(Submission.objects.filter(phase=phase).values_list(
             "seat__number", flat=True))
+        renderer = SeatViewRenderer(match.game)
         for seat in _human_seats(match):
             if seat.number not in prompted or seat.number in submitted:
                 continue
@@ -302,7 +365,7 @@ def reminders_send(*, now: datetime | None = None) -> int:
             if OutgoingEmail.objects.filter(dedupe_key=key).exists():
                 continue
             content = phase_email_content(match=match, phase=phase, seat=seat,
-                                          kind=Kind.REMINDER, hours=hours)
+                                          kind=Kind.REMINDER, hours=hours, renderer=renderer)
             if email_queue(kind=Kind.REMINDER, dedupe_key=key, to=seat.user.email,
                            user=seat.user, match_id=match.pk, phase_number=phase.number,
                            **content):

@@ -243,6 +243,9 @@ def thunderbird(o: Original, language: str = "en", bottom: bool = False,
             continue
         depth = len(line) - len(line.lstrip(">"))
         prefix, rest = line[:depth], line[depth:]
+        if depth:  # quoted: ">" marks, one space, then the text (each wrapped line the same)
+            prefix, rest = ">" * depth + " ", rest[1:] if rest.startswith(" ") else rest
+            depth += 1
         chunks = textwrap.wrap(rest, 72 - depth, drop_whitespace=False) or [""]
         for index, chunk in enumerate(chunks):
             soft = index < len(chunks) - 1
