@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 PLAYER = "player@corpus.invalid"
 REPLY_TO = "reply-to@corpus.invalid"
-OUR_FROM = "Tank Portal <portal@example.test>"
+OUR_ADDRESS = "notifications@play.tank-portal.example.org"
+OUR = f"Tank Portal <{OUR_ADDRESS}>"  # long enough that Gmail wraps its attribution line
 
 
 @dataclass
@@ -87,9 +88,9 @@ def _inner(page: str) -> str:
 # -- Gmail --------------------------------------------------------------------------------------
 
 GMAIL_ATTR = {
-    "en": "On Sun, 22 Nov 2026 at 04:00, Tank Portal <portal@example.test> wrote:",
-    "fr": "Le dim. 22 nov. 2026 à 04:00, Tank Portal <portal@example.test> a écrit :",
-    "de": "Am So., 22. Nov. 2026 um 04:00 Uhr schrieb Tank Portal <portal@example.test>:",
+    "en": f"On Sun, 22 Nov 2026 at 04:00, {OUR} wrote:",
+    "fr": f"Le dim. 22 nov. 2026 à 04:00, {OUR} a écrit :",
+    "de": f"Am So., 22. Nov. 2026 um 04:00 Uhr schrieb {OUR}:",
 }
 
 
@@ -124,7 +125,7 @@ def _outlook_block(o: Original, language: str, separator: str) -> str:
     f, s, t, subj, when = OUTLOOK_BLOCK[language]
     colon = " :" if language == "fr" else ":"
     lines = [separator] if separator else []
-    lines += [f"{f}{colon} Tank Portal <portal@example.test>", f"{s}{colon} {when}",
+    lines += [f"{f}{colon} {OUR}", f"{s}{colon} {when}",
               f"{t}{colon} {o.name} <alice@example.test>", f"{subj}{colon} {o.subject}"]
     return "\n".join(lines)
 
@@ -132,7 +133,7 @@ def _outlook_block(o: Original, language: str, separator: str) -> str:
 def _outlook_html_block(o: Original, language: str, web: bool) -> str:
     f, s, t, subj, when = OUTLOOK_BLOCK[language]
     colon = " :" if language == "fr" else ":"
-    rows = [(f, "Tank Portal &lt;portal@example.test&gt;"), (s, when),
+    rows = [(f, f"{html.escape(OUR)}"), (s, when),
             (t, f"{html.escape(o.name)} &lt;alice@example.test&gt;"),
             (subj, html.escape(o.subject))]
     if web:  # Outlook on the web and the new Outlook
@@ -186,9 +187,9 @@ def outlook(o: Original, language: str, kind: str = "desktop", html_only: bool =
 # -- Apple --------------------------------------------------------------------------------------
 
 APPLE_ATTR = {
-    "en": "On 22 Nov 2026, at 04:00, Tank Portal <portal@example.test> wrote:",
-    "fr": "Le 22 nov. 2026 à 04:00, Tank Portal <portal@example.test> a écrit :",
-    "de": "Am 22.11.2026 um 04:00 schrieb Tank Portal <portal@example.test>:",
+    "en": f"On 22 Nov 2026, at 04:00, {OUR} wrote:",
+    "fr": f"Le 22 nov. 2026 à 04:00, {OUR} a écrit :",
+    "de": f"Am 22.11.2026 um 04:00 schrieb {OUR}:",
 }
 IPHONE = {"en": "Sent from my iPhone", "fr": "Envoyé de mon iPhone",
           "de": "Von meinem iPhone gesendet"}
@@ -261,7 +262,7 @@ def thunderbird(o: Original, language: str = "en", bottom: bool = False,
 def yahoo(o: Original) -> bytes:
     """Yahoo Mail: the original copied below, without any ">"."""
     attr = ("On Sunday, November 22, 2026 at 04:00:00 AM GMT+1, Tank Portal "
-            "<portal@example.test> wrote:")
+            "<notifications@play.tank-portal.example.org> wrote:")
     plain = f"{o.orders}\n\nSent from Yahoo Mail for iPhone\n\n\n    {attr}  \n\n{o.text}\n"
     rich = (f'<html><head></head><body><div class="ydp1a2b3c4dyahoo-style-wrap" style="font-'
             f'family: Helvetica Neue, Helvetica, Arial, sans-serif;">{html_lines(o.orders)}'
@@ -278,7 +279,7 @@ def yahoo(o: Original) -> bytes:
 
 
 def proton(o: Original) -> bytes:
-    attr = ("On Sunday, November 22nd, 2026 at 04:00, Tank Portal <portal@example.test> "
+    attr = (f"On Sunday, November 22nd, 2026 at 04:00, {OUR} "
             "wrote:")
     plain = (f"{o.orders}\n\nSent with Proton Mail secure email.\n\n{attr}\n\n"
              f"{quote(o.text)}\n")
