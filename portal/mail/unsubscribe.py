@@ -5,6 +5,7 @@ checkers and mail scanners fetch links, and must not unsubscribe anybody."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -22,13 +23,24 @@ SALT = "portal.mail.unsubscribe"
 NOTIFICATIONS = {kind for kind in OutgoingEmail.Kind.values if kind != OutgoingEmail.Kind.REPLY}
 
 
+@lru_cache(maxsize=4)
+def _signer(secret: str) -> signing.Signer:
+    return signing.Signer(key=secret, salt=SALT, sep=".")
+
+
+@lru_cache(maxsize=4)
+def _url_pattern(site: str) -> str:
+    return site + reverse("mail_unsubscribe", args=["TOKEN"])
+
+
 def unsubscribe_token(*, user_id: int, kind: str) -> str:
-    return signing.Signer(salt=SALT, sep=".").sign(f"{user_id}-{kind}")
+    return _signer(settings.SECRET_KEY).sign(f"{user_id}-{kind}")
 
 
 def unsubscribe_url(*, user_id: int, kind: str) -> str:
+    """The link for one user and kind (built for every mail sent: the pattern is cached)."""
     token = unsubscribe_token(user_id=user_id, kind=kind)
-    return settings.SITE_URL + reverse("mail_unsubscribe", args=[token])
+    return _url_pattern(settings.SITE_URL).replace("TOKEN", token)
 
 
 def unsubscribe_headers(row: OutgoingEmail) -> dict[str, str]:
@@ -47,7 +59,7 @@ def mail_opt_out(*, user_id: int, kind: str) -> bool:
 
 def _read(token: str) -> tuple[int, str] | None:
     try:
-        value = signing.Signer(salt=SALT, sep=".").unsign(token)
+        value = _signer(settings.SECRET_KEY).unsign(token)
         user_id, kind = value.split("-", 1)
         return (int(user_id), kind) if kind in NOTIFICATIONS else None
     except (signing.BadSignature, ValueError):
