@@ -136,3 +136,26 @@ def test_out_of_office_answers_are_stored_and_never_answered(duel, mailboxes, su
     row = services.inbound_receive(raw=message.as_bytes(), source=InboundMessage.Source.PIPE)
     assert (row.status, row.outcome) == ("ignored", "loop")
     assert not OutgoingEmail.objects.filter(kind="reply").exists()
+
+
+def test_an_esp_bounce_posted_to_the_tracking_webhook_marks_the_address(duel, client, settings):
+    """Postmark's bounce webhook, as it posts it, through anymail's tracking URL."""
+    import base64
+    import json
+
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "esp:s3cret"}
+    payload = {"RecordType": "Bounce", "ID": 4323372036854775807, "Type": "HardBounce",
+               "TypeCode": 1, "Name": "Hard bounce", "MessageID": "883953f4-6105-42a2-a16a",
+               "Description": "The server was unable to deliver your message.",
+               "Details": "smtp;550 5.1.1 The email account does not exist.",
+               "Email": duel.alice.email, "From": "portal@example.test",
+               "BouncedAt": "2026-11-22T04:00:00Z", "Inactive": True, "CanActivate": True,
+               "Subject": "Your move", "Tag": "", "Metadata": {}, "MessageStream": "outbound"}
+    response = client.post("/mail/anymail/postmark/tracking/", json.dumps(payload),
+                           content_type="application/json",
+                           HTTP_AUTHORIZATION="Basic " + base64.b64encode(b"esp:s3cret").decode())
+    assert response.status_code == 200
+    failing = FailingAddress.objects.get()
+    assert (failing.address, failing.reason, failing.source) == (
+        duel.alice.email, "bounce", "anymail:Postmark")
+    assert "does not exist" in failing.detail
