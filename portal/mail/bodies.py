@@ -269,6 +269,8 @@ REPLY_MARKERS = {
     "fr": "écrivez vos ordres au-dessus de cette ligne",
     "de": "schreiben Sie Ihre Befehle über diese Zeile",
 }
+# More lines than this above our mail is not an order sheet (and would be slow to read).
+MAX_REPLY_LINES = 2000
 # Languages whose attribution lines and signatures mail-parser-reply should know.
 REPLY_LANGUAGES = ["en", "fr", "de", "es", "it", "nl"]
 
@@ -392,6 +394,10 @@ def strip_reply(text: str, sender_name: str = "") -> str:
     lines = [line.rstrip() for line in
              text.replace("\r\n", "\n").replace("\r", "\n").replace("\xa0", " ").split("\n")]
     marker = next((index for index, line in enumerate(lines) if is_marker(line)), None)
+    written = lines[:marker] if marker is not None else lines
+    if sum(1 for line in written if line.strip() and not _quoted(line)) > MAX_REPLY_LINES:
+        raise BodyError("too_long", f"it has more than {MAX_REPLY_LINES} lines of text outside "
+                        "the quoted mail; order sheets are much shorter.")
     if marker is None:
         kept = _authored(lines, sender_name)
     else:

@@ -110,3 +110,11 @@ def test_a_signature_without_separator_is_found_by_the_senders_name():
     assert bodies.strip_reply(text, "Alice Martin") == "1A F\nC F"
     assert bodies.strip_reply("1A F\nAlice", "Alice Martin") == "1A F"
     assert bodies.strip_reply(text, "") == text  # no name: nothing to recognise
+
+
+def test_a_reply_too_long_to_be_an_order_sheet_is_refused_clearly():
+    with pytest.raises(bodies.BodyError) as refused:
+        bodies.strip_reply("1A F\n" * (bodies.MAX_REPLY_LINES + 1))
+    assert refused.value.code == "too_long" and "lines" in refused.value.reason
+    long_quote = "1A F\n\n> " + "\n> ".join(["old"] * 5000)
+    assert bodies.strip_reply(long_quote) == "1A F"  # a long quote alone is fine
