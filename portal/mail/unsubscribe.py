@@ -9,12 +9,13 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from portal.mail.models import MailOptOut, OutgoingEmail
 
@@ -80,3 +81,24 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         mail_opt_out(user_id=user_id, kind=kind)
         context["done"] = True
     return render(request, "mail/unsubscribe.html", context)
+
+
+def mail_opt_in(*, user_id: int, kind: str) -> bool:
+    """Turn mail ``kind`` back on for the user; False if it was on."""
+    deleted, _ = MailOptOut.objects.filter(user_id=user_id, kind=kind).delete()
+    return bool(deleted)
+
+
+def opted_out(user: Any) -> list[dict[str, str]]:
+    """The kinds of mail ``user`` turned off, for the profile page."""
+    kinds = MailOptOut.objects.filter(user=user).values_list("kind", flat=True)
+    return [{"kind": kind, "label": OutgoingEmail.Kind(kind).label} for kind in sorted(kinds)]
+
+
+@login_required
+@require_POST
+def resubscribe(request: HttpRequest, kind: str) -> HttpResponse:
+    """The profile page's "turn back on" button."""
+    if kind in NOTIFICATIONS:
+        mail_opt_in(user_id=request.user.pk, kind=kind)
+    return redirect("accounts_profile")

@@ -11,4 +11,5 @@ urlpatterns = [
     path("anymail/", include("anymail.urls")),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="mail_unsubscribe"),
     path("address/resume/", bounces.resume, name="mail_address_resume"),
+    path("resubscribe/<str:kind>/", unsubscribe.resubscribe, name="mail_resubscribe"),
 ]

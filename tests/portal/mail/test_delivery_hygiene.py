@@ -159,3 +159,16 @@ def test_an_esp_bounce_posted_to_the_tracking_webhook_marks_the_address(duel, cl
     assert (failing.address, failing.reason, failing.source) == (
         duel.alice.email, "bounce", "anymail:Postmark")
     assert "does not exist" in failing.detail
+
+
+def test_the_profile_lists_unsubscribed_kinds_and_turns_them_back_on(duel, client):
+    from portal.mail.unsubscribe import mail_opt_out
+
+    client.force_login(duel.alice)
+    assert "unsubscribed from" not in client.get("/accounts/profile/").content.decode()
+    mail_opt_out(user_id=duel.alice.pk, kind="phase_resolved")
+    page = client.get("/accounts/profile/").content.decode()
+    assert "E-mails you unsubscribed from" in page and "Round report" in page
+    client.post("/mail/resubscribe/phase_resolved/")
+    assert not MailOptOut.objects.exists()
+    assert client.post("/mail/resubscribe/reply/").status_code == 302  # not a kind: no-op
