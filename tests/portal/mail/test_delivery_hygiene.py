@@ -8,6 +8,7 @@ from email.message import EmailMessage
 
 import pytest
 from anymail.signals import AnymailTrackingEvent, tracking
+from django.core.mail.backends.smtp import EmailBackend
 from django.db import transaction
 
 from portal.mail import services
@@ -172,3 +173,25 @@ def test_the_profile_lists_unsubscribed_kinds_and_turns_them_back_on(duel, clien
     client.post("/mail/resubscribe/phase_resolved/")
     assert not MailOptOut.objects.exists()
     assert client.post("/mail/resubscribe/reply/").status_code == 302  # not a kind: no-op
+
+
+class RecordingBackend(EmailBackend):
+    """Django's SMTP backend (to the test server) noting, for each send, whether a database
+    transaction was open."""
+
+    in_transaction: list[bool] = []
+
+    def send_messages(self, email_messages):
+        RecordingBackend.in_transaction.append(transaction.get_connection().in_atomic_block)
+        return super().send_messages(email_messages)
+
+
+def test_no_database_transaction_is_open_while_talking_to_smtp(mailboxes, settings):
+    settings.EMAIL_BACKEND = f"{__name__}.RecordingBackend"
+    RecordingBackend.in_transaction = []
+    for n in range(3):
+        services.email_queue(kind="digest", dedupe_key=f"tx{n}", to=f"t{n}@example.test",
+                             subject="s", body_text="b")
+    assert services.outbox_flush() == 3
+    assert RecordingBackend.in_transaction == [False, False, False]
+    assert len(mailboxes.delivered) == 3
