@@ -7,6 +7,7 @@ or change it."""
 from __future__ import annotations
 
 import logging
+import re
 from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
@@ -81,14 +82,49 @@ def dsn_failures(message: EmailMessage) -> list[tuple[str, str]] | None:
     return failed
 
 
+_OUTBOX_ID = re.compile(r"<outbox-(\d+)@")
+
+
+def _returned_outbox_ids(message: EmailMessage) -> set[int]:
+    """Ids of our outbox rows whose Message-ID the report returns (in its copy of the original
+    headers or message)."""
+    ids: set[int] = set()
+    for part in message.walk():
+        kind = part.get_content_type()
+        if kind == "text/rfc822-headers":
+            payload = part.get_payload(decode=True)
+            text = payload.decode("latin-1") if isinstance(payload, bytes) else str(payload)
+        elif kind == "message/rfc822":
+            inner = part.get_payload()
+            text = "".join(str(m.get("Message-ID", "")) for m in
+                           (inner if isinstance(inner, list) else [inner]))
+        else:
+            continue
+        ids |= {int(found) for found in _OUTBOX_ID.findall(text)}
+    return ids
+
+
 def dsn_record(message: EmailMessage) -> list[str] | None:
-    """Mark every address a delivery report gives up on; None if it is not one."""
+    """Mark every address a delivery report gives up on; None if it is not one.
+
+    Only a report about a mail we sent to that address counts (it returns the original's
+    Message-ID, ``<outbox-N@...>``): anybody can write a delivery report, and a forged one must
+    not stop another player's mail."""
     failures = dsn_failures(message)
     if failures is None:
         return None
+    from portal.mail.models import OutgoingEmail
+
+    sent_to = {to.strip().lower() for to in OutgoingEmail.objects.filter(
+        pk__in=_returned_outbox_ids(message)).values_list("to", flat=True)}
+    marked = []
     for address, diagnosis in failures:
+        if address.strip().lower() not in sent_to:
+            logger.info("delivery report about %s names none of our mails to it", address)
+            continue
         address_failing(address=address, reason=Reason.BOUNCE, detail=diagnosis, source="dsn")
-    return [address for address, _ in failures]
+        marked.append(address)
+    return marked
 
 
 @receiver(tracking, dispatch_uid="mail_anymail_tracking")

@@ -62,27 +62,41 @@ def test_notifications_carry_one_click_unsubscribe_that_turns_that_kind_off(duel
     assert client.post(path[:-3] + "xx/").status_code == 400  # a damaged link: clear answer
 
 
-def delivery_report(to: str, failed: str, status: str = "5.1.1") -> bytes:
-    """A delivery report (RFC 3464) as Postfix writes one."""
+def delivery_report(to: str, failed: str, status: str = "5.1.1",
+                    message_id: str = "<none@example.test>") -> bytes:
+    """A delivery report (RFC 3464) as Postfix writes one, returning the original's headers."""
     return (
         "From: Mail Delivery System <MAILER-DAEMON@mx.example.test>\r\n"
         f"To: {to}\r\nSubject: Undelivered Mail Returned to Sender\r\n"
-        "Auto-Submitted: auto-replied\r\nMessage-ID: <dsn-" + status + "@mx.example.test>\r\n"
+        "Auto-Submitted: auto-replied\r\n"
+        f"Message-ID: <dsn-{status}-{message_id.strip('<>').replace('@', '.')}@mx.example.test>\r\n"
         "MIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status;"
         ' boundary="B"\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\n'
         "Your message could not be delivered.\r\n--B\r\n"
         "Content-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.test\r\n"
         f"\r\nFinal-Recipient: rfc822; {failed}\r\nAction: "
         f"{'failed' if status.startswith('5') else 'delayed'}\r\nStatus: {status}\r\n"
-        "Diagnostic-Code: smtp; 550 5.1.1 unknown user\r\n--B--\r\n"
+        "Diagnostic-Code: smtp; 550 5.1.1 unknown user\r\n--B\r\n"
+        "Content-Type: text/rfc822-headers\r\n\r\nFrom: Tank Portal <portal@example.test>\r\n"
+        f"To: {failed}\r\nMessage-ID: {message_id}\r\nSubject: Your move\r\n--B--\r\n"
     ).encode()
+
+
+def our_message_id(mail) -> str:
+    return str(mail.message["Message-ID"]).strip()
 
 
 def test_a_delivery_report_marks_the_address_failing_stops_mail_and_shows_a_banner(
         duel, mailboxes, client):
-    row = services.inbound_receive(raw=delivery_report("portal@example.test",
-                                                       duel.alice.email),
-                                   source=InboundMessage.Source.PIPE)
+    forged = services.inbound_receive(  # names no mail we sent to alice: marks nothing
+        raw=delivery_report("portal@example.test", duel.alice.email),
+        source=InboundMessage.Source.PIPE)
+    assert (forged.status, forged.outcome) == ("ignored", "bounce")
+    assert not FailingAddress.objects.exists()
+    row = services.inbound_receive(
+        raw=delivery_report("portal@example.test", duel.alice.email,
+                            message_id=our_message_id(duel.alice_mail)),
+        source=InboundMessage.Source.PIPE)
     assert (row.status, row.outcome) == ("ignored", "bounce")
     failing = FailingAddress.objects.get()
     assert (failing.address, failing.reason, failing.source) == (duel.alice.email, "bounce",
@@ -102,7 +116,8 @@ def test_a_delivery_report_marks_the_address_failing_stops_mail_and_shows_a_bann
 
 def test_a_delayed_delivery_report_marks_nothing(duel):
     row = services.inbound_receive(
-        raw=delivery_report("portal@example.test", duel.alice.email, status="4.4.7"),
+        raw=delivery_report("portal@example.test", duel.alice.email, status="4.4.7",
+                            message_id=our_message_id(duel.alice_mail)),
         source=InboundMessage.Source.PIPE)
     assert row.outcome == "bounce" and not FailingAddress.objects.exists()
 
