@@ -83,6 +83,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "portal.mail.bounces.failing_banner",
             ],
         },
     },
@@ -239,6 +240,8 @@ MAIL_SEND_MAX_ATTEMPTS = int(os.environ.get("MAIL_SEND_MAX_ATTEMPTS", "8"))
 MAIL_RETRY_BASE_SECONDS = float(os.environ.get("MAIL_RETRY_BASE_SECONDS", "30"))
 MAIL_SENDING_STUCK_SECONDS = float(os.environ.get("MAIL_SENDING_STUCK_SECONDS", "600"))
 MAIL_OUTBOX_SWEEP_SECONDS = float(os.environ.get("MAIL_OUTBOX_SWEEP_SECONDS", "60"))
+# Outbox rows a worker sends over one SMTP connection before recording them.
+MAIL_SEND_BATCH = int(os.environ.get("MAIL_SEND_BATCH", "100"))
 MAIL_REMINDER_SWEEP_SECONDS = float(os.environ.get("MAIL_REMINDER_SWEEP_SECONDS", "300"))
 MAIL_DIGEST_HOUR_UTC = int(os.environ.get("MAIL_DIGEST_HOUR_UTC", "6"))
 ANYMAIL = {"WEBHOOK_SECRET": os.environ["ANYMAIL_WEBHOOK_SECRET"]} if os.environ.get(

@@ -1,20 +1,31 @@
-"""Benchmark: render and deliver 1,000 phase-opening emails to a local SMTP server.
+"""Benchmark play by e-mail: outgoing notifications delivered per second, and replies processed
+per second, on PostgreSQL with a real SMTP server (aiosmtpd) and 2 worker processes.
 
-    .venv/bin/python scripts/bench_mail.py [--emails 1000]
+    DATABASE_URL=postgres://... .venv/bin/python scripts/bench_mail.py [--emails 5000]
+        [--replies 1000] [--matches 50] [--workers 2]
 
-Runs on a throwaway SQLite database in a temporary folder (or on DATABASE_URL if set — it
-creates users and matches there), starts aiosmtpd on a free local port, creates Final Act
-matches (two players each, notifications switched off while setting up), then times the real
-path for every match's phase 1: the phase_opened receiver renders each player's email from the
-templates (board diagram, legal moves, grammar, signed reply address) into the outbox, and the
-send task (run inline) locks the row and delivers it through Django's SMTP backend. Prints
-messages per second.
+It migrates and writes to that database. Set-up (untimed): Final Act matches are created
+through the service (their "your move" mails rendered into the outbox by the real receivers),
+and those rows are repeated up to ``--emails`` queued notifications. Then, in the same run:
+
+* baseline: ``smtplib`` sends the same messages (already built) over one connection;
+* outgoing: ``--workers`` processes run ``portal.mail.services.outbox_flush`` (what the Celery
+  task ``outbox_flush`` runs): claim a batch, build each message (headers, List-Unsubscribe),
+  send the batch over one SMTP connection, record it; until the outbox is empty;
+* inbound: ``--replies`` replies (Gmail-style, orders on top, our mail quoted) are stored, then
+  the worker processes run ``inbound_process`` on them (parse, cut the reply, check token and
+  sender, submit the sheet, queue the answer).
+
+Prints one JSON line. Celery's broker is a folder in a temporary directory: the tasks that
+commits queue are written there and not run.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -24,66 +35,155 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 
+def setup_django(var_dir: str) -> None:
+    os.environ["PORTAL_VAR_DIR"] = var_dir
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+
+
+def worker(kind: str, var_dir: str, ids: str) -> None:
+    """A worker process: wait for "go" on stdin, then do the work."""
+    setup_django(var_dir)
+    from portal.mail import services
+
+    sys.stdout.write("ready\n")
+    sys.stdout.flush()
+    sys.stdin.readline()
+    if kind == "out":
+        services.outbox_flush()
+    else:
+        for inbound_id in json.loads(ids):
+            services.inbound_process(inbound_id=inbound_id)
+
+
+def run_workers(kind: str, var_dir: str, shares: list[list[int]]) -> float:
+    procs = [subprocess.Popen(
+        [sys.executable, __file__, "--worker", kind, "--var-dir", var_dir, "--ids",
+         json.dumps(share)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        env=os.environ.copy()) for share in shares]
+    for proc in procs:
+        assert proc.stdout.readline().strip() == "ready"
+    start = time.perf_counter()
+    for proc in procs:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    for proc in procs:
+        proc.wait()
+        if proc.returncode:
+            sys.exit(f"a {kind} worker failed ({proc.returncode})")
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--emails", type=int, default=1000)
+    parser.add_argument("--emails", type=int, default=5000)
+    parser.add_argument("--replies", type=int, default=1000)
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--worker", choices=["out", "in"])
+    parser.add_argument("--var-dir")
+    parser.add_argument("--ids", default="[]")
     args = parser.parse_args()
-
-    tmp = tempfile.mkdtemp(prefix="bench-mail-")
-    os.environ.setdefault("PORTAL_VAR_DIR", tmp)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"  # the send task runs inline, on commit
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    if args.worker:
+        worker(args.worker, args.var_dir, args.ids)
+        return
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        sys.exit("set DATABASE_URL to a PostgreSQL database (workers lock rows with "
+                 "SKIP LOCKED); it is migrated and written to")
 
     from tests.portal.mail.smtp import start_server
 
     controller, boxes = start_server()
     os.environ["EMAIL_URL"] = f"smtp://{controller.hostname}:{controller.port}"
+    var_dir = tempfile.mkdtemp(prefix="bench-mail-")
+    setup_django(var_dir)
+    import smtplib
 
-    import django
-
-    django.setup()
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
     from games import services as games_services
-    from games.signals import phase_opened
-    from portal.mail.models import OutgoingEmail
-    from portal.mail.receivers import on_phase_opened
+    from portal.mail.models import InboundMessage, OutgoingEmail
+    from portal.mail.services import inbound_store
+    from portal.mail.services.outbox import _message
+    from tests.portal.mail.conftest import ALPHA_NEAR_BREAKTHROUGH
+    from tests.portal.mail.corpus import clients
 
     call_command("migrate", verbosity=0)
-    print(f"database: {settings.DATABASES['default']['NAME']}; SMTP: aiosmtpd on "
-          f"{controller.hostname}:{controller.port}")
-
-    phase_opened.disconnect(dispatch_uid="mail_phase_opened")  # set up without mailing
+    settings.MAIL_SENDER_HOURLY_CAP = 10 ** 6  # the bench's players write often
+    OutgoingEmail.objects.filter(status__in=["queued", "retry", "sending"]).update(
+        status="failed")  # leftovers of an earlier run must not be counted
     users = get_user_model().objects
     run = int(time.time())
     matches = []
-    for n in range((args.emails + 1) // 2):
+    for n in range(args.matches):
         alice = users.create_user(f"bench{run}a{n}", f"bench{run}a{n}@example.test")
         bob = users.create_user(f"bench{run}b{n}", f"bench{run}b{n}@example.test")
         matches.append(games_services.match_create(
-            creator=alice, game="final-act", options={}, hours_per_phase=24,
-            seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}]).pk)
+            creator=alice, game="final-act", options={"scenario": ALPHA_NEAR_BREAKTHROUGH},
+            hours_per_phase=24,
+            seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}]))
+    real = list(OutgoingEmail.objects.filter(match__in=matches, status="queued"))
+    if len(real) != 2 * args.matches:
+        sys.exit(f"expected {2 * args.matches} queued phase mails, found {len(real)}")
+    OutgoingEmail.objects.bulk_create([
+        OutgoingEmail(kind=r.kind, dedupe_key=f"bench{run}:{i}:{r.dedupe_key}"[:200], to=r.to,
+                      user_id=r.user_id, match_id=r.match_id, phase_number=r.phase_number,
+                      reply_to=r.reply_to, subject=r.subject, body_text=r.body_text,
+                      body_html=r.body_html, headers=r.headers, status="queued")
+        for i in range(1, -(-args.emails // len(real)))
+        for r in real][: args.emails - len(real)], batch_size=1000)
+    queued = list(OutgoingEmail.objects.filter(status="queued").order_by("pk"))
 
+    # Baseline: the same messages, built beforehand, over one smtplib connection.
+    built = [(row.to, _message(row, None).message().as_bytes(linesep="\r\n"))
+             for row in queued]
+    boxes.clear()
     start = time.perf_counter()
-    if os.environ.get("BENCH_PROFILE"):
-        import cProfile
+    with smtplib.SMTP(controller.hostname, controller.port) as smtp:
+        for to, data in built:
+            smtp.sendmail("portal@example.test", [to], data)
+    baseline = len(built) / (time.perf_counter() - start)
+    assert len(boxes.delivered) == len(built)
 
-        cProfile.runctx("for m in matches: on_phase_opened(sender=None, match_id=m, "
-                        "phase_number=1)", globals(), locals(), sort="cumtime")
-    for match_id in matches:
-        on_phase_opened(sender=None, match_id=match_id, phase_number=1)
-    elapsed = time.perf_counter() - start
+    boxes.clear()
+    elapsed = run_workers("out", var_dir, [[] for _ in range(args.workers)])
+    sent = OutgoingEmail.objects.filter(pk__in=[r.pk for r in queued], status="sent").count()
+    if sent != len(queued) or len(boxes.delivered) != len(queued):
+        sys.exit(f"{len(boxes.delivered)} of {len(queued)} arrived ({sent} marked sent)")
+    outgoing = len(queued) / elapsed
 
-    sent = OutgoingEmail.objects.filter(match_id__in=matches, status="sent").count()
-    delivered = len(boxes.delivered)
+    # Inbound: replies from seat 1 of each match, orders on top, our mail quoted below.
+    first = {m.pk: OutgoingEmail.objects.filter(match=m, kind="phase_opened").order_by(
+        "pk").first() for m in matches}
+    ids = []
+    for n in range(args.replies):
+        mail = first[matches[n % len(matches)].pk]
+        original = clients.Original(text=mail.body_text, html=mail.body_html,
+                                    subject=mail.subject, message_id=f"<outbox-{mail.pk}@x>",
+                                    orders="1A FR turn\nC F" if n % 2 else "1A F\nC F")
+        raw = clients.gmail(original, "en").replace(
+            clients.PLAYER.encode(), mail.to.encode()).replace(
+            clients.REPLY_TO.encode(), mail.reply_to.encode()).replace(
+            b"Message-ID: <CAGmail", f"Message-ID: <bench{run}-{n}-".encode())
+        ids.append(inbound_store(raw=raw, source=InboundMessage.Source.PIPE).pk)
+    elapsed_in = run_workers("in", var_dir, [ids[k::args.workers] for k in range(args.workers)])
+    accepted = InboundMessage.objects.filter(pk__in=ids, status="accepted").count()
     controller.stop()
-    if sent != delivered or delivered < 2 * len(matches):
-        sys.exit(f"only {delivered} of {2 * len(matches)} emails arrived ({sent} marked sent)")
-    print(f"{delivered} phase-opening emails rendered and delivered in {elapsed:.2f} s: "
-          f"{delivered / elapsed:.0f} messages/s")
+    if accepted != len(ids):
+        sys.exit(f"only {accepted} of {len(ids)} replies were accepted")
+    print(json.dumps({
+        "emails": len(queued), "workers": args.workers,
+        "outgoing_per_s": round(outgoing, 1), "baseline_smtplib_per_s": round(baseline, 1),
+        "outgoing_vs_baseline": round(outgoing / baseline, 2),
+        "replies": len(ids), "inbound_per_s": round(len(ids) / elapsed_in, 1),
+        "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 2),
+    }))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 
 from games.models import Phase
 from portal.mail import services
-from portal.mail.models import InboundMessage, OutgoingEmail
+from portal.mail.models import FailingAddress, InboundMessage, MailOptOut, OutgoingEmail
 
 SEALED = "sealed until phase {} resolves"
 
@@ -71,3 +71,20 @@ class InboundMessageAdmin(admin.ModelAdmin):
     def process_again(self, request, queryset) -> None:
         count = services.inbound_retry(inbound_ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(request, f"{count} message(s) processed again.", messages.SUCCESS)
+
+
+@admin.register(FailingAddress)
+class FailingAddressAdmin(admin.ModelAdmin):
+    """Addresses we no longer mail (bounces, complaints); deleting a row resumes mail."""
+
+    list_display = ("address", "reason", "source", "count", "first_at", "last_at")
+    list_filter = ("reason",)
+    search_fields = ("address", "detail")
+    readonly_fields = ("first_at", "last_at")
+
+
+@admin.register(MailOptOut)
+class MailOptOutAdmin(admin.ModelAdmin):
+    list_display = ("user", "kind", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("user__username", "user__email")

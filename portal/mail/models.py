@@ -91,6 +91,13 @@ class InboundMessage(models.Model):
     sender = models.CharField(max_length=254, blank=True, db_index=True)
     subject = models.CharField(max_length=255, blank=True)
     message_id = models.CharField(max_length=255, blank=True)
+    fingerprint = models.CharField(
+        max_length=64, unique=True, null=True, blank=True,
+        help_text="sha256 of sender and Message-ID (of the bytes when there is none): a message "
+                  "delivered again is this row, processed once.",
+    )
+    deliveries = models.PositiveIntegerField(
+        default=1, help_text="How often this message arrived (MTA retries, webhook re-posts).")
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.RECEIVED, db_index=True
     )
@@ -112,3 +119,40 @@ class InboundMessage(models.Model):
 
     def __str__(self) -> str:
         return f"Mail from {self.sender or '?'} ({self.status})"
+
+
+class FailingAddress(models.Model):
+    """An address our mail cannot reach (a bounce, a delivery report) or whose owner called it
+    spam (a complaint): nothing more is sent to it until its player says it works again (or
+    changes it), and the site shows them a banner meanwhile."""
+
+    class Reason(models.TextChoices):
+        BOUNCE = "bounce", "Bounced"
+        COMPLAINT = "complaint", "Reported as spam"
+        REJECTED = "rejected", "Rejected by the mail provider"
+
+    address = models.CharField(max_length=254, unique=True, help_text="Lower-cased.")
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    detail = models.TextField(blank=True, help_text="What the report or the ESP said.")
+    source = models.CharField(max_length=40, blank=True, help_text="dsn, anymail:<esp>, ...")
+    count = models.PositiveIntegerField(default=1)
+    first_at = models.DateTimeField(auto_now_add=True)
+    last_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.address} ({self.get_reason_display()})"
+
+
+class MailOptOut(models.Model):
+    """A kind of mail a user turned off (from the List-Unsubscribe link of one of them)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="mail_opt_outs")
+    kind = models.CharField(max_length=20, choices=OutgoingEmail.Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_opt_out")]
+
+    def __str__(self) -> str:
+        return f"{self.user} does not want {self.get_kind_display()}"

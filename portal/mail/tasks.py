@@ -21,6 +21,12 @@ def email_send(email_id: int) -> str:
     return services.email_send(email_id=email_id)
 
 
+@shared_task(name="portal.mail.tasks.outbox_flush", **TASK_OPTIONS)
+def outbox_flush() -> int:
+    """Send every due outbox row, in batches over one SMTP connection each."""
+    return services.outbox_flush()
+
+
 @shared_task(name="portal.mail.tasks.outbox_sweep", **TASK_OPTIONS)
 def outbox_sweep() -> int:
     """Re-queue stuck outbox rows and inbound messages nobody processed (beat)."""

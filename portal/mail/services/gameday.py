@@ -10,9 +10,9 @@ from games import plugins
 from games.models import Match
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.notify import (
+    SeatViewRenderer,
     _base_context,
     local_time,
-    render,
     your_move_recipients,
 )
 from portal.mail.services.outbox import email_queue
@@ -31,6 +31,7 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     plugin = plugins.plugin_for(match.game)
     prompted = game.prompts(match.state)
     created = 0
+    renderer = SeatViewRenderer(match.game)
     recipients = your_move_recipients(
         match, prompted, lambda seat: f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}"
     )
@@ -44,7 +45,7 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
             grammar=plugin.orders_help(match.state, seat.number), reply_address=address,
             **plugin.your_move_context(match, seat, match.state),
         )
-        text, html = render("gameday_opened", context, match.game)
+        text, html = renderer.render("gameday_opened", context)
         if email_queue(kind=Kind.PHASE_OPENED, dedupe_key=key, to=seat.user.email,
                        user=seat.user, match_id=match.pk, phase_number=match.phase_number,
                        subject=f"Gameday {gameday} has begun: {match}", body_text=text,

@@ -12,6 +12,7 @@ counts and its receipt — to the seat's own player only.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import traceback
 from dataclasses import dataclass, field
@@ -20,14 +21,15 @@ from email.utils import parseaddr
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 import engine
 from games import plugins
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, sheet_submit
-from portal.mail import bodies
+from portal.mail import bodies, bounces
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.mail.services.notify import match_url, render
 from portal.mail.services.outbox import email_queue
@@ -55,22 +57,45 @@ class Ignore(Exception):
     reason: str
 
 
+def fingerprint(*, raw: bytes, sender: str, message_id: str) -> str:
+    """What makes a message the same message when it arrives again: its sender and Message-ID,
+    or, without a Message-ID, its bytes."""
+    if message_id:
+        return hashlib.sha256(f"mid\0{sender}\0{message_id}".encode()).hexdigest()
+    return hashlib.sha256(b"raw\0" + raw).hexdigest()
+
+
 def inbound_store(*, raw: bytes, source: str) -> InboundMessage:
-    """Commit the message as received (cut at MAIL_MAX_INBOUND_BYTES) before processing."""
+    """Commit the message as received (cut at MAIL_MAX_INBOUND_BYTES) before processing.
+
+    A message that was stored already (same sender and Message-ID, or same bytes) is not stored
+    again: its row is returned (with ``deliveries`` counted up), and processing it is a no-op —
+    an MTA retry or a re-posted webhook applies nothing twice."""
     cap = settings.MAIL_MAX_INBOUND_BYTES
     kept = raw[:cap]
     try:
         head = bodies.parse_headers(kept)
         sender = bodies.sender_address(head)
         subject = bodies.header(head, "Subject")
-        message_id = bodies.header(head, "Message-ID")
+        message_id = "".join(bodies.header(head, "Message-ID").split())
     except Exception:  # headers beyond repair: the processing step will say so
         sender = subject = message_id = ""
-    with transaction.atomic():
-        return InboundMessage.objects.create(
-            source=source, raw=kept, size=len(raw), sender=sender[:254],
-            subject=subject[:255], message_id=message_id[:255],
-        )
+    key = fingerprint(raw=raw, sender=sender, message_id=message_id)
+    for _ in range(2):
+        seen = InboundMessage.objects.filter(fingerprint=key).first()
+        if seen is not None:
+            InboundMessage.objects.filter(pk=seen.pk).update(deliveries=F("deliveries") + 1)
+            logger.info("inbound message %s arrived again (%s)", seen.pk, source)
+            return seen
+        try:
+            with transaction.atomic():
+                return InboundMessage.objects.create(
+                    source=source, raw=kept, size=len(raw), sender=sender[:254],
+                    subject=subject[:255], message_id=message_id[:255], fingerprint=key,
+                )
+        except IntegrityError:  # the same message, stored by a concurrent delivery just now
+            continue
+    raise RuntimeError("inbound message could not be stored")  # unreachable in practice
 
 
 def _own_addresses() -> set[str]:
@@ -142,6 +167,8 @@ def _read(row: InboundMessage) -> dict[str, Any]:
     sender = bodies.sender_address(message)
     if not sender:
         raise Ignore("no_sender", "no From address (garbage or not an email)")
+    if (failed := bounces.dsn_record(message)) is not None:
+        raise Ignore("bounce", "a delivery report; failing: " + (", ".join(failed) or "none"))
     if reason := bodies.loop_reason(message, _own_addresses()):
         raise Ignore("loop", reason)
     hour_ago = timezone.now() - timedelta(hours=1)
@@ -156,7 +183,7 @@ def _read(row: InboundMessage) -> dict[str, Any]:
                       "); orders are read from the text only.",
                       hint="Send the orders as plain text in the email itself.")
     try:
-        text = bodies.strip_reply(bodies.body_text(message))
+        text = bodies.strip_reply(bodies.body_text(message), bodies.sender_name(message))
     except bodies.BodyError as error:
         raise Refusal(error.code, error.reason) from None
     if not text.strip():

@@ -9,10 +9,14 @@ do not leave by mail. Every game-specific part comes from the game's plug-in (``
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import re
 import zoneinfo
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
@@ -20,11 +24,13 @@ from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import escape
 
 import engine
 from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from portal.accounts.models import Profile
+from portal.mail import bodies
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.outbox import email_queue
 from portal.mail.tokens import reply_address
@@ -54,7 +60,13 @@ def language_of(user: Any) -> str:
 
 
 def wants(user: Any, kind: str) -> bool:
-    return bool(user.email) and profile_of(user).notifications in WANTS[kind]
+    """Whether ``user`` gets mail ``kind``: their setting allows it, they did not unsubscribe
+    from it, and their address is not failing."""
+    from portal.mail.models import FailingAddress, MailOptOut
+
+    return (bool(user.email) and profile_of(user).notifications in WANTS[kind]
+            and not MailOptOut.objects.filter(user=user, kind=kind).exists()
+            and not FailingAddress.objects.filter(address=user.email.strip().lower()).exists())
 
 
 def local_time(moment: datetime | None, user: Any) -> str:
@@ -71,14 +83,91 @@ def match_url(match: Match) -> str:
     return settings.SITE_URL + reverse("games:match", args=[match.pk])
 
 
+# Mails that invite orders by reply: they start with the reply marker (bodies.reply_marker).
+INVITING_ORDERS = {"phase_opened", "reminder", "gameday_opened", "digest"}
+
+
+def with_marker(text: str, html: str, language: str = "en") -> tuple[str, str]:
+    """``text`` and ``html`` starting with the reply marker (once), whatever template made
+    them: a reply is cut where the client's copy of it begins."""
+    marker = bodies.reply_marker(language)
+    if not text.lstrip().startswith(marker):
+        text = f"{marker}\n\n{text}"
+    if html and marker not in html:
+        line = (f'<p class="reply-marker" style="color:#777;font-size:12px;margin:0 0 1em">'
+                f"{escape(marker)}</p>")
+        found = re.search(r"<body[^>]*>", html, re.IGNORECASE)
+        at = found.end() if found else 0
+        html = html[:at] + line + html[at:]
+    return text, html
+
+
 def render(name: str, context: dict[str, Any], slug: str | None = None) -> tuple[str, str]:
     """Mail ``name`` with ``context``: the game's own bodies (its plug-in's ``mail_bodies``)
     for a mail about a match of game ``slug``, else ``templates/mail/<name>.txt`` and
-    ``.html``."""
+    ``.html``. A mail that invites orders starts with the reply marker."""
     if slug is not None:
-        return plugins.plugin_for(slug).mail_bodies(name, context)
-    return (render_to_string(f"mail/{name}.txt", context),
-            render_to_string(f"mail/{name}.html", context))
+        text, html = plugins.plugin_for(slug).mail_bodies(name, context)
+    else:
+        text, html = (render_to_string(f"mail/{name}.txt", context),
+                      render_to_string(f"mail/{name}.html", context))
+    if name in INVITING_ORDERS:
+        text, html = with_marker(text, html, context.get("language", "en"))
+    return text, html
+
+
+# A reader's own fields: rendered as slots, filled in per reader (``SeatViewRenderer``).
+PERSONAL = ("username", "seat_name", "seat_number", "reply_address", "deadline",
+            "next_gameday")
+
+
+def _slot(name: str) -> str:
+    return f"TPSLOT{name.replace('_', '')}TPSLOT"  # survives escaping and template filters
+
+
+class SeatViewRenderer:
+    """Renders each mail once per (template, language, seat view) and puts each reader's own
+    fields in afterwards (name, seat name, reply address, deadline in their time zone).
+
+    The seat view is everything drawn from the seat's view that goes into the mail (board,
+    orders help, situation, round report, ...): the cache key is a hash of it, so two readers
+    share a render only when their mails would say exactly the same thing — never another
+    seat's secrets. In games where every seat sees something else (hidden pieces) that
+    is one render per seat; where seats see the same (public games), one render for all."""
+
+    def __init__(self, slug: str | None) -> None:
+        self.slug = slug
+        self.cache: dict[tuple[str, str, str], tuple[str, str]] = {}
+        self.renders = 0
+
+    def render(self, name: str, context: dict[str, Any]) -> tuple[str, str]:
+        personal = {key: str(context[key]) for key in PERSONAL if key in context}
+        user, seat = context.get("user"), context.get("seat")
+        if user is not None:
+            personal["username"] = str(user.username)
+        if seat is not None:
+            personal["seat_number"] = str(seat.number)
+        shared = {key: value for key, value in context.items()
+                  if key not in PERSONAL and key not in ("user", "seat")}
+        fingerprint = hashlib.sha256(json.dumps(
+            {key: value for key, value in shared.items()
+             if isinstance(value, (str, int, float, bool, list, dict, tuple, type(None)))},
+            sort_keys=True, default=str).encode()).hexdigest()
+        key = (name, str(context.get("language", "en")), fingerprint + ",".join(sorted(personal)))
+        if key not in self.cache:
+            slotted = dict(shared, **{k: _slot(k) for k in personal})
+            slotted["user"] = SimpleNamespace(username=_slot("username"))
+            slotted["seat"] = SimpleNamespace(number=_slot("seat_number"))
+            self.cache[key] = render(name, slotted, self.slug)
+            self.renders += 1
+        text, html = self.cache[key]
+        for field, value in personal.items():
+            text = text.replace(_slot(field), value)
+            html = html.replace(_slot(field), escape(value))
+        if "TPSLOT" in text or "TPSLOT" in html:  # a template changed a slot (a filter): render
+            self.renders += 1                      # this reader's mail in full instead
+            return render(name, context, self.slug)
+        return text, html
 
 
 def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
@@ -87,20 +176,23 @@ def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
         "match_title": str(match), "seat_name": game.seat_name(seat.number),
         "match_url": match_url(match),
         "profile_url": settings.SITE_URL + reverse("accounts_profile"),
+        "language": language_of(seat.user),
     }
 
 
 def phase_email_content(*, match: Match, phase: Phase, seat: Seat,
-                        kind: str = Kind.PHASE_OPENED, hours: int | None = None) -> dict[str, Any]:
+                        kind: str = Kind.PHASE_OPENED, hours: int | None = None,
+                        renderer: SeatViewRenderer | None = None) -> dict[str, Any]:
     """Subject, bodies and reply-to of the "your move" email (or a reminder of it), in the
     player's language where the game's parts are translated."""
     with translation.override(language_of(seat.user)):
         return _phase_email_content(match=match, phase=phase, seat=seat, kind=kind,
-                                    hours=hours)
+                                    hours=hours, renderer=renderer)
 
 
 def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
-                         hours: int | None) -> dict[str, Any]:
+                         hours: int | None, renderer: SeatViewRenderer | None
+                         ) -> dict[str, Any]:
     game = engine.get(match.game)
     plugin = plugins.plugin_for(match.game)
     state = phase.state_before
@@ -118,8 +210,9 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
         subject = f"Reminder: your orders for {match} are due in {hours} h"
     else:
         subject = f"Your move: {match}, {phase.name or 'phase'} {phase.number}"
-    text, html = render("phase_opened" if kind != Kind.REMINDER else "reminder", context,
-                        match.game)
+    renderer = renderer or SeatViewRenderer(match.game)
+    text, html = renderer.render("phase_opened" if kind != Kind.REMINDER else "reminder",
+                                 context)
     return {"subject": subject, "body_text": text, "body_html": html,
             "reply_to": context["reply_address"]}
 
@@ -153,8 +246,9 @@ def phase_opened_notify(*, match_id: int, phase_number: int) -> int:
     created = 0
     prefix = f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}"
     recipients = your_move_recipients(match, prompted, lambda seat: f"{prefix}:u{seat.user_id}")
+    renderer = SeatViewRenderer(match.game)
     for seat, key in recipients:
-        content = phase_email_content(match=match, phase=phase, seat=seat)
+        content = phase_email_content(match=match, phase=phase, seat=seat, renderer=renderer)
         if email_queue(kind=Kind.PHASE_OPENED, dedupe_key=key, to=seat.user.email,
                        user=seat.user, match_id=match.pk, phase_number=phase.number,
                        **content):
@@ -178,6 +272,7 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
     plugin = plugins.plugin_for(match.game)
     state = _state_after(match, phase_number)
     created = 0
+    renderer = SeatViewRenderer(match.game)
     for seat in _human_seats(match):
         if not wants(seat.user, Kind.PHASE_RESOLVED):
             continue
@@ -186,7 +281,7 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
             context.update(phase=phase,
                            events=plugin.round_report(phase.events or [], seat.number),
                            board=plugin.board_text(state, seat.number))
-            text, html = render("phase_resolved", context, match.game)
+            text, html = renderer.render("phase_resolved", context)
         if email_queue(
             kind=Kind.PHASE_RESOLVED,
             dedupe_key=f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}",
@@ -221,6 +316,7 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
     last = Phase.objects.filter(match=match, status=Phase.Status.RESOLVED).order_by(
         "-number").first()
     created = 0
+    renderer = SeatViewRenderer(match.game)
     for seat in _human_seats(match):
         if not wants(seat.user, Kind.MATCH_ENDED):
             continue
@@ -233,7 +329,7 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
                 events=plugin.round_report((last.events if last else None) or [], seat.number),
                 board=plugin.board_text(match.state, seat.number) if match.state else "",
             )
-            text, html = render("match_ended", context, match.game)
+            text, html = renderer.render("match_ended", context)
         if email_queue(
             kind=Kind.MATCH_ENDED, dedupe_key=f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}",
             to=seat.user.email, user=seat.user, match_id=match.pk,
@@ -273,6 +369,7 @@ def reminders_send(*, now: datetime | None = None) -> int:
         prompted = {n for n, prompt in game.prompts(phase.state_before).items() if prompt.required}
         submitted = set(Submission.objects.filter(phase=phase).values_list(
             "seat__number", flat=True))
+        renderer = SeatViewRenderer(match.game)
         for seat in _human_seats(match):
             if seat.number not in prompted or seat.number in submitted:
                 continue
@@ -286,7 +383,7 @@ def reminders_send(*, now: datetime | None = None) -> int:
             if OutgoingEmail.objects.filter(dedupe_key=key).exists():
                 continue
             content = phase_email_content(match=match, phase=phase, seat=seat,
-                                          kind=Kind.REMINDER, hours=hours)
+                                          kind=Kind.REMINDER, hours=hours, renderer=renderer)
             if email_queue(kind=Kind.REMINDER, dedupe_key=key, to=seat.user.email,
                            user=seat.user, match_id=match.pk, phase_number=phase.number,
                            **content):
@@ -303,6 +400,8 @@ def digests_send(*, now: datetime | None = None) -> int:
     ).exclude(email="").distinct()
     created = 0
     for user in users:
+        if not wants(user, Kind.DIGEST):
+            continue
         seats = Seat.objects.filter(user=user).select_related("match").filter(
             match__status=Match.Status.ACTIVE
         ) | Seat.objects.filter(user=user, match__finished_at__gte=since).select_related("match")

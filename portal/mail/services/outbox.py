@@ -11,12 +11,13 @@ from __future__ import annotations
 import logging
 import smtplib
 from datetime import timedelta
+from email.policy import Compat32
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from portal.mail.models import OutgoingEmail
@@ -52,6 +53,31 @@ class SendOnCommit:
             logger.exception("could not queue email %s; the outbox sweeper will", self.email_id)
 
 
+class FlushOnCommit:
+    """Queue one batch-send task for everything a transaction put in the outbox (after
+    commit). Broker errors are logged: the sweeper finds the rows later."""
+
+    def __repr__(self) -> str:
+        return "FlushOnCommit()"
+
+    def __call__(self) -> None:
+        from portal.mail.tasks import outbox_flush
+
+        try:
+            outbox_flush.apply_async(retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+        except Exception:
+            logger.exception("could not queue the outbox flush; the outbox sweeper will")
+
+
+def _flush_on_commit() -> None:
+    """One flush per transaction, however many rows it queued."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(
+            isinstance(callback, FlushOnCommit) for _, callback, *_ in connection.run_on_commit):
+        return
+    transaction.on_commit(FlushOnCommit())
+
+
 def email_queue(
     *,
     kind: str,
@@ -82,14 +108,40 @@ def email_queue(
     )
     if not created:
         return None
-    transaction.on_commit(SendOnCommit(row.pk))
+    _flush_on_commit()
     return row
 
 
+class _QuickFolding(Compat32):
+    """The stdlib's compat32 policy, with a shortcut where folding a header changes nothing:
+    a short single-line ASCII value with single spaces is written as it is (the stdlib builds
+    a ``Header`` for every header of every message; with ~20 headers a message that was most
+    of the time it took to turn one into bytes). Everything else folds as before."""
+
+    def _fold(self, name: str, value: Any, sanitize: bool) -> str:
+        if (isinstance(value, str) and value.isascii() and len(name) + 2 + len(value) <= 78
+                and value.isprintable() and "  " not in value and value == value.strip()):
+            return f"{name}: {value}{self.linesep}"
+        return super()._fold(name, value, sanitize)
+
+
+QUICK_FOLDING = _QuickFolding()
+
+
+class OutboxMessage(EmailMultiAlternatives):
+    def message(self) -> Any:
+        mime = super().message()
+        for part in mime.walk():
+            part.policy = QUICK_FOLDING
+        return mime
+
+
 def _message(row: OutgoingEmail, connection: Any) -> EmailMultiAlternatives:
-    headers = {**AUTO_HEADERS, **row.headers,
+    from portal.mail.unsubscribe import unsubscribe_headers
+
+    headers = {**AUTO_HEADERS, **unsubscribe_headers(row), **row.headers,
                "Message-ID": f"<outbox-{row.pk}@{settings.MAIL_REPLY_DOMAIN}>"}
-    message = EmailMultiAlternatives(
+    message = OutboxMessage(
         subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers,
         connection=connection,
@@ -147,31 +199,137 @@ def email_send(*, email_id: int, connection: Any = None) -> str:
     if row is None:
         status = OutgoingEmail.objects.filter(pk=email_id).values_list("status", flat=True)
         return status.first() or "missing"
+    if is_failing(row.to):
+        return _record_failure(row, SuppressedAddress(row.to))
     try:
         connection = connection or get_connection(fail_silently=False)
         _message(row, connection).send(fail_silently=False)
     except Exception as error:  # classified below; nothing may escape a half-updated row
-        permanent = is_permanent(error)
-        row.last_error = f"{type(error).__name__}: {error}"[:2000]
-        if permanent or row.attempts >= settings.MAIL_SEND_MAX_ATTEMPTS:
-            row.status = OutgoingEmail.Status.FAILED
-            row.next_attempt_at = None
-            logger.warning("email %s failed for good: %s", row.pk, row.last_error)
-        else:
-            delay = backoff_seconds(row.attempts)
-            row.status = OutgoingEmail.Status.RETRY
-            row.next_attempt_at = timezone.now() + timedelta(seconds=delay)
-            logger.info("email %s will be retried in %ss: %s", row.pk, delay, row.last_error)
-        row.save(update_fields=["status", "next_attempt_at", "last_error"])
-        if row.status == OutgoingEmail.Status.RETRY:
-            transaction.on_commit(SendOnCommit(row.pk, countdown=delay))
-        return row.status
+        return _record_failure(row, error)
     row.status = OutgoingEmail.Status.SENT
     row.sent_at = timezone.now()
     row.next_attempt_at = None
     row.last_error = ""
     row.save(update_fields=["status", "sent_at", "next_attempt_at", "last_error"])
     return row.status
+
+
+class SuppressedAddress(Exception):
+    """The address is failing (bounces, complaints): we do not send to it."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(f"{address} is marked as failing (bounce or complaint); not sent")
+
+
+def is_failing(address: str) -> bool:
+    from portal.mail.models import FailingAddress
+
+    return FailingAddress.objects.filter(address=address.strip().lower()).exists()
+
+
+def _record_failure(row: OutgoingEmail, error: BaseException) -> str:
+    """Mark ``row`` retry (with back-off) or failed after ``error``; returns its status."""
+    permanent = is_permanent(error) or isinstance(error, SuppressedAddress)
+    row.last_error = f"{type(error).__name__}: {error}"[:2000]
+    delay = 0.0
+    if permanent or row.attempts >= settings.MAIL_SEND_MAX_ATTEMPTS:
+        row.status = OutgoingEmail.Status.FAILED
+        row.next_attempt_at = None
+        logger.warning("email %s failed for good: %s", row.pk, row.last_error)
+    else:
+        delay = backoff_seconds(row.attempts)
+        row.status = OutgoingEmail.Status.RETRY
+        row.next_attempt_at = timezone.now() + timedelta(seconds=delay)
+        logger.info("email %s will be retried in %ss: %s", row.pk, delay, row.last_error)
+    row.save(update_fields=["status", "next_attempt_at", "last_error"])
+    if row.status == OutgoingEmail.Status.RETRY:
+        transaction.on_commit(SendOnCommit(row.pk, countdown=delay))
+    return row.status
+
+
+def _claim_batch(limit: int, now: Any) -> list[OutgoingEmail]:
+    """Lock up to ``limit`` due rows (skipping rows other workers hold), mark them sending and
+    commit: the SMTP conversation that follows holds no transaction."""
+    stuck = now - timedelta(seconds=settings.MAIL_SENDING_STUCK_SECONDS)
+    with transaction.atomic():
+        rows = list(
+            OutgoingEmail.objects.select_for_update(skip_locked=True).filter(
+                Q(status=OutgoingEmail.Status.QUEUED)
+                | Q(status=OutgoingEmail.Status.RETRY, next_attempt_at__lte=now)
+                | Q(status=OutgoingEmail.Status.SENDING, sending_since__lte=stuck)
+            ).order_by("pk")[:limit]
+        )
+        OutgoingEmail.objects.filter(pk__in=[row.pk for row in rows]).update(
+            status=OutgoingEmail.Status.SENDING, sending_since=now, attempts=F("attempts") + 1)
+    for row in rows:
+        row.status, row.sending_since, row.attempts = (OutgoingEmail.Status.SENDING, now,
+                                                       row.attempts + 1)
+    return rows
+
+
+def email_send_batch(*, limit: int | None = None, connection: Any = None) -> dict[str, int]:
+    """Send up to ``limit`` due rows over one SMTP connection (``send_messages``).
+
+    The rows are claimed in one short transaction, sent with no transaction open, and the sent
+    ones recorded in one UPDATE; each failure is classified on its own (retry or failed), and a
+    dropped connection is opened again for the next message. Returns counts by status."""
+    from portal.mail.models import FailingAddress
+
+    rows = _claim_batch(limit or settings.MAIL_SEND_BATCH, timezone.now())
+    counts = {"sent": 0, "retry": 0, "failed": 0}
+    if not rows:
+        return counts
+    failing = set(FailingAddress.objects.filter(
+        address__in=[row.to.strip().lower() for row in rows]).values_list("address", flat=True))
+    connection = connection or get_connection(fail_silently=False)
+    sent: list[int] = []
+    failures: list[tuple[OutgoingEmail, BaseException]] = []
+    closed = True  # send_messages on a closed connection would open and close it per message
+    try:
+        for row in rows:
+            if row.to.strip().lower() in failing:
+                failures.append((row, SuppressedAddress(row.to)))
+                continue
+            try:
+                if closed:
+                    connection.open()
+                    closed = False
+                connection.send_messages([_message(row, connection)])
+            except Exception as error:  # this message only; the batch goes on
+                failures.append((row, error))
+                if not is_permanent(error):  # the connection may be gone: open a new one
+                    closed = True
+                    try:
+                        connection.close()
+                    except Exception:
+                        logger.debug("closing a broken SMTP connection failed", exc_info=True)
+                continue
+            sent.append(row.pk)
+    finally:
+        try:
+            connection.close()
+        except Exception:
+            logger.debug("closing the SMTP connection failed", exc_info=True)
+        OutgoingEmail.objects.filter(pk__in=sent).update(
+            status=OutgoingEmail.Status.SENT, sent_at=timezone.now(), next_attempt_at=None,
+            last_error="")
+    counts["sent"] = len(sent)
+    for row, error in failures:
+        counts[_record_failure(row, error)] += 1
+    return counts
+
+
+def outbox_flush(*, limit: int | None = None, max_batches: int = 1000) -> int:
+    """Send due rows batch after batch until none is left (or ``max_batches``). Several
+    workers may flush at once: each claims rows the others do not hold."""
+    total = 0
+    for _ in range(max_batches):
+        counts = email_send_batch(limit=limit)
+        done = sum(counts.values())
+        total += counts["sent"]
+        if not done:
+            break
+    return total
 
 
 def outbox_sweep(*, limit: int = 500) -> int:

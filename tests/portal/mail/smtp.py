@@ -44,6 +44,12 @@ class Mailboxes:
         self.delivered: list[Delivered] = []
         self.refuse: dict[str, str] = {}  # recipient -> SMTP answer, e.g. "451 4.3.0 later"
         self.lock = threading.Lock()
+        self.sessions = 0  # SMTP conversations opened (EHLO/HELO)
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        self.sessions += 1
+        session.host_name = hostname
+        return responses
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         answer = self.refuse.get(address.lower())
@@ -62,6 +68,7 @@ class Mailboxes:
         with self.lock:
             self.delivered.clear()
         self.refuse.clear()
+        self.sessions = 0
 
     def to(self, address: str) -> list[Delivered]:
         with self.lock:

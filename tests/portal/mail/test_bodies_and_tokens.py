@@ -28,7 +28,8 @@ def test_quotes_wrote_lines_and_signatures_are_blanked_keeping_line_numbers():
 def test_html_becomes_text_without_quoted_blocks():
     html = ("<html><head><style>p{}</style></head><body><div>1A F</div><p>C&nbsp;stay<br>"
             "2 F</p><blockquote>1A B</blockquote></body></html>")
-    assert bodies.html_to_text(html).split("\n") == ["1A F", "", "C stay", "2 F"]
+    # Blocks next to each other are one line break, as they look (Outlook's paragraphs).
+    assert bodies.html_to_text(html).split("\n") == ["1A F", "C stay", "2 F"]
 
 
 def message(**headers) -> EmailMessage:
@@ -74,3 +75,46 @@ def test_the_reply_address_carries_the_token(settings):
     assert token_read(token_in_address(big)).phase_number == 1_200
     assert token_in_address("play+abc@elsewhere.test") is None
     assert token_in_address("someone@play.example.test") is None
+
+
+@pytest.mark.parametrize("line", [
+    "— write your orders above this line —", "> — write your orders above this line —",
+    ">> -- Write your orders above this line --", "? write your orders above this line ?",
+    "— écrivez vos ordres au-dessus de cette ligne —",
+])
+def test_the_reply_marker_is_found_quoted_or_not_whatever_the_dashes(line):
+    assert bodies.is_marker(line)
+    text = f"1A F\n\n{line}\nHello alice\n1A B"
+    assert bodies.strip_reply(text) == "1A F"
+
+
+def test_the_marker_is_written_in_the_readers_language():
+    assert bodies.reply_marker("fr-fr") == "— écrivez vos ordres au-dessus de cette ligne —"
+    assert bodies.reply_marker("xx") == bodies.reply_marker("en")
+
+
+def test_a_bottom_posted_reply_is_read_below_the_quote_keeping_line_numbers():
+    text = ("On Sun, 22 Nov 2026, Tank Portal wrote:\n> — write your orders above this line —\n"
+            "> Hello alice\n\n1A F\nC F\n\n-- \nAlice")
+    assert bodies.strip_reply(text).split("\n") == ["", "", "", "", "1A F", "C F"]
+
+
+def test_format_flowed_is_unwrapped_as_the_reader_sees_it():
+    flowed = "1A F\nthis is one \nline\n> quoted \n> too\n-- \nsig"
+    assert bodies.unflow(flowed) == "1A F\nthis is one line\n> quoted too\n-- \nsig"
+    assert bodies.unflow("a \nb", delsp=True) == "ab"
+
+
+def test_a_signature_without_separator_is_found_by_the_senders_name():
+    text = "1A F\nC F\n\nAlice Martin\nTank club Lyon"
+    assert bodies.strip_reply(text, "Alice Martin") == "1A F\nC F"
+    assert bodies.strip_reply("1A F\nAlice", "Alice Martin") == "1A F"
+    assert bodies.strip_reply(text, "") == text  # no name: nothing to recognise
+
+
+def test_a_reply_too_long_to_be_an_order_sheet_is_refused_clearly():
+    with pytest.raises(bodies.BodyError) as refused:
+        bodies.strip_reply("1A F\n" * (bodies.MAX_REPLY_LINES + 1))
+    assert refused.value.code == "too_long" and "lines" in refused.value.reason
+    long_quote = "1A F\n\n> " + "\n> ".join(["old"] * 5000)
+    assert bodies.strip_reply(long_quote) == "1A F"  # a long quote alone is fine

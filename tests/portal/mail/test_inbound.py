@@ -241,7 +241,9 @@ def test_our_own_mail_coming_back_is_not_answered(duel, mailboxes):
 def test_messages_per_sender_and_hour_are_capped(duel, mailboxes, settings):
     settings.MAIL_SENDER_HOURLY_CAP = 2
     to = reply_address(match_id=duel.pk, seat_number=1, phase_number=1)
-    outcomes = [receive(email(sender="flood@example.test", to=to)).outcome for _ in range(4)]
+    outcomes = [receive(email(sender="flood@example.test", to=to,  # four different messages
+                              headers={"Message-ID": f"<flood{n}@example.test>"})).outcome
+                for n in range(4)]
     assert outcomes == ["wrong_sender", "wrong_sender", "rate_limited", "rate_limited"]
     assert len(mailboxes.to("flood@example.test")) == 2
 

@@ -140,3 +140,36 @@ def test_no_email_carries_another_seats_sealed_sheet(eager, mailboxes, final_act
     acks = [d for d in mailboxes.delivered if receipt in d.data.decode()]
     assert all(d.rcpt_tos == [match.alice.email] for d in acks)
     assert OutgoingEmail.objects.filter(kind="reply", to=match.bob.email).count() == 0
+
+
+def test_a_phase_mail_is_rendered_once_per_seat_view_not_once_per_seat(toy_duel):
+    """Both toy seats see the same board: one render, each reader's own fields put in."""
+    from games.models import Phase, Seat
+    from portal.mail.services.notify import SeatViewRenderer, phase_email_content
+
+    match = toy_duel()
+    phase = Phase.objects.get(match=match, number=match.phase_number)
+    renderer = SeatViewRenderer(match.game)
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    mails = {seat.number: phase_email_content(match=match, phase=phase, seat=seat,
+                                              renderer=renderer) for seat in seats}
+    assert renderer.renders == 1 and len(mails) == 2
+    for seat in seats:
+        mail = mails[seat.number]
+        alone = phase_email_content(match=match, phase=phase, seat=seat)
+        assert (mail["body_text"], mail["body_html"]) == (alone["body_text"], alone["body_html"])
+        assert seat.user.username in mail["body_text"] and mail["reply_to"] in mail["body_html"]
+        assert "TPSLOT" not in mail["body_text"] + mail["body_html"]
+
+
+def test_seats_that_see_different_boards_get_their_own_render(make_user):
+    from games.models import Seat
+    from portal.mail.services.notify import SeatViewRenderer, phase_email_content
+    from tests.portal.mail.corpus import matches
+
+    match = matches.final_act(make_user("alice"), make_user("bob"))
+    phase = Phase.objects.get(match=match, number=match.phase_number)
+    renderer = SeatViewRenderer(match.game)
+    texts = [phase_email_content(match=match, phase=phase, seat=seat, renderer=renderer)
+             ["body_text"] for seat in Seat.objects.filter(match=match).select_related("user")]
+    assert renderer.renders == 2 and texts[0] != texts[1]

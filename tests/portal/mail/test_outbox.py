@@ -140,3 +140,25 @@ def test_the_sweeper_requeues_lost_and_stuck_rows(eager, mailboxes, settings):
         "sent"}
     busy.refresh_from_db()
     assert busy.status == "sending"
+
+
+@pytest.mark.parametrize("subject", [
+    "Your move: Email duel 1, orders 1", "Réponse : ordres à rendre — tour 3",
+    "A long subject " * 8, "two  spaces", "tab\there", " padded ",
+])
+def test_outbox_messages_are_the_bytes_the_stdlib_would_write(subject):
+    """The quick header folding only skips work: the bytes are what compat32 writes."""
+    from email import policy
+
+    from portal.mail.services.outbox import OutboxMessage
+
+    mail = OutboxMessage(subject=subject, body="1A F\n" * 3, from_email="Tank <t@example.test>",
+                         to=["Zoé Ünal <z@example.test>"],
+                         headers={"Message-ID": "<m@x>", "Date": "Sun, 22 Nov 2026 04:00:00 -0000",
+                                  "List-Unsubscribe": "<https://x.example.test/" + "u" * 90 + ">"})
+    mail.attach_alternative("<p>1A F</p>", "text/html")
+    mime = mail.message()
+    quick = mime.as_bytes(linesep="\r\n")
+    for part in mime.walk():
+        part.policy = policy.compat32
+    assert quick == mime.as_bytes(linesep="\r\n")
