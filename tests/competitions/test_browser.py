@@ -8,8 +8,8 @@ import pytest
 
 from competitions import services
 from competitions.models import Entry, Pairing
-from games.models import Match
-from games.services import orders_submit, phase_resolve
+from games.models import Match, OutboxEvent
+from games.services import orders_submit, outbox_dispatch, phase_resolve
 from tests.portal.builders import PASSWORD, make_user
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -69,6 +69,9 @@ def test_a_player_registers_and_reads_the_standings(page):
         orders_submit(match_id=match.pk, seat_number=seats[user.pk], user=user, phase_number=1,
                       data={"number": number}, source="web")
     phase_resolve(match_id=match.pk, phase_number=1)
+    # What the worker does after that commit: carry out the promised "match ended" signal.
+    outbox_dispatch(ids=list(OutboxEvent.objects.filter(done_at__isnull=True)
+                             .values_list("pk", flat=True)))
 
     page.reload()
     assert page.inner_text("#tournament-status") == "Finished"
