@@ -62,7 +62,7 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
             if name in targets:
                 classes.append("ps-target")
                 if not extra:
-                    extra = format_html(' tabindex="0"')
+                    extra = mark_safe(' tabindex="0"')  # a constant: nothing to escape
                 if targets[name]:
                     classes.append("ps-cover")
                 words.append("target in cover" if targets[name] else "target in sight")
