@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from engine import PhaseKind
 from games.models import Match, Phase, SweepRun
-from games.services.queue import enqueue_on_commit
+from games.services.queue import Enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -44,14 +44,32 @@ def deadlines_sweep(*, now: Any = None) -> int:
     queued = 0
     for batch in _claimed(Q(deadline__lte=now, phase_kind=CONTINUOUS), now):
         for match_id, _ in batch:
-            enqueue_on_commit("games.tasks.gameday_tick", match_id=match_id)
+            transaction.on_commit(Claimed("games.tasks.gameday_tick", [match_id],
+                                          match_id=match_id))
         queued += len(batch)
     for batch in _claimed(sealed_due & ~Q(phase_kind=CONTINUOUS), now):
         for start in range(0, len(batch), TASK_BATCH):
             pairs = [list(pair) for pair in batch[start:start + TASK_BATCH]]
-            enqueue_on_commit("games.tasks.resolve_phases", pairs=pairs)
+            transaction.on_commit(Claimed("games.tasks.resolve_phases",
+                                          [pk for pk, _ in pairs], pairs=pairs))
         queued += len(batch)
     return queued
+
+
+class Claimed(Enqueue):
+    """A task for claimed matches: if it cannot be queued (the broker is down), the claim is
+    released at once, so the next sweep queues them again instead of waiting for the claim to
+    go stale."""
+
+    def __init__(self, task_name: str, match_ids: list[int], **kwargs: Any) -> None:
+        super().__init__(task_name, **kwargs)
+        self.match_ids = match_ids
+
+    def __call__(self) -> bool:
+        if super().__call__():
+            return True
+        Match.objects.filter(pk__in=self.match_ids).update(queued_at=None)
+        return False
 
 
 def _claimed(due: Q, now: datetime):

@@ -365,3 +365,23 @@ def test_a_moderator_hands_a_flagged_seat_to_a_new_player(toy_duel, make_user):
     seat = services.seat_replace(match_id=match.pk, seat_number=2, user=carol, by=moderator)
     assert (seat.user, seat.status, seat.missed_in_row) == (carol, "taken", 0)
     assert submit(match, carol, 2, 4, phase=2).revision == 1
+
+
+def test_a_sweep_whose_queueing_fails_releases_its_claim(toy_duel, monkeypatch,
+                                                         django_capture_on_commit_callbacks):
+    from games.services.queue import Enqueue
+
+    late = toy_duel()
+    expire(late)
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert services.deadlines_sweep() == 1
+    (claimed,) = [c for c in callbacks if getattr(c, "task_name", "") ==
+                  "games.tasks.resolve_phases"]
+    late.refresh_from_db()
+    assert late.queued_at is not None
+    monkeypatch.setattr(Enqueue, "__call__", lambda self: False)  # the broker is down
+    assert claimed() is False
+    late.refresh_from_db()
+    assert late.queued_at is None  # released: the next sweep queues it again at once
+    with django_capture_on_commit_callbacks():
+        assert services.deadlines_sweep() == 1
