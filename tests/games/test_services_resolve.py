@@ -240,6 +240,7 @@ def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
     toy_duel, settings, django_capture_on_commit_callbacks
 ):
     settings.SWEEP_COMPLETE_GRACE_SECONDS = 10
+    settings.SWEEP_CLAIM_SECONDS = 60
     late, complete, fresh = toy_duel(), toy_duel(), toy_duel()
     expire(late)
     submit(complete, complete.alice, 1, 3)
@@ -265,6 +266,7 @@ def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
 
 def test_sweeper_extends_deadlines_that_passed_while_the_system_was_down(toy_duel, settings):
     settings.SWEEP_OUTAGE_SECONDS = 600
+    settings.SWEEP_CLAIM_SECONDS = 60
     services.deadlines_sweep()  # first run: records the heartbeat
     down_since = timezone.now() - timedelta(hours=2)
     SweepRun.objects.update(last_run_at=down_since)
@@ -367,10 +369,11 @@ def test_a_moderator_hands_a_flagged_seat_to_a_new_player(toy_duel, make_user):
     assert submit(match, carol, 2, 4, phase=2).revision == 1
 
 
-def test_a_sweep_whose_queueing_fails_releases_its_claim(toy_duel, monkeypatch,
+def test_a_sweep_whose_queueing_fails_releases_its_claim(toy_duel, monkeypatch, settings,
                                                          django_capture_on_commit_callbacks):
     from games.services.queue import Enqueue
 
+    settings.SWEEP_CLAIM_SECONDS = 60
     late = toy_duel()
     expire(late)
     with django_capture_on_commit_callbacks() as callbacks:
