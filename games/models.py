@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.fields import JSONField
+
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
@@ -42,7 +44,7 @@ class Match(models.Model):
 
     game = models.CharField(max_length=40, db_index=True)
     title = models.CharField(max_length=120, blank=True)
-    options = models.JSONField(default=dict, blank=True)
+    options = JSONField(default=dict, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
     is_public = models.BooleanField(default=True, help_text="Spectators may watch.")
     created_by = models.ForeignKey(
@@ -75,11 +77,11 @@ class Match(models.Model):
         blank=True,
         help_text="When every required seat was in for the open phase (resolution is due).",
     )
-    state = models.JSONField(null=True, blank=True, help_text="Engine state; never shown raw.")
+    state = JSONField(null=True, blank=True, help_text="Engine state; never shown raw.")
     logbook_seq = models.PositiveIntegerField(
         default=0, help_text="Continuous phases: the last logbook number given (an Action's seq)."
     )
-    result = models.JSONField(null=True, blank=True)
+    result = JSONField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -177,11 +179,11 @@ class Phase(models.Model):
     opened_at = models.DateTimeField()
     deadline = models.DateTimeField(null=True, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
-    state_before = models.JSONField(help_text="Engine state when the phase opened.")
-    revealed = models.JSONField(
+    state_before = JSONField(help_text="Engine state when the phase opened.")
+    revealed = JSONField(
         null=True, blank=True, help_text="Submissions by seat, filled in when the phase resolves."
     )
-    events = models.JSONField(default=list, blank=True)
+    events = JSONField(default=list, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
 
@@ -207,7 +209,7 @@ class Submission(models.Model):
 
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="submissions")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="submissions")
-    data = models.JSONField()
+    data = JSONField()
     source = models.CharField(max_length=10, choices=Source.choices)
     salt = models.CharField(max_length=64)
     receipt = models.CharField(max_length=64, help_text="SHA-256 of salt + canonical sheet.")
@@ -238,6 +240,9 @@ class SweepRun(models.Model):
     # until - since. Cleared when done; a sweep that finds it set finishes it first.
     extending_since = models.DateTimeField(null=True, blank=True)
     extending_until = models.DateTimeField(null=True, blank=True)
+    # The broker's identity (Redis's run_id) when the sweeper last queued work: when it changes,
+    # the broker restarted and every message it held is gone, so every claim is void.
+    broker_epoch = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self) -> str:
         return f"sweeper {self.name} last ran {self.last_run_at:%Y-%m-%d %H:%M:%S}"
@@ -264,14 +269,14 @@ class Action(models.Model):
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.ACTION)
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None for a tick.")
-    data = models.JSONField(default=dict, blank=True, help_text="The action as applied.")
+    data = JSONField(default=dict, blank=True, help_text="The action as applied.")
     gameday = models.CharField(max_length=40, blank=True, help_text="A tick's gameday key.")
     at = models.DateTimeField(help_text="The `now` the engine was given.")
     source = models.CharField(max_length=10, choices=Source.choices)
-    events = models.JSONField(default=list, blank=True,
+    events = JSONField(default=list, blank=True,
                               help_text="The logbook entries this input gave (rewritten by a "
                                         "strike-out's replay).")
-    state_after = models.JSONField(
+    state_after = JSONField(
         null=True, blank=True,
         help_text="Ticks only: the engine state after this tick, a checkpoint replays start "
                   "from (so a replay is as long as a gameday, not the whole match).",
@@ -337,7 +342,7 @@ class OutboxEvent(models.Model):
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     name = models.CharField(max_length=80, help_text="The signal's or the task's name.")
-    payload = models.JSONField(default=dict, blank=True)
+    payload = JSONField(default=dict, blank=True)
     match_id = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
     claimed_at = models.DateTimeField(null=True, blank=True,

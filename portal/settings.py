@@ -220,7 +220,7 @@ RESOLVE_MAX_ATTEMPTS = int(os.environ.get("RESOLVE_MAX_ATTEMPTS", "5"))
 SWEEP_OUTAGE_SECONDS = float(os.environ.get("SWEEP_OUTAGE_SECONDS", "600"))
 # A match the sweeper queued is not queued again for this long (its task may wait in a backlog);
 # after it, the claim is taken as lost.
-SWEEP_CLAIM_SECONDS = float(os.environ.get("SWEEP_CLAIM_SECONDS", "0"))
+SWEEP_CLAIM_SECONDS = float(os.environ.get("SWEEP_CLAIM_SECONDS", "60"))
 # An outbox row (a promised side effect) still undone after this long is dispatched again.
 OUTBOX_GRACE_SECONDS = float(os.environ.get("OUTBOX_GRACE_SECONDS", "30"))
 # A complete phase still unresolved after this long is re-queued by the sweeper (lost task).

@@ -2,8 +2,10 @@
 unresolved, gameday ticks), after extending deadlines that passed while the system was down.
 
 Due matches are *claimed* (``Match.queued_at``) in batches with ``SKIP LOCKED``, so a backlog
-is queued once, not again on every beat tick while it waits in the queue; a claim older than
-settings.SWEEP_CLAIM_SECONDS is taken as lost and queued again. Each batch goes to one task
+is queued once, not again on every beat tick while it waits in the queue. A claim is void when
+its task could not be queued (released at once), when the broker restarted since (Redis keeps
+nothing: every claim is released), and when it is older than settings.SWEEP_CLAIM_SECONDS
+(taken as lost: queued again). Each batch goes to one task
 (``resolve_phases``) that resolves its matches one by one, each in its own transaction.
 """
 
@@ -39,6 +41,7 @@ def deadlines_sweep(*, now: Any = None) -> int:
     """
     now = now or timezone.now()
     _extend_for_outage(now)
+    _release_claims_if_broker_restarted()
     grace = timedelta(seconds=settings.SWEEP_COMPLETE_GRACE_SECONDS)
     sealed_due = Q(deadline__lte=now) | Q(complete_at__lte=now - grace)
     queued = 0
@@ -90,6 +93,44 @@ def _claimed(due: Q, now: datetime):
         yield batch
         if len(batch) < CLAIM_BATCH:
             return
+
+
+def broker_epoch() -> str:
+    """The broker's identity: Redis's ``run_id``, new at every start of the server (and so
+    after a restart that lost every queued message); "" for other brokers or when it cannot
+    be read (then claims only go stale)."""
+    url = settings.CELERY_BROKER_URL
+    if not url.startswith(("redis://", "rediss://")):
+        return ""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        return str(client.info("server").get("run_id", ""))
+    except redis.RedisError:
+        return ""
+    finally:
+        client.close()
+
+
+def _release_claims_if_broker_restarted() -> int:
+    """Release every claim if the broker restarted since the last sweep: the tasks those
+    claims stand for were lost with it. Returns how many were released."""
+    epoch = broker_epoch()
+    if not epoch:
+        return 0
+    with transaction.atomic():
+        run = SweepRun.objects.select_for_update().filter(name="deadlines").first()
+        if run is None or run.broker_epoch == epoch:
+            return 0
+        restarted = bool(run.broker_epoch)
+        run.broker_epoch = epoch
+        run.save(update_fields=["broker_epoch"])
+    if not restarted:
+        return 0
+    released = Match.objects.filter(queued_at__isnull=False).update(queued_at=None)
+    logger.warning("the broker restarted: released %s claims (their tasks were lost)", released)
+    return released
 
 
 def _extend_for_outage(now: datetime) -> int:

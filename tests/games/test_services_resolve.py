@@ -264,6 +264,31 @@ def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
     assert fresh.pk not in {pair[0] for c in callbacks for pair in c.kwargs["pairs"]}
 
 
+def test_a_restarted_broker_voids_every_claim(
+    toy_duel, settings, django_capture_on_commit_callbacks
+):
+    """Redis keeps nothing across a restart: the tasks of standing claims are gone, so the
+    sweeper (which notes the broker's run_id) releases them all and queues the matches again
+    at once instead of waiting for the claims to go stale."""
+    from games.services.sweep import broker_epoch
+
+    settings.SWEEP_CLAIM_SECONDS = 600
+    epoch = broker_epoch()
+    assert epoch, "the tests' broker is Redis: its run_id must be readable"
+    late = toy_duel()
+    expire(late)
+    with django_capture_on_commit_callbacks():
+        assert services.deadlines_sweep() == 1
+    assert SweepRun.objects.get().broker_epoch == epoch
+    with django_capture_on_commit_callbacks():
+        assert services.deadlines_sweep() == 0  # claimed, and the broker is the same one
+    SweepRun.objects.update(broker_epoch="a-broker-before-its-restart")
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert services.deadlines_sweep() == 1
+    assert queued(callbacks) == [("games.tasks.resolve_phases", {"pairs": [[late.pk, 1]]})]
+    assert SweepRun.objects.get().broker_epoch == epoch
+
+
 def test_sweeper_extends_deadlines_that_passed_while_the_system_was_down(toy_duel, settings):
     settings.SWEEP_OUTAGE_SECONDS = 600
     settings.SWEEP_CLAIM_SECONDS = 60
