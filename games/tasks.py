@@ -22,12 +22,9 @@ def resolve_phase(match_id: int, phase_number: int) -> bool:
 
 @shared_task(name="games.tasks.resolve_phases", **TASK_OPTIONS)
 def resolve_phases(pairs: list[list[int]]) -> int:
-    """Resolve a sweep's batch of (match id, phase number), each in its own transaction: one
-    poison phase does not hold up the others. Returns how many were resolved."""
-    resolved = 0
-    for match_id, phase_number in pairs:
-        resolved += bool(services.phase_resolve(match_id=match_id, phase_number=phase_number))
-    return resolved
+    """Resolve a sweep's batch of (match id, phase number): one transaction, a savepoint per
+    match, so one poison phase does not hold up the others. Returns how many were resolved."""
+    return services.phases_resolve(pairs)
 
 
 @shared_task(name="games.tasks.outbox_dispatch", **TASK_OPTIONS)

@@ -23,6 +23,7 @@ from games.services.resolve import (
     match_deadline_extend,
     phase_resolve,
     phase_retry,
+    phases_resolve,
 )
 from games.services.seats import seat_join, seat_leave, seat_replace
 from games.services.submit import sheet_submit
@@ -48,6 +49,7 @@ __all__ = [
     "outbox_dispatch",
     "outbox_sweep",
     "phase_resolve",
+    "phases_resolve",
     "phase_retry",
     "receipt_verify",
     "seat_join",

@@ -6,7 +6,7 @@ is queued once, not again on every beat tick while it waits in the queue. A clai
 its task could not be queued (released at once), when the broker restarted since (Redis keeps
 nothing: every claim is released), and when it is older than settings.SWEEP_CLAIM_SECONDS
 (taken as lost: queued again). Each batch goes to one task
-(``resolve_phases``) that resolves its matches one by one, each in its own transaction.
+(``resolve_phases``) that resolves its matches in one transaction, each in its own savepoint.
 """
 
 from __future__ import annotations

@@ -236,6 +236,25 @@ def test_a_poison_phase_is_retried_then_quarantined_then_retried_by_a_moderator(
     assert Phase.objects.get(pk=phase.pk).attempts == 1
 
 
+def test_a_sweep_batch_resolves_around_a_poison_phase(toy_duel, settings):
+    """A batch is one transaction with a savepoint per match: the poison phase between two
+    good ones is rolled back alone and counted, the good ones resolve, nothing half-applied."""
+    settings.RESOLVE_MAX_ATTEMPTS = 5
+    good, poison, other = toy_duel(), toy_duel(options={"poison_round": 1}), toy_duel()
+    submit(poison, poison.alice, 1, 4)
+    for match in (good, poison, other):
+        expire(match)
+    assert services.phases_resolve([[good.pk, 1], [poison.pk, 1], [other.pk, 1],
+                                    [good.pk, 1], [999999, 1]]) == 2
+    assert Match.objects.get(pk=good.pk).phase_number == 2
+    assert Match.objects.get(pk=other.pk).phase_number == 2
+    phase = Phase.objects.get(match=poison, number=1)
+    assert phase.status == Phase.Status.OPEN and phase.attempts == 1
+    assert "poisoned at round 1" in phase.last_error
+    assert Submission.objects.filter(phase=phase).count() == 1  # no default written for bob
+    assert Match.objects.get(pk=poison.pk).phase_number == 1
+
+
 def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
     toy_duel, settings, django_capture_on_commit_callbacks
 ):
