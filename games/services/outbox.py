@@ -14,7 +14,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import OutboxEvent
@@ -40,30 +40,28 @@ def _carry_out(row: OutboxEvent) -> None:
         current_app.tasks[row.name].run(**row.payload)
 
 
-def _claim(row_id: Any, now: datetime) -> OutboxEvent | None:
-    """Take row ``row_id`` if it is still to do and nobody else holds it (a claim older than
-    the grace time counts as lost: its worker died). Committed at once."""
+def _claim(row_ids: list[Any], now: datetime) -> list[OutboxEvent]:
+    """Take the rows of ``row_ids`` still to do that nobody else holds (a claim older than the
+    grace time counts as lost: its worker died), in id order. One short transaction, committed
+    at once."""
     stale = now - timedelta(seconds=settings.OUTBOX_GRACE_SECONDS)
     with transaction.atomic():
-        row = (OutboxEvent.objects.select_for_update(skip_locked=True)
-               .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale), pk=row_id,
-                       done_at__isnull=True).order_by().first())
-        if row is not None:
-            row.claimed_at, row.attempts = now, row.attempts + 1
-            row.save(update_fields=["claimed_at", "attempts"])
-    return row
+        rows = list(OutboxEvent.objects.select_for_update(skip_locked=True)
+                    .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale),
+                            pk__in=row_ids, done_at__isnull=True).order_by("pk"))
+        if rows:
+            OutboxEvent.objects.filter(pk__in=[row.pk for row in rows]).update(
+                claimed_at=now, attempts=F("attempts") + 1)
+    return rows
 
 
 def outbox_dispatch(*, ids: list[Any]) -> int:
-    """Carry out the outbox rows ``ids`` that are still to do. Each row is claimed in a short
-    transaction, then its listeners (or task) run as they would right after a commit, each in
-    its own transactions, then it is marked done; a concurrent dispatcher skips a claimed row.
-    A failure frees the row for the sweeper. Returns how many were done."""
+    """Carry out the outbox rows ``ids`` that are still to do. They are claimed together in one
+    short transaction; then each one's listeners (or task) run as they would right after a
+    commit, each in its own transactions, and it is marked done. A concurrent dispatcher skips
+    a claimed row; a failure frees the row for the sweeper. Returns how many were done."""
     done = 0
-    for row_id in ids:
-        row = _claim(row_id, timezone.now())
-        if row is None:
-            continue
+    for row in _claim(list(ids), timezone.now()):
         try:
             _carry_out(row)
         except Exception as error:  # a failing listener: recorded; the sweeper retries it
