@@ -8,7 +8,7 @@ Creates 100 players and one match (big map, accelerated one-hour gamedays that a
 open, no cooldown so every seat can act often, an armistice limit out of reach) in the database
 of DATABASE_URL (migrated first), then plays: each step a random seat takes its bot's legal
 action through ``games.services.actions_apply`` (one transaction: match row lock, engine apply,
-logbook row, state write); every ~100 actions the gameday tick runs through
+logbook row, state write); every ~100 actions (``--per-gameday``) the gameday tick runs through
 ``games.services.gameday_tick``. ``now`` is driven explicitly so gamedays pass in seconds.
 
 Bots: ``random`` (the game's own: it shoots a lot, so a long match ends) or ``peaceful`` (moves,
@@ -81,6 +81,8 @@ def main() -> None:
     parser.add_argument("--strike", action="store_true",
                         help="at the end, strike out an early entry and time it")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument("--per-gameday", type=int, default=100,
+                        help="actions per (one-hour) gameday: more ticks in each window")
     parser.add_argument("--seed", type=int, default=20261122)
     parser.add_argument("--no-gc-freeze", action="store_true",
                         help="leave the start-up objects to the garbage collector")
@@ -141,7 +143,7 @@ def main() -> None:
         return statistics.median(times)
 
     now = timezone.now()
-    step = timedelta(seconds=36)  # ~100 actions per one-hour gameday
+    step = timedelta(seconds=3600 / args.per_gameday)  # actions per one-hour gameday
     action_ms: list[float] = []
     ticks: list[tuple[int, float]] = []  # (actions applied before it, ms)
     figures: dict[str, Any] = {}
