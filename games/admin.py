@@ -97,7 +97,7 @@ class MatchAdmin(admin.ModelAdmin):
         # Only the edited settings, under the match lock: never write back a stale phase,
         # deadline or state read before a resolution committed.
         with transaction.atomic():
-            Match.objects.select_for_update().filter(pk=obj.pk).first()
+            Match.objects.select_for_update(no_key=True).filter(pk=obj.pk).first()
             if form.changed_data:
                 obj.save(update_fields=form.changed_data)
 

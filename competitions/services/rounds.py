@@ -367,7 +367,7 @@ def round_adjudicate(*, round_id: Any, now: datetime | None = None) -> int:
         count = 0
         for pairing in Pairing.objects.filter(round=round_, finished_at=None) \
                 .exclude(match=None):
-            match = Match.objects.select_for_update().get(pk=pairing.match_id)
+            match = Match.objects.select_for_update(no_key=True).get(pk=pairing.match_id)
             if match.status == Match.Status.ACTIVE or match.status == Match.Status.OPEN:
                 _adjudicate(tournament, pairing, match, now)
                 match_set_status(match=match, new_status=Match.Status.ABORTED,

@@ -41,9 +41,14 @@ def game_for(slug: str) -> Game:
 
 def match_lock(match_id: Any) -> Match:
     """Lock and return the match row. Every path that changes a match's phase or result
-    goes through here (inside a transaction) so two writers never race."""
+    goes through here (inside a transaction) so two writers never race.
+
+    The lock is ``FOR NO KEY UPDATE`` (the match's key never changes): it excludes every other
+    match lock but not the key-share lock PostgreSQL takes on the match while another
+    transaction inserts a row that refers to it (a mail, a pairing, a rating). With ``FOR
+    UPDATE`` such a row would make the resolution's ``SKIP LOCKED`` pass the match by."""
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        return Match.objects.select_for_update(no_key=True).get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise ServiceError("not_found", f"There is no match {match_id}.") from None
 
@@ -52,8 +57,8 @@ def match_lock_unless_busy(match_id: Any) -> Match | None:
     """Lock and return the match row, or None at once if someone else holds its lock (for
     work a duplicate would only wait for: the holder does it, or the sweeper comes back)."""
     try:
-        match = (Match.objects.select_for_update(skip_locked=True).filter(pk=match_id)
-                 .order_by().first())
+        match = (Match.objects.select_for_update(skip_locked=True, no_key=True)
+                 .filter(pk=match_id).order_by().first())
     except (ValueError, TypeError):
         match = None
     if match is None and not Match.objects.filter(pk=match_id).exists():
@@ -129,7 +134,7 @@ def phase_failure_record(match_id: Any, phase_number: int, error: BaseException)
     phase after settings.RESOLVE_MAX_ATTEMPTS and park the match for a moderator."""
     text = "".join(traceback.format_exception(error))[-5000:]
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = Match.objects.select_for_update(no_key=True).filter(pk=match_id).first()
         if match is None:
             return
         phase = Phase.objects.filter(match=match, number=phase_number,

@@ -108,7 +108,7 @@ def _lock_with_seat(match_id: Any, seat_number: Any) -> tuple[Match, Seat]:
     """Lock the match row and read the seat in one round trip (the hot path of every action)."""
     number = _seat_number(seat_number)
     try:
-        seat = (Seat.objects.select_related("match").select_for_update(of=("match",))
+        seat = (Seat.objects.select_related("match").select_for_update(of=("match",), no_key=True)
                 .filter(match_id=match_id, number=number).first())
     except (ValueError, TypeError, OverflowError):
         seat = None

@@ -83,7 +83,7 @@ def _claimed(due: Q, now: datetime):
     while True:
         with transaction.atomic():
             batch = list(
-                Match.objects.select_for_update(skip_locked=True)
+                Match.objects.select_for_update(skip_locked=True, no_key=True)
                 .filter(due & unclaimed, status=Match.Status.ACTIVE)
                 .order_by("deadline").values_list("pk", "phase_number")[:CLAIM_BATCH]
             )
@@ -171,7 +171,7 @@ def _extend_deadlines(since: datetime, until: datetime) -> int:
     while True:
         with transaction.atomic():
             ids = list(
-                Match.objects.select_for_update()
+                Match.objects.select_for_update(no_key=True)
                 .filter(status=Match.Status.ACTIVE, deadline__gt=since, deadline__lte=until)
                 .exclude(phase_kind=CONTINUOUS)
                 .values_list("pk", flat=True)[:CLAIM_BATCH]

@@ -210,6 +210,41 @@ def test_resolving_costs_a_bounded_number_of_queries(toy_duel):
     assert len(queries) <= 10, "\n".join(q[:120] for q in queries)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_row_being_written_about_the_match_does_not_make_its_resolution_skip_it(toy_duel):
+    """Another transaction inserting a row that refers to the match (the mail worker queueing
+    "your move" mails, a competition recording a pairing) holds PostgreSQL's key-share lock
+    on the match row until it commits. The match lock (``FOR NO KEY UPDATE``) does not
+    conflict with it, so the resolution's ``SKIP LOCKED`` must not pass the match by (with
+    ``FOR UPDATE`` it did: the match waited for the sweeper)."""
+    import psycopg
+
+    match = toy_duel()
+    submit(match, match.alice, 1, 4)
+    submit(match, match.bob, 2, 2)
+    settings_dict = connection.settings_dict
+    other = psycopg.connect(host=settings_dict["HOST"] or "127.0.0.1",
+                            port=settings_dict["PORT"] or 5432, user=settings_dict["USER"],
+                            dbname=settings_dict["NAME"], password=settings_dict["PASSWORD"])
+    try:
+        rows = other.execute("SELECT id FROM games_match WHERE id = %s FOR KEY SHARE",
+                             [match.pk]).fetchall()
+        assert rows == [(match.pk,)]  # held until ``other`` commits
+        assert services.phase_resolve(match_id=match.pk, phase_number=1)
+        assert Match.objects.get(pk=match.pk).phase_number == 2
+        # A real writer still excludes another: a duplicate resolution leaves at once.
+        other.rollback()
+        submit(match, match.alice, 1, 4, phase=2)
+        submit(match, match.bob, 2, 2, phase=2)
+        other.execute("SELECT id FROM games_match WHERE id = %s FOR NO KEY UPDATE", [match.pk])
+        assert services.phase_resolve(match_id=match.pk, phase_number=2) is False
+        other.rollback()
+        assert services.phase_resolve(match_id=match.pk, phase_number=2)
+    finally:
+        other.rollback()
+        other.close()
+
+
 def test_a_poison_phase_is_retried_then_quarantined_then_retried_by_a_moderator(
     toy_duel, settings
 ):
