@@ -68,13 +68,14 @@ def push_queue(*, subscription: PushSubscription, kind: str, dedupe_key: str,
                payload: dict[str, Any], ttl_seconds: float, topic: str = "",
                urgency: str = "normal", now: datetime | None = None) -> PushMessage | None:
     """Create the row for ``dedupe_key`` (once), replacing any unsent older row of the same
-    topic on that device, and queue the sending on commit. None if the key exists already."""
+    topic on that device, and queue the sending on commit. None if the key exists already.
+    ``now`` is the time of the event: the time to live counts from it."""
     now = now or timezone.now()
     ttl = max(MIN_TTL_SECONDS, int(ttl_seconds))
     row, created = PushMessage.objects.get_or_create(
         dedupe_key=dedupe_key[:200],
         defaults={"subscription": subscription, "kind": kind, "topic": topic[:32],
-                  "payload": payload, "urgency": urgency, "next_attempt_at": now,
+                  "payload": payload, "urgency": urgency, "next_attempt_at": timezone.now(),
                   "expires_at": now + timedelta(seconds=ttl)},
     )
     if not created:
