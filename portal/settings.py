@@ -135,6 +135,7 @@ SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.deadlines_sweep", "schedule": SWEEP_INTERVAL_SECONDS},
     "sweep-outbox": {"task": "games.tasks.outbox_sweep", "schedule": 4 * SWEEP_INTERVAL_SECONDS},
+    "sweep-reliability": {"task": "games.tasks.reliability_sweep", "schedule": 300},
 }
 
 # --- auth -----------------------------------------------------------------------------

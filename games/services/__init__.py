@@ -24,6 +24,14 @@ from games.services.resolve import (
     phase_resolve,
     phase_retry,
 )
+from games.services.reliability import (
+    deadline_miss_excuse,
+    deadline_misses_record,
+    match_reliability_record,
+    reliability_check,
+    reliability_recompute,
+    reliability_sweep,
+)
 from games.services.seats import seat_join, seat_leave, seat_replace
 from games.services.submit import sheet_submit
 from games.services.sweep import deadlines_sweep
@@ -38,6 +46,12 @@ __all__ = [
     "Receipt",
     "ServiceError",
     "bot_submit",
+    "deadline_miss_excuse",
+    "deadline_misses_record",
+    "match_reliability_record",
+    "reliability_check",
+    "reliability_recompute",
+    "reliability_sweep",
     "deadlines_sweep",
     "match_abort",
     "match_create",
