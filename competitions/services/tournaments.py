@@ -77,7 +77,8 @@ def _whole(value: Any, what: str, low: int, high: int, empty_ok: bool = True) ->
 def tournament_create(
     *, by: AbstractBaseUser, name: str, game: str, format: str, club_id: Any = None,
     options: dict | None = None, max_players: Any = None, rating_floor: Any = None,
-    min_reliability: Any = None, rounds_planned: Any = None, cycles: Any = 1, seats_per_match: Any = None,
+    min_reliability: Any = None, rounds_planned: Any = None, cycles: Any = 1,
+    seats_per_match: Any = None,
     round_hours: Any = 168, hours_per_phase: Any = 48, adjudication: str = "forfeit",
     bye_score: Any = 1, late_entry: bool = False, starts_at: datetime | None = None,
 ) -> Tournament:

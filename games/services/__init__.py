@@ -19,11 +19,6 @@ from games.services.errors import ServiceError
 from games.services.match import match_abort, match_create, match_set_status, match_start
 from games.services.orders import orders_submit
 from games.services.outbox import outbox_dispatch, outbox_sweep
-from games.services.resolve import (
-    match_deadline_extend,
-    phase_resolve,
-    phase_retry,
-)
 from games.services.reliability import (
     deadline_miss_excuse,
     deadline_misses_record,
@@ -31,6 +26,11 @@ from games.services.reliability import (
     reliability_check,
     reliability_recompute,
     reliability_sweep,
+)
+from games.services.resolve import (
+    match_deadline_extend,
+    phase_resolve,
+    phase_retry,
 )
 from games.services.seats import seat_join, seat_leave, seat_replace
 from games.services.submit import sheet_submit
