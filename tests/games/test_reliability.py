@@ -243,9 +243,9 @@ def test_a_tournament_with_a_minimum_refuses_registration(make_user, client):
 def test_the_profile_and_the_lobby_show_the_record(make_user, client):
     alice, bob = make_user("alice"), make_user("bob")
     give_record(alice, finished=4, deadlines=10, missed=1)
-    services.match_create(creator=alice, game="toy-duel", options={}, hours_per_phase=24,
-                          min_reliability=50, title="Open duel",
-                          seats=[{"kind": "human", "user": alice}, {"kind": "human"}])
+    match = services.match_create(
+        creator=alice, game="toy-duel", options={}, hours_per_phase=24, min_reliability=50,
+        title="Open duel", seats=[{"kind": "human", "user": alice}, {"kind": "human"}])
     client.force_login(alice)
     profile = client.get("/accounts/profile/").content.decode()
     assert "<strong>90 %</strong> reliability" in profile
@@ -257,6 +257,10 @@ def test_the_profile_and_the_lobby_show_the_record(make_user, client):
     assert "reliability 50 % or more to join" in lobby
     assert 'alice <span class="reliability" title="Reliability: 90 % (1 of 10 deadlines ' \
            'missed, 0 of 4 matches abandoned)">(90 %)</span>' in lobby
+    invite = client.get(f"/invite/{match.invite_token}/").content.decode()
+    assert "reliability 50 % or more to join" in invite and "alice <span" in invite
+    assert "reliability 50 % or more to join" in client.get(
+        f"/matches/{match.pk}/").content.decode()
 
 
 @given(finished=st.integers(0, 50), abandoned=st.integers(0, 50),
