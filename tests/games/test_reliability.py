@@ -278,3 +278,24 @@ def test_the_score_is_a_percentage_that_misses_and_abandonments_only_lower(
                              missed=missed) <= score
     assert reliability_score(finished=finished, abandoned=abandoned, deadlines=deadlines + more,
                              missed=min(missed + more, deadlines + more)) <= score
+
+
+def test_a_moderator_excuses_a_miss_in_the_admin(make_user, client):
+    alice, bob = make_user("alice"), make_user("bob")
+    moderator = make_user("mod", is_staff=True, is_superuser=True)
+    match = duel(alice, bob, options={"target": 1})
+    submit(match, alice, 1, 1)
+    pass_deadline(match)
+    submit(match, alice, 1, 4)
+    submit(match, bob, 2, 2)
+    resolve(match)
+    dispatch()
+    miss = DeadlineMiss.objects.get(user=bob)
+    client.force_login(moderator)
+    answer = client.post("/admin/games/deadlinemiss/", {
+        "action": "excuse", "_selected_action": [miss.pk]})
+    assert answer.status_code == 302
+    miss.refresh_from_db()
+    assert miss.excused and miss.excused_by == moderator
+    assert record(bob).score == 100
+    assert client.get("/admin/games/reliability/").status_code == 200

@@ -102,3 +102,25 @@ def test_nothing_is_pushed_without_a_vapid_key(eager, push_service, subscribe, m
     _private_key.cache_clear()
     duel(alice, bob)
     assert PushMessage.objects.count() == 0
+
+
+def test_a_new_gameday_pushes_your_move_once_per_gameday(eager, push_service, subscribe,
+                                                         make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    subscribe(alice, "alice-phone")
+    match = games_services.match_create(
+        creator=alice, game="toy-race", title="Race",
+        options={"schedule": {"kind": "every", "minutes": 60, "open_minutes": 60}},
+        hours_per_phase=24, seats=[{"kind": "human", "user": u} for u in (alice, bob)])
+    before = len(push_service.to("alice-phone"))
+    assert games_services.gameday_tick(match_id=match.pk, now=match.deadline)
+    gamedays = [r.payload for r in push_service.to("alice-phone")[before:]]
+    assert len(gamedays) == 1
+    assert gamedays[0]["title"] == "Your move: Race"
+    assert gamedays[0]["body"].startswith("Gameday ")
+    assert services.gameday_opened_push(match_id=match.pk, gameday="nonsense") >= 0
+    # The same gameday again (a re-delivered signal) pushes nothing more.
+    from games.models import Action
+
+    gameday = Action.objects.filter(match=match, kind="tick").latest("seq").gameday
+    assert services.gameday_opened_push(match_id=match.pk, gameday=gameday) == 0

@@ -137,3 +137,25 @@ def test_the_vapid_key_command_prints_a_usable_key(capsys):
     lines = capsys.readouterr().out.splitlines()
     key = lines[0].removeprefix("VAPID_PRIVATE_KEY=")
     assert len(key) == 43 and public_key_of(key) in lines[1]
+
+
+def test_development_generates_a_key_once_and_production_without_one_has_no_push(
+        settings, tmp_path, client, make_user):
+    from portal.push import vapid
+
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_GENERATE = "", True
+    settings.VAPID_KEY_FILE = tmp_path / "vapid.txt"
+    vapid._private_key.cache_clear()
+    key = vapid.private_key()
+    assert settings.VAPID_KEY_FILE.read_text().strip() == key
+    vapid._private_key.cache_clear()
+    assert vapid.private_key() == key  # kept: subscriptions survive a restart
+    settings.VAPID_GENERATE = False
+    vapid._private_key.cache_clear()
+    assert not vapid.enabled()
+    client.force_login(make_user("alice"))
+    assert "Push notifications are not set up on this site." in client.get(
+        "/accounts/profile/").content.decode()
+    assert client.post("/push/subscriptions/", data="{}",
+                       content_type="application/json").status_code == 409
+    vapid._private_key.cache_clear()
