@@ -60,6 +60,11 @@ def _payload(subscription: PushSubscription, *, kind: str, title: str, body: str
             "unsubscribe": unsubscribe_url(subscription.pk)}
 
 
+def _anyone_subscribed(match_id: int) -> bool:
+    """One cheap query before any work: most matches have no player with push on."""
+    return PushSubscription.objects.filter(user__seats__match_id=match_id).exists()
+
+
 def _human_seats(match: Match, numbers: set[int] | None = None) -> list[Seat]:
     seats = Seat.objects.filter(match=match, user__isnull=False).select_related("user")
     return [seat for seat in seats if numbers is None or seat.number in numbers]
@@ -86,7 +91,7 @@ def _your_move(match: Match, seats: list[Seat], key: str, body_for: Any, deadlin
 
 def phase_opened_push(*, match_id: int, phase_number: int) -> int:
     """Push "your move" to every device of the seats that must act in the phase just opened."""
-    if not vapid.enabled():
+    if not vapid.enabled() or not _anyone_subscribed(match_id):
         return 0
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
     phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
@@ -106,7 +111,7 @@ def phase_opened_push(*, match_id: int, phase_number: int) -> int:
 
 def gameday_opened_push(*, match_id: int, gameday: str) -> int:
     """Push "your move" to the players who may act in a continuous match's new gameday."""
-    if not vapid.enabled():
+    if not vapid.enabled() or not _anyone_subscribed(match_id):
         return 0
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
     if match is None or match.state is None:
@@ -123,7 +128,7 @@ def gameday_opened_push(*, match_id: int, gameday: str) -> int:
 
 def match_ended_push(*, match_id: int) -> int:
     """Push the result to every device of the match's players that wants results."""
-    if not vapid.enabled():
+    if not vapid.enabled() or not _anyone_subscribed(match_id):
         return 0
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
