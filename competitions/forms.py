@@ -35,6 +35,10 @@ class TournamentForm(forms.Form):
     format = forms.ChoiceField(choices=Tournament.Format.choices)
     max_players = forms.IntegerField(min_value=2, max_value=4096, required=False)
     rating_floor = forms.FloatField(min_value=-1000, max_value=1000, required=False)
+    min_reliability = forms.IntegerField(
+        min_value=0, max_value=100, required=False, label="Minimum reliability to join (%)",
+        help_text="Players whose reliability record is lower, or who have none yet, cannot "
+                  "register.")
     rounds_planned = forms.IntegerField(min_value=1, max_value=99, required=False,
                                         label="Rounds (Swiss, pods)")
     cycles = forms.IntegerField(min_value=1, max_value=2, initial=1,

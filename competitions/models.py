@@ -332,6 +332,8 @@ class Tournament(models.Model):
     max_players = models.PositiveIntegerField(null=True, blank=True)
     rating_floor = models.FloatField(null=True, blank=True,
                                      help_text="Least conservative rating on the ladder.")
+    min_reliability = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Least reliability (a percentage) to register.")
     rounds_planned = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Swiss and pods; empty: chosen from the field."
     )
@@ -354,6 +356,8 @@ class Tournament(models.Model):
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["starts_at"], name="tournament_due_start",
                                 condition=Q(status="registration"))]
+        constraints = [models.CheckConstraint(condition=Q(min_reliability__lte=100),
+                                              name="tournament_min_reliability_percent")]
 
     def __str__(self) -> str:
         return self.name

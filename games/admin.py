@@ -20,10 +20,12 @@ from django.utils.html import format_html
 from games import services
 from games.models import (
     Action,
+    DeadlineMiss,
     LogbookStrike,
     Match,
     MatchStatusChange,
     Phase,
+    Reliability,
     Seat,
     Submission,
     SweepRun,
@@ -344,3 +346,42 @@ class LogbookStrikeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_select_related = ["match", "action", "by"]
     fields = list_display
     readonly_fields = fields
+
+
+@admin.register(DeadlineMiss)
+class DeadlineMissAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Missed deadlines: a moderator excuses one (it stops counting in the player's
+    reliability record) or takes the excuse back; each goes through the service."""
+
+    list_display = ("user", "match", "phase_number", "seat_number", "missed_at", "excused",
+                    "excused_by", "excused_reason")
+    list_filter = ("excused",)
+    search_fields = ("user__username",)
+    actions = ["excuse", "unexcuse"]
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return bool(request.user.is_staff)  # for the actions; the fields stay read-only
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        return [field.name for field in DeadlineMiss._meta.fields]
+
+    @admin.action(description="Excuse the selected misses (they stop counting)")
+    def excuse(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for miss in queryset:
+            services.deadline_miss_excuse(miss_id=miss.pk, by=request.user,
+                                          reason=f"excused in the admin by {request.user}")
+        messages.success(request, f"{queryset.count()} miss(es) excused.")
+
+    @admin.action(description="Take the excuse back")
+    def unexcuse(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for miss in queryset:
+            services.deadline_miss_excuse(miss_id=miss.pk, by=request.user, reason="",
+                                          excused=False)
+        messages.success(request, f"{queryset.count()} excuse(s) taken back.")
+
+
+@admin.register(Reliability)
+class ReliabilityAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("user", "score", "matches_finished", "matches_abandoned", "deadlines",
+                    "deadlines_missed", "misses_excused", "updated_at")
+    search_fields = ("user__username",)

@@ -86,6 +86,14 @@ class MatchCreateForm(forms.Form):
     is_public = forms.BooleanField(
         label="Public (anyone may watch and join open seats)", required=False, initial=True
     )
+    min_reliability = forms.IntegerField(
+        label="Minimum reliability to join (%)",
+        min_value=0,
+        max_value=100,
+        required=False,
+        help_text="Players whose reliability record is lower (or who have none yet) cannot "
+                  "take a seat. Empty: anyone.",
+    )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

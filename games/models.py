@@ -61,6 +61,10 @@ class Match(models.Model):
     miss_limit = models.PositiveSmallIntegerField(
         default=3, help_text="Misses in a row before the policy applies."
     )
+    min_reliability = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="Players need at least this reliability (a percentage) to take a seat.",
+    )
 
     # The current phase (denormalised from the open Phase row for the lobby and the sweeper).
     phase_number = models.PositiveIntegerField(default=0)
@@ -90,6 +94,10 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(min_reliability__lte=100),
+                                   name="match_min_reliability_percent"),
+        ]
         indexes = [
             # The deadline sweeper's query: active matches whose deadline has passed.
             models.Index(
@@ -361,3 +369,88 @@ class OutboxEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.name} {self.payload}"
+
+
+# --- reliability ---------------------------------------------------------------------------
+
+
+class DeadlineMiss(models.Model):
+    """A deadline a player let pass: their seat got the default sheet. Written by the resolution
+    that played the default (so it names the player who held the seat then). A miss that was
+    not the player's fault — a vacation, a moderator's decision — is ``excused`` and does not
+    count (``games.services.deadline_miss_excuse``)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="misses")
+    phase_number = models.PositiveIntegerField()
+    seat_number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="deadline_misses")
+    missed_at = models.DateTimeField()
+    excused = models.BooleanField(default=False)
+    excused_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    excused_reason = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["match", "phase_number", "seat_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "phase_number", "seat_number"],
+                                    name="deadlinemiss_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} missed {self.match} phase {self.phase_number}"
+
+
+class ReliabilityUpdate(models.Model):
+    """A finished (or aborted) match counted in its players' reliability records: exactly one
+    row per match, whatever the signal or the sweeper does (like a ladder's RatingUpdate)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="reliability")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"reliability counted for {self.match}"
+
+
+class MatchReliability(models.Model):
+    """One player's part in one counted match: how it ended for them and how many deadlines
+    they faced in it."""
+
+    class Outcome(models.TextChoices):
+        FINISHED = "finished", "Played to the end"
+        ABANDONED = "abandoned", "Abandoned (forfeited or replaced)"
+        ABORTED = "aborted", "Aborted by a moderator"
+
+    update = models.ForeignKey(ReliabilityUpdate, on_delete=models.CASCADE,
+                               related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    seat_number = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    deadlines = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["update", "user"], name="matchreliability_unique"),
+        ]
+
+
+class Reliability(models.Model):
+    """A player's reliability record, recomputed from the rows above when one of their matches
+    is counted or a miss of theirs is excused. ``score`` (a percentage) is the share of their
+    deadlines met times the share of their matches played to the end; None before their first
+    counted match."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="reliability")
+    matches_finished = models.PositiveIntegerField(default=0)
+    matches_abandoned = models.PositiveIntegerField(default=0)
+    deadlines = models.PositiveIntegerField(default=0)
+    deadlines_missed = models.PositiveIntegerField(default=0)
+    misses_excused = models.PositiveIntegerField(default=0)
+    score = models.PositiveSmallIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"reliability of {self.user}: {self.score}"

@@ -57,3 +57,23 @@ def bot_submit(match_id: int, seat_number: int, phase_number: int) -> bool:
 def gameday_tick(match_id: int) -> bool:
     """Start a continuous match's due gameday exactly once (a no-op if not due or done)."""
     return services.gameday_tick(match_id=match_id)
+
+
+@shared_task(name="games.tasks.reliability_record", **TASK_OPTIONS)
+def reliability_record(match_id: int) -> bool:
+    """Count an ended match in its players' reliability records (exactly once)."""
+    return services.match_reliability_record(match_id=match_id) is not None
+
+
+@shared_task(name="games.tasks.reliability_sweep", **TASK_OPTIONS)
+def reliability_sweep() -> int:
+    """Count ended matches whose reliability task never ran (beat; a safety net)."""
+    return services.reliability_sweep()
+
+
+@shared_task(name="games.tasks.deadline_misses_record", **TASK_OPTIONS)
+def deadline_misses_record(match_id: int, phase_number: int, missed_at: str,
+                           users: dict[str, int]) -> int:
+    """Write a resolution's missed deadlines into the players' records (once)."""
+    return services.deadline_misses_record(match_id=match_id, phase_number=phase_number,
+                                           missed_at=missed_at, users=users)

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "portal.accounts",
     "anymail",
     "portal.mail",
+    "portal.push",
     "competitions",
 ]
 
@@ -134,6 +135,7 @@ SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.deadlines_sweep", "schedule": SWEEP_INTERVAL_SECONDS},
     "sweep-outbox": {"task": "games.tasks.outbox_sweep", "schedule": 4 * SWEEP_INTERVAL_SECONDS},
+    "sweep-reliability": {"task": "games.tasks.reliability_sweep", "schedule": 300},
 }
 
 # --- auth -----------------------------------------------------------------------------
@@ -260,6 +262,30 @@ CELERY_BEAT_SCHEDULE.update(
         "mail-digest": {
             "task": "portal.mail.tasks.digests_send",
             "schedule": crontab(hour=MAIL_DIGEST_HOUR_UTC, minute=0),
+        },
+    }
+)
+
+# --- web push (portal.push) ----------------------------------------------------------
+# The VAPID private key (base64url of the raw 32 bytes; `manage.py push_vapid_keys` makes one).
+# Without it push is off, unless VAPID_GENERATE (on with DEBUG) makes one in VAR_DIR.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_GENERATE = env_bool("VAPID_GENERATE", DEBUG)
+VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", VAR_DIR / "vapid-private-key.txt"))
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
+# Push endpoints must be https on a public name; tests point them at a local http server.
+PUSH_ALLOW_LOCAL_ENDPOINTS = env_bool("PUSH_ALLOW_LOCAL_ENDPOINTS", False)
+PUSH_SEND_BATCH = int(os.environ.get("PUSH_SEND_BATCH", "100"))
+PUSH_SEND_MAX_ATTEMPTS = int(os.environ.get("PUSH_SEND_MAX_ATTEMPTS", "6"))
+PUSH_RETRY_BASE_SECONDS = float(os.environ.get("PUSH_RETRY_BASE_SECONDS", "30"))
+PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
+PUSH_SWEEP_SECONDS = float(os.environ.get("PUSH_SWEEP_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "push-sweep": {"task": "portal.push.tasks.push_sweep", "schedule": PUSH_SWEEP_SECONDS},
+        "push-reminders": {
+            "task": "portal.push.tasks.reminders_push",
+            "schedule": MAIL_REMINDER_SWEEP_SECONDS,
         },
     }
 )

@@ -20,7 +20,7 @@ import engine
 from competitions.models import Club, Entry, Ladder, Tournament, TournamentStatusChange
 from competitions.services.clubs import membership_of, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
-from games.services import ServiceError
+from games.services import ServiceError, reliability_check
 
 Format = Tournament.Format
 
@@ -77,7 +77,8 @@ def _whole(value: Any, what: str, low: int, high: int, empty_ok: bool = True) ->
 def tournament_create(
     *, by: AbstractBaseUser, name: str, game: str, format: str, club_id: Any = None,
     options: dict | None = None, max_players: Any = None, rating_floor: Any = None,
-    rounds_planned: Any = None, cycles: Any = 1, seats_per_match: Any = None,
+    min_reliability: Any = None, rounds_planned: Any = None, cycles: Any = 1,
+    seats_per_match: Any = None,
     round_hours: Any = 168, hours_per_phase: Any = 48, adjudication: str = "forfeit",
     bye_score: Any = 1, late_entry: bool = False, starts_at: datetime | None = None,
 ) -> Tournament:
@@ -129,6 +130,7 @@ def tournament_create(
         club=club, ladder=ladder, name=name, game=the_game.slug, options=clean, format=format,
         max_players=_whole(max_players, "The most players", 2, 4096),
         rating_floor=floor,
+        min_reliability=_whole(min_reliability, "The minimum reliability", 0, 100) or None,
         rounds_planned=_whole(rounds_planned, "The number of rounds", 1, 99),
         cycles=_whole(cycles, "The cycles", 1, 2, empty_ok=False),
         seats_per_match=size,
@@ -169,6 +171,7 @@ def tournament_register(*, tournament_id: Any, user: AbstractBaseUser) -> Entry:
     if tournament.rating_floor is not None and rating < tournament.rating_floor:
         raise ServiceError("not_allowed", f"Your rating {rating:.1f} is under the floor "
                            f"{tournament.rating_floor:.1f}.")
+    reliability_check(user=user, minimum=tournament.min_reliability, what="This tournament")
     start_number = None
     if running_late:
         last = Entry.objects.filter(tournament=tournament).exclude(start_number=None) \

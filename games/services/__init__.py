@@ -19,6 +19,14 @@ from games.services.errors import ServiceError
 from games.services.match import match_abort, match_create, match_set_status, match_start
 from games.services.orders import orders_submit
 from games.services.outbox import outbox_dispatch, outbox_sweep
+from games.services.reliability import (
+    deadline_miss_excuse,
+    deadline_misses_record,
+    match_reliability_record,
+    reliability_check,
+    reliability_recompute,
+    reliability_sweep,
+)
 from games.services.resolve import (
     match_deadline_extend,
     phase_resolve,
@@ -39,6 +47,12 @@ __all__ = [
     "Receipt",
     "ServiceError",
     "bot_submit",
+    "deadline_miss_excuse",
+    "deadline_misses_record",
+    "match_reliability_record",
+    "reliability_check",
+    "reliability_recompute",
+    "reliability_sweep",
     "deadlines_sweep",
     "match_abort",
     "match_create",

@@ -13,7 +13,7 @@ from engine import RuleError
 from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, result_as_json
 from games.services.errors import ServiceError
-from games.services.queue import outbox_write, signal_event
+from games.services.queue import outbox_write, signal_event, task_event
 
 MAX_HOURS_PER_PHASE = Decimal("8760")  # a year; the field holds up to 9999.999
 MIN_HOURS_PER_PHASE = Decimal("0.001")
@@ -48,11 +48,12 @@ def match_set_status(
         match.deadline = None
         match.complete_at = None
         fields += ["finished_at", "deadline", "complete_at"]
-        ended = signal_event("match_ended", match.pk, match_id=match.pk, status=new_status)
+        ended = [signal_event("match_ended", match.pk, match_id=match.pk, status=new_status),
+                 task_event("games.tasks.reliability_record", match.pk, match_id=match.pk)]
         if events is not None:
-            events.append(ended)
+            events.extend(ended)
         else:
-            outbox_write([ended])
+            outbox_write(ended)
     if save:
         match.save(update_fields=fields)
     MatchStatusChange.objects.create(
@@ -133,8 +134,10 @@ def match_create(
     miss_limit: int = 3,
     is_public: bool = True,
     title: str = "",
+    min_reliability: int | None = None,
 ) -> Match:
-    """Create a match; if every seat is already filled (e.g. creator + bot) it starts now."""
+    """Create a match; if every seat is already filled (e.g. creator + bot) it starts now.
+    ``min_reliability`` (a percentage) keeps players below it from taking a seat."""
     the_game = game_for(game)
     try:
         clean_options = the_game.validate_options(options if options is not None else {})
@@ -148,6 +151,10 @@ def match_create(
     if (isinstance(miss_limit, bool) or not isinstance(miss_limit, int)
             or not 1 <= miss_limit <= 100):
         raise ServiceError("invalid_options", "The miss limit must be a whole number, 1 to 100.")
+    if min_reliability is not None and (isinstance(min_reliability, bool) or not isinstance(
+            min_reliability, int) or not 0 <= min_reliability <= 100):
+        raise ServiceError("invalid_options",
+                           "The minimum reliability must be a percentage, 0 to 100.")
     title = (title or "").strip()
     if len(title) > Match._meta.get_field("title").max_length:
         raise ServiceError("invalid_options", "The title is too long (120 characters at most).")
@@ -161,6 +168,7 @@ def match_create(
         hours_per_phase=hours,
         miss_policy=miss_policy,
         miss_limit=miss_limit,
+        min_reliability=min_reliability or None,
     )
     now = timezone.now()
     seat_rows = Seat.objects.bulk_create([

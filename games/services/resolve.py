@@ -24,7 +24,7 @@ from games.services.common import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.queue import enqueue_on_commit, outbox_write, signal_event
+from games.services.queue import enqueue_on_commit, outbox_write, signal_event, task_event
 
 logger = logging.getLogger(__name__)
 
@@ -132,12 +132,15 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
         Submission.objects.bulk_create(missing)
         sheets.update({sub.seat.number: sub for sub in missing})
     changed: dict[int, Seat] = {}
+    misses: dict[str, int] = {}  # seat number → the player who missed (for their record)
     for number, sheet in sheets.items():
         seat = seats[number]
         if sheet.source == Submission.Source.DEFAULT:
             seat.missed_in_row += 1
             seat.missed_total += 1
             changed[number] = seat
+            if seat.user_id is not None:
+                misses[str(number)] = seat.user_id
         elif seat.missed_in_row:
             seat.missed_in_row = 0
             changed[number] = seat
@@ -165,6 +168,10 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
         Seat.objects.bulk_update(list(changed.values()),
                                  ["missed_in_row", "missed_total", "status"])
     promised: list[tuple] = []
+    if misses:  # the players' reliability records, written after the commit (no query here)
+        promised.append(task_event("games.tasks.deadline_misses_record", match.pk,
+                                   match_id=match.pk, phase_number=phase_number,
+                                   missed_at=now.isoformat(), users=misses))
     match.state = outcome.state
     match.complete_at = None
     fields = ["state", "complete_at", "result", "phase_number", "phase_kind", "phase_name",

@@ -13,6 +13,7 @@ from games.models import Match, Seat
 from games.services.common import match_lock
 from games.services.errors import ServiceError
 from games.services.match import match_start
+from games.services.reliability import reliability_check
 
 
 def _require_user(user: AbstractBaseUser | None) -> None:
@@ -43,6 +44,7 @@ def seat_join(
     seats = list(match.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         raise ServiceError("already_seated", "You already have a seat in this match.")
+    reliability_check(user=user, minimum=match.min_reliability, what="This match")
     if seat_number is None:
         seat = next((s for s in seats if s.status == Seat.Status.OPEN), None)
         if seat is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,17 +18,21 @@ from games.views.access import match_url, redirect_to, status_for
 LOBBY_SIZE = 50
 CREATE_FIELDS = (
     "game", "title", "seat_count", "options", "options_game", "hours_per_phase", "miss_policy",
-    "miss_limit", "is_public",
+    "miss_limit", "is_public", "min_reliability",
 )
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
+    # The players of each match, with their reliability records (one query for all).
+    players = Prefetch("seats", to_attr="players", queryset=Seat.objects.filter(
+        user__isnull=False).select_related("user__reliability").order_by("number"))
     open_matches = selectors.matches_open_to_join(request.user).annotate(
         open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN))
-    )[:LOBBY_SIZE]
+    ).prefetch_related(players)[:LOBBY_SIZE]
     running = (
         Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
         .defer("state", "options")
+        .prefetch_related(players)
         .order_by("deadline")[:LOBBY_SIZE]
     )
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
@@ -69,6 +73,7 @@ def create(request: HttpRequest) -> HttpResponse:
             miss_limit=data["miss_limit"],
             is_public=data["is_public"],
             title=data["title"],
+            min_reliability=data.get("min_reliability"),
         )
     except ServiceError as error:
         _attach_errors(form, error)

@@ -1,0 +1,190 @@
+"""Players' reliability records: matches played to the end and abandoned, deadlines met and
+missed (excused misses do not count), counted exactly once per finished match.
+
+A miss is written by the resolution that played a seat's default (``DeadlineMiss``, with the
+player who held the seat then). When a match ends the lifecycle promises
+``games.tasks.reliability_record`` in its outbox; ``match_reliability_record`` counts the match
+once (a unique ``ReliabilityUpdate`` row under the match lock: a re-delivered task, the sweeper
+or a concurrent worker finds it and changes nothing) and recomputes the record of each of its
+players from the rows (``reliability_recompute``), so a record is always the sum of its rows.
+
+``score`` = 100 × (deadlines met / deadlines faced) × (matches finished / matches finished or
+abandoned), rounded down; None before the first counted match. A minimum reliability on a match
+or a tournament refuses players below it, and players with no record yet.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count, Q, Sum
+
+from games.models import (
+    DeadlineMiss,
+    Match,
+    MatchReliability,
+    Phase,
+    Reliability,
+    ReliabilityUpdate,
+    Seat,
+)
+from games.services.common import match_lock
+from games.services.errors import ServiceError
+
+Outcome = MatchReliability.Outcome
+ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def reliability_score(*, finished: int, abandoned: int, deadlines: int, missed: int
+                      ) -> int | None:
+    """The percentage shown and compared with a minimum (None: no counted match yet)."""
+    if finished + abandoned == 0:
+        return None
+    met = 1.0 if deadlines == 0 else max(deadlines - missed, 0) / deadlines
+    return int(100 * met * finished / (finished + abandoned) + 1e-9)
+
+
+def _entries(match: Match) -> list[MatchReliability]:
+    """Each human player's part in ``match``: the seat's player now, and players who held a
+    seat before and were replaced (known by their misses: a seat is taken from a player only
+    after misses), who abandoned it."""
+    seats = list(Seat.objects.filter(match=match, user__isnull=False))
+    phases = [(number, resolved_at, set((revealed or {}).keys())) for number, resolved_at,
+              revealed in Phase.objects.filter(match=match, status=Phase.Status.RESOLVED)
+              .values_list("number", "resolved_at", "revealed")]
+    last_miss: dict[tuple[int, int], Any] = {}
+    for user_id, seat_number, missed_at in DeadlineMiss.objects.filter(match=match).values_list(
+            "user_id", "seat_number", "missed_at"):
+        key = (user_id, seat_number)
+        last_miss[key] = max(missed_at, last_miss.get(key, missed_at))
+    entries: dict[int, MatchReliability] = {}
+    for seat in seats:
+        faced = sum(1 for _, resolved_at, keys in phases if str(seat.number) in keys and (
+            seat.joined_at is None or resolved_at is None or resolved_at >= seat.joined_at))
+        if match.status == Match.Status.ABORTED:
+            outcome = Outcome.ABORTED
+        elif seat.status == Seat.Status.FORFEITED:
+            outcome = Outcome.ABANDONED
+        else:
+            outcome = Outcome.FINISHED
+        entries[seat.user_id] = MatchReliability(user_id=seat.user_id, seat_number=seat.number,
+                                                 outcome=outcome, deadlines=faced)
+    seated = {(seat.user_id, seat.number) for seat in seats}
+    for (user_id, seat_number), until in sorted(last_miss.items(), key=lambda item: item[1]):
+        if (user_id, seat_number) in seated or user_id in entries:
+            continue
+        faced = sum(1 for _, resolved_at, keys in phases if str(seat_number) in keys
+                    and resolved_at is not None and resolved_at <= until)
+        entries[user_id] = MatchReliability(user_id=user_id, seat_number=seat_number,
+                                            outcome=Outcome.ABANDONED, deadlines=faced)
+    return list(entries.values())
+
+
+def deadline_misses_record(*, match_id: Any, phase_number: int, missed_at: str,
+                           users: dict[str, int]) -> int:
+    """Write the misses a resolution found (seat number → the player who held the seat then);
+    promised by the resolution in the lifecycle's outbox, so written once whatever happens
+    (the rows are unique). A miss that arrives after its match was counted updates the
+    player's record. Returns how many rows were new."""
+    at = datetime.fromisoformat(missed_at)
+    rows = [DeadlineMiss(match_id=match_id, phase_number=phase_number, seat_number=int(seat),
+                         user_id=user_id, missed_at=at) for seat, user_id in users.items()]
+    before = DeadlineMiss.objects.filter(match_id=match_id, phase_number=phase_number).count()
+    DeadlineMiss.objects.bulk_create(rows, ignore_conflicts=True)
+    created = DeadlineMiss.objects.filter(match_id=match_id,
+                                          phase_number=phase_number).count() - before
+    if created and ReliabilityUpdate.objects.filter(match_id=match_id).exists():
+        for user_id in sorted(set(users.values())):
+            reliability_recompute(user_id=user_id)
+    return created
+
+
+@transaction.atomic
+def match_reliability_record(*, match_id: Any) -> ReliabilityUpdate | None:
+    """Count an ended match in its players' records, exactly once (locks the match row; a
+    second call finds the unique row and changes nothing). None if counted or not ended."""
+    try:
+        match = match_lock(match_id)
+    except ServiceError:
+        return None
+    if match.status not in ENDED or ReliabilityUpdate.objects.filter(match=match).exists():
+        return None
+    update = ReliabilityUpdate.objects.create(match=match)
+    entries = _entries(match)
+    for entry in entries:
+        entry.update = update
+    MatchReliability.objects.bulk_create(entries)
+    for user_id in sorted(entry.user_id for entry in entries):
+        reliability_recompute(user_id=user_id)
+    return update
+
+
+def reliability_recompute(*, user_id: Any) -> Reliability:
+    """The record of one player, from their rows: counted matches and their misses in them."""
+    totals = MatchReliability.objects.filter(user_id=user_id).aggregate(
+        finished=Count("pk", filter=Q(outcome=Outcome.FINISHED)),
+        abandoned=Count("pk", filter=Q(outcome=Outcome.ABANDONED)),
+        deadlines=Sum("deadlines"))
+    counted = DeadlineMiss.objects.filter(user_id=user_id, match__reliability__isnull=False)
+    missed = counted.filter(excused=False).count()
+    excused = counted.filter(excused=True).count()
+    finished, abandoned = totals["finished"] or 0, totals["abandoned"] or 0
+    deadlines = totals["deadlines"] or 0
+    record, _ = Reliability.objects.update_or_create(user_id=user_id, defaults={
+        "matches_finished": finished, "matches_abandoned": abandoned, "deadlines": deadlines,
+        "deadlines_missed": missed, "misses_excused": excused,
+        "score": reliability_score(finished=finished, abandoned=abandoned,
+                                   deadlines=deadlines, missed=missed)})
+    return record
+
+
+@transaction.atomic
+def deadline_miss_excuse(*, miss_id: Any, by: AbstractBaseUser | None, reason: str,
+                         excused: bool = True) -> DeadlineMiss:
+    """Excuse a miss (a vacation, a moderator's decision), or take the excuse back, and
+    recompute the player's record. Moderators only; idempotent."""
+    if by is not None and not getattr(by, "is_staff", False):
+        raise ServiceError("not_allowed", "Only a moderator may excuse a missed deadline.")
+    miss = DeadlineMiss.objects.select_for_update().filter(pk=miss_id).first()
+    if miss is None:
+        raise ServiceError("not_found", "No such missed deadline.")
+    if excused and not reason.strip():
+        raise ServiceError("invalid", "Say why the miss is excused.")
+    if miss.excused != excused:
+        miss.excused = excused
+        miss.excused_by = by if excused else None
+        miss.excused_reason = reason.strip()[:255] if excused else ""
+        miss.save(update_fields=["excused", "excused_by", "excused_reason"])
+        reliability_recompute(user_id=miss.user_id)
+    return miss
+
+
+def reliability_describe(record: Reliability | None) -> str:
+    if record is None or record.score is None:
+        return "no reliability record yet (no match of yours has been counted)"
+    return (f"{record.score} % ({record.deadlines_missed} of {record.deadlines} deadlines "
+            f"missed, {record.matches_abandoned} of "
+            f"{record.matches_finished + record.matches_abandoned} matches abandoned)")
+
+
+def reliability_check(*, user: AbstractBaseUser, minimum: int | None, what: str) -> None:
+    """Refuse ``user`` (ServiceError "unreliable") if a minimum reliability is set and their
+    record is below it or missing. ``what`` names the match or tournament for the message."""
+    if not minimum:
+        return
+    record = Reliability.objects.filter(user_id=user.pk).first()
+    if record is not None and record.score is not None and record.score >= minimum:
+        return
+    raise ServiceError("unreliable", f"{what} asks for a reliability of at least {minimum} %; "
+                                     f"you have {reliability_describe(record)}.")
+
+
+def reliability_sweep(*, limit: int = 200) -> int:
+    """Count ended matches the outbox task has not counted yet (a safety net; each once)."""
+    pending = (Match.objects.filter(status__in=ENDED, reliability__isnull=True)
+               .order_by("finished_at").values_list("pk", flat=True)[:limit])
+    return sum(match_reliability_record(match_id=match_id) is not None
+               for match_id in list(pending))

@@ -1,0 +1,87 @@
+"""Web push: each browser a player turned push on in (a subscription), and the push outbox
+(every notification is a row first, sent by a task, like the e-mail outbox)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class PushSubscription(models.Model):
+    """One browser (device) of one player: where its push service takes our messages
+    (``endpoint``) and the keys its messages are encrypted for (RFC 8291). A push service that
+    answers 404 or 410 for it means it is gone: the row is deleted."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100, help_text="The browser's public key (base64url).")
+    auth = models.CharField(max_length=40, help_text="The browser's auth secret (base64url).")
+    label = models.CharField(max_length=100, blank=True, help_text="Which device, for its owner.")
+    your_move = models.BooleanField(default=True, help_text="A phase opened and I must act.")
+    reminders = models.BooleanField(default=True, help_text="A deadline is near and I have "
+                                                            "not acted.")
+    results = models.BooleanField(default=True, help_text="A match of mine ended.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.label or 'a browser'} of {self.user}"
+
+    def wants(self, kind: str) -> bool:
+        return {PushMessage.Kind.YOUR_MOVE: self.your_move, PushMessage.Kind.REMINDER:
+                self.reminders, PushMessage.Kind.RESULT: self.results}.get(kind, True)
+
+
+class PushMessage(models.Model):
+    """One notification to one subscription: queued → sending → sent, or retry (the push
+    service was busy or down) / failed / expired (its time to live ran out before it could be
+    sent, or a newer message on the same topic replaced it). ``dedupe_key`` is unique, so an
+    event reported twice pushes once."""
+
+    class Kind(models.TextChoices):
+        YOUR_MOVE = "your_move", "Your move"
+        REMINDER = "reminder", "Deadline reminder"
+        RESULT = "result", "Result"
+        TEST = "test", "Test"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        RETRY = "retry", "Waiting to retry"
+        EXPIRED = "expired", "Expired (too late, or replaced by a newer one)"
+        FAILED = "failed", "Failed"
+
+    subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE,
+                                     related_name="messages")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    dedupe_key = models.CharField(max_length=200, unique=True)
+    topic = models.CharField(max_length=32, blank=True,
+                             help_text="A newer undelivered message on the same topic replaces "
+                                       "an older one (RFC 8030 Topic).")
+    payload = models.JSONField()
+    urgency = models.CharField(max_length=8, default="normal")
+    expires_at = models.DateTimeField(help_text="Its time to live ends: never sent after.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField()
+    sending_since = models.DateTimeField(null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["next_attempt_at"], name="push_pending",
+                         condition=Q(status__in=["queued", "retry", "sending"])),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} push to {self.subscription} ({self.status})"

@@ -1,0 +1,218 @@
+"""Which pushes an event causes: "your move" when a phase opens (or a gameday begins) for the
+seats that must act, reminders before a deadline for the seats not in yet, and the result when
+a match ends, each to every device of the player that wants that kind. Called from the same
+lifecycle signals as the e-mails (delivered by the lifecycle's outbox after the commit) and
+from beat for reminders; never in a request.
+
+A push says what happened and links to the page; nothing of anybody's sheet is in it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+import engine
+from games.models import Match, Phase, Seat, Submission
+from portal.mail.services.notify import (
+    _due_reminder,
+    language_of,
+    local_time,
+    match_url,
+    profile_of,
+    result_text,
+)
+from portal.push import vapid
+from portal.push.models import PushMessage, PushSubscription
+from portal.push.services.outbox import push_queue
+from portal.push.services.subscriptions import unsubscribe_url
+
+Kind = PushMessage.Kind
+# Time to live: "your move" until the deadline, but never more than a day (a phone offline for
+# a week gets the latest news, not a week of it); a result for a day.
+MAX_TTL = timedelta(days=1)
+NO_DEADLINE_TTL = timedelta(hours=12)
+RESULT_TTL = timedelta(days=1)
+TEST_TTL = timedelta(minutes=10)
+FIELD = {Kind.YOUR_MOVE: "your_move", Kind.REMINDER: "reminders", Kind.RESULT: "results"}
+
+
+def _ttl_until(deadline: datetime | None, now: datetime) -> float:
+    if deadline is None:
+        return NO_DEADLINE_TTL.total_seconds()
+    return min(max(deadline - now, timedelta(0)), MAX_TTL).total_seconds()
+
+
+def _devices(user_ids: Iterable[int], kind: str) -> dict[int, list[PushSubscription]]:
+    found: dict[int, list[PushSubscription]] = {}
+    for subscription in PushSubscription.objects.filter(
+            user_id__in=list(user_ids), **{FIELD[kind]: True}).order_by("pk"):
+        found.setdefault(subscription.user_id, []).append(subscription)
+    return found
+
+
+def _payload(subscription: PushSubscription, *, kind: str, title: str, body: str, url: str,
+             tag: str) -> dict[str, Any]:
+    return {"kind": kind, "title": title, "body": body, "url": url, "tag": tag,
+            "unsubscribe": unsubscribe_url(subscription.pk)}
+
+
+def _anyone_subscribed(match_id: int) -> bool:
+    """One cheap query before any work: most matches have no player with push on."""
+    return PushSubscription.objects.filter(user__seats__match_id=match_id).exists()
+
+
+def _human_seats(match: Match, numbers: set[int] | None = None) -> list[Seat]:
+    seats = Seat.objects.filter(match=match, user__isnull=False).select_related("user")
+    return [seat for seat in seats if numbers is None or seat.number in numbers]
+
+
+def _your_move(match: Match, seats: list[Seat], key: str, body_for: Any, deadline: Any,
+               now: datetime) -> int:
+    devices = _devices([seat.user_id for seat in seats], Kind.YOUR_MOVE)
+    created = 0
+    topic = f"m{match.pk}-move"
+    for seat in seats:
+        with translation.override(language_of(seat.user)):
+            title = _("Your move: %(match)s") % {"match": match}
+            body = body_for(seat)
+        for device in devices.get(seat.user_id, []):
+            payload = _payload(device, kind=Kind.YOUR_MOVE, title=title, body=body,
+                               url=match_url(match), tag=topic)
+            created += push_queue(
+                subscription=device, kind=Kind.YOUR_MOVE, dedupe_key=f"{key}:d{device.pk}",
+                payload=payload, ttl_seconds=_ttl_until(deadline, now), topic=topic,
+                urgency="high", now=now) is not None
+    return created
+
+
+def phase_opened_push(*, match_id: int, phase_number: int) -> int:
+    """Push "your move" to every device of the seats that must act in the phase just opened."""
+    if not vapid.enabled() or not _anyone_subscribed(match_id):
+        return 0
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
+    if match is None or phase is None or phase.status != Phase.Status.OPEN:
+        return 0
+    prompts = engine.get(match.game).prompts(phase.state_before)
+    seats = _human_seats(match, set(prompts))
+
+    def body(seat: Seat) -> str:
+        return _("%(phase)s %(number)s. Deadline: %(deadline)s.") % {
+            "phase": (phase.name or _("phase")).capitalize(), "number": phase.number,
+            "deadline": local_time(phase.deadline, seat.user)}
+
+    return _your_move(match, seats, f"push:move:m{match.pk}:p{phase.number}", body,
+                      phase.deadline, timezone.now())
+
+
+def gameday_opened_push(*, match_id: int, gameday: str) -> int:
+    """Push "your move" to the players who may act in a continuous match's new gameday."""
+    if not vapid.enabled() or not _anyone_subscribed(match_id):
+        return 0
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    if match is None or match.state is None:
+        return 0
+    seats = _human_seats(match, set(engine.get(match.game).prompts(match.state)))
+
+    def body(seat: Seat) -> str:
+        return _("Gameday %(gameday)s has begun. Next one: %(next)s.") % {
+            "gameday": gameday, "next": local_time(match.deadline, seat.user)}
+
+    return _your_move(match, seats, f"push:gameday:m{match.pk}:g{gameday}", body,
+                      match.deadline, timezone.now())
+
+
+def match_ended_push(*, match_id: int) -> int:
+    """Push the result to every device of the match's players that wants results."""
+    if not vapid.enabled() or not _anyone_subscribed(match_id):
+        return 0
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
+        return 0
+    game = engine.get(match.game)
+    seats = _human_seats(match)
+    devices = _devices([seat.user_id for seat in seats], Kind.RESULT)
+    now, created = timezone.now(), 0
+    topic = f"m{match.pk}-move"  # the result replaces a "your move" still undelivered
+    for seat in seats:
+        with translation.override(language_of(seat.user)):
+            title = _("Result: %(match)s") % {"match": match}
+            body = result_text(match, game)
+        for device in devices.get(seat.user_id, []):
+            payload = _payload(device, kind=Kind.RESULT, title=title, body=body,
+                               url=match_url(match), tag=topic)
+            created += push_queue(
+                subscription=device, kind=Kind.RESULT, dedupe_key=f"push:result:m{match.pk}"
+                f":d{device.pk}", payload=payload, ttl_seconds=RESULT_TTL.total_seconds(),
+                topic=topic, now=now) is not None
+    return created
+
+
+def reminders_push(*, now: datetime | None = None) -> int:
+    """Remind, on their devices, seats that must act and have not, at the hours of their
+    profile's reminders (the same offsets as the reminder e-mails), once per (phase, seat,
+    offset, device); each reminder lives until the deadline."""
+    from portal.accounts.models import MAX_REMINDER_HOURS
+
+    if not vapid.enabled():
+        return 0
+    now = now or timezone.now()
+    phases = Phase.objects.filter(
+        status=Phase.Status.OPEN, match__status=Match.Status.ACTIVE, deadline__gt=now,
+        deadline__lte=now + timedelta(hours=MAX_REMINDER_HOURS),
+        match__seats__user__push_subscriptions__reminders=True,
+    ).distinct().select_related("match")
+    created = 0
+    for phase in phases:
+        match = phase.match
+        if match.phase_number != phase.number:
+            continue
+        prompts = engine.get(match.game).prompts(phase.state_before)
+        required = {n for n, prompt in prompts.items() if prompt.required}
+        submitted = set(Submission.objects.filter(phase=phase).values_list("seat__number",
+                                                                           flat=True))
+        seats = _human_seats(match, required - submitted)
+        devices = _devices([seat.user_id for seat in seats], Kind.REMINDER)
+        topic = f"m{match.pk}-move"
+        for seat in seats:
+            hours = _due_reminder(profile_of(seat.user).reminders, phase.opened_at,
+                                  phase.deadline, now)
+            if hours is None:
+                continue
+            with translation.override(language_of(seat.user)):
+                title = _("Reminder: %(match)s") % {"match": match}
+                body = _("Your orders are due in %(hours)s h (%(deadline)s).") % {
+                    "hours": hours, "deadline": local_time(phase.deadline, seat.user)}
+            for device in devices.get(seat.user_id, []):
+                payload = _payload(device, kind=Kind.REMINDER, title=title, body=body,
+                                   url=match_url(match), tag=topic)
+                created += push_queue(
+                    subscription=device, kind=Kind.REMINDER,
+                    dedupe_key=f"push:reminder:m{match.pk}:p{phase.number}:s{seat.number}"
+                               f":h{hours}:d{device.pk}",
+                    payload=payload, ttl_seconds=_ttl_until(phase.deadline, now), topic=topic,
+                    urgency="high", now=now) is not None
+    return created
+
+
+def push_test(*, subscription: PushSubscription) -> PushMessage | None:
+    """A test push to one device (the profile's "send a test" button)."""
+    now = timezone.now()
+    payload = _payload(subscription, kind=Kind.TEST, title=_("Tank Portal"),
+                       body=_("Push works on this device."), url=_profile_url(),
+                       tag="test")
+    return push_queue(subscription=subscription, kind=Kind.TEST,
+                      dedupe_key=f"push:test:d{subscription.pk}:{now.timestamp()}",
+                      payload=payload, ttl_seconds=TEST_TTL.total_seconds(), topic="test",
+                      now=now)
+
+
+def _profile_url() -> str:
+    from django.conf import settings
+    from django.urls import reverse
+
+    return settings.SITE_URL + reverse("accounts_profile")

@@ -1,0 +1,155 @@
+"""Web push in Debian's Chromium (Playwright), as far as a browser without Google's push
+service can go.
+
+Driven for real: the profile page and its script (static/push/push.js), the service worker's
+registration (static/push/sw.js), the notification permission, the POST of the subscription
+to the server, the device list after the reload; then, server side, a phase opening pushed
+through the outbox to the local push service (VAPID checked, payload decrypted); that decrypted
+payload delivered to the real service worker (DevTools' ServiceWorker.deliverPushMessage, the
+way the browser hands it a push), which shows the notification; and the notification's
+one-click unsubscribe run by the service worker against the server.
+
+Not driven: ``pushManager.subscribe`` itself. Chromium subscribes through Google's push service
+(headless: "Registration failed - permission denied"; it cannot be reached from here either),
+so the page's call is answered by a stand-in that returns a subscription at the local push
+service with keys made by the test (what ``subscribe`` resolves to in a real browser). Nor is a
+notification's button pressed (no browser API does that): the test asks the service worker to
+run the same code as its "Stop these" button."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from games import services as games_services
+from portal.push.models import PushSubscription
+from tests.portal.builders import PASSWORD, make_user
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
+                       reason="needs Chromium (apt-get install chromium)"),
+]
+
+# Answers the page's pushManager.subscribe / getSubscription with the test's subscription.
+STAND_IN = """
+(() => {
+  // A browser keeps its subscription across page loads: so does the stand-in.
+  const made = %s;
+  const wrap = (json) => ({
+    endpoint: json.endpoint, expirationTime: null, toJSON: () => json,
+    unsubscribe: async () => { sessionStorage.removeItem("push-stand-in"); return true; },
+  });
+  PushManager.prototype.subscribe = async function (options) {
+    if (!options || options.userVisibleOnly !== true || !options.applicationServerKey
+        || options.applicationServerKey.length !== 65) {
+      throw new Error("subscribe called without the site's 65-byte VAPID key");
+    }
+    sessionStorage.setItem("push-stand-in-key",
+                           JSON.stringify(Array.from(options.applicationServerKey)));
+    sessionStorage.setItem("push-stand-in", "subscribed");
+    return wrap(made);
+  };
+  PushManager.prototype.getSubscription = async function () {
+    return sessionStorage.getItem("push-stand-in") ? wrap(made) : null;
+  };
+})();
+"""
+
+
+@pytest.fixture
+def context(monkeypatch, live_server, push_service, settings):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    settings.SITE_URL = live_server.url
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        context = browser.new_context()
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        context.base = live_server.url
+        yield context
+        browser.close()
+
+
+def log_in(page, username):
+    page.goto(page.context.base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/matches/mine/")
+
+
+def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
+        context, push_service, eager):
+    from portal.push.vapid import b64url_decode, public_key
+
+    alice, bob = make_user("alice"), make_user("bob")
+    browser_keys = push_service.browser("alice-chromium")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(STAND_IN % json.dumps(
+        browser_keys.subscription(push_service.endpoint("alice-chromium"))))
+    cdp = context.new_cdp_session(page)
+    registrations: dict[str, str] = {}
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.update(
+        {r["scopeURL"]: r["registrationId"] for r in event["registrations"]}))
+    cdp.send("ServiceWorker.enable")
+
+    log_in(page, "alice")
+    page.goto(context.base + "/accounts/profile/")
+    page.wait_for_selector("#push-status:has-text('Push is off for this device.')")
+    page.fill("#push-label", "Alice's Chromium")
+    page.click("#push-enable")
+    page.wait_for_selector(".push-device input[value=\"Alice's Chromium\"]")
+    page.wait_for_selector("#push-status:has-text('Push is on for this device.')")
+    # The page subscribed with the site's VAPID public key.
+    assert bytes(page.evaluate(
+        "JSON.parse(sessionStorage.getItem('push-stand-in-key'))")) == b64url_decode(public_key())
+    device = PushSubscription.objects.get(user=alice)
+    assert device.p256dh == browser_keys.p256dh
+
+    # A phase opens: the lifecycle pushes "your move" through the outbox to the push service.
+    match = games_services.match_create(
+        creator=alice, game="toy-duel", options={}, hours_per_phase=24, title="Browser duel",
+        seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}])
+    [received] = push_service.wait_for(1)
+    assert received.payload["title"] == "Your move: Browser duel"
+
+    # The browser hands the (decrypted) push to the real service worker: a notification.
+    scope = context.base + "/static/push/"
+    page.wait_for_function("s => navigator.serviceWorker.getRegistration(s).then(r => !!r)",
+                           arg=scope)
+    assert scope in registrations, registrations
+    cdp.send("ServiceWorker.deliverPushMessage", {
+        "origin": context.base, "registrationId": registrations[scope],
+        "data": json.dumps(received.payload)})
+    shown = page.wait_for_function("""s => navigator.serviceWorker.getRegistration(s)
+        .then(r => r.getNotifications()).then(list => list.length ? list.map(n => ({
+          title: n.title, body: n.body, tag: n.tag, data: n.data,
+          actions: n.actions.map(a => a.action)})) : null)""", arg=scope).json_value()
+    assert shown == [{"title": "Your move: Browser duel", "body": received.payload["body"],
+                      "tag": f"m{match.pk}-move", "actions": ["unsubscribe"],
+                      "data": {"url": f"{context.base}/matches/{match.pk}/",
+                               "unsubscribe": received.payload["unsubscribe"]}}]
+
+    # "Stop these": the service worker posts the signed link; the device is gone.
+    page.evaluate("""([s, url]) => navigator.serviceWorker.getRegistration(s).then(r => {
+        window.__stopped = false;
+        navigator.serviceWorker.addEventListener("message", e => {
+          if (e.data && e.data.type === "unsubscribed") window.__stopped = true; });
+        r.active.postMessage({type: "unsubscribe", url: url});
+      })""", [scope, received.payload["unsubscribe"]])
+    page.wait_for_function("window.__stopped === true")
+    assert not PushSubscription.objects.filter(user=alice).exists()
+    page.reload()
+    page.wait_for_selector("text=No device gets push notifications yet.")
+    assert errors == []

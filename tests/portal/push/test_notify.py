@@ -1,0 +1,126 @@
+"""What the lifecycle pushes, end to end in one process (tasks eager): the phase opening, its
+reminders and the result go from the lifecycle's outbox through the push outbox to the local
+push service, to each device that wants them, and say nothing of anybody's sheet."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games import services as games_services
+from games.models import Phase
+from portal.accounts.services import profile_update
+from portal.push import services
+from portal.push.models import PushMessage
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def duel(alice, bob, **kwargs):
+    args = {"options": {"target": 1}, "hours_per_phase": 24}
+    args.update(kwargs)
+    return games_services.match_create(
+        creator=alice, game="toy-duel", title="Push duel",
+        seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}], **args)
+
+
+def submit(match, user, seat, number):
+    games_services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
+                                 phase_number=match.phase_number, source="web",
+                                 text=str(number))
+    match.refresh_from_db()
+
+
+def test_your_move_reaches_every_device_that_wants_it(eager, push_service, subscribe,
+                                                      make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    subscribe(alice, "alice-phone")
+    subscribe(alice, "alice-laptop", your_move=False)
+    subscribe(bob, "bob-phone")
+    match = duel(alice, bob)
+    [phone] = push_service.to("alice-phone")
+    assert push_service.to("alice-laptop") == []
+    assert phone.payload["title"] == "Your move: Push duel"
+    assert phone.payload["url"] == f"https://tanks.example.test/matches/{match.pk}/"
+    assert phone.payload["tag"] == phone.headers["topic"] == f"m{match.pk}-move"
+    assert "Deadline:" in phone.payload["body"]
+    assert phone.payload["unsubscribe"].startswith("https://tanks.example.test/push/unsubscribe/")
+    # Until the deadline, at most a day: a phone that comes back later gets nothing stale.
+    assert 23 * 3600 < phone.ttl <= 24 * 3600
+    assert len(push_service.to("bob-phone")) == 1
+
+
+def test_the_result_is_pushed_and_no_push_tells_a_sheet(eager, push_service, subscribe,
+                                                        make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    subscribe(alice, "alice-phone")
+    subscribe(bob, "bob-phone", results=False)
+    match = duel(alice, bob)
+    submit(match, alice, 1, 4)
+    submit(match, bob, 2, 2)
+    assert match.status == "finished"
+    titles = [r.payload["title"] for r in push_service.to("alice-phone")]
+    assert titles == ["Your move: Push duel", "Result: Push duel"]
+    result = push_service.to("alice-phone")[-1].payload
+    assert result["body"].startswith("Winner: North")
+    assert [r.payload["title"] for r in push_service.to("bob-phone")] == ["Your move: Push duel"]
+    # Pushes never carry a sheet: only titles, the deadline, the result, links.
+    for received in push_service.received:
+        assert set(received.payload) == {"kind", "title", "body", "url", "tag", "unsubscribe"}
+
+
+def test_reminders_go_to_seats_not_in_yet_once_per_offset_and_live_until_the_deadline(
+        eager, push_service, subscribe, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    profile_update(user=alice, reminder_hours="1")
+    profile_update(user=bob, reminder_hours="1")
+    subscribe(alice, "alice-phone")
+    subscribe(bob, "bob-phone")
+    match = duel(alice, bob, hours_per_phase=3)
+    submit(match, alice, 1, 3)
+    phase = Phase.objects.get(match=match, number=1)
+    assert services.reminders_push(now=phase.deadline - timedelta(hours=2)) == 0
+    at = phase.deadline - timedelta(minutes=50)
+    assert services.reminders_push(now=at) == 1
+    assert services.reminders_push(now=at + timedelta(minutes=5)) == 0
+    [reminder] = [r for r in push_service.to("bob-phone") if r.payload["kind"] == "reminder"]
+    assert reminder.payload["title"] == "Reminder: Push duel"
+    assert "due in 1 h" in reminder.payload["body"]
+    row = PushMessage.objects.get(kind="reminder")
+    assert row.expires_at == at + timedelta(minutes=50)
+    assert [r.payload["kind"] for r in push_service.to("alice-phone")] == ["your_move"]
+
+
+def test_nothing_is_pushed_without_a_vapid_key(eager, push_service, subscribe, make_user,
+                                               settings):
+    from portal.push.vapid import _private_key
+
+    alice, bob = make_user("alice"), make_user("bob")
+    subscribe(alice, "alice-phone")
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_GENERATE = "", False
+    _private_key.cache_clear()
+    duel(alice, bob)
+    assert PushMessage.objects.count() == 0
+
+
+def test_a_new_gameday_pushes_your_move_once_per_gameday(eager, push_service, subscribe,
+                                                         make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    subscribe(alice, "alice-phone")
+    match = games_services.match_create(
+        creator=alice, game="toy-race", title="Race",
+        options={"schedule": {"kind": "every", "minutes": 60, "open_minutes": 60}},
+        hours_per_phase=24, seats=[{"kind": "human", "user": u} for u in (alice, bob)])
+    before = len(push_service.to("alice-phone"))
+    assert games_services.gameday_tick(match_id=match.pk, now=match.deadline)
+    gamedays = [r.payload for r in push_service.to("alice-phone")[before:]]
+    assert len(gamedays) == 1
+    assert gamedays[0]["title"] == "Your move: Race"
+    assert gamedays[0]["body"].startswith("Gameday ")
+    assert services.gameday_opened_push(match_id=match.pk, gameday="nonsense") >= 0
+    # The same gameday again (a re-delivered signal) pushes nothing more.
+    from games.models import Action
+
+    gameday = Action.objects.filter(match=match, kind="tick").latest("seq").gameday
+    assert services.gameday_opened_push(match_id=match.pk, gameday=gameday) == 0
