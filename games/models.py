@@ -59,6 +59,24 @@ class Match(models.Model):
     miss_limit = models.PositiveSmallIntegerField(
         default=3, help_text="Misses in a row before the policy applies."
     )
+    # Correspondence clocks (``games.services.timing``): with a bank, each seat has its own
+    # clock instead of the fixed hours per phase.
+    clock_bank_hours = models.DecimalField(
+        max_digits=7, decimal_places=3, null=True, blank=True,
+        help_text="Each seat's starting time bank; empty: a fixed deadline per phase.")
+    clock_increment_hours = models.DecimalField(
+        max_digits=7, decimal_places=3, default=0, help_text="Added to a seat's bank per phase.")
+    clock_cap_hours = models.DecimalField(
+        max_digits=7, decimal_places=3, null=True, blank=True,
+        help_text="A bank never grows beyond this.")
+    max_shift_hours = models.DecimalField(
+        max_digits=6, decimal_places=3, default=12,
+        help_text="A fixed deadline in the night of a seat that owes input moves to the start "
+                  "of its active hours, by at most this much; 0: deadlines never move.")
+    timing = models.JSONField(
+        null=True, blank=True,
+        help_text="The open phase's clocks (banks, due times, excused outages) or why its "
+                  "deadline moved (games.services.timing).")
 
     # The current phase (denormalised from the open Phase row for the lobby and the sweeper).
     phase_number = models.PositiveIntegerField(default=0)
