@@ -189,43 +189,49 @@ def bank_after(bank: timedelta, used: timedelta, increment: timedelta, cap: time
 
 @dataclass(frozen=True)
 class Shift:
-    """A fixed deadline moved out of a seat's night: from ``original`` to ``deadline``
-    because of ``seat``'s active hours ``window`` (``capped`` if the match's maximum shift
-    stopped it before the window opened)."""
+    """A fixed deadline moved out of the night of seats that owe input: from ``original`` to
+    ``deadline``, last because of ``seat``'s active hours ``window`` (``seats``: every seat
+    it was moved for, in order); ``capped`` if the match's maximum shift stopped it before
+    every such seat's window was open."""
 
     original: datetime
     deadline: datetime
     seat: int
     window: Window
     capped: bool
+    seats: tuple[int, ...] = ()
 
 
 def deadline_shift(deadline: datetime, windows: dict[int, Window | None], max_shift: timedelta
                    ) -> Shift | None:
     """Move ``deadline`` to the start of the next active window of every seat (seat number →
     its window; the seats that still owe input) it falls outside of, no further than
-    ``max_shift`` past the original. None when it stays where it is."""
+    ``max_shift`` past the original: the first moment after it when every one of them is in
+    their active hours, if there is one within the cap. None when it stays where it is."""
     if max_shift <= ZERO:
         return None
     limit = deadline + max_shift
     moved = deadline
-    blamed: tuple[int, Window] | None = None
-    for _ in range(2 * len(windows) + 2):  # a later window may fall in another seat's night
+    blamed: list[tuple[int, Window]] = []
+    # Each step moves to the next opening of a window the deadline is outside of, so no
+    # moment when everybody is active is skipped; a later window may fall in another seat's
+    # night, hence the loop (bounded: past the cap it stops).
+    for _ in range(64):
         outside = [(seat, window) for seat, window in sorted(windows.items())
                    if window is not None and not is_active(moved, window)]
         if not outside:
             break
-        seat, window = outside[0]
-        blamed = (seat, window)
-        moved = next_window_start(moved, window)
+        blamed.append(outside[0])
+        moved = next_window_start(moved, outside[0][1])
         if moved >= limit:
             moved = limit
             break
-    if blamed is None or moved == deadline:
+    if not blamed or moved == deadline:
         return None
-    return Shift(original=deadline, deadline=moved, seat=blamed[0], window=blamed[1],
-                 capped=moved == limit and not all(
-                     is_active(moved, w) for w in windows.values() if w is not None))
+    seats = tuple(dict.fromkeys(seat for seat, _ in blamed))
+    return Shift(original=deadline, deadline=moved, seat=blamed[-1][0], window=blamed[-1][1],
+                 capped=not all(is_active(moved, w) for w in windows.values() if w is not None),
+                 seats=seats)
 
 
 def format_remaining(left: timedelta) -> str:

@@ -91,7 +91,7 @@ def phase_timing(*, match: Match, required: Iterable[int], windows: dict[int, Wi
     if shift is not None:
         deadline = shift.deadline
         record["moved"] = {"from": shift.original.isoformat(), "to": shift.deadline.isoformat(),
-                           "seat": shift.seat, "window": str(shift.window),
+                           "seat": shift.seat, "seats": list(shift.seats), "window": str(shift.window),
                            "capped": shift.capped}
     return deadline, record or None
 
@@ -199,8 +199,9 @@ class SeatClock:
         return format_remaining(self.left)
 
 
-def seat_clocks(match: Match, now: datetime) -> dict[int, SeatClock]:
-    """Every seat's clock now (empty for a match without clocks)."""
+def seat_clocks(match: Match, now: datetime, seats: Iterable[int] = ()) -> dict[int, SeatClock]:
+    """The clock now of every seat that has played and of ``seats`` (empty for a match
+    without clocks)."""
     if not uses_clock(match):
         return {}
     timing = match.timing or {}
@@ -209,7 +210,7 @@ def seat_clocks(match: Match, now: datetime) -> dict[int, SeatClock]:
     opened = _at(timing["opened"]) if "opened" in timing else None
     excused = _excused(timing)
     clocks = {}
-    for seat in sorted({int(n) for n in banks} | {int(n) for n in owing}):
+    for seat in sorted({int(n) for n in banks} | {int(n) for n in owing} | set(seats)):
         bank = _bank(match, timing, seat)
         entry = owing.get(str(seat))
         if entry is None or opened is None:
