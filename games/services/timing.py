@@ -91,7 +91,8 @@ def phase_timing(*, match: Match, required: Iterable[int], windows: dict[int, Wi
     if shift is not None:
         deadline = shift.deadline
         record["moved"] = {"from": shift.original.isoformat(), "to": shift.deadline.isoformat(),
-                           "seat": shift.seat, "seats": list(shift.seats), "window": str(shift.window),
+                           "seat": shift.seat, "seats": list(shift.seats),
+                           "window": str(shift.window),
                            "capped": shift.capped}
     return deadline, record or None
 
