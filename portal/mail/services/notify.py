@@ -437,7 +437,8 @@ def digests_send(*, now: datetime | None = None) -> int:
                     phase=phase, seat=seat).exists()
                 item.update(
                     phase=f"{match.phase_name or 'phase'} {match.phase_number}",
-                    deadline=local_time(match.deadline, user), submitted=done,
+                    deadline=local_time(timing.seat_due(match, seat.number)
+                                        or match.deadline, user), submitted=done,
                     reply_address="" if done or phase is None else reply_address(
                         match_id=match.pk, seat_number=seat.number, phase_number=phase.number),
                 )
