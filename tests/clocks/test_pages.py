@@ -140,3 +140,22 @@ def test_the_your_move_mail_shows_the_readers_own_clock():
                                    seat=Seat.objects.get(match=match, number=2))
     assert "(your clock: 3 d 0 h)" in mail["body_text"]
     assert "your clock" in mail["body_html"]
+
+
+def test_reminders_count_back_from_the_readers_own_clock():
+    from portal.mail.models import OutgoingEmail
+    from portal.mail.services import reminders_send
+
+    alice, bob = make_user("alice"), make_user("bob")
+    active_hours_set(user=bob, start=time(8), end=time(23), time_zone=TOKYO)
+    match = services.match_create(
+        creator=alice, game="toy-duel", options={}, hours_per_phase=24,
+        seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}],
+        clock_bank_hours=72, clock_increment_hours=0, clock_cap_hours=72)
+    # Alice is always active: out at 72 h. Bob's 72 h last days longer: the match's
+    # deadline is his; alice's 24 h reminder comes 48 h in, from her own clock.
+    assert match.deadline > match.started_at + timedelta(hours=100)
+    at = match.started_at + timedelta(hours=48, minutes=1)
+    assert reminders_send(now=at) == 1
+    reminder = OutgoingEmail.objects.get(kind="reminder")
+    assert reminder.to == alice.email and "your clock" in reminder.body_text
