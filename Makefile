@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check engine games portal competitions tests scripts
+	$(VENV)/bin/ruff check engine games portal competitions clocks tests scripts
 	$(VENV)/bin/mypy
 
 clean:

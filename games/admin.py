@@ -84,7 +84,9 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline, PhaseInline, MatchStatusChangeInline]
     readonly_fields = ["game", "options_json", "status", "seed", "invite_token", "phase_number",
                        "phase_kind", "phase_name", "deadline", "complete_at", "result_json",
-                       "created_by", "created_at", "started_at", "finished_at"]
+                       "created_by", "created_at", "started_at", "finished_at",
+                       "clock_bank_hours", "clock_increment_hours", "clock_cap_hours",
+                       "max_shift_hours", "timing"]
     fields = ["title", "is_public", "hours_per_phase", "miss_policy", "miss_limit",
               *readonly_fields]
     actions = ["extend_deadline_24h", "abort_matches"]

@@ -71,6 +71,24 @@ class MatchCreateForm(forms.Form):
         initial=Decimal(24),
         help_text="Time control: each phase's deadline, in hours (0.05 = 3 minutes).",
     )
+    clock_bank_hours = forms.DecimalField(
+        label="Clock: time bank (hours)", required=False, min_value=Decimal(1),
+        max_value=Decimal(30 * 24), decimal_places=3,
+        help_text="Correspondence clocks instead of a fixed deadline: each seat starts with "
+                  "this bank (72 = 3 days), charged only while it owes orders and is in its "
+                  "player's active hours. Empty: the hours per phase above.")
+    clock_increment_hours = forms.DecimalField(
+        label="Clock: added per phase (hours)", required=False, min_value=Decimal(0),
+        max_value=Decimal(30 * 24), decimal_places=3, initial=Decimal(24))
+    clock_cap_hours = forms.DecimalField(
+        label="Clock: largest bank (hours)", required=False, min_value=Decimal(1),
+        max_value=Decimal(30 * 24), decimal_places=3, initial=Decimal(168))
+    max_shift_hours = forms.DecimalField(
+        label="Move a deadline out of a player's night by at most (hours)", required=False,
+        min_value=Decimal(0), max_value=Decimal(7 * 24), decimal_places=3, initial=Decimal(12),
+        help_text="A fixed deadline outside the active hours of a player who still owes orders "
+                  "moves to the start of their next window, by at most this much. 0: never; "
+                  "empty: 12.")
     miss_policy = forms.ChoiceField(
         label="When a player keeps missing deadlines",
         choices=Match.MissPolicy.choices,

@@ -65,6 +65,24 @@ class Match(models.Model):
         null=True, blank=True,
         help_text="Players need at least this reliability (a percentage) to take a seat.",
     )
+    # Correspondence clocks (``games.services.timing``): with a bank, each seat has its own
+    # clock instead of the fixed hours per phase.
+    clock_bank_hours = models.DecimalField(
+        max_digits=7, decimal_places=3, null=True, blank=True,
+        help_text="Each seat's starting time bank; empty: a fixed deadline per phase.")
+    clock_increment_hours = models.DecimalField(
+        max_digits=7, decimal_places=3, default=0, help_text="Added to a seat's bank per phase.")
+    clock_cap_hours = models.DecimalField(
+        max_digits=7, decimal_places=3, null=True, blank=True,
+        help_text="A bank never grows beyond this.")
+    max_shift_hours = models.DecimalField(
+        max_digits=6, decimal_places=3, default=12,
+        help_text="A fixed deadline in the night of a seat that owes input moves to the start "
+                  "of its active hours, by at most this much; 0: deadlines never move.")
+    timing = JSONField(
+        null=True, blank=True,
+        help_text="The open phase's clocks (banks, due times, excused outages) or why its "
+                  "deadline moved (games.services.timing).")
 
     # The current phase (denormalised from the open Phase row for the lobby and the sweeper).
     phase_number = models.PositiveIntegerField(default=0)

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "clocks",
     "games",
     "portal.accounts",
     "anymail",

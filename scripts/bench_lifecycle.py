@@ -17,6 +17,11 @@ matches with two human seats. Prints one JSON line:
 - ``match_create_ms``: ``match_create`` of a two-seat Final Act match (median);
 - ``sweep_matches`` / ``sweep_s`` / ``sweep_per_s``: that many matches past their deadline, one
   sweep, until every one is resolved by the worker.
+
+With ``--clocks`` every match plays on correspondence clocks (72 h, + 24 h per phase, at most
+168 h) and the two players have active hours (08:00–23:00 in Los Angeles and in Tokyo): each
+resolution charges the clocks and computes the next phase's due times; the swept matches are
+due because both clocks ran out (found through the same deadline index).
 """
 
 from __future__ import annotations
@@ -69,12 +74,17 @@ def main() -> None:
     parser.add_argument("--profiled", type=int, default=50)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--worker-log", help="write the worker's INFO log to this file")
+    parser.add_argument("--clocks", action="store_true",
+                        help="correspondence clocks and active hours on every match")
+    parser.add_argument("--database", default="bench_lifecycle",
+                        help="the database it makes anew (dropped first!)")
+    parser.add_argument("--redis-db", type=int, default=11, help="the Redis db it flushes")
     args = parser.parse_args()
 
     base_db = os.environ.get("DATABASE_URL", "postgres://root@127.0.0.1:5432/test")
     base_redis = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    database_url = own_database(base_db, "bench_lifecycle")
-    redis_url = urlunsplit(urlsplit(base_redis)._replace(path="/11"))
+    database_url = own_database(base_db, args.database)
+    redis_url = urlunsplit(urlsplit(base_redis)._replace(path=f"/{args.redis_db}"))
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
            "DJANGO_SETTINGS_MODULE": "portal.settings", "LOG_LEVEL": "WARNING",
            "EMAIL_URL": "dummy://", "PYTHONPATH": str(REPO), "DEBUG": "false",
@@ -104,10 +114,22 @@ def main() -> None:
     alice = users.objects.create_user("bench_alice", "alice@bench.test", "pw")
     bob = users.objects.create_user("bench_bob", "bob@bench.test", "pw")
 
+    clock_options = {}
+    if args.clocks:
+        from datetime import time as wall
+
+        from clocks.services import active_hours_set
+
+        active_hours_set(user=alice, start=wall(8), end=wall(23), time_zone="America/Los_Angeles")
+        active_hours_set(user=bob, start=wall(8), end=wall(23), time_zone="Asia/Tokyo")
+        clock_options = {"clock_bank_hours": 72, "clock_increment_hours": 24,
+                         "clock_cap_hours": 168}
+
     def new_match():
         return services.match_create(
             creator=alice, game="final-act", options={}, hours_per_phase=24,
-            seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}])
+            seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}],
+            **clock_options)
 
     def submit(match, seat: int, user) -> None:
         match.refresh_from_db()
@@ -173,8 +195,13 @@ def main() -> None:
         template = new_match()
         phase = Phase.objects.get(match=template, number=1)
         past = timezone.now() - timedelta(minutes=1)
+        timing = template.timing
+        if args.clocks:  # both clocks ran out a minute ago
+            timing = {**timing, "owing": {seat: {**entry, "due": past.isoformat()}
+                                          for seat, entry in timing["owing"].items()}}
         matches = Match.objects.bulk_create([
             Match(game=template.game, options=template.options, status=template.status,
+                  timing=timing, **clock_options,
                   seed=template.seed + n, hours_per_phase=template.hours_per_phase,
                   phase_number=1, phase_kind=template.phase_kind, phase_name=template.phase_name,
                   deadline=past, state=template.state, created_by=alice,
@@ -209,6 +236,7 @@ def main() -> None:
         "sweep_s": round(sweep_s, 2),
         "sweep_per_s": round(args.sweep / sweep_s, 1),
         "worker_processes": args.concurrency,
+        "clocks": args.clocks,
     }))
 
 

@@ -12,10 +12,13 @@ from django.conf import settings
 from django.db import transaction
 
 import engine
+from clocks.arithmetic import Window
+from clocks.services import windows_of_users
 from engine import Game, PhaseKind, Problem, Prompt, Result
 from games.models import Match, Phase, Seat
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
+from games.services.timing import needs_windows, phase_timing
 
 logger = logging.getLogger(__name__)
 
@@ -85,14 +88,17 @@ def required_seats(prompts: dict[int, Prompt]) -> set[int]:
 
 
 def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
-               events: list[tuple] | None = None, bots: dict[int, str] | None = None
-               ) -> Phase | None:
-    """Open phase ``number`` on ``state`` (caller holds the match lock and saves the match).
+               events: list[tuple] | None = None, bots: dict[int, str] | None = None,
+               windows: dict[int, Window | None] | None = None) -> Phase | None:
+    """Open phase ``number`` on ``state`` (caller holds the match lock and saves the match,
+    ``timing`` included).
 
     Returns None (and opens nothing) when nobody is prompted. The "phase opened" signal and a
     task for each prompted bot seat are promised in the outbox: appended to ``events`` when the
-    caller writes its own, else written here. ``bots`` (seat number → bot) saves a query when
-    the caller has the seats.
+    caller writes its own, else written here. ``bots`` (seat number → bot) and ``windows``
+    (seat number → the player's active hours) save a query each when the caller has the seats.
+    The deadline is the fixed one (moved out of a required seat's night) or, with clocks, the
+    last moment a required seat's clock runs out (``timing.phase_timing``).
     """
     prompts = game.prompts(state)
     if not prompts:
@@ -103,8 +109,13 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
     if kind == PhaseKind.CONTINUOUS.value:
         # A continuous phase stays open; its "deadline" is the next gameday tick.
         deadline = game.next_tick_at(state, now)
+        timing = None
     else:
-        deadline = phase_deadline(match, now)
+        required = required_seats(prompts)
+        if windows is None:
+            windows = _windows(match, required)
+        deadline, timing = phase_timing(match=match, required=required, windows=windows,
+                                        now=now)
     phase = Phase.objects.create(
         match=match, number=number, kind=kind, name=name, opened_at=now, deadline=deadline,
         state_before=state,
@@ -113,6 +124,7 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
     match.phase_kind = kind
     match.phase_name = name
     match.deadline = deadline
+    match.timing = timing
     match.complete_at = None
     match.state = state
     if bots is None:
@@ -127,6 +139,19 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
     else:
         outbox_write(promised)
     return phase
+
+
+def _windows(match: Match, seats: set[int]) -> dict[int, Window | None]:
+    """The active hours of the players of ``seats`` (two queries; none when they do not
+    matter to the match)."""
+    if not needs_windows(match):
+        return {}
+    users = dict(Seat.objects.filter(match=match, number__in=list(seats), user__isnull=False)
+                 .values_list("number", "user_id"))
+    if not users:
+        return {}
+    by_user = windows_of_users(list(users.values()))
+    return {number: by_user.get(user_id) for number, user_id in users.items()}
 
 
 def phase_failure_record(match_id: Any, phase_number: int, error: BaseException) -> None:

@@ -9,14 +9,18 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from clocks.services import windows_of_users
 from engine import RuleError
 from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, result_as_json
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
+from games.services.timing import needs_windows
 
 MAX_HOURS_PER_PHASE = Decimal("8760")  # a year; the field holds up to 9999.999
 MIN_HOURS_PER_PHASE = Decimal("0.001")
+MAX_CLOCK_HOURS = Decimal(30 * 24)  # a bank's cap; with a one-hour window, 720 days of play
+MAX_SHIFT_HOURS = Decimal(7 * 24)
 
 
 def match_set_status(
@@ -81,6 +85,33 @@ def _clean_hours(hours_per_phase: Any) -> Decimal:
     return hours.quantize(Decimal("0.001"))
 
 
+def _clean_timing(bank: Any, increment: Any, cap: Any, max_shift: Any
+                  ) -> dict[str, Decimal | None]:
+    """The clock and deadline-shift options, checked: hours as numbers, the bank and the
+    increment within the cap, the cap at most 30 days; the shift 0 (never) to 7 days."""
+    def hours(value: Any, name: str, low: Decimal, high: Decimal) -> Decimal:
+        try:
+            number = Decimal(str(value))
+        except (InvalidOperation, ValueError):
+            raise ServiceError("invalid_options", f"{value!r} is not a number of hours "
+                               f"({name}).") from None
+        if not number.is_finite() or not low <= number <= high:
+            raise ServiceError("invalid_options", f"The {name} must be between {low} and "
+                               f"{high} hours, not {value}.")
+        return number.quantize(Decimal("0.001"))
+
+    shift = hours(max_shift, "maximum deadline shift", Decimal(0), MAX_SHIFT_HOURS)
+    if bank in (None, ""):
+        return {"clock_bank_hours": None, "clock_increment_hours": Decimal(0),
+                "clock_cap_hours": None, "max_shift_hours": shift}
+    cap = hours(cap if cap not in (None, "") else MAX_CLOCK_HOURS, "clock cap",
+                Decimal(1), MAX_CLOCK_HOURS)
+    bank = hours(bank, "time bank", Decimal(1), cap)
+    increment = hours(increment or 0, "increment per phase", Decimal(0), cap)
+    return {"clock_bank_hours": bank, "clock_increment_hours": increment,
+            "clock_cap_hours": cap, "max_shift_hours": shift}
+
+
 def _clean_seats(game: Any, seats: Any) -> list[dict[str, Any]]:
     from engine import Problem
 
@@ -135,9 +166,18 @@ def match_create(
     is_public: bool = True,
     title: str = "",
     min_reliability: int | None = None,
+    clock_bank_hours: Any = None,
+    clock_increment_hours: Any = 0,
+    clock_cap_hours: Any = None,
+    max_shift_hours: Any = 12,
 ) -> Match:
     """Create a match; if every seat is already filled (e.g. creator + bot) it starts now.
-    ``min_reliability`` (a percentage) keeps players below it from taking a seat."""
+
+    ``min_reliability`` (a percentage) keeps players below it from taking a seat. With
+    ``clock_bank_hours`` each seat plays on a correspondence clock (that bank, plus
+    ``clock_increment_hours`` per phase, up to ``clock_cap_hours``) instead of the fixed
+    ``hours_per_phase``; ``max_shift_hours`` (0: never) caps how far a fixed deadline moves
+    out of the night of a seat that owes input."""
     the_game = game_for(game)
     try:
         clean_options = the_game.validate_options(options if options is not None else {})
@@ -146,6 +186,8 @@ def match_create(
                            error.problems) from None
     clean_seats = _clean_seats(the_game, seats)
     hours = _clean_hours(hours_per_phase)
+    timing = _clean_timing(clock_bank_hours, clock_increment_hours, clock_cap_hours,
+                           max_shift_hours)
     if miss_policy not in Match.MissPolicy.values:
         raise ServiceError("invalid_options", f"Unknown missed-deadline policy {miss_policy!r}.")
     if (isinstance(miss_limit, bool) or not isinstance(miss_limit, int)
@@ -169,6 +211,7 @@ def match_create(
         miss_policy=miss_policy,
         miss_limit=miss_limit,
         min_reliability=min_reliability or None,
+        **timing,
     )
     now = timezone.now()
     seat_rows = Seat.objects.bulk_create([
@@ -208,10 +251,13 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
     match_set_status(match=match, new_status=Match.Status.ACTIVE, by=by, note="all seats filled",
                      events=events, save=False)
     fields = ["status", "started_at", "options", "state", "phase_number", "phase_kind",
-              "phase_name", "deadline", "complete_at"]
+              "phase_name", "deadline", "complete_at", "timing"]
     now = timezone.now()
+    users = {seat.number: seat.user_id for seat in seats if seat.user_id}
+    by_user = windows_of_users(list(users.values())) if users and needs_windows(match) else {}
     phase = phase_open(match=match, game=game, state=state, number=1, now=now, events=events,
-                       bots={seat.number: seat.bot for seat in seats if seat.bot})
+                       bots={seat.number: seat.bot for seat in seats if seat.bot},
+                       windows={n: by_user.get(user_id) for n, user_id in users.items()})
     if phase is None:  # a game that is over before it began: record it, do not hang
         match.state = state
         result = game.result(state)

@@ -18,6 +18,7 @@ from games.services.common import Receipt, game_for, match_lock, required_seats
 from games.services.errors import ServiceError
 from games.services.queue import enqueue_on_commit
 from games.services.resolve import phase_resolve_locked
+from games.services.timing import clock_stop, expired_seats, uses_clock
 
 logger = logging.getLogger(__name__)
 
@@ -118,6 +119,9 @@ def orders_submit(
     if seat is None:
         raise ServiceError("not_found", f"This match has no seat {seat_number}.")
     _check_author(seat, user, source)
+    if seat.number in expired_seats(match, now):
+        raise ServiceError("clock_ran_out", "Your clock has run out for this phase: your seat "
+                           "plays its default when the phase resolves.")
 
     game = game_for(match.game)
     state = match.state
@@ -162,7 +166,14 @@ def orders_submit(
         submission.save()
 
     submitted = set(phase.submissions.values_list("seat__number", flat=True))
-    complete = required_seats(prompts) <= submitted
+    required = required_seats(prompts)
+    complete = required <= submitted
+    if uses_clock(match) and clock_stop(match, seat.number, now):
+        # The seat's clock stops; the phase is due when the last running clock runs out,
+        # or now if every other seat is in or out of time.
+        complete = required <= submitted | expired_seats(match, now)
+        match.save(update_fields=["timing", "deadline"])
+        Phase.objects.filter(pk=phase.pk).update(deadline=match.deadline)
     if kind == PhaseKind.SEQUENTIAL:
         # Applied at once, under the lock this transaction already holds. If the engine fails,
         # the sheet stays stored and the sweeper retries (and quarantines) the resolution.

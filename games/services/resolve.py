@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
+from clocks.services import window_of, with_windows
 from engine import Outcome, PhaseKind, rng_for
 from games.models import Match, Phase, Seat, Submission
 from games.receipts import new_salt, receipt_for
@@ -25,6 +26,7 @@ from games.services.common import (
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, signal_event, task_event
+from games.services.timing import clocks_close, expired_seats, uses_clock
 
 logger = logging.getLogger(__name__)
 
@@ -110,12 +112,17 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     state = match.state
     prompts = game.prompts(state)
     required = required_seats(prompts)
-    seats = {seat.number: seat for seat in Seat.objects.filter(match=match).order_by()}
+    seats = {seat.number: seat
+             for seat in with_windows(Seat.objects.filter(match=match)).order_by()}
     by_id = {seat.pk: seat for seat in seats.values()}
     sheets = {by_id[sub.seat_id].number: sub
               for sub in Submission.objects.filter(phase=phase).order_by()}
     now = timezone.now()
-    past_deadline = phase.deadline is not None and phase.deadline <= now
+    if uses_clock(match) and match.timing and "owing" in match.timing:
+        # Due when every required seat has a sheet or its clock ran out.
+        past_deadline = required - sheets.keys() <= expired_seats(match, now)
+    else:
+        past_deadline = phase.deadline is not None and phase.deadline <= now
     if not past_deadline and (not sheets or not required <= sheets.keys()):
         return False
 
@@ -163,6 +170,8 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     phase.status = Phase.Status.RESOLVED
     phase.save(update_fields=["revealed", "events", "resolved_at", "status"])
 
+    clocks_close(match, required=required,
+                 defaulted=[sub.seat.number for sub in missing], now=now)
     forfeits = _apply_miss_policy(match, seats, changed)
     if changed:
         Seat.objects.bulk_update(list(changed.values()),
@@ -175,7 +184,7 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     match.state = outcome.state
     match.complete_at = None
     fields = ["state", "complete_at", "result", "phase_number", "phase_kind", "phase_name",
-              "deadline", "queued_at"]
+              "deadline", "queued_at", "timing"]
     match.queued_at = None
     result = game.result(outcome.state)
     finished_note = None
@@ -187,7 +196,8 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
         finished_note = match.result["reason"]
     elif phase_open(match=match, game=game, state=outcome.state, number=phase_number + 1,
                     now=now, events=promised,
-                    bots={n: s.bot for n, s in seats.items() if s.bot}) is None:
+                    bots={n: s.bot for n, s in seats.items() if s.bot},
+                    windows={n: window_of(s) for n, s in seats.items()}) is None:
         match.result = {"ranking": [], "scores": {}, "reason": "Nobody has anything left to do.",
                         "winners": [], "is_draw": False}
         finished_note = "no prompts left"
@@ -278,6 +288,9 @@ def match_deadline_extend(
     if match.phase_kind == PhaseKind.CONTINUOUS.value:
         raise ServiceError("not_allowed", "This match plays in gamedays: its next gameday begins "
                            "at a scheduled time, which is not a deadline and never moves.")
+    if uses_clock(match):
+        raise ServiceError("not_allowed", "This match plays on clocks: each seat's time is its "
+                           "own bank, not a deadline to extend.")
     target = timezone.now() + extension
     # A minute of slack so a double-submitted form is a no-op, not a creeping extension.
     if match.deadline >= target - timedelta(minutes=1):

@@ -23,6 +23,7 @@ from django.utils import timezone
 from engine import PhaseKind
 from games.models import Match, Phase, SweepRun
 from games.services.queue import Enqueue
+from games.services.timing import clocks_excuse
 
 logger = logging.getLogger(__name__)
 
@@ -167,12 +168,13 @@ def _extend_deadlines(since: datetime, until: datetime) -> int:
     transaction. Idempotent: a moved deadline is past ``until`` and is not moved again. A
     gameday tick is a scheduled time, not a deadline: it is never moved."""
     gap = until - since
-    extended = 0
+    extended = _excuse_on_clocks(since, until)
     while True:
         with transaction.atomic():
             ids = list(
                 Match.objects.select_for_update(no_key=True)
-                .filter(status=Match.Status.ACTIVE, deadline__gt=since, deadline__lte=until)
+                .filter(status=Match.Status.ACTIVE, deadline__gt=since, deadline__lte=until,
+                        clock_bank_hours__isnull=True)
                 .exclude(phase_kind=CONTINUOUS)
                 .values_list("pk", flat=True)[:CLAIM_BATCH]
             )
@@ -184,3 +186,28 @@ def _extend_deadlines(since: datetime, until: datetime) -> int:
                 deadline=Subquery(Match.objects.filter(pk=OuterRef("match_id"))
                                   .values("deadline")[:1]))
             extended += len(ids)
+
+
+def _excuse_on_clocks(since: datetime, until: datetime) -> int:
+    """Clock matches: the outage is excused on every running clock of a phase open at its
+    start (``timing.clocks_excuse``, which moves their due times and the deadline), a batch
+    per transaction, in id order. Idempotent: an interval already excused is skipped."""
+    excused = 0
+    after = 0
+    while True:
+        with transaction.atomic():
+            batch = list(
+                Match.objects.select_for_update()
+                .filter(status=Match.Status.ACTIVE, deadline__gt=since, pk__gt=after,
+                        clock_bank_hours__isnull=False)
+                .exclude(phase_kind=CONTINUOUS).order_by("pk")[:CLAIM_BATCH]
+            )
+            if not batch:
+                return excused
+            for match in batch:
+                if clocks_excuse(match, since, until):
+                    match.save(update_fields=["timing", "deadline"])
+                    Phase.objects.filter(match=match, status=Phase.Status.OPEN).update(
+                        deadline=match.deadline)
+                    excused += 1
+            after = batch[-1].pk

@@ -7,18 +7,21 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import plugins, selectors
 from games.forms import JoinForm, MatchCreateForm
 from games.models import Match, Seat
 from games.services import ServiceError, match_create, seat_join
+from games.services.timing import seat_clocks
 from games.views.access import match_url, redirect_to, status_for
 
 LOBBY_SIZE = 50
 CREATE_FIELDS = (
     "game", "title", "seat_count", "options", "options_game", "hours_per_phase", "miss_policy",
-    "miss_limit", "is_public", "min_reliability",
+    "miss_limit", "is_public", "min_reliability", "clock_bank_hours", "clock_increment_hours",
+    "clock_cap_hours", "max_shift_hours",
 )
 
 
@@ -35,6 +38,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .prefetch_related(players)
         .order_by("deadline")[:LOBBY_SIZE]
     )
+    now = timezone.now()
+    for match in running:  # each seat's clock, from the match row (no query)
+        match.clocks = list(seat_clocks(match, now).values())
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
     return render(request, "games/lobby.html", {"open_matches": open_matches, "running": running,
                                                 "offered": offered})
@@ -74,6 +80,11 @@ def create(request: HttpRequest) -> HttpResponse:
             is_public=data["is_public"],
             title=data["title"],
             min_reliability=data.get("min_reliability"),
+            clock_bank_hours=data["clock_bank_hours"],
+            clock_increment_hours=data["clock_increment_hours"] or 0,
+            clock_cap_hours=data["clock_cap_hours"],
+            max_shift_hours=(12 if data["max_shift_hours"] is None
+                             else data["max_shift_hours"]),
         )
     except ServiceError as error:
         _attach_errors(form, error)

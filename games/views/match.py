@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 import engine
@@ -16,6 +17,7 @@ from games import plugins, selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, receipt_verify, seat_join, seat_leave
+from games.services.timing import moved_deadline, seat_clocks
 from games.views.access import (
     is_participant,
     match_url,
@@ -113,14 +115,24 @@ def match_page_context(
     active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
     prompts = game.prompts(match.state) if active else {}
     submitted = selectors.phase_submission_status(match) if active else {}
+    clocks = seat_clocks(match, timezone.now(), seats=[seat.number for seat in seats]) \
+        if active else {}
+    rows = [_seat_row(game, seat, prompts, submitted) for seat in seats]
+    for row in rows:
+        row["clock"] = clocks.get(row["seat"].number)
+    moved = moved_deadline(match) if active else None
+    if moved is not None:
+        moved["by"] = next((row for row in rows if row["seat"].number == moved["seat"]), None)
     context: dict[str, Any] = {
         "match": match,
         "game": game,
         "game_name": game.name if game else match.game,
         "my_seat": my_seat,
-        "seats": [_seat_row(game, seat, prompts, submitted) for seat in seats],
+        "seats": rows,
         "active": active,
         "poll_seconds": POLL_SECONDS,
+        "my_clock": clocks.get(my_seat.number) if my_seat is not None else None,
+        "moved_deadline": moved,
     }
     if active and my_seat is not None and my_seat.number in prompts:
         context["must_act"] = True

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import time
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from clocks.services import HoursError, active_hours_of, active_hours_set
 from portal.accounts.models import Profile
+
+KEEP = object()  # profile_update: leave the active hours as they are
 
 
 def profile_ensure(*, user: AbstractBaseUser) -> Profile:
@@ -17,11 +22,22 @@ def profile_ensure(*, user: AbstractBaseUser) -> Profile:
 
 
 @transaction.atomic
-def profile_update(*, user: AbstractBaseUser, **fields: Any) -> Profile:
-    """Change profile fields after full validation (ValidationError names the bad field)."""
+def profile_update(*, user: AbstractBaseUser, active_from: time | None | object = KEEP,
+                   active_until: time | None | object = KEEP, **fields: Any) -> Profile:
+    """Change profile fields after full validation (ValidationError names the bad field).
+    With ``active_from``/``active_until`` (both None: none) the player's active hours are set
+    too, in the profile's time zone; they follow a change of time zone."""
     profile = profile_ensure(user=user)
     for name, value in fields.items():
         setattr(profile, name, value)
     profile.full_clean(exclude=["user"])
     profile.save()
+    if active_from is KEEP and active_until is KEEP:
+        hours = active_hours_of(user)
+        active_from, active_until = (hours.start, hours.end) if hours else (None, None)
+    try:
+        active_hours_set(user=user, start=active_from, end=active_until,  # type: ignore[arg-type]
+                         time_zone=profile.time_zone)
+    except HoursError as error:
+        raise ValidationError(str(error), code="invalid") from None
     return profile

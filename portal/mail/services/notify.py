@@ -29,6 +29,7 @@ from django.utils.html import escape
 import engine
 from games import plugins
 from games.models import Match, Phase, Seat, Submission
+from games.services import timing
 from portal.accounts.models import Profile
 from portal.mail import bodies
 from portal.mail.models import OutgoingEmail
@@ -77,6 +78,25 @@ def local_time(moment: datetime | None, user: Any) -> str:
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone = zoneinfo.ZoneInfo("UTC")
     return moment.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
+
+
+def deadline_text(match: Match, phase: Phase, seat: Seat, game: Any) -> str:
+    """The deadline as the seat's player reads it: on clocks, when their own clock runs out
+    and what is left of it; a moved deadline says why."""
+    current = match.phase_number == phase.number
+    due = timing.seat_due(match, seat.number) if current else None
+    if due is not None:
+        clock = timing.seat_clocks(match, timezone.now()).get(seat.number)
+        text = f"{local_time(due, seat.user)} (your clock: {clock.text if clock else '?'}"
+        if clock is not None and clock.window is not None:
+            text += f"; it runs only in your active hours, {clock.window}"
+        return text + ")"
+    moved = timing.moved_deadline(match) if current else None
+    text = local_time(phase.deadline, seat.user)
+    if moved is not None and moved["to"] == phase.deadline:
+        text += (f" (moved from {local_time(moved['from'], seat.user)}: outside the active "
+                 f"hours of {game.seat_name(moved['seat'])}, {moved['window']})")
+    return text
 
 
 def match_url(match: Match) -> str:
@@ -199,7 +219,7 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
     context = _base_context(match, seat, game)
     context.update(
         phase=phase, hours=hours,
-        deadline=local_time(phase.deadline, seat.user),
+        deadline=deadline_text(match, phase, seat, game),
         board=plugin.board_text(state, seat.number),
         grammar=plugin.orders_help(state, seat.number),
         reply_address=reply_address(match_id=match.pk, seat_number=seat.number,
@@ -376,7 +396,7 @@ def reminders_send(*, now: datetime | None = None) -> int:
             if not wants(seat.user, Kind.REMINDER):
                 continue
             hours = _due_reminder(profile_of(seat.user).reminders, phase.opened_at,
-                                  phase.deadline, now)
+                                  timing.seat_due(match, seat.number) or phase.deadline, now)
             if hours is None:
                 continue
             key = f"{Kind.REMINDER}:m{match.pk}:p{phase.number}:s{seat.number}:h{hours}"
@@ -417,7 +437,8 @@ def digests_send(*, now: datetime | None = None) -> int:
                     phase=phase, seat=seat).exists()
                 item.update(
                     phase=f"{match.phase_name or 'phase'} {match.phase_number}",
-                    deadline=local_time(match.deadline, user), submitted=done,
+                    deadline=local_time(timing.seat_due(match, seat.number)
+                                        or match.deadline, user), submitted=done,
                     reply_address="" if done or phase is None else reply_address(
                         match_id=match.pk, seat_number=seat.number, phase_number=phase.number),
                 )

@@ -1,0 +1,47 @@
+"""Each player's active hours: the daily window in which their clock runs and their
+deadlines may fall."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+
+from clocks.arithmetic import Window
+
+MIN_WINDOW_MINUTES = 60
+
+
+def validate_zone(value: str) -> None:
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(f"“{value}” is not a known time zone.", code="invalid") from None
+
+
+class ActiveHours(models.Model):
+    """A player's active hours, e.g. 08:00–23:00 Europe/Paris (an end before the start runs
+    past midnight). No row: always active."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="active_hours")
+    start = models.TimeField()
+    end = models.TimeField()
+    time_zone = models.CharField(max_length=64, validators=[validate_zone],
+                                 help_text="The player's time zone (their profile's).")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "active hours"
+        constraints = [models.CheckConstraint(condition=~Q(start=F("end")),
+                                              name="active_hours_not_empty")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.window}"
+
+    @property
+    def window(self) -> Window:
+        return Window(self.start, self.end, self.time_zone)
