@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Path, Status
-from ninja.errors import AuthenticationError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 import engine
 from games import plugins, selectors
@@ -35,8 +35,9 @@ api = NinjaAPI(
 )
 
 MatchId = Annotated[int, Path(ge=1, le=2**62)]
-ERRORS: dict[int, type] = {400: schemas.Error, 403: schemas.Error, 404: schemas.Error,
-                           409: schemas.Error}
+# Every refusal has the same shape: 401 no live token, 429 over the rate limit, 422 a request
+# the schema refuses, and the services' refusals (400 invalid, 403, 404, 409 stale or late).
+ERRORS: dict[int, type] = {code: schemas.Error for code in (400, 401, 403, 404, 409, 422, 429)}
 
 
 @api.exception_handler(ServiceError)
@@ -63,6 +64,25 @@ def _unauthorized(request: HttpRequest, error: AuthenticationError) -> HttpRespo
     return response
 
 
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
+    """The framework's own refusals (a body that is not JSON, …) in the API's error shape."""
+    code = "invalid" if error.status_code == 400 else f"http_{error.status_code}"
+    return api.create_response(request, {"code": code, "message": str(error.message)
+                                         if hasattr(error, "message") else str(error),
+                                         "problems": []}, status=error.status_code)
+
+
+@api.exception_handler(Throttled)
+def _throttled(request: HttpRequest, error: Throttled) -> HttpResponse:
+    response = api.create_response(
+        request, {"code": "throttled", "message": "Too many requests with this token; wait "
+                  "a little.", "problems": []}, status=429)
+    if error.wait:
+        response["Retry-After"] = str(int(error.wait) + 1)
+    return response
+
+
 def _visible_match(request: HttpRequest, match_id: int) -> Match:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not selectors.match_visible_to(match, request.user):
@@ -77,7 +97,7 @@ def _seats_out(game: engine.Game | None, seats: list[Seat]) -> list[dict[str, An
              "bot": s.bot or None, "status": s.status} for s in seats]
 
 
-@api.get("/games", response=list[schemas.GameOut], tags=["lobby"])
+@api.get("/games", response={200: list[schemas.GameOut], **ERRORS}, tags=["lobby"])
 def games(request: HttpRequest) -> list[dict[str, Any]]:
     """The games this site offers (slug, seats, bots, default options)."""
     out = []
@@ -89,7 +109,7 @@ def games(request: HttpRequest) -> list[dict[str, Any]]:
     return out
 
 
-@api.get("/lobby", response=list[schemas.LobbyMatch], tags=["lobby"])
+@api.get("/lobby", response={200: list[schemas.LobbyMatch], **ERRORS}, tags=["lobby"])
 def lobby(request: HttpRequest) -> list[dict[str, Any]]:
     """Public matches waiting for players, newest first."""
     rows = (selectors.matches_open_to_join(request.user).select_related("created_by")
@@ -138,7 +158,7 @@ def join(request: HttpRequest, match_id: MatchId, body: schemas.JoinIn) -> dict[
     return {"match_id": match_id, "seat": seat.number, "match_status": status}
 
 
-@api.get("/matches", response=list[schemas.MatchSummary], tags=["play"])
+@api.get("/matches", response={200: list[schemas.MatchSummary], **ERRORS}, tags=["play"])
 def my_matches(request: HttpRequest) -> list[dict[str, Any]]:
     """My matches: waiting for my sheet first, then other active ones, open, finished."""
     out = []
