@@ -180,6 +180,10 @@ def match_seat_prompt(match: Match, user: AbstractBaseUser | None) -> dict[str, 
     except NotImplementedError:
         legal = None
     sheet = submission_for_author(match, seat, user)
+    try:
+        default = _json_ready(game.default_submission(match.state, seat.number))
+    except (NotImplementedError, ValueError):
+        default = None
     return {
         "seat": seat.number,
         "phase_number": match.phase_number,
@@ -189,6 +193,8 @@ def match_seat_prompt(match: Match, user: AbstractBaseUser | None) -> dict[str, 
         "deadline": match.deadline,
         "text_help": game.text_help(match.state, seat.number),
         "legal_actions": legal,
+        # What the seat plays if it misses the deadline (a valid sheet to start from).
+        "default_sheet": default,
         "my_sheet": None if sheet is None else {
             "revision": sheet.revision,
             "receipt": sheet.receipt,

@@ -90,6 +90,7 @@ class PromptOut(Schema):
     legal_actions: Any = Field(description="The engine's legal_actions for the seat: a list of "
                                            "complete actions, or the sheet's parts with the "
                                            "choices open to each.")
+    default_sheet: Any = Field(description="What my seat plays if it misses the deadline.")
     my_sheet: SheetOut | None
 
 
