@@ -78,7 +78,7 @@ def calendar_feed(*, user: AbstractBaseUser) -> bytes:
     continuous phase, the next gameday's start). An event's UID names the match and phase, so
     a moved deadline updates the event in the player's calendar instead of adding one."""
     zone = _zone(user)
-    host = settings.SITE_URL.split("//", 1)[-1].split("/", 1)[0] or "localhost"
+    host = settings.SITE_URL.split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0] or "localhost"
     cal = Calendar()
     cal.add("prodid", "-//Tank Portal//calendar feed//EN")
     cal.add("version", "2.0")
@@ -96,7 +96,8 @@ def calendar_feed(*, user: AbstractBaseUser) -> bytes:
         game = engine.games().get(match.game)
         game_name = game.name if game else match.game
         continuous = match.phase_kind == PhaseKind.CONTINUOUS.value
-        start: datetime = match.deadline.astimezone(zone)
+        # iCalendar times are whole seconds: the start is the deadline, rounded down.
+        start: datetime = match.deadline.astimezone(zone).replace(microsecond=0)
         event = Event()
         event.add("uid", f"match-{match.pk}-phase-{match.phase_number}@{host}")
         if continuous:
