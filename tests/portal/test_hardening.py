@@ -74,7 +74,8 @@ def test_every_answer_carries_the_content_security_policy(url):
 
 def test_no_template_has_an_inline_script_or_event_handler():
     """What the policy forbids is not written anywhere: every script is a static file (JSON
-    data blocks, which never run, excepted) and no element has an on…= handler."""
+    data blocks, which never run, excepted), no element has an on…= handler, and no htmx
+    attribute needs eval."""
     import re
     from pathlib import Path
 
@@ -90,6 +91,10 @@ def test_no_template_has_an_inline_script_or_event_handler():
             offenders.append(f"{path}: {handler[:60]}")
         if "javascript:" in text:
             offenders.append(f"{path}: javascript: URL")
+        # htmx evaluates these as code (hx-on, js: values, trigger filters): eval is forbidden.
+        for attribute in re.findall(r"hx-on[:-][^=]*=|hx-vals=[\"']js:|hx-trigger=\"[^\"]*\[",
+                                    text):
+            offenders.append(f"{path}: {attribute}")
     assert offenders == []
 
 
