@@ -2,7 +2,7 @@
 """A small example client of the JSON API: creates a match against a bot and plays it to the
 end, then prints the result as one JSON line.
 
-    python scripts/api_client.py --url http://127.0.0.1:8000 --token tp_… --game final-act
+    python scripts/api_client.py --url http://127.0.0.1:8000 --token tp_… --game <slug>
 
 The token comes from your profile page (or the TANK_API_TOKEN environment variable). Only the
 standard library is used, so the script runs anywhere. It knows no game: each turn it takes the
@@ -60,10 +60,11 @@ def choose(prompt: dict[str, Any], rng: random.Random) -> Any:
     return prompt["default_sheet"]
 
 
-def play(client: Client, *, game: str, bot: str | None, poll: float, timeout: float,
+def play(client: Client, *, game: str | None, bot: str | None, poll: float, timeout: float,
          seed: int, log: Any = sys.stderr) -> dict[str, Any]:
     rng = random.Random(seed)
     games = {g["slug"]: g for g in client.call("GET", "/games")}
+    game = game or next(iter(games))
     if game not in games:
         raise SystemExit(f"no game {game!r}; the site offers {', '.join(games)}")
     info = games[game]
@@ -108,7 +109,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default=os.environ.get("TANK_API_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--token", default=os.environ.get("TANK_API_TOKEN"))
-    parser.add_argument("--game", default="final-act")
+    parser.add_argument("--game", default=None,
+                        help="the game's slug (GET /api/v1/games; default: the first offered)")
     parser.add_argument("--bot", default=None, help="the bot's name (default: the game's first)")
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between looks")
     parser.add_argument("--timeout", type=float, default=3600)

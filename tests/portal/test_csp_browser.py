@@ -32,7 +32,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
                     source: e.sourceFile || "", line: e.lineNumber});
 });
 """
-CONTROL = "csp-control"
+CONTROL = "csp-control"  # what the control script would set, were it allowed to run
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from django.test import Client
 from hypothesis import HealthCheck, settings
-
 from schemathesis.specs.openapi.checks import (
     ignored_auth,
     missing_required_header,
