@@ -144,7 +144,7 @@ def matches_open_to_join(user: AbstractBaseUser | None = None) -> QuerySet[Match
     )
 
 
-def _json_ready(value: Any) -> Any:
+def json_data(value: Any) -> Any:
     """``value`` as plain JSON data (sets become sorted lists, mappings get string keys)."""
     import dataclasses
     import json
@@ -176,12 +176,12 @@ def match_seat_prompt(match: Match, user: AbstractBaseUser | None) -> dict[str, 
     if prompt is None:
         return None
     try:
-        legal = _json_ready(game.legal_actions(match.state, seat.number))
+        legal = json_data(game.legal_actions(match.state, seat.number))
     except NotImplementedError:
         legal = None
     sheet = submission_for_author(match, seat, user)
     try:
-        default = _json_ready(game.default_submission(match.state, seat.number))
+        default = json_data(game.default_submission(match.state, seat.number))
     except (NotImplementedError, ValueError):
         default = None
     return {
@@ -201,7 +201,7 @@ def match_seat_prompt(match: Match, user: AbstractBaseUser | None) -> dict[str, 
             "salt": sheet.salt,
             "source": sheet.source,
             "submitted_at": sheet.updated_at,
-            "data": _json_ready(game.view_submission(match.state, seat.number, sheet.data)),
+            "data": json_data(game.view_submission(match.state, seat.number, sheet.data)),
         },
     }
 
@@ -228,7 +228,7 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
         })
     board = None
     if game is not None and match.state is not None:
-        board = _json_ready(game.view(match.state, seat.number if seat else None))
+        board = json_data(game.view(match.state, seat.number if seat else None))
     return {
         "id": match.pk,
         "game": match.game,

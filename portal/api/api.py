@@ -209,7 +209,7 @@ def orders(request: HttpRequest, match_id: MatchId, body: schemas.SheetIn) -> di
                            source=Submission.Source.API)
     return {"submission_id": receipt.submission_id, "receipt": receipt.receipt,
             "salt": receipt.salt, "revision": receipt.revision,
-            "data": selectors._json_ready(receipt.data),
+            "data": selectors.json_data(receipt.data),
             "warnings": [w.as_dict() for w in receipt.warnings], "complete": receipt.complete}
 
 

@@ -270,3 +270,19 @@ def test_every_registered_game_is_playable_through_the_api(slug):
         for url in (f"/api/v1/matches/{match_id}", f"/api/v1/matches/{match_id}/prompt"):
             answer = apis[other].get(url).content.decode()
             assert body(sent)["receipt"] not in answer and body(sent)["salt"] not in answer
+
+
+def test_a_moderator_can_revoke_a_token_in_the_admin(client):
+    alice = make_user("alice")
+    created = api_token_create(user=alice, name="bot")
+    admin = make_user("admin", staff=True)
+    admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    page = client.get("/admin/api/apitoken/").content.decode()
+    assert created.row.prefix in page and created.token not in page
+    response = client.post("/admin/api/apitoken/", {"action": "revoke",
+                                                    "_selected_action": [created.row.pk]})
+    assert response.status_code == 302
+    assert Client(HTTP_AUTHORIZATION=f"Bearer {created.token}").get(
+        "/api/v1/matches").status_code == 401
