@@ -142,3 +142,108 @@ def matches_open_to_join(user: AbstractBaseUser | None = None) -> QuerySet[Match
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created_at")
     )
+
+
+def json_data(value: Any) -> Any:
+    """``value`` as plain JSON data (sets become sorted lists, mappings get string keys)."""
+    import dataclasses
+    import json
+
+    def fallback(item: Any) -> Any:
+        if isinstance(item, set | frozenset):
+            return sorted(item, key=str)
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            return dataclasses.asdict(item)
+        if hasattr(item, "items"):
+            return dict(item.items())
+        if hasattr(item, "__iter__"):
+            return list(item)
+        return str(item)
+
+    return json.loads(json.dumps(value, default=fallback))
+
+
+def match_seat_prompt(match: Match, user: AbstractBaseUser | None) -> dict[str, Any] | None:
+    """What the user's seat is asked to do in the open phase: the prompt, the deadline, the
+    legal actions and the grammar help, and their own sheet so far (with its receipt). None
+    when the user has no seat or it is not prompted."""
+    game = _game(match)
+    seat = match_seat_for_user(match, user)
+    if (game is None or seat is None or match.status != Match.Status.ACTIVE
+            or match.state is None):
+        return None
+    prompt = game.prompts(match.state).get(seat.number)
+    if prompt is None:
+        return None
+    try:
+        legal = json_data(game.legal_actions(match.state, seat.number))
+    except NotImplementedError:
+        legal = None
+    sheet = submission_for_author(match, seat, user)
+    try:
+        default = json_data(game.default_submission(match.state, seat.number))
+    except (NotImplementedError, ValueError):
+        default = None
+    return {
+        "seat": seat.number,
+        "phase_number": match.phase_number,
+        "phase_kind": prompt.kind.value,
+        "phase": prompt.phase,
+        "required": prompt.required,
+        "deadline": match.deadline,
+        "text_help": game.text_help(match.state, seat.number),
+        "legal_actions": legal,
+        # What the seat plays if it misses the deadline (a valid sheet to start from).
+        "default_sheet": default,
+        "my_sheet": None if sheet is None else {
+            "revision": sheet.revision,
+            "receipt": sheet.receipt,
+            "salt": sheet.salt,
+            "source": sheet.source,
+            "submitted_at": sheet.updated_at,
+            "data": json_data(game.view_submission(match.state, seat.number, sheet.data)),
+        },
+    }
+
+
+def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """Everything the user's seat (or a spectator, without one) may know of a match, as plain
+    data: the one place a seat's view is assembled (the API's match view; add per-seat data
+    here). The board is the engine's ``view`` for that seat; no other seat's sheet is in it."""
+    game = _game(match)
+    seat = match_seat_for_user(match, user)
+    active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
+    prompts = game.prompts(match.state) if active else {}
+    submitted = phase_submission_status(match) if active else {}
+    seats = []
+    for row in match.seats.select_related("user"):
+        seats.append({
+            "number": row.number,
+            "name": game.seat_name(row.number) if game else f"Seat {row.number}",
+            "player": row.user.get_username() if row.user else None,
+            "bot": row.bot or None,
+            "status": row.status,
+            "prompted": row.number in prompts,
+            "submitted": bool(submitted.get(row.number)),
+        })
+    board = None
+    if game is not None and match.state is not None:
+        board = json_data(game.view(match.state, seat.number if seat else None))
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "game_name": game.name if game else match.game,
+        "title": str(match),
+        "status": match.status,
+        "is_public": match.is_public,
+        "phase": {
+            "number": match.phase_number, "kind": match.phase_kind, "name": match.phase_name,
+            "deadline": match.deadline,
+        } if active else None,
+        "my_seat": seat.number if seat else None,
+        "seats": seats,
+        "board": board,
+        "prompt": match_seat_prompt(match, user) if seat and seat.number in prompts else None,
+        "result": match.result,
+        "finished_at": match.finished_at,
+    }

@@ -7,6 +7,7 @@ MESSAGES = {
     400: "That request was not understood.",
     403: "You are not allowed to do that.",
     404: "There is nothing here.",
+    429: "Too many attempts from here: wait a few minutes and try again.",
 }
 
 
@@ -31,3 +32,8 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return _error(request, 404, exception)
+
+
+def too_many_requests(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Log-in and sign-up throttling (django-allauth's rate limits) answer with this."""
+    return _error(request, 429, None)

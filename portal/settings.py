@@ -54,10 +54,14 @@ INSTALLED_APPS = [
     "portal.mail",
     "portal.push",
     "competitions",
+    "ninja",
+    "portal.api",
+    "portal.feeds",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -139,6 +143,15 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-reliability": {"task": "games.tasks.reliability_sweep", "schedule": 300},
 }
 
+# --- cache ----------------------------------------------------------------------------
+# Rate limits (API tokens, log-in and sign-up) count in the cache, so every process must share
+# it: Redis when REDIS_URL is set, else the embedded default's single process keeps it in memory.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "portal"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # --- auth -----------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
@@ -157,6 +170,18 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_GET = False
+# Log-in and sign-up throttling: django-allauth's own rate limits (counted in the cache above).
+# A failed log-in counts per address and per account; an exceeded limit answers 429.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": os.environ.get("LOGIN_FAILED_RATE", "10/m/ip,5/5m/key"),
+    "login": os.environ.get("LOGIN_RATE", "30/m/ip"),
+    "signup": os.environ.get("SIGNUP_RATE", "5/h/ip"),
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/3m/key",
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+}
 
 # --- email ----------------------------------------------------------------------------
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
@@ -203,6 +228,27 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# Content-Security-Policy (django-csp): scripts only from our own static files (no inline script,
+# no inline handler, no eval). Inline style attributes stay allowed: SVG boards and htmx's
+# indicator styles use them, and a style cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# --- API (portal.api) and calendar feeds (portal.feeds) ----------------------------------
+# Requests per API token (django-ninja's throttle, counted in the cache): "<n>/<s|m|h|d>".
+API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/m")
 
 # --- games ----------------------------------------------------------------------------
 # The games this site offers, one line each: the name of the game's engine package

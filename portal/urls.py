@@ -1,8 +1,17 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
+from portal.api.api import api
+
+# The admin logs in through the site's log-in page, so it is throttled like every log-in.
+admin.site.login = secure_admin_login(admin.site.login)
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/", api.urls),
+    path("calendar/", include("portal.feeds.urls")),
+    path("accounts/tokens/", include("portal.api.web_urls")),
     path("accounts/", include("portal.accounts.urls")),
     path("mail/", include("portal.mail.urls")),
     path("push/", include("portal.push.urls")),
@@ -14,3 +23,4 @@ urlpatterns = [
 handler400 = "portal.errors.bad_request"
 handler403 = "portal.errors.permission_denied"
 handler404 = "portal.errors.page_not_found"
+handler429 = "portal.errors.too_many_requests"

@@ -90,3 +90,15 @@ def toy_duel(make_user):
 def _fast_password_hashing(settings):
     """Creating users in tests need not cost a real PBKDF2 round each."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_keys(settings):
+    """Each test counts its rate limits (API, log-in, sign-up) under its own cache keys: the
+    cache is the shared Redis, and a count left by another test must not refuse this one."""
+    import uuid
+
+    caches = {alias: dict(conf) for alias, conf in settings.CACHES.items()}
+    for conf in caches.values():
+        conf["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches

@@ -137,3 +137,14 @@
     setInterval(tick, 1000);
   });
 })();
+
+// A polled region marked data-poll-paused-while-focused skips its poll while the player is in
+// one of its fields (a swap would throw their input away). This replaces an hx-trigger filter
+// expression, which htmx would have to eval: the Content-Security-Policy forbids eval.
+document.addEventListener("htmx:beforeRequest", function (event) {
+  const elt = event.detail && event.detail.elt;
+  if (elt && elt.hasAttribute && elt.hasAttribute("data-poll-paused-while-focused")
+      && elt.querySelector(":focus")) {
+    event.preventDefault();
+  }
+});

@@ -29,7 +29,7 @@ def page(monkeypatch, live_server):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page()
+        page = browser.new_page(bypass_csp=True)  # see tests/portal/test_csp_browser.py
         page.set_default_timeout(15_000)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))

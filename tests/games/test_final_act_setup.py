@@ -577,7 +577,7 @@ def test_placing_pieces_by_clicking_the_board_fills_the_form_and_seals(monkeypat
     match = duel(alice, bob, game="final-act")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        page = browser.new_page()
+        page = browser.new_page(bypass_csp=True)  # eval polls: see test_csp_browser
         page.set_default_timeout(15_000)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -628,7 +628,7 @@ def test_placing_pieces_by_clicking_the_board_fills_the_form_and_seals(monkeypat
         page.wait_for_selector("#fa-setup-panel >> text=Setup sealed (revision 1)")
 
         # Delta sees the board turned: "top left on screen" follows what Delta sees.
-        delta = browser.new_page()
+        delta = browser.new_page(bypass_csp=True)
         delta.on("pageerror", lambda error: errors.append(str(error)))
         delta.goto(live_server.url + "/accounts/login/")
         delta.fill("input[name=login]", "bob")

@@ -116,7 +116,8 @@ GENERIC = ["games/services", "games/views", "games/forms.py", "games/urls.py",
            "templates/games/partials", "templates/games/generic", "templates/mail",
            "templates/base.html", "templates/partials", "portal/accounts", "portal/urls.py",
            "portal/wsgi.py", "portal/celery.py", "static/js/portal.js", "static/css/portal.css",
-           "competitions", "templates/competitions"]
+           "competitions", "templates/competitions", "portal/api", "portal/feeds",
+           "templates/api", "scripts/api_client.py"]
 
 
 def test_generic_modules_name_no_game():

@@ -148,3 +148,26 @@ def test_private_match_pages_are_404_for_non_participants(world, role):
         assert login_first or response.status_code == 404, (name, url, response.status_code)
         checked += 1
     assert checked >= 7
+
+
+@pytest.mark.parametrize("role", [r for r in ROLES if r != "anonymous"])
+def test_no_api_answer_shows_a_sealed_sheet_to_anyone_but_its_author(world, role):
+    """The JSON API, with each role's own token: every read of both matches."""
+    from portal.api.services import api_token_create
+
+    users, matches = world
+    token = api_token_create(user=users[role], name="roles").token
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    urls = ["/api/v1/matches", "/api/v1/lobby", "/api/v1/games"]
+    for match in matches.values():
+        urls += [f"/api/v1/matches/{match.pk}{tail}" for tail in ("", "/prompt", "/result")]
+    own_seen = []
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code < 500, url
+        body = response.content.decode()
+        for marker in forbidden_markers(role):
+            assert marker not in body, f"{role} saw {marker} at {url}"
+        own_seen += [m for m in MARKERS.values() if m in body]
+    if role in ("seat1", "seat2"):  # the author does get their own sheet back
+        assert own_seen

@@ -88,7 +88,8 @@ def new_page(browser, live_server):
     errors: list[str] = []
 
     def make(**options):
-        context = browser.new_context(**{"viewport": {"width": 1280, "height": 1000},
+        context = browser.new_context(**{"bypass_csp": True,  # see tests/portal/test_csp_browser.py
+                                         "viewport": {"width": 1280, "height": 1000},
                                          **options})
         context.add_init_script(RECORD_MESSAGES)
         page = context.new_page()

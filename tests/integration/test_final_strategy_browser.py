@@ -51,7 +51,8 @@ def new_page(browser, live_server):
     errors: list[str] = []
 
     def make(**options):
-        context = browser.new_context(**{"viewport": {"width": 1280, "height": 1000},
+        context = browser.new_context(**{"bypass_csp": True,  # see tests/portal/test_csp_browser.py
+                                         "viewport": {"width": 1280, "height": 1000},
                                          **options})
         page = context.new_page()
         page.set_default_timeout(20_000)

@@ -44,7 +44,8 @@ def page(monkeypatch, live_server):
     errors: list[str] = []
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context(viewport={"width": 1200, "height": 1000})
+        context = browser.new_context(viewport={"width": 1200, "height": 1000},
+                                      bypass_csp=True)  # see tests/portal/test_csp_browser.py
         p = context.new_page()
         p.set_default_timeout(30_000)
         p.on("pageerror", lambda error: errors.append(str(error)))

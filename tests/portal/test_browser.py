@@ -41,7 +41,7 @@ def browser(monkeypatch):
 
 @pytest.fixture
 def page(browser, live_server):
-    page = browser.new_page()
+    page = browser.new_page(bypass_csp=True)  # see tests/portal/test_csp_browser.py
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

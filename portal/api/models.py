@@ -1,0 +1,29 @@
+"""Per-user API tokens: only a hash of each is stored; the token itself is shown once."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="api_tokens")
+    name = models.CharField(max_length=60, help_text="What the token is for, e.g. “my bot”.")
+    key_hash = models.CharField(max_length=64, unique=True,
+                                help_text="SHA-256 of the token (the token is never stored).")
+    prefix = models.CharField(max_length=12, help_text="The token's first characters, to "
+                                                       "recognise it in a list.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user"], name="api_token_live_user",
+                                condition=Q(revoked_at__isnull=True))]
+
+    def __str__(self) -> str:
+        # Unique and stable: the rate limit counts requests under this name.
+        return f"api-token:{self.pk}"

@@ -1,0 +1,162 @@
+"""The API's request and response shapes (django-ninja / pydantic: the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from ninja import Field, Schema
+
+
+class Problem(Schema):
+    path: str
+    message: str
+
+
+class Error(Schema):
+    code: str = Field(description="For programs: not_found, invalid, stale_phase, …")
+    message: str = Field(description="For people.")
+    problems: list[Problem] = Field(default=[], description="The engine's problems, each with "
+                                                            "its field path (or text line).")
+
+
+class GameOut(Schema):
+    slug: str
+    name: str
+    min_seats: int
+    max_seats: int
+    bots: list[str]
+    default_options: dict[str, Any]
+
+
+class SeatOut(Schema):
+    number: int
+    name: str
+    player: str | None
+    bot: str | None
+    status: str
+    prompted: bool = False
+    submitted: bool = False
+
+
+class MatchSummary(Schema):
+    id: int
+    game: str
+    game_name: str
+    title: str
+    status: str
+    phase_number: int
+    phase_name: str
+    deadline: datetime | None
+    my_seat: int | None = None
+    waiting_for_me: bool = False
+
+
+class LobbyMatch(Schema):
+    id: int
+    game: str
+    game_name: str
+    title: str
+    hours_per_phase: float
+    created_at: datetime
+    created_by: str | None
+    seats: list[SeatOut]
+
+
+class PhaseOut(Schema):
+    number: int
+    kind: str
+    name: str
+    deadline: datetime | None
+
+
+class SheetOut(Schema):
+    revision: int
+    receipt: str
+    salt: str
+    source: str
+    submitted_at: datetime
+    data: Any
+
+
+class PromptOut(Schema):
+    seat: int
+    phase_number: int
+    phase_kind: str
+    phase: str
+    required: bool
+    deadline: datetime | None
+    text_help: str
+    legal_actions: Any = Field(description="The engine's legal_actions for the seat: a list of "
+                                           "complete actions, or the sheet's parts with the "
+                                           "choices open to each.")
+    default_sheet: Any = Field(description="What my seat plays if it misses the deadline.")
+    my_sheet: SheetOut | None
+
+
+class MatchView(Schema):
+    id: int
+    game: str
+    game_name: str
+    title: str
+    status: str
+    is_public: bool
+    phase: PhaseOut | None
+    my_seat: int | None
+    seats: list[SeatOut]
+    board: Any = Field(description="The engine's view of the match for my seat.")
+    prompt: PromptOut | None
+    result: dict[str, Any] | None
+    finished_at: datetime | None
+
+
+class ResultOut(Schema):
+    id: int
+    status: str
+    finished: bool
+    result: dict[str, Any] | None = Field(description="ranking, scores, reason, winners, "
+                                                      "is_draw (null while in play)")
+    finished_at: datetime | None
+
+
+class SheetIn(Schema):
+    phase_number: int = Field(ge=0, le=2**31, description="The phase the sheet is for "
+                                                          "(a stale one is refused: 409).")
+    data: Any = Field(default=None, description="The sheet as JSON (the engine's shape).")
+    text: str | None = Field(default=None, max_length=20_000,
+                             description="Or the sheet in the game's text grammar.")
+
+
+class ReceiptOut(Schema):
+    submission_id: int
+    receipt: str
+    salt: str
+    revision: int
+    data: Any
+    warnings: list[Problem]
+    complete: bool
+
+
+class JoinIn(Schema):
+    seat_number: int | None = Field(default=None, ge=1, le=1000)
+    invite_token: str | None = Field(default=None, max_length=64)
+
+
+class JoinOut(Schema):
+    match_id: int
+    seat: int
+    match_status: str
+
+
+class SeatIn(Schema):
+    kind: Literal["me", "open", "bot"]
+    bot: str | None = Field(default=None, max_length=40)
+
+
+class MatchIn(Schema):
+    game: str = Field(max_length=40)
+    seats: list[SeatIn] = Field(max_length=200)
+    options: dict[str, Any] = {}
+    hours_per_phase: float = Field(default=24, ge=0, le=10_000)
+    is_public: bool = True
+    title: str = Field(default="", max_length=120)

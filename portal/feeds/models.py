@@ -1,0 +1,18 @@
+"""A player's calendar feed: its secret URL is derived from the user and a generation number,
+so nothing secret is stored and regenerating (a new generation) kills every old URL."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class CalendarFeed(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="calendar_feed")
+    generation = models.PositiveIntegerField(default=0, help_text="Bumped to regenerate the "
+                                                                  "secret URL.")
+    regenerated_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Calendar feed of {self.user} (generation {self.generation})"

@@ -1,0 +1,116 @@
+"""Every main page under the Content-Security-Policy in a real browser (Debian's Chromium,
+Playwright): no violation is reported, as a console message or a securitypolicyviolation event,
+on the public pages, a player's pages, and every installed game's match and rules pages."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+import engine
+from games import plugins
+from games.services import match_create
+from tests.portal.builders import PASSWORD, make_user
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
+                       reason="needs Chromium (apt-get install chromium)"),
+]
+
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push({directive: e.violatedDirective, blocked: e.blockedURI || "inline",
+                    source: e.sourceFile || "", line: e.lineNumber});
+});
+"""
+CONTROL = "csp-control"  # what the control script would set, were it allowed to run
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+def violations_after_load(page) -> list[str]:
+    """The page's violations so far. A deliberately inline script is added last and its own
+    violation awaited: events come in order, so everything before it has been reported (and
+    the detector is shown to work), with no guessed sleep."""
+    page.evaluate("""(control) => {
+        const s = document.createElement("script");
+        s.textContent = "window.__ran = '" + control + "'";
+        document.body.appendChild(s);
+    }""", CONTROL)
+    # The control has no source file (it came from this test, not from the page).
+    page.wait_for_function("() => window.__csp.some(v => v.directive.startsWith('script-src')"
+                           " && v.blocked === 'inline' && v.source === '')")
+    seen = page.evaluate("window.__csp")
+    assert page.evaluate("window.__ran === undefined"), "the inline control script ran"
+    return [f"{v['directive']} {v['blocked']} {v['source']}:{v['line']}" for v in seen
+            if not (v["blocked"] == "inline" and v["source"] == "")]
+
+
+def test_the_main_pages_report_no_csp_violation(browser, live_server):
+    alice, bob = make_user("alice"), make_user("bob")
+    matches = []
+    for slug in plugins.installed():
+        game = engine.get(slug)
+        seats = [{"kind": "human", "user": alice}, {"kind": "human", "user": bob}]
+        seats += [{"kind": "bot", "bot": game.bots[0]} if game.bots
+                  else {"kind": "human", "user": None} for _ in range(game.min_seats - 2)]
+        matches.append(match_create(creator=alice, game=slug, options=game.default_options(),
+                                    seats=seats, hours_per_phase=24))
+    context = browser.new_context()
+    context.add_init_script(RECORD_VIOLATIONS)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(f"{page.url}: {m.text}")
+            if "Content Security Policy" in m.text else None)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    base = live_server.url
+
+    found: dict[str, list[str]] = {}
+    visited: list[str] = []
+
+    def visit(path: str) -> None:
+        response = page.goto(base + path)
+        assert response is not None and response.status < 400, (path, response and
+                                                                 response.status)
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        visited.append(path)
+        bad = violations_after_load(page)
+        if bad:
+            found[path] = bad
+
+    for path in ("/", "/accounts/login/", "/accounts/signup/", "/clubs/", "/api/v1/docs"):
+        visit(path)
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/matches/mine/")
+    for path in ("/matches/mine/", "/matches/new/", "/accounts/profile/"):
+        visit(path)
+    for match in matches:
+        visit(f"/matches/{match.pk}/")
+        visit(f"/games/{match.game}/rules/")
+    # The match page's own scripts ran (the policy allows them): htmx is loaded.
+    assert page.evaluate("typeof window.htmx") == "object"
+    assert found == {}, found
+    # The console has exactly one report per page: the control's.
+    assert len(console) == len(visited), console
+    assert errors == [], errors
