@@ -6,9 +6,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.utils import timezone
 
 import engine
 from games.models import Match, Phase, Seat, Submission
+from games.services.timing import seat_clocks
 
 
 def _game(match: Match) -> engine.Game | None:
@@ -215,8 +217,10 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
     active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
     prompts = game.prompts(match.state) if active else {}
     submitted = phase_submission_status(match) if active else {}
+    clocks = seat_clocks(match, timezone.now(), prompts) if active else {}
     seats = []
     for row in match.seats.select_related("user"):
+        clock = clocks.get(row.number)
         seats.append({
             "number": row.number,
             "name": game.seat_name(row.number) if game else f"Seat {row.number}",
@@ -225,6 +229,8 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
             "status": row.status,
             "prompted": row.number in prompts,
             "submitted": bool(submitted.get(row.number)),
+            "clock": {"seconds_left": int(clock.left.total_seconds()), "text": clock.text,
+                      "running": clock.running, "due": clock.due} if clock else None,
         })
     board = None
     if game is not None and match.state is not None:

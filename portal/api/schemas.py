@@ -29,6 +29,15 @@ class GameOut(Schema):
     default_options: dict[str, Any]
 
 
+class ClockOut(Schema):
+    """A seat's correspondence clock (matches played on clocks)."""
+
+    seconds_left: int
+    text: str
+    running: bool
+    due: datetime | None = None
+
+
 class SeatOut(Schema):
     number: int
     name: str
@@ -37,6 +46,7 @@ class SeatOut(Schema):
     status: str
     prompted: bool = False
     submitted: bool = False
+    clock: ClockOut | None = None
 
 
 class MatchSummary(Schema):

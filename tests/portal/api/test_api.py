@@ -286,3 +286,24 @@ def test_a_moderator_can_revoke_a_token_in_the_admin(client):
     assert response.status_code == 302
     assert Client(HTTP_AUTHORIZATION=f"Bearer {created.token}").get(
         "/api/v1/matches").status_code == 401
+
+
+def test_a_match_on_clocks_shows_each_prompted_seats_clock():
+    from games.services import match_create, seat_join
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = match_create(creator=alice, game="toy-duel", options={}, hours_per_phase=24,
+                         seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": None}],
+                         clock_bank_hours=72, clock_increment_hours=24, clock_cap_hours=168)
+    seat_join(match_id=match.pk, user=bob, invite_token=match.invite_token)
+    api = api_client(alice)
+    orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
+                  data={"number": 3}, source="web")
+    view = body(api.get(f"/api/v1/matches/{match.pk}"))
+    clocks = {seat["number"]: seat["clock"] for seat in view["seats"]}
+    assert clocks[1]["running"] is False  # alice's sheet is in: her clock stopped
+    assert clocks[2]["running"] is True and clocks[2]["due"]
+    assert 71 * 3600 < clocks[2]["seconds_left"] <= 72 * 3600
+    assert clocks[2]["text"]
+    plain = body(api.get(f"/api/v1/matches/{duel(alice, bob).pk}"))
+    assert all(seat["clock"] is None for seat in plain["seats"])  # a fixed deadline: no clock
