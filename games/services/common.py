@@ -100,10 +100,23 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
         deadline = game.next_tick_at(state, now)
     else:
         deadline = phase_deadline(match, now)
+    leave_added, leaves = timedelta(0), []
+    if kind != PhaseKind.CONTINUOUS.value:
+        from games.services.vacation import leave_for_new_phase
+
+        # Players on leave: the phase's deadline moves by the rest of their leave (capped).
+        leave_added, leaves = leave_for_new_phase(match=match, prompted=sorted(prompts),
+                                                  now=now)
+        deadline += leave_added
     phase = Phase.objects.create(
         match=match, number=number, kind=kind, name=name, opened_at=now, deadline=deadline,
-        state_before=state,
+        state_before=state, leave_extended=leave_added,
     )
+    if leaves:
+        from games.services.vacation import leave_record_new_phase
+
+        leave_record_new_phase(match=match, phase=phase, added=leave_added, leaves=leaves,
+                               now=now)
     match.phase_number = number
     match.phase_kind = kind
     match.phase_name = name

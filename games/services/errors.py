@@ -14,7 +14,8 @@ class ServiceError(Exception):
     no_open_seat, bad_invite, invalid_seats, invalid_options, unknown_game, stale_phase,
     unknown_phase, deadline_passed, not_your_seat, not_your_turn, invalid, bad_transition,
     unsupported_phase, capped, cooldown (continuous: too soon after the seat's last action),
-    window_closed (continuous: outside the gameday window).
+    window_closed (continuous: outside the gameday window), paused / not_paused (a moderator's
+    pause), replay_mismatch, engine_failed (moderators' roll-back and force resolve).
     """
 
     def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:

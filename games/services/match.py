@@ -43,7 +43,7 @@ def match_set_status(
     if new_status == Match.Status.ACTIVE:
         match.started_at = now
         fields.append("started_at")
-    if new_status in (Match.Status.FINISHED, Match.Status.ABORTED):
+    if new_status in (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.VOIDED):
         match.finished_at = now
         match.deadline = None
         match.complete_at = None

@@ -28,6 +28,7 @@ STATUS_FOR_CODE = {
     "no_open_seat": 409,
     "already_seated": 409,
     "bad_invite": 403,
+    "paused": 409,
 }
 
 
