@@ -86,6 +86,11 @@ class MatchCreateForm(forms.Form):
     is_public = forms.BooleanField(
         label="Public (anyone may watch and join open seats)", required=False, initial=True
     )
+    allow_vacations = forms.BooleanField(
+        label="Allow vacations (a player's leave extends the deadline)", required=False,
+        initial=True,
+        help_text="Players take leave on their profile, from a yearly bank of days.",
+    )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

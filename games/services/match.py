@@ -133,6 +133,7 @@ def match_create(
     miss_limit: int = 3,
     is_public: bool = True,
     title: str = "",
+    allow_vacations: bool = True,
 ) -> Match:
     """Create a match; if every seat is already filled (e.g. creator + bot) it starts now."""
     the_game = game_for(game)
@@ -157,6 +158,7 @@ def match_create(
         title=title,
         options=clean_options,
         is_public=bool(is_public),
+        allow_vacations=bool(allow_vacations),
         created_by=creator if creator is not None and creator.is_authenticated else None,
         hours_per_phase=hours,
         miss_policy=miss_policy,

@@ -419,7 +419,7 @@ def seat_kick(*, match_id: Any, seat_number: Any, by: AbstractBaseUser | None,
     seat.user, seat.status, seat.missed_in_row = None, Seat.Status.FLAGGED, 0
     seat.save(update_fields=["user", "status", "missed_in_row"])
     audit_write(match=match, kind=ModerationEntry.Kind.KICK, by=by, reason=text,
-                summary=f"a moderator removed {kicked} from seat {seat.number} for abuse",
+                summary=f"a moderator removed the player of seat {seat.number} for abuse",
                 details={"seat": seat.number, "user": kicked})
     return seat
 

@@ -68,6 +68,7 @@ def create(request: HttpRequest) -> HttpResponse:
             miss_policy=data["miss_policy"],
             miss_limit=data["miss_limit"],
             is_public=data["is_public"],
+            allow_vacations=data["allow_vacations"],
             title=data["title"],
         )
     except ServiceError as error:
