@@ -301,9 +301,9 @@ def match_rollback(*, match_id: Any, to_phase: Any, by: AbstractBaseUser | None,
         to_phase = int(to_phase)
     except (TypeError, ValueError):
         raise ServiceError("invalid", f"{to_phase!r} is not a phase number.") from None
-    if not 1 <= to_phase < match.phase_number:
-        raise ServiceError("invalid", f"Choose a phase from 1 to {match.phase_number - 1} "
-                           f"(the match is in phase {match.phase_number}).")
+    if not 1 <= to_phase <= match.phase_number:
+        raise ServiceError("invalid", f"Choose a phase from 1 to {match.phase_number} (the "
+                           f"match is in phase {match.phase_number}; choosing it restarts it).")
     phases = list(Phase.objects.filter(match=match).exclude(status=Phase.Status.VOIDED)
                   .order_by("number"))
     if [p.number for p in phases] != list(range(1, len(phases) + 1)):
