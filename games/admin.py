@@ -255,10 +255,8 @@ class PhaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     actions = ["retry_quarantined"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("state_before")
-
-    def get_queryset(self, request):
-        return (Phase.all_objects.defer("state_before").select_related("match")
+        # Voided (rolled-back) phases too: they are kept as the match's history.
+        return (Phase.all_objects.defer("state_before", "match__state").select_related("match")
                 .order_by("match", "number", "pk"))
 
     @admin.display(description="revealed sheets")

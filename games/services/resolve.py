@@ -61,7 +61,8 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
 
     A bounded number of queries whatever the seat count: the lock, the phase, the seats, the
     sheets, one INSERT of missing sheets, one UPDATE of changed seats, the phase, the prompted
-    players' leave (when the match allows vacations), the next phase, the match, and one INSERT of every side effect promised in the outbox.
+    players' leave (when the match allows vacations), the next phase, the match, and one
+    INSERT of every side effect promised in the outbox.
     """
     match = match_lock_unless_busy(match_id) if skip_locked else match_lock(match_id)
     if match is None:

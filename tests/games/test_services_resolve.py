@@ -1,7 +1,6 @@
 """phase_resolve, the miss policy, quarantine, the sweeper, bots and moderators' phase tools."""
 
 from datetime import timedelta
-
 from functools import partial
 
 import pytest
