@@ -261,3 +261,19 @@ def test_the_public_log_is_short_and_reveals_no_sheet(toy_duel, moderator):
     assert all(set(e) == {"at", "summary", "phase"} for e in log)
     for entry in entries(match):
         assert '"number"' not in str(entry.details) and "5" not in entry.summary
+
+
+def test_an_opened_seat_is_taken_through_the_invite_page(client, toy_duel, moderator,
+                                                         make_user):
+    from django.urls import reverse
+
+    match = toy_duel()
+    invite = reverse("games:invite", args=[match.invite_token])
+    client.force_login(make_user("erin"))
+    assert "Take an open seat" not in client.get(invite).content.decode()  # all seats taken
+    services.seat_moderate_replace(match_id=match.pk, seat_number=2, by=moderator,
+                                   reason="bob left", open_seat=True)
+    assert "Take an open seat" in client.get(invite).content.decode()
+    response = client.post(reverse("games:invite_accept", args=[match.invite_token]), {})
+    assert response.status_code == 302
+    assert Seat.objects.get(match=match, number=2).user.username == "erin"
