@@ -16,5 +16,8 @@ from games.signals import match_ended
 @receiver(match_ended, dispatch_uid="competitions_match_ended")
 def on_match_ended(sender, match_id: int, status: str, **kwargs) -> None:
     from competitions.services import match_ended_record
+    from competitions.services.ladders import match_voided_unrate
 
+    if status == "voided":
+        match_voided_unrate(match_id=match_id)
     match_ended_record(match_id=match_id)

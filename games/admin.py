@@ -21,15 +21,19 @@ from games import services
 from games.models import (
     Action,
     DeadlineMiss,
+    Leave,
+    LeaveExtension,
     LogbookStrike,
     Match,
     MatchStatusChange,
+    ModerationEntry,
     Phase,
     Reliability,
     Seat,
     Submission,
     SweepRun,
 )
+from games.moderation_admin import ModerationEntryInline, ReasonForm, moderation_urls
 from games.services import ServiceError
 
 SEALED = "sealed"
@@ -73,6 +77,10 @@ class PhaseInline(ReadOnlyAdminMixin, admin.TabularInline):
     extra = 0
     show_change_link = True
 
+    def get_queryset(self, request):
+        # Voided (rolled-back) phases too: they are the match's history.
+        return Phase.all_objects.defer("state_before").order_by("number", "pk")
+
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
@@ -81,18 +89,23 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["game", "status", "is_public", "miss_policy", "phase_kind"]
     search_fields = ["=id", "title", "seats__user__username", "created_by__username"]
     date_hierarchy = "created_at"
-    inlines = [SeatInline, PhaseInline, MatchStatusChangeInline]
+    inlines = [SeatInline, PhaseInline, MatchStatusChangeInline, ModerationEntryInline]
     readonly_fields = ["game", "options_json", "status", "seed", "invite_token", "phase_number",
-                       "phase_kind", "phase_name", "deadline", "complete_at", "result_json",
-                       "created_by", "created_at", "started_at", "finished_at",
+                       "phase_kind", "phase_name", "deadline", "paused_at", "paused_remaining",
+                       "extended_total", "complete_at", "result_json", "created_by",
+                       "created_at", "started_at", "finished_at",
                        "clock_bank_hours", "clock_increment_hours", "clock_cap_hours",
                        "max_shift_hours", "timing"]
     fields = ["title", "is_public", "hours_per_phase", "miss_policy", "miss_limit",
-              *readonly_fields]
+              "allow_vacations", *readonly_fields]
     actions = ["extend_deadline_24h", "abort_matches"]
+    change_form_template = "admin/games/match/change_form.html"
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("state")
+
+    def get_urls(self):
+        return moderation_urls(self) + super().get_urls()
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # matches are created through the lobby (match_create)
@@ -113,12 +126,22 @@ class MatchAdmin(admin.ModelAdmin):
     def result_json(self, match: Match) -> str:
         return pretty_json(match.result) if match.result else "-"
 
-    @admin.action(description="Extend deadline: at least 24 h from now (capped, idempotent)")
-    def extend_deadline_24h(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+    @admin.action(description="Extend deadline: at least 24 h from now (capped, idempotent)",
+                  permissions=["moderate"])
+    def extend_deadline_24h(self, request: HttpRequest, queryset: QuerySet[Match]):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return TemplateResponse(request, "admin/games/match/reason.html", {
+                **self.admin_site.each_context(request), "form": form, "matches": queryset,
+                "title": "Extend deadlines to at least 24 h from now", "opts": self.model._meta,
+                "action": "extend_deadline_24h",
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            })
         changed = unchanged = 0
         for match_id in queryset.values_list("pk", flat=True):
             try:
-                if services.match_deadline_extend(match_id=match_id, hours=24, by=request.user):
+                if services.match_deadline_extend(match_id=match_id, hours=24, by=request.user,
+                                                  reason=form.cleaned_data["reason"]):
                     changed += 1
                 else:
                     unchanged += 1
@@ -126,6 +149,10 @@ class MatchAdmin(admin.ModelAdmin):
                 self.message_user(request, f"Match {match_id}: {error.message}", messages.WARNING)
         self.message_user(request, f"Extended {changed} deadline(s); {unchanged} already had "
                           "24 h or more left.")
+        return None
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.moderate_match")
 
     @admin.action(description="Abort the selected matches")
     def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
@@ -232,11 +259,13 @@ class PhaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     actions = ["retry_quarantined"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("state_before")
+        # Voided (rolled-back) phases too: they are kept as the match's history.
+        return (Phase.all_objects.defer("state_before", "match__state").select_related("match")
+                .order_by("match", "number", "pk"))
 
     @admin.display(description="revealed sheets")
     def revealed_json(self, phase: Phase) -> str:
-        return pretty_json(phase.revealed) if phase.status == Phase.Status.RESOLVED else SEALED
+        return pretty_json(phase.revealed) if is_revealed(phase) else SEALED
 
     @admin.display(description="events")
     def events_json(self, phase: Phase) -> str:
@@ -251,8 +280,16 @@ class PhaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                           "the others were not quarantined.")
 
 
+def is_revealed(phase: Phase) -> bool:
+    """A phase's sheets are public once it resolved, even if it was rolled back (voided) later;
+    the sheets of a phase voided before it resolved stay sealed for good."""
+    return phase.status == Phase.Status.RESOLVED or (
+        phase.status == Phase.Status.VOIDED and phase.resolved_at is not None
+        and phase.revealed is not None)
+
+
 def sheet_or_sealed(submission: Submission) -> str:
-    if submission.phase.status != Phase.Status.RESOLVED:
+    if not is_revealed(submission.phase):
         return SEALED
     return pretty_json(submission.data)
 
@@ -276,7 +313,7 @@ class SubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="salt")
     def salt_if_revealed(self, submission: Submission) -> str:
-        return submission.salt if submission.phase.status == Phase.Status.RESOLVED else SEALED
+        return submission.salt if is_revealed(submission.phase) else SEALED
 
 
 @admin.register(MatchStatusChange)
@@ -387,3 +424,37 @@ class ReliabilityAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("user", "score", "matches_finished", "matches_abandoned", "deadlines",
                     "deadlines_missed", "misses_excused", "updated_at")
     search_fields = ("user__username",)
+@admin.register(ModerationEntry)
+class ModerationEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The audit trail of every moderator action (and of deadlines moved by players' leave)."""
+
+    list_display = ["at", "match", "kind", "by", "summary", "reason"]
+    list_filter = ["kind"]
+    search_fields = ["=match__id", "by__username", "reason", "summary"]
+    list_select_related = ["match", "by"]
+    fields = ["at", "match", "phase_number", "kind", "by", "reason", "summary", "details_json"]
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("match__state")
+
+    @admin.display(description="details")
+    def details_json(self, entry: ModerationEntry) -> str:
+        return pretty_json(entry.details)
+
+
+class LeaveExtensionInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = LeaveExtension
+    fields = ["match", "phase_number", "added", "at"]
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Leave)
+class LeaveAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["user", "starts_at", "ends_at", "days"]
+    search_fields = ["user__username"]
+    list_select_related = ["user"]
+    fields = ["user", "starts_at", "ends_at", "days", "created_at"]
+    readonly_fields = fields
+    inlines = [LeaveExtensionInline]

@@ -112,6 +112,11 @@ class MatchCreateForm(forms.Form):
         help_text="Players whose reliability record is lower (or who have none yet) cannot "
                   "take a seat. Empty: anyone.",
     )
+    allow_vacations = forms.BooleanField(
+        label="Allow vacations (a player's leave extends the deadline)", required=False,
+        initial=True,
+        help_text="Players take leave on their profile, from a yearly bank of days.",
+    )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,6 +7,7 @@ A match's lifecycle is data (``Match.TRANSITIONS``); every status change goes th
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -29,13 +30,15 @@ class Match(models.Model):
         ACTIVE = "active", "In play"
         FINISHED = "finished", "Finished"
         ABORTED = "aborted", "Aborted"
+        VOIDED = "voided", "Voided by a moderator"
 
     # Allowed next statuses; anything else is refused by match_set_status.
     TRANSITIONS: dict[str, set[str]] = {
         Status.OPEN: {Status.ACTIVE, Status.ABORTED},
-        Status.ACTIVE: {Status.FINISHED, Status.ABORTED},
-        Status.FINISHED: set(),
-        Status.ABORTED: set(),
+        Status.ACTIVE: {Status.FINISHED, Status.ABORTED, Status.VOIDED},
+        Status.FINISHED: {Status.VOIDED},
+        Status.ABORTED: {Status.VOIDED},
+        Status.VOIDED: set(),
     }
 
     class MissPolicy(models.TextChoices):
@@ -83,6 +86,17 @@ class Match(models.Model):
         null=True, blank=True,
         help_text="The open phase's clocks (banks, due times, excused outages) or why its "
                   "deadline moved (games.services.timing).")
+    allow_vacations = models.BooleanField(
+        default=True, help_text="A player's leave extends this match's deadlines."
+    )
+    # A moderator's pause: the deadline stops; resuming gives back the time that was left.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.DurationField(
+        null=True, blank=True, help_text="Time left before the deadline when it was paused."
+    )
+    extended_total = models.DurationField(
+        default=timedelta(0), help_text="Moderators' deadline extensions, all phases."
+    )
 
     # The current phase (denormalised from the open Phase row for the lobby and the sweeper).
     phase_number = models.PositiveIntegerField(default=0)
@@ -116,6 +130,7 @@ class Match(models.Model):
             models.CheckConstraint(condition=Q(min_reliability__lte=100),
                                    name="match_min_reliability_percent"),
         ]
+        permissions = [("moderate_match", "Can pause, extend, roll back, replace, void matches")]
         indexes = [
             # The deadline sweeper's query: active matches whose deadline has passed.
             models.Index(
@@ -189,6 +204,14 @@ class Seat(models.Model):
         return bool(self.bot)
 
 
+class PhaseManager(models.Manager):
+    """Phases in play: a phase voided by a moderator's roll-back is history only (its number is
+    played again), so lookups by number never find it. ``Phase.all_objects`` has them all."""
+
+    def get_queryset(self) -> models.QuerySet:
+        return super().get_queryset().exclude(status="voided")
+
+
 class Phase(models.Model):
     """One phase of a match: opened, then resolved exactly once. The match's logbook."""
 
@@ -196,6 +219,7 @@ class Phase(models.Model):
         OPEN = "open", "Open"
         RESOLVED = "resolved", "Resolved"
         QUARANTINED = "quarantined", "Quarantined (resolution keeps failing)"
+        VOIDED = "voided", "Voided (rolled back by a moderator)"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="phases")
     number = models.PositiveIntegerField()
@@ -212,11 +236,22 @@ class Phase(models.Model):
     events = JSONField(default=list, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    extended = models.DurationField(
+        default=timedelta(0), help_text="Moderators' deadline extensions of this phase."
+    )
+    leave_extended = models.DurationField(
+        default=timedelta(0), help_text="Players' leave added to this phase's deadline."
+    )
+
+    objects = PhaseManager()
+    all_objects = models.Manager()
 
     class Meta:
         ordering = ["match", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "number"], name="phase_unique_number"),
+            # A rolled-back phase is kept (voided) and its number opened again.
+            models.UniqueConstraint(fields=["match", "number"], name="phase_unique_number",
+                                    condition=~Q(status="voided")),
         ]
 
     def __str__(self) -> str:
@@ -472,3 +507,83 @@ class Reliability(models.Model):
 
     def __str__(self) -> str:
         return f"reliability of {self.user}: {self.score}"
+class ModerationEntry(models.Model):
+    """Audit row: who did what to a match, when and why (one per moderator action, and one per
+    leave that moved a deadline). ``summary`` is the short public form shown in the match's
+    history; ``details`` holds the action's arguments (never a sheet or the engine state)."""
+
+    class Kind(models.TextChoices):
+        PAUSE = "pause", "Pause"
+        RESUME = "resume", "Resume"
+        EXTEND = "extend", "Extend the deadline"
+        FORCE_RESOLVE = "force_resolve", "Force resolve now"
+        ROLLBACK = "rollback", "Roll back"
+        REPLACE = "replace", "Replace a player"
+        VOID = "void", "Void"
+        KICK = "kick", "Kick for abuse"
+        LEAVE = "leave", "Player's leave"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moderation")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    at = models.DateTimeField()
+    phase_number = models.PositiveIntegerField(help_text="The match's phase at the time.")
+    reason = models.TextField()
+    summary = models.CharField(max_length=255, help_text="Shown in the match's public history.")
+    details = JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name_plural = "moderation entries"
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="moderation_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.summary}"
+
+
+class Leave(models.Model):
+    """A player's vacation: from ``starts_at`` to ``ends_at``, taken from their yearly bank.
+    Other code (clocks) may exclude these spans from a player's time."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="leaves")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    days = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_at__gt=models.F("starts_at")),
+                                   name="leave_ends_after_start"),
+        ]
+        indexes = [models.Index(fields=["user", "ends_at"], name="leave_user_end")]
+
+    def __str__(self) -> str:
+        return f"{self.user} on leave {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
+class LeaveExtension(models.Model):
+    """How much one leave moved one phase's deadline."""
+
+    leave = models.ForeignKey(Leave, on_delete=models.CASCADE, related_name="extensions")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="leave_extensions")
+    phase_number = models.PositiveIntegerField()
+    added = models.DurationField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["leave", "match", "phase_number"],
+                                    name="leave_extension_once_per_phase"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.leave} → {self.match} phase {self.phase_number}: +{self.added}"

@@ -9,7 +9,7 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
 import engine
-from games.models import Match, Phase, Seat, Submission
+from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services.timing import seat_clocks
 
 
@@ -104,6 +104,14 @@ def match_open_phase(match: Match) -> Phase | None:
         .defer("state_before")
         .first()
     )
+
+
+def match_moderation_log(match: Match) -> list[dict[str, Any]]:
+    """The public short form of the match's audit trail (moderators' actions and leave), oldest
+    first: when and what, never who moderated or why (those stay in the admin)."""
+    return [{"at": at, "summary": summary, "phase": phase} for at, summary, phase in
+            ModerationEntry.objects.filter(match=match).order_by("at", "pk")
+            .values_list("at", "summary", "phase_number")]
 
 
 def match_history(match: Match) -> QuerySet[Phase]:

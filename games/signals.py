@@ -16,10 +16,14 @@ match_ended = Signal()
 # kwargs: match_id, gameday (the game's gameday key).
 gameday_opened = Signal()
 
+# Sent after a player took leave (games.services.leave_take). kwargs: leave_id.
+leave_taken = Signal()
+
 # The lifecycle's outbox carries signals by name (games.models.OutboxEvent).
 BY_NAME = {
     "phase_opened": phase_opened,
     "phase_resolved": phase_resolved,
     "match_ended": match_ended,
     "gameday_opened": gameday_opened,
+    "leave_taken": leave_taken,
 }

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "ninja",
     "portal.api",
     "portal.feeds",
+    "portal.reports",
 ]
 
 MIDDLEWARE = [
@@ -276,6 +277,17 @@ OUTBOX_GRACE_SECONDS = float(os.environ.get("OUTBOX_GRACE_SECONDS", "30"))
 SWEEP_COMPLETE_GRACE_SECONDS = float(
     os.environ.get("SWEEP_COMPLETE_GRACE_SECONDS", str(2 * SWEEP_INTERVAL_SECONDS))
 )
+
+# --- moderation and vacation ----------------------------------------------------------
+# Moderators' deadline extensions: at most this many hours per phase, and per match in all.
+MODERATION_EXTEND_MAX_PHASE_HOURS = float(os.environ.get("MODERATION_EXTEND_MAX_PHASE_HOURS",
+                                                         "168"))
+MODERATION_EXTEND_MAX_MATCH_HOURS = float(os.environ.get("MODERATION_EXTEND_MAX_MATCH_HOURS",
+                                                         "720"))
+# Each player's vacation bank (days per calendar year) and how far one phase's deadline may
+# be moved by leave (days, all leaves together).
+VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", "21"))
+VACATION_MAX_PHASE_DAYS = float(os.environ.get("VACATION_MAX_PHASE_DAYS", "14"))
 
 # --- play by email (portal.mail) -------------------------------------------------------
 # Replies to phase emails go to <MAIL_REPLY_LOCALPART>+<signed token>@<MAIL_REPLY_DOMAIN>.

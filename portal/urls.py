@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/", include("portal.accounts.urls")),
     path("mail/", include("portal.mail.urls")),
     path("push/", include("portal.push.urls")),
+    path("report/", include("portal.reports.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("competitions.urls")),
     path("", include("games.urls")),

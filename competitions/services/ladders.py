@@ -26,7 +26,7 @@ from competitions.models import (
     RatingUpdate,
 )
 from competitions.services.clubs import membership_of, require_organiser
-from games.models import Match, Seat
+from games.models import Match, ModerationEntry, Seat
 from games.services import ServiceError, match_create
 
 MODEL = PlackettLuce()
@@ -233,6 +233,31 @@ def ladder_match_void(*, ladder_id: Any, match_id: Any, by: AbstractBaseUser,
     replayed = _replay(ladder)
     return MatchVoid.objects.create(ladder=ladder, match_id=match_id, by=by,
                                     reason=reason.strip()[:255], updates_replayed=replayed)
+
+
+def match_voided_unrate(*, match_id: Any) -> int:
+    """A moderator voided the match (``games.services.match_void``): every ladder that rated it
+    is replayed without it, with an audit row naming the moderator and the reason. Once: a
+    second call finds the rating voided and changes nothing. Returns the ladders replayed."""
+    entry = (ModerationEntry.objects.filter(match_id=match_id, kind=ModerationEntry.Kind.VOID)
+             .order_by("-at").first())
+    replayed = 0
+    for ladder_id in list(RatingUpdate.objects.filter(match_id=match_id, voided=False)
+                          .values_list("ladder_id", flat=True)):
+        with transaction.atomic():
+            ladder = ladder_lock(ladder_id)
+            update = RatingUpdate.objects.filter(ladder=ladder, match_id=match_id,
+                                                 voided=False).first()
+            if update is None:
+                continue
+            update.voided = True
+            update.save(update_fields=["voided"])
+            count = _replay(ladder)
+            MatchVoid.objects.get_or_create(ladder=ladder, match_id=match_id, defaults={
+                "by": entry.by if entry else None, "updates_replayed": count,
+                "reason": (entry.reason if entry else "match voided")[:255]})
+            replayed += 1
+    return replayed
 
 
 def ladder_rating_of(ladder: Ladder, user_id: int, now: datetime | None = None) -> float:

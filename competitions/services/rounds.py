@@ -325,7 +325,8 @@ def _record(tournament: Tournament, pairing: Pairing, now: datetime) -> bool:
     match = Match.objects.get(pk=pairing.match_id)
     if match.status == Match.Status.FINISHED and match.result:
         _score(pairing, match.result.get("ranking") or [], False, "", now)
-    elif match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+    elif match.status in (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.VOIDED):
+        # A voided match has no result: the board is scored by the adjudication rule.
         _adjudicate(tournament, pairing, match, now)
     else:
         return False

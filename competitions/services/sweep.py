@@ -53,7 +53,8 @@ def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
         with _one_item("ending round", round_id):
             counts["adjudicated"] += round_adjudicate(round_id=round_id, now=now)
     stuck = Pairing.objects.filter(
-        finished_at=None, match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED]
+        finished_at=None, match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED,
+                                             Match.Status.VOIDED]
     ).values_list("match_id", flat=True)[:CATCH_UP_LIMIT]
     for match_id in list(stuck):
         with _one_item("recording the result of match", match_id):

@@ -17,6 +17,16 @@ from games.services.continuous import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_abort, match_create, match_set_status, match_start
+from games.services.moderation import (
+    match_deadline_extend,
+    match_pause,
+    match_resume,
+    match_rollback,
+    match_void,
+    phase_force_resolve,
+    seat_kick,
+    seat_moderate_replace,
+)
 from games.services.orders import orders_submit
 from games.services.outbox import outbox_dispatch, outbox_sweep
 from games.services.reliability import (
@@ -27,15 +37,11 @@ from games.services.reliability import (
     reliability_recompute,
     reliability_sweep,
 )
-from games.services.resolve import (
-    match_deadline_extend,
-    phase_resolve,
-    phase_retry,
-    phases_resolve,
-)
+from games.services.resolve import phase_resolve, phase_retry, phases_resolve
 from games.services.seats import seat_join, seat_leave, seat_replace
 from games.services.submit import sheet_submit
 from games.services.sweep import deadlines_sweep
+from games.services.vacation import leave_take, vacation_bank
 
 __all__ = [
     "ActionReceipt",
@@ -57,6 +63,15 @@ __all__ = [
     "match_abort",
     "match_create",
     "match_deadline_extend",
+    "match_pause",
+    "match_resume",
+    "match_rollback",
+    "match_void",
+    "phase_force_resolve",
+    "seat_kick",
+    "seat_moderate_replace",
+    "leave_take",
+    "vacation_bank",
     "match_set_status",
     "match_start",
     "orders_submit",

@@ -20,7 +20,7 @@ def bot_submit(*, match_id: Any, seat_number: int, phase_number: int) -> Receipt
     if seat is None or not seat.bot:
         return None
     if Submission.objects.filter(phase__match=match, phase__number=phase_number,
-                                 seat=seat).exists():
+                                 seat=seat).exclude(phase__status="voided").exists():
         return None
     game = game_for(match.game)
     if seat_number not in game.prompts(match.state):

@@ -18,7 +18,7 @@ from engine import Game, PhaseKind, Problem, Prompt, Result
 from games.models import Match, Phase, Seat
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
-from games.services.timing import needs_windows, phase_timing
+from games.services.timing import needs_windows, phase_timing, uses_clock
 
 logger = logging.getLogger(__name__)
 
@@ -116,10 +116,24 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
             windows = _windows(match, required)
         deadline, timing = phase_timing(match=match, required=required, windows=windows,
                                         now=now)
+    leave_added, leaves = timedelta(0), []
+    if kind != PhaseKind.CONTINUOUS.value and not uses_clock(match):
+        from games.services.vacation import leave_for_new_phase
+
+        # Players on leave: the phase's deadline moves by the rest of their leave (capped).
+        # (On clocks each seat has its own bank: leave does not move the match's deadline.)
+        leave_added, leaves = leave_for_new_phase(match=match, prompted=sorted(prompts),
+                                                  now=now)
+        deadline += leave_added
     phase = Phase.objects.create(
         match=match, number=number, kind=kind, name=name, opened_at=now, deadline=deadline,
-        state_before=state,
+        state_before=state, leave_extended=leave_added,
     )
+    if leaves:
+        from games.services.vacation import leave_record_new_phase
+
+        leave_record_new_phase(match=match, phase=phase, added=leave_added, leaves=leaves,
+                               now=now)
     match.phase_number = number
     match.phase_kind = kind
     match.phase_name = name

@@ -15,7 +15,8 @@ class ServiceError(Exception):
     unknown_phase, deadline_passed, not_your_seat, not_your_turn, invalid, bad_transition,
     unsupported_phase, capped, cooldown (continuous: too soon after the seat's last action),
     window_closed (continuous: outside the gameday window), unreliable (a reliability record
-    below the match's or tournament's minimum).
+    below the match's or tournament's minimum), paused / not_paused (a moderator's pause),
+    replay_mismatch, engine_failed (moderators' roll-back and force resolve).
     """
 
     def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:

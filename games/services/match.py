@@ -47,7 +47,7 @@ def match_set_status(
     if new_status == Match.Status.ACTIVE:
         match.started_at = now
         fields.append("started_at")
-    if new_status in (Match.Status.FINISHED, Match.Status.ABORTED):
+    if new_status in (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.VOIDED):
         match.finished_at = now
         match.deadline = None
         match.complete_at = None
@@ -170,6 +170,7 @@ def match_create(
     clock_increment_hours: Any = 0,
     clock_cap_hours: Any = None,
     max_shift_hours: Any = 12,
+    allow_vacations: bool = True,
 ) -> Match:
     """Create a match; if every seat is already filled (e.g. creator + bot) it starts now.
 
@@ -206,6 +207,7 @@ def match_create(
         title=title,
         options=clean_options,
         is_public=bool(is_public),
+        allow_vacations=bool(allow_vacations),
         created_by=creator if creator is not None and creator.is_authenticated else None,
         hours_per_phase=hours,
         miss_policy=miss_policy,

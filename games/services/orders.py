@@ -103,6 +103,9 @@ def orders_submit(
     match = match_lock(match_id)
     if match.status != Match.Status.ACTIVE:
         raise ServiceError("not_active", "This match is not in play.")
+    if match.paused_at is not None:
+        raise ServiceError("paused", "A moderator paused this match: orders are taken again "
+                           "when it resumes.")
     try:
         phase_number = int(phase_number)
     except (TypeError, ValueError):

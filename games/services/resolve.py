@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -29,9 +28,6 @@ from games.services.queue import enqueue_on_commit, outbox_write, signal_event, 
 from games.services.timing import clocks_close, expired_seats, uses_clock
 
 logger = logging.getLogger(__name__)
-
-MAX_DEADLINE_EXTENSION = timedelta(days=7)
-
 
 def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
     """Resolve the phase if it is still open and either complete or past its deadline.
@@ -94,16 +90,19 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     engine raised; ``phase_resolve`` records that for the sweeper's retries.
 
     A bounded number of queries whatever the seat count: the lock, the phase, the seats, the
-    sheets, one INSERT of missing sheets, one UPDATE of changed seats, the phase, the next
-    phase, the match, and one INSERT of every side effect promised in the outbox.
+    sheets, one INSERT of missing sheets, one UPDATE of changed seats, the phase, the prompted
+    players' leave (when the match allows vacations), the next phase, the match, and one
+    INSERT of every side effect promised in the outbox.
     """
     match = match_lock_unless_busy(match_id) if skip_locked else match_lock(match_id)
     if match is None:
         return False
     if match.status != Match.Status.ACTIVE or match.phase_number != phase_number:
         return False
+    if match.paused_at is not None:
+        return False  # a moderator paused it: resumed, it is queued again
     phase = (Phase.objects.filter(match=match, number=phase_number).defer("state_before")
-             .order_by().first())
+             .exclude(status=Phase.Status.VOIDED).order_by().first())
     if phase is None or phase.status != Phase.Status.OPEN:
         return False
     if phase.kind == PhaseKind.CONTINUOUS.value:
@@ -219,7 +218,7 @@ def _apply_miss_policy(match: Match, seats: dict[int, Seat], changed: dict[int, 
     to ``changed``, which the caller saves)."""
     forfeits = []
     for seat in seats.values():
-        if seat.bot or seat.missed_in_row < match.miss_limit:
+        if seat.bot or seat.user_id is None or seat.missed_in_row < match.miss_limit:
             continue
         if match.miss_policy == Match.MissPolicy.FORFEIT:
             seat.status = Seat.Status.FORFEITED
@@ -264,39 +263,4 @@ def phase_retry(*, phase_id: Any, by: AbstractBaseUser | None = None) -> bool:
     match.save(update_fields=["deadline", "complete_at"])
     enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk, phase_number=phase.number)
     logger.info("phase %s of match %s retried by %s", phase.number, match.pk, by)
-    return True
-
-
-@transaction.atomic
-def match_deadline_extend(
-    *, match_id: Any, hours: float, by: AbstractBaseUser | None = None
-) -> bool:
-    """Make the open phase's deadline at least ``hours`` from now (never beyond a 7-day cap).
-
-    Idempotent: asking twice gives the same deadline as asking once. False if nothing changed.
-    Refused for a continuous match (its gameday ticks are scheduled times).
-    """
-    try:
-        extension = timedelta(hours=float(hours))
-    except (TypeError, ValueError, OverflowError):
-        raise ServiceError("invalid", f"{hours!r} is not a number of hours.") from None
-    if not timedelta(0) < extension <= MAX_DEADLINE_EXTENSION:
-        raise ServiceError("capped", "A deadline can be extended by up to 7 days from now.")
-    match = match_lock(match_id)
-    if match.status != Match.Status.ACTIVE or match.deadline is None:
-        raise ServiceError("not_active", "Only an open phase of a match in play has a deadline.")
-    if match.phase_kind == PhaseKind.CONTINUOUS.value:
-        raise ServiceError("not_allowed", "This match plays in gamedays: its next gameday begins "
-                           "at a scheduled time, which is not a deadline and never moves.")
-    if uses_clock(match):
-        raise ServiceError("not_allowed", "This match plays on clocks: each seat's time is its "
-                           "own bank, not a deadline to extend.")
-    target = timezone.now() + extension
-    # A minute of slack so a double-submitted form is a no-op, not a creeping extension.
-    if match.deadline >= target - timedelta(minutes=1):
-        return False
-    match.deadline = target
-    match.save(update_fields=["deadline"])
-    Phase.objects.filter(match=match, number=match.phase_number).update(deadline=target)
-    logger.info("match %s deadline extended to %s by %s", match.pk, target, by)
     return True

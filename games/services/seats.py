@@ -31,7 +31,8 @@ def seat_join(
 ) -> Seat:
     """Take an open seat (the first one unless ``seat_number``); the last one starts the match.
 
-    Private matches need the match's invite token. Locks the match row.
+    Private matches need the match's invite token, and so does a seat a moderator opened in a
+    match in play (``seat_moderate_replace``). Locks the match row.
     """
     _require_user(user)
     match = match_lock(match_id)
@@ -39,7 +40,11 @@ def seat_join(
         invite_token and hmac.compare_digest(str(invite_token), match.invite_token)
     ):
         raise ServiceError("bad_invite", "This match is private: you need its invitation link.")
-    if match.status != Match.Status.OPEN:
+    with_invite = bool(invite_token) and hmac.compare_digest(str(invite_token),
+                                                              match.invite_token)
+    # A seat a moderator opened in a match in play is taken with the invite link only.
+    if match.status != Match.Status.OPEN and not (match.status == Match.Status.ACTIVE
+                                                  and with_invite):
         raise ServiceError("not_open", "This match is no longer taking players.")
     seats = list(match.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
@@ -59,7 +64,8 @@ def seat_join(
     seat.status = Seat.Status.TAKEN
     seat.joined_at = timezone.now()
     seat.save(update_fields=["user", "status", "joined_at"])
-    if not any(s.status == Seat.Status.OPEN for s in seats):
+    if match.status == Match.Status.OPEN and not any(s.status == Seat.Status.OPEN
+                                                     for s in seats):
         match_start(match_id=match.pk, by=user)
     return seat
 

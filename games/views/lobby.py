@@ -78,6 +78,7 @@ def create(request: HttpRequest) -> HttpResponse:
             miss_policy=data["miss_policy"],
             miss_limit=data["miss_limit"],
             is_public=data["is_public"],
+            allow_vacations=data["allow_vacations"],
             title=data["title"],
             min_reliability=data.get("min_reliability"),
             clock_bank_hours=data["clock_bank_hours"],
@@ -99,7 +100,12 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     if match is None:
         raise Http404("This invite link is not valid.")
     seats = list(match.seats.select_related("user"))
-    return render(request, "games/invite.html", {"match": match, "seats": seats, "token": token})
+    # An open match, or a seat a moderator opened in a match in play.
+    taking = match.status == Match.Status.OPEN or (
+        match.status == Match.Status.ACTIVE and any(seat.status == Seat.Status.OPEN
+                                                    for seat in seats))
+    return render(request, "games/invite.html", {"match": match, "seats": seats, "token": token,
+                                                 "taking": taking})
 
 
 @login_required

@@ -157,6 +157,9 @@ def match_page_context(
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
     context["result"] = match.result
+    context["moderation_log"] = selectors.match_moderation_log(match)
+    if active:
+        context["open_phase"] = selectors.match_open_phase(match)
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))

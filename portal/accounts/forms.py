@@ -41,3 +41,7 @@ class ProfileForm(forms.ModelForm):
             "notifications": "E-mail me about",
             "reminder_hours": "Deadline reminders (hours before)",
         }
+
+
+class LeaveForm(forms.Form):
+    days = forms.IntegerField(min_value=1, max_value=366, label="Days of leave, from now")

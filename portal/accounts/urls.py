@@ -35,5 +35,6 @@ def _wrapped(pattern: URLPattern) -> URLPattern:
 
 urlpatterns = [
     path("profile/", views.profile_edit, name="accounts_profile"),
+    path("profile/leave/", views.leave, name="accounts_leave"),
     *(_wrapped(pattern) for pattern in allauth_account_urls.urlpatterns),
 ]

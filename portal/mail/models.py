@@ -28,6 +28,7 @@ class OutgoingEmail(models.Model):
         MATCH_ENDED = "match_ended", "Final result"
         DIGEST = "digest", "Daily digest"
         REPLY = "reply", "Answer to an emailed order sheet"
+        LEAVE = "leave", "Leave taken (vacation)"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     dedupe_key = models.CharField(max_length=200, unique=True)

@@ -9,7 +9,13 @@ from anymail.signals import inbound
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.signals import gameday_opened, match_ended, phase_opened, phase_resolved
+from games.signals import (
+    gameday_opened,
+    leave_taken,
+    match_ended,
+    phase_opened,
+    phase_resolved,
+)
 from portal.mail import services
 from portal.mail.models import InboundMessage
 
@@ -42,6 +48,14 @@ def on_gameday_opened(sender, match_id: int, gameday: str, **kwargs) -> None:
 
     with transaction.atomic():
         gameday_opened_notify(match_id=match_id, gameday=gameday)
+
+
+@receiver(leave_taken, dispatch_uid="mail_leave_taken")
+def on_leave_taken(sender, leave_id: int, **kwargs) -> None:
+    from portal.mail.services.leave import leave_taken_notify
+
+    with transaction.atomic():
+        leave_taken_notify(leave_id=leave_id)
 
 
 class ProcessOnCommit:

@@ -20,8 +20,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from portal.mail.models import MailOptOut, OutgoingEmail
 
 SALT = "portal.mail.unsubscribe"
-# Every kind but the answer to a player's own mail can be turned off.
-NOTIFICATIONS = {kind for kind in OutgoingEmail.Kind.values if kind != OutgoingEmail.Kind.REPLY}
+# Every kind but the answers to a player's own doing (a mailed sheet, taking leave) can be
+# turned off.
+NOTIFICATIONS = {kind for kind in OutgoingEmail.Kind.values
+                 if kind not in (OutgoingEmail.Kind.REPLY, OutgoingEmail.Kind.LEAVE)}
 
 
 @lru_cache(maxsize=4)

@@ -103,10 +103,12 @@ def test_retry_action_reopens_a_quarantined_phase_once(staff_client, sealed_duel
 def test_extend_action_is_idempotent(staff_client, toy_duel):
     match = toy_duel(hours_per_phase=1)
     url = reverse("admin:games_match_changelist")
-    staff_client.post(url, {"action": "extend_deadline_24h", "_selected_action": [match.pk]})
+    staff_client.post(url, {"action": "extend_deadline_24h", "_selected_action": [match.pk],
+                            "apply": "1", "reason": "asked for more time"})
     match.refresh_from_db()
     first = match.deadline
-    staff_client.post(url, {"action": "extend_deadline_24h", "_selected_action": [match.pk]})
+    staff_client.post(url, {"action": "extend_deadline_24h", "_selected_action": [match.pk],
+                            "apply": "1", "reason": "asked for more time"})
     match.refresh_from_db()
     assert match.deadline == first
     assert (first - match.started_at).total_seconds() == pytest.approx(24 * 3600, abs=60)
@@ -139,9 +141,10 @@ def test_a_flagged_seat_is_handed_over_in_the_admin(staff_client, toy_duel, make
 
 def test_editing_match_settings_touches_only_those_settings(staff_client, sealed_duel):
     url = reverse("admin:games_match_change", args=[sealed_duel.pk])
-    form = {"title": "Renamed", "is_public": "on", "hours_per_phase": "48",
-            "miss_policy": "forfeit", "miss_limit": "2",
-            **{f"{prefix}-{key}": value for prefix in ("seats", "phases", "status_changes")
+    form = {"title": "Renamed", "is_public": "on", "allow_vacations": "on",
+            "hours_per_phase": "48", "miss_policy": "forfeit", "miss_limit": "2",
+            **{f"{prefix}-{key}": value
+               for prefix in ("seats", "phases", "status_changes", "moderation")
                for key, value in (("TOTAL_FORMS", "0"), ("INITIAL_FORMS", "0"))}}
     before = Match.objects.get(pk=sealed_duel.pk)
     response = staff_client.post(url, form)

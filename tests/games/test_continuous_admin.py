@@ -82,14 +82,18 @@ def test_striking_a_tank_move_puts_the_tank_back_and_keeps_the_others(make_user)
     assert services.match_replay(match=match) == match.state
 
 
-def test_extending_the_deadline_of_a_continuous_match_is_refused(admin_client, race):
+def test_extending_the_deadline_of_a_continuous_match_is_refused(admin_client, race,
+                                                                  django_user_model):
     """Its next gameday begins at a scheduled time: not a deadline, and it never moves."""
     before = race.deadline
     with pytest.raises(services.ServiceError) as caught:
-        services.match_deadline_extend(match_id=race.pk, hours=24)
+        services.match_deadline_extend(
+            match_id=race.pk, hours=24, reason="a test",
+            by=django_user_model.objects.filter(is_superuser=True).first())
     assert caught.value.code == "not_allowed" and "gameday" in caught.value.message
     response = admin_client.post(reverse("admin:games_match_changelist"), {
-        "action": "extend_deadline_24h", ACTION_CHECKBOX_NAME: [race.pk]}, follow=True)
+        "action": "extend_deadline_24h", ACTION_CHECKBOX_NAME: [race.pk], "apply": "1",
+        "reason": "the server was down"}, follow=True)
     assert response.status_code == 200
     assert "gameday" in response.content.decode()
     race.refresh_from_db()

@@ -266,10 +266,15 @@ def test_an_outage_is_not_charged(toy_duel, clock, settings):
     assert banks(match) == {"1": 72 - 1 + 24, "2": 72 - 1 + 24}
 
 
-def test_a_moderator_cannot_extend_a_clock(toy_duel, clock):
+def test_a_moderator_cannot_extend_a_clock(toy_duel, clock, make_user):
+    from django.contrib.auth.models import Group
+
+    moderator = make_user("mod", is_staff=True)
+    moderator.groups.add(Group.objects.get(name="Moderator"))
     match = clocked(toy_duel)
     with pytest.raises(ServiceError) as caught:
-        services.match_deadline_extend(match_id=match.pk, hours=5)
+        services.match_deadline_extend(match_id=match.pk, hours=5, by=moderator,
+                                       reason="asked for more time")
     assert caught.value.code == "not_allowed"
 
 

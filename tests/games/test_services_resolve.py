@@ -1,6 +1,7 @@
 """phase_resolve, the miss policy, quarantine, the sweeper, bots and moderators' phase tools."""
 
 from datetime import timedelta
+from functools import partial
 
 import pytest
 from django.db import connection
@@ -207,7 +208,9 @@ def test_resolving_costs_a_bounded_number_of_queries(toy_duel):
         assert services.phase_resolve(match_id=match.pk, phase_number=1)
     # Savepoints are the test's transaction control (BEGIN and COMMIT outside tests).
     queries = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
-    assert len(queries) <= 10, "\n".join(q[:120] for q in queries)
+    # 11: the 10 of the lifecycle, plus the one that finds prompted players on leave (whose
+    # leave moves the next phase's deadline) in a match that allows vacations.
+    assert len(queries) <= 11, "\n".join(q[:120] for q in queries)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -414,18 +417,20 @@ def test_bot_match_plays_through_to_the_next_phase(make_user, django_capture_on_
                                        "phase_number": 2}) in promised(match.pk, kind="task")
 
 
-def test_deadline_extension_is_capped_and_idempotent(toy_duel):
+def test_deadline_extension_is_capped_and_idempotent(toy_duel, make_user):
     match = toy_duel(hours_per_phase=1)
-    assert services.match_deadline_extend(match_id=match.pk, hours=24) is True
+    mod = make_user("extender", is_superuser=True)
+    extend = partial(services.match_deadline_extend, match_id=match.pk, by=mod, reason="ill")
+    assert extend(hours=24) is True
     match.refresh_from_db()
     first = match.deadline
-    assert services.match_deadline_extend(match_id=match.pk, hours=24) is False
+    assert extend(hours=24) is False
     match.refresh_from_db()
     assert match.deadline == first
     assert Phase.objects.get(match=match, number=1).deadline == first
     for hours in (0, -5, 24 * 8, "lots"):
         with pytest.raises(ServiceError):
-            services.match_deadline_extend(match_id=match.pk, hours=hours)
+            extend(hours=hours)
 
 
 def test_a_moderator_hands_a_flagged_seat_to_a_new_player(toy_duel, make_user):

@@ -30,6 +30,7 @@ import engine
 from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from games.services import timing
+from games.services.moderation import duration_text
 from portal.accounts.models import Profile
 from portal.mail import bodies
 from portal.mail.models import OutgoingEmail
@@ -224,6 +225,7 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
         grammar=plugin.orders_help(state, seat.number),
         reply_address=reply_address(match_id=match.pk, seat_number=seat.number,
                                     phase_number=phase.number),
+        leave_extended=duration_text(phase.leave_extended) if phase.leave_extended else "",
         **plugin.your_move_context(match, seat, state),
     )
     if kind == Kind.REMINDER:

@@ -55,7 +55,8 @@ def test_a_moved_deadline_moves_the_event_and_keeps_its_uid():
     admin.save()
     match = duel(alice, bob)
     before = events(feed(alice))
-    assert match_deadline_extend(match_id=match.pk, hours=72, by=admin)
+    assert match_deadline_extend(match_id=match.pk, hours=72, by=admin,
+                                 reason="the players asked for more time")
     match.refresh_from_db()
     after = events(feed(alice))
     assert list(after) == list(before)

@@ -1,0 +1,450 @@
+"""Moderators' tools on a match: pause, resume, extend, force resolve, roll back, replace a
+player, void, kick. Each takes the match lock, refuses with a ServiceError what it cannot do,
+needs a reason and writes exactly one ``ModerationEntry`` (who, when, what, why; its
+``summary`` is the short public line of the match's history, its ``details`` the arguments:
+never a sheet or the engine state).
+
+Who may: a user with the ``games.moderate_match`` permission (the Moderator group has it;
+superusers have every permission).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from engine import Outcome, PhaseKind, RuleError, rng_for
+from games.models import Match, ModerationEntry, Phase, Seat, Submission
+from games.services.common import game_for, match_lock, phase_open, required_seats
+from games.services.errors import ServiceError
+from games.services.match import match_set_status
+from games.services.queue import enqueue_on_commit, outbox_write, task_event
+from games.services.timing import uses_clock
+
+logger = logging.getLogger(__name__)
+
+CONTINUOUS = PhaseKind.CONTINUOUS.value
+MAX_REASON_LENGTH = 2000
+
+
+def duration_text(span: timedelta) -> str:
+    """A span as moderators and players say it: "24 h", "3 days", "90 min"."""
+    seconds = max(0, round(span.total_seconds()))
+    if seconds >= 2 * 86400 and seconds % 86400 == 0:
+        return f"{seconds // 86400} days"
+    if seconds >= 3600:
+        hours = seconds / 3600
+        return f"{hours:g} h" if hours == int(hours) else f"{hours:.1f} h"
+    return f"{max(1, seconds // 60)} min"
+
+
+def moderator_check(by: AbstractBaseUser | None) -> None:
+    if by is None or not by.is_authenticated or not by.has_perm("games.moderate_match"):
+        raise ServiceError("not_allowed", "Only a moderator may do this.")
+
+
+def _reason(reason: Any) -> str:
+    text = (reason or "").strip() if isinstance(reason, str | type(None)) else ""
+    if not text:
+        raise ServiceError("invalid", "Say why (the reason is kept in the audit trail).")
+    if len(text) > MAX_REASON_LENGTH:
+        raise ServiceError("invalid", f"The reason is too long ({MAX_REASON_LENGTH} characters "
+                           "at most).")
+    return text
+
+
+def audit_write(*, match: Match, kind: str, by: AbstractBaseUser | None, reason: str,
+                summary: str, details: dict[str, Any] | None = None,
+                phase_number: int | None = None) -> ModerationEntry:
+    """The audit row of one action (inside the action's transaction)."""
+    return ModerationEntry.objects.create(
+        match=match, kind=kind, by=by if by is not None and by.is_authenticated else None,
+        at=timezone.now(), phase_number=match.phase_number if phase_number is None
+        else phase_number, reason=reason, summary=summary[:255], details=details or {})
+
+
+def _locked_for_moderation(match_id: Any, by: AbstractBaseUser | None, reason: Any
+                           ) -> tuple[Match, str]:
+    moderator_check(by)
+    text = _reason(reason)
+    return match_lock(match_id), text
+
+
+def _require_active(match: Match) -> None:
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("not_active", "This match is not in play.")
+
+
+def _open_phase(match: Match) -> Phase:
+    phase = (Phase.objects.filter(match=match, number=match.phase_number)
+             .exclude(status=Phase.Status.VOIDED).defer("state_before").first())
+    if phase is None:
+        raise ServiceError("not_active", "This match has no open phase.")
+    return phase
+
+
+# -- pause and resume ---------------------------------------------------------------------------
+
+@transaction.atomic
+def match_pause(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> Match:
+    """Stop the open phase's deadline: the sweeper leaves the match alone, orders are refused,
+    and ``match_resume`` gives back the time that was left. Gameday matches cannot be paused
+    (their gamedays begin at scheduled times)."""
+    match, text = _locked_for_moderation(match_id, by, reason)
+    _require_active(match)
+    if match.paused_at is not None:
+        raise ServiceError("paused", "This match is already paused.")
+    if match.phase_kind == CONTINUOUS:
+        raise ServiceError("not_allowed", "This match plays in gamedays at scheduled times: it "
+                           "cannot be paused (void it or strike logbook entries instead).")
+    phase = _open_phase(match)
+    if phase.status != Phase.Status.OPEN or match.deadline is None:
+        raise ServiceError("not_allowed", "Only an open phase with a deadline can be paused.")
+    now = timezone.now()
+    left = max(match.deadline - now, timedelta(0))
+    match.paused_at, match.paused_remaining = now, left
+    match.deadline = match.complete_at = match.queued_at = None
+    match.save(update_fields=["paused_at", "paused_remaining", "deadline", "complete_at",
+                              "queued_at"])
+    Phase.objects.filter(pk=phase.pk).update(deadline=None)
+    audit_write(match=match, kind=ModerationEntry.Kind.PAUSE, by=by, reason=text,
+                summary=f"a moderator paused the match ({duration_text(left)} left)",
+                details={"left_seconds": left.total_seconds()})
+    return match
+
+
+@transaction.atomic
+def match_resume(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> Match:
+    """Restart a paused match's clock with the time that was left; a phase whose sheets were
+    all in is resolved at once."""
+    match, text = _locked_for_moderation(match_id, by, reason)
+    _require_active(match)
+    if match.paused_at is None:
+        raise ServiceError("not_paused", "This match is not paused.")
+    now = timezone.now()
+    left = match.paused_remaining or timedelta(0)
+    paused_for = now - match.paused_at
+    match.deadline = now + left
+    match.paused_at = match.paused_remaining = None
+    phase = _open_phase(match)
+    game = game_for(match.game)
+    submitted = set(Submission.objects.filter(phase=phase).values_list("seat__number",
+                                                                       flat=True))
+    required = required_seats(game.prompts(match.state))
+    if submitted and required <= submitted:
+        match.complete_at = now
+        enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk,
+                          phase_number=phase.number)
+    match.save(update_fields=["deadline", "paused_at", "paused_remaining", "complete_at"])
+    Phase.objects.filter(pk=phase.pk).update(deadline=match.deadline)
+    audit_write(match=match, kind=ModerationEntry.Kind.RESUME, by=by, reason=text,
+                summary=f"a moderator resumed the match after {duration_text(paused_for)} "
+                        f"({duration_text(left)} left)",
+                details={"left_seconds": left.total_seconds(),
+                         "paused_seconds": paused_for.total_seconds()})
+    return match
+
+
+# -- extend -------------------------------------------------------------------------------------
+
+@transaction.atomic
+def match_deadline_extend(*, match_id: Any, hours: Any, by: AbstractBaseUser | None,
+                          reason: str) -> bool:
+    """Make the open phase's deadline at least ``hours`` from now, within the caps in settings
+    (MODERATION_EXTEND_MAX_PHASE_HOURS per phase, MODERATION_EXTEND_MAX_MATCH_HOURS per match,
+    counting what was added). Idempotent: asking twice gives the same deadline as asking once
+    (False, and no audit row, when nothing changed). Refused for a gameday (continuous) match:
+    its next gameday begins at a scheduled time, and for a paused one."""
+    try:
+        extension = timedelta(hours=float(hours))
+    except (TypeError, ValueError, OverflowError):
+        raise ServiceError("invalid", f"{hours!r} is not a number of hours.") from None
+    phase_cap = timedelta(hours=settings.MODERATION_EXTEND_MAX_PHASE_HOURS)
+    match_cap = timedelta(hours=settings.MODERATION_EXTEND_MAX_MATCH_HOURS)
+    if not timedelta(0) < extension <= phase_cap:
+        raise ServiceError("capped", f"A deadline can be extended by up to "
+                           f"{duration_text(phase_cap)} from now.")
+    match, text = _locked_for_moderation(match_id, by, reason)
+    if match.status != Match.Status.ACTIVE or (match.deadline is None
+                                               and match.paused_at is None):
+        raise ServiceError("not_active", "Only an open phase of a match in play has a deadline.")
+    if match.phase_kind == CONTINUOUS:
+        raise ServiceError("not_allowed", "This match plays in gamedays: its next gameday begins "
+                           "at a scheduled time, which is not a deadline and never moves.")
+    if uses_clock(match):
+        raise ServiceError("not_allowed", "This match plays on clocks: each seat's time is its "
+                           "own bank, not a deadline to extend.")
+    if match.paused_at is not None:
+        raise ServiceError("paused", "This match is paused: resume it first.")
+    now = timezone.now()
+    target = now + extension
+    # A minute of slack so a double-submitted form is a no-op, not a creeping extension.
+    if match.deadline >= target - timedelta(minutes=1):
+        return False
+    added = target - match.deadline
+    phase = _open_phase(match)
+    if phase.extended + added > phase_cap:
+        raise ServiceError("capped", f"This phase was already extended by "
+                           f"{duration_text(phase.extended)}; the cap is "
+                           f"{duration_text(phase_cap)} per phase.")
+    if match.extended_total + added > match_cap:
+        raise ServiceError("capped", f"This match was already extended by "
+                           f"{duration_text(match.extended_total)}; the cap is "
+                           f"{duration_text(match_cap)} per match.")
+    match.deadline = target
+    match.extended_total += added
+    match.save(update_fields=["deadline", "extended_total"])
+    Phase.objects.filter(pk=phase.pk).update(deadline=target, extended=phase.extended + added)
+    audit_write(match=match, kind=ModerationEntry.Kind.EXTEND, by=by, reason=text,
+                summary=f"a moderator extended the deadline by {duration_text(added)}",
+                details={"added_seconds": added.total_seconds(), "hours_from_now": float(hours),
+                         "deadline": target.isoformat()})
+    return True
+
+
+# -- force resolve ------------------------------------------------------------------------------
+
+@transaction.atomic
+def phase_force_resolve(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> int:
+    """Resolve the open phase now, as if its deadline had passed: seats without a sheet get
+    their defaults (and a missed-deadline mark). Returns the phase number resolved."""
+    from games.services.resolve import phase_resolve_locked
+
+    match, text = _locked_for_moderation(match_id, by, reason)
+    _require_active(match)
+    if match.paused_at is not None:
+        raise ServiceError("paused", "This match is paused: resume it first.")
+    if match.phase_kind == CONTINUOUS:
+        raise ServiceError("not_allowed", "A gameday phase takes actions one at a time; it has "
+                           "nothing to resolve.")
+    phase = _open_phase(match)
+    if phase.status != Phase.Status.OPEN:
+        raise ServiceError("not_allowed", "This phase is quarantined: retry it instead.")
+    number = phase.number
+    missing = sorted(required_seats(game_for(match.game).prompts(match.state))
+                     - set(Submission.objects.filter(phase=phase)
+                           .values_list("seat__number", flat=True)))
+    now = timezone.now()
+    Phase.objects.filter(pk=phase.pk).update(deadline=now)
+    match.deadline = now
+    match.save(update_fields=["deadline"])
+    try:
+        with transaction.atomic():
+            done = phase_resolve_locked(match_id=match.pk, phase_number=number)
+    except RuleError as error:
+        raise ServiceError("engine_failed", "The rules refused to resolve this phase.",
+                           error.problems) from None
+    except Exception as error:  # the engine failed: nothing changes
+        logger.exception("force resolve of match %s phase %s failed", match.pk, number)
+        raise ServiceError("engine_failed", f"Resolving the phase failed: {error}") from None
+    if not done:
+        raise ServiceError("not_allowed", "This phase could not be resolved now.")
+    match.refresh_from_db()
+    audit_write(match=match, kind=ModerationEntry.Kind.FORCE_RESOLVE, by=by, reason=text,
+                phase_number=number,
+                summary=f"a moderator resolved phase {number} before its deadline"
+                        + (f" (defaults for seat{'s' if len(missing) > 1 else ''} "
+                           f"{', '.join(map(str, missing))})" if missing else ""),
+                details={"phase": number, "defaults_for": missing})
+    return number
+
+
+# -- roll back ----------------------------------------------------------------------------------
+
+def _as_json(value: Any) -> Any:
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def _replay_to(match: Match, game: Any, phases: list[Phase], to_phase: int) -> Any:
+    """The state phase ``to_phase`` opened on, replayed from phase 1's start with every
+    resolved phase's stored sheets and dice; each step must give the stored state of the next
+    phase, or the replay is refused (the rules changed since)."""
+    state = phases[0].state_before
+    for phase in phases[:to_phase - 1]:
+        if _as_json(state) != _as_json(phase.state_before):
+            raise ServiceError("replay_mismatch", f"Replaying phase {phase.number - 1} does not "
+                               "give the position it was played on: the rules have changed "
+                               "since, so it cannot be rolled back.")
+        sheets = {int(seat): entry["data"] for seat, entry in (phase.revealed or {}).items()}
+        rng = rng_for(match.seed, phase.number)
+        if phase.kind == PhaseKind.SIMULTANEOUS.value:
+            outcome = game.resolve(state, sheets, rng)
+        else:
+            events: list = []
+            for number in sorted(sheets):
+                step = game.apply(state, number, sheets[number], phase.resolved_at, rng)
+                state, events = step.state, events + list(step.events)
+            outcome = Outcome(state, events)
+        state = outcome.state
+    target = phases[to_phase - 1]
+    if _as_json(state) != _as_json(target.state_before):
+        raise ServiceError("replay_mismatch", f"Replaying up to phase {to_phase} does not give "
+                           "the position it was played on: the rules have changed since, so "
+                           "it cannot be rolled back.")
+    return target.state_before
+
+
+@transaction.atomic
+def match_rollback(*, match_id: Any, to_phase: Any, by: AbstractBaseUser | None,
+                   reason: str) -> Match:
+    """Take the match back to the start of phase ``to_phase``: its position is replayed from
+    the stored sheets of the phases before it; it and every later phase are kept as voided
+    history (never deleted: their revealed sheets stay in the admin, unrevealed ones stay
+    sealed) and phase ``to_phase`` opens again with a fresh deadline. Not for gameday
+    matches (strike logbook entries instead)."""
+    match, text = _locked_for_moderation(match_id, by, reason)
+    _require_active(match)
+    try:
+        to_phase = int(to_phase)
+    except (TypeError, ValueError):
+        raise ServiceError("invalid", f"{to_phase!r} is not a phase number.") from None
+    if not 1 <= to_phase <= match.phase_number:
+        raise ServiceError("invalid", f"Choose a phase from 1 to {match.phase_number} (the "
+                           f"match is in phase {match.phase_number}; choosing it restarts it).")
+    phases = list(Phase.objects.filter(match=match).exclude(status=Phase.Status.VOIDED)
+                  .order_by("number"))
+    if [p.number for p in phases] != list(range(1, len(phases) + 1)):
+        raise ServiceError("replay_mismatch", "This match's phase records are incomplete.")
+    if any(p.kind == CONTINUOUS for p in phases):
+        raise ServiceError("not_allowed", "This match plays in gamedays: strike logbook entries "
+                           "instead of rolling it back.")
+    game = game_for(match.game)
+    state = _replay_to(match, game, phases, to_phase)
+    voided = [p.number for p in phases if p.number >= to_phase]
+    Phase.objects.filter(match=match, number__gte=to_phase).exclude(
+        status=Phase.Status.VOIDED).update(status=Phase.Status.VOIDED)
+    now = timezone.now()
+    events: list[tuple] = []
+    bots = dict(Seat.objects.filter(match=match).exclude(bot="").values_list("number", "bot"))
+    match.paused_at = match.paused_remaining = None
+    if phase_open(match=match, game=game, state=state, number=to_phase, now=now,
+                  events=events, bots=bots) is None:
+        raise ServiceError("invalid", f"Nobody has anything to do in phase {to_phase}.")
+    match.queued_at = None
+    match.save(update_fields=["state", "phase_number", "phase_kind", "phase_name", "deadline",
+                              "complete_at", "queued_at", "paused_at", "paused_remaining"])
+    outbox_write(events)
+    audit_write(match=match, kind=ModerationEntry.Kind.ROLLBACK, by=by, reason=text,
+                phase_number=voided[-1],
+                summary=f"a moderator rolled the match back to phase {to_phase} "
+                        f"(phase{'s' if len(voided) > 1 else ''} "
+                        f"{voided[0]}{f'–{voided[-1]}' if len(voided) > 1 else ''} voided)",
+                details={"to_phase": to_phase, "voided_phases": voided})
+    return match
+
+
+# -- seats --------------------------------------------------------------------------------------
+
+def _seat_of(match: Match, seat_number: Any) -> Seat:
+    seat = Seat.objects.filter(match=match, number=_whole(seat_number)).select_related(
+        "user").first()
+    if seat is None:
+        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+    return seat
+
+
+def _whole(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return -1
+
+
+def _who(seat: Seat) -> str:
+    if seat.user_id is not None:
+        return seat.user.get_username()
+    return f"the bot {seat.bot}" if seat.bot else "nobody"
+
+
+@transaction.atomic
+def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUser | None,
+                          reason: str, user: AbstractBaseUser | None = None, bot: str = "",
+                          open_seat: bool = False) -> Seat:
+    """Hand a seat of a match in play to ``user``, to ``bot``, or (``open_seat``) to whoever
+    first takes it with the match's invite link; the seat keeps its position and starts with a
+    clean miss record. A bot handed a seat whose sheet is due plays at once."""
+    match, text = _locked_for_moderation(match_id, by, reason)
+    _require_active(match)
+    if sum([user is not None, bool(bot), bool(open_seat)]) != 1:
+        raise ServiceError("invalid", "Choose one: a player, a bot, or open the seat.")
+    seat = _seat_of(match, seat_number)
+    before = _who(seat)
+    if user is not None:
+        if not user.is_authenticated or not getattr(user, "pk", None):
+            raise ServiceError("invalid", "The new player is not a saved account.")
+        if Seat.objects.filter(match=match, user=user).exclude(pk=seat.pk).exists():
+            raise ServiceError("already_seated", f"{user} already has a seat in this match.")
+        seat.user, seat.bot, seat.status = user, "", Seat.Status.TAKEN
+        after = user.get_username()
+    elif bot:
+        game = game_for(match.game)
+        if bot not in game.bots:
+            raise ServiceError("invalid", f"{game.name} has no bot {bot!r} (bots: "
+                               f"{', '.join(game.bots) or 'none'}).")
+        seat.user, seat.bot, seat.status = None, bot, Seat.Status.TAKEN
+        after = f"the bot {bot}"
+    else:
+        seat.user, seat.bot, seat.status = None, "", Seat.Status.OPEN
+        after = "a new player (invite link)"
+    seat.missed_in_row = 0
+    seat.joined_at = timezone.now() if seat.status == Seat.Status.TAKEN else None
+    seat.save(update_fields=["user", "bot", "status", "missed_in_row", "joined_at"])
+    if seat.bot and match.phase_kind != CONTINUOUS and match.paused_at is None:
+        phase = _open_phase(match)
+        if not Submission.objects.filter(phase=phase, seat=seat).exists():
+            outbox_write([task_event("games.tasks.bot_submit", match.pk, match_id=match.pk,
+                                     seat_number=seat.number, phase_number=phase.number)])
+    summary = (f"a moderator opened seat {seat.number} for a new player" if open_seat
+               else f"a moderator handed seat {seat.number} from {before} to {after}")
+    audit_write(match=match, kind=ModerationEntry.Kind.REPLACE, by=by, reason=text,
+                summary=summary, details={"seat": seat.number, "before": before,
+                                          "after": after, "open": bool(open_seat)})
+    return seat
+
+
+@transaction.atomic
+def seat_kick(*, match_id: Any, seat_number: Any, by: AbstractBaseUser | None,
+              reason: str) -> Seat:
+    """Remove a player from a match in play for abuse: the seat is flagged for a replacement
+    (its defaults are played until then) and the player can no longer act in it."""
+    match, text = _locked_for_moderation(match_id, by, reason)
+    _require_active(match)
+    seat = _seat_of(match, seat_number)
+    if seat.user_id is None:
+        raise ServiceError("invalid", f"Seat {seat.number} has no player to remove.")
+    kicked = seat.user.get_username()
+    seat.user, seat.status, seat.missed_in_row = None, Seat.Status.FLAGGED, 0
+    seat.save(update_fields=["user", "status", "missed_in_row"])
+    audit_write(match=match, kind=ModerationEntry.Kind.KICK, by=by, reason=text,
+                summary=f"a moderator removed the player of seat {seat.number} for abuse",
+                details={"seat": seat.number, "user": kicked})
+    return seat
+
+
+# -- void ---------------------------------------------------------------------------------------
+
+@transaction.atomic
+def match_void(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> Match:
+    """Void a match in play or ended: no result; its ladder ratings are replayed without it and
+    a tournament board counts as unplayed (adjudicated) by the competitions' ``match_ended``
+    receiver. The phases are kept."""
+    match, text = _locked_for_moderation(match_id, by, reason)
+    if match.status not in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
+        raise ServiceError("not_allowed", "Only a match in play or ended can be voided.")
+    old_result = match.result
+    match.result = None
+    match.paused_at = match.paused_remaining = None
+    match.save(update_fields=["result", "paused_at", "paused_remaining"])
+    match_set_status(match=match, new_status=Match.Status.VOIDED, by=by, note=text[:255])
+    Phase.objects.filter(match=match, status=Phase.Status.OPEN).update(deadline=None)
+    audit_write(match=match, kind=ModerationEntry.Kind.VOID, by=by, reason=text,
+                summary="a moderator voided the match: it has no result",
+                details={"result_before": (old_result or {}).get("reason", "")})
+    return match

@@ -1,0 +1,166 @@
+"""Players' vacations: a yearly bank of days (settings.VACATION_DAYS_PER_YEAR); taking leave
+moves the deadline of every phase where the player is prompted and has no sheet in yet, in
+the matches that allow vacations (``Match.allow_vacations``), by the leave's length; a phase
+that opens during a leave gets the rest of it. One phase is never moved by more than
+settings.VACATION_MAX_PHASE_DAYS by leave, all leaves together.
+
+Not moved: gameday (continuous) matches, whose gamedays begin at scheduled times; paused
+matches (their clock is stopped anyway). Bots take no leave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from engine import PhaseKind
+from games.models import Leave, LeaveExtension, Match, ModerationEntry, Phase, Seat, Submission
+from games.services.common import game_for, match_lock
+from games.services.errors import ServiceError
+from games.services.queue import outbox_write, signal_event
+
+CONTINUOUS = PhaseKind.CONTINUOUS.value
+
+
+@dataclass(frozen=True)
+class VacationBank:
+    year: int
+    days_per_year: int
+    used: int
+
+    @property
+    def left(self) -> int:
+        return max(0, self.days_per_year - self.used)
+
+
+def vacation_bank(*, user: AbstractBaseUser, now: datetime | None = None) -> VacationBank:
+    """The player's bank this calendar year (UTC): leave is counted in the year it starts."""
+    now = now or timezone.now()
+    used = Leave.objects.filter(user=user, starts_at__year=now.year).aggregate(
+        days=Sum("days"))["days"] or 0
+    return VacationBank(year=now.year, days_per_year=settings.VACATION_DAYS_PER_YEAR, used=used)
+
+
+def leave_current(*, user: AbstractBaseUser, now: datetime | None = None) -> Leave | None:
+    now = now or timezone.now()
+    return Leave.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).first()
+
+
+def phase_cap() -> timedelta:
+    return timedelta(days=settings.VACATION_MAX_PHASE_DAYS)
+
+
+@transaction.atomic
+def leave_take(*, user: AbstractBaseUser, days: Any, now: datetime | None = None) -> Leave:
+    """Start a leave of ``days`` whole days now, from the bank, and move the deadlines it
+    concerns (each match locked in turn). Refused while another leave runs."""
+    from games.services.moderation import audit_write, duration_text
+
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_allowed", "Log in to take leave.")
+    if isinstance(days, bool):
+        days = None
+    try:
+        days = int(str(days).strip())
+    except (TypeError, ValueError):
+        raise ServiceError("invalid", f"{days!r} is not a whole number of days.") from None
+    now = now or timezone.now()
+    # One leave at a time per player: taken under the player's row lock.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    bank = vacation_bank(user=user, now=now)
+    if not 1 <= days <= bank.left:
+        raise ServiceError("capped", f"You can take 1 to {bank.left} days of leave (your bank: "
+                           f"{bank.days_per_year} days a year, {bank.used} used).")
+    running = leave_current(user=user, now=now)
+    if running is not None:
+        raise ServiceError("invalid", f"You are on leave until {running.ends_at:%Y-%m-%d %H:%M} "
+                           "UTC already.")
+    leave = Leave.objects.create(user=user, starts_at=now, ends_at=now + timedelta(days=days),
+                                 days=days)
+    match_ids = list(Seat.objects.filter(
+        user=user, status=Seat.Status.TAKEN, match__status=Match.Status.ACTIVE,
+        match__allow_vacations=True, match__paused_at__isnull=True,
+    ).exclude(match__phase_kind=CONTINUOUS).order_by("match_id")
+        .values_list("match_id", flat=True))
+    extended = []
+    for match_id in match_ids:
+        match = match_lock(match_id)
+        added = _extend_for(match=match, user=user, leave=leave, now=now)
+        if added:
+            extended.append(match.pk)
+            audit_write(match=match, kind=ModerationEntry.Kind.LEAVE, by=user,
+                        reason=f"on leave until {leave.ends_at:%Y-%m-%d %H:%M} UTC",
+                        summary=f"{user.get_username()} is on leave: the deadline moved by "
+                                f"{duration_text(added)}",
+                        details={"leave": leave.pk, "added_seconds": added.total_seconds()})
+    outbox_write([signal_event("leave_taken", None, leave_id=leave.pk)])
+    return leave
+
+
+def _extend_for(*, match: Match, user: AbstractBaseUser, leave: Leave, now: datetime
+                ) -> timedelta:
+    """Move the locked ``match``'s open phase by the rest of ``leave`` if ``user`` must act in
+    it and has not; returns what was added (zero if nothing)."""
+    if (match.status != Match.Status.ACTIVE or match.paused_at is not None
+            or match.deadline is None or match.phase_kind == CONTINUOUS
+            or not match.allow_vacations):
+        return timedelta(0)
+    seat = Seat.objects.filter(match=match, user=user).first()
+    phase = Phase.objects.filter(match=match, number=match.phase_number,
+                                 status=Phase.Status.OPEN).defer("state_before").first()
+    if seat is None or phase is None:
+        return timedelta(0)
+    prompts = game_for(match.game).prompts(match.state)
+    if seat.number not in prompts or Submission.objects.filter(phase=phase, seat=seat).exists():
+        return timedelta(0)
+    added = min(leave.ends_at - now, phase_cap() - phase.leave_extended)
+    if added <= timedelta(0):
+        return timedelta(0)
+    match.deadline += added
+    match.save(update_fields=["deadline"])
+    Phase.objects.filter(pk=phase.pk).update(deadline=match.deadline,
+                                             leave_extended=phase.leave_extended + added)
+    LeaveExtension.objects.create(leave=leave, match=match, phase_number=phase.number,
+                                  added=added, at=now)
+    return added
+
+
+def leave_for_new_phase(*, match: Match, prompted: list[int], now: datetime
+                        ) -> tuple[timedelta, list[Leave]]:
+    """For a sealed or sequential phase opening now: how long the leave of its prompted players
+    still runs (the longest, capped), and those leaves. One query."""
+    if not match.allow_vacations:
+        return timedelta(0), []
+    leaves = list(Leave.objects.filter(
+        starts_at__lte=now, ends_at__gt=now, user__seats__match=match,
+        user__seats__number__in=prompted, user__seats__status=Seat.Status.TAKEN,
+    ).select_related("user"))
+    if not leaves:
+        return timedelta(0), []
+    return min(max(leave.ends_at for leave in leaves) - now, phase_cap()), leaves
+
+
+def leave_record_new_phase(*, match: Match, phase: Phase, added: timedelta,
+                           leaves: list[Leave], now: datetime) -> None:
+    """The records of a phase that opened with leave added (see ``leave_for_new_phase``)."""
+    from games.services.moderation import duration_text
+
+    LeaveExtension.objects.bulk_create([
+        LeaveExtension(leave=leave, match=match, phase_number=phase.number,
+                       added=min(added, leave.ends_at - now), at=now) for leave in leaves])
+    names = ", ".join(sorted({leave.user.get_username() for leave in leaves}))
+    ModerationEntry.objects.create(
+        match=match, kind=ModerationEntry.Kind.LEAVE, by=None, at=now,
+        phase_number=phase.number, reason=f"{names} on leave",
+        summary=f"{names} on leave: phase {phase.number}'s deadline moved by "
+                f"{duration_text(added)}",
+        details={"leaves": [leave.pk for leave in leaves],
+                 "added_seconds": added.total_seconds()})

@@ -1,0 +1,14 @@
+"""``{{ span|span }}``: a timedelta as people say it ("24 h", "3 days")."""
+
+from datetime import timedelta
+
+from django import template
+
+from games.services.moderation import duration_text
+
+register = template.Library()
+
+
+@register.filter(name="span")
+def span(value: timedelta | None) -> str:
+    return duration_text(value) if value else ""

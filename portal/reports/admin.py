@@ -1,0 +1,80 @@
+"""The moderators' report queue: open reports first; closing one goes through the service."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+
+from games.services import ServiceError
+from portal.reports.models import Report
+from portal.reports.services import report_close
+
+
+class CloseForm(forms.Form):
+    note = forms.CharField(max_length=2000, help_text="What was done (kept on the report).")
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ["id", "created_at", "status", "reporter", "match", "reported_user",
+                    "short_reason", "handled_by"]
+    list_filter = ["status"]
+    search_fields = ["reason", "reporter__username", "reported_user__username", "=match__id"]
+    list_select_related = ["reporter", "match", "reported_user", "handled_by"]
+    fields = ["reporter", "match", "reported_user", "reason", "status", "created_at",
+              "handled_by", "handled_at", "note"]
+    readonly_fields = fields
+    actions = ["mark_handled", "dismiss"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("match__state")
+
+    def changelist_view(self, request, extra_context=None):
+        # The queue opens on what is still to do.
+        if "status__exact" not in request.GET and not request.GET.get("all"):
+            query = request.GET.copy()
+            query["status__exact"] = Report.Status.OPEN
+            request.GET = query
+            request.META["QUERY_STRING"] = query.urlencode()
+        return super().changelist_view(request, extra_context)
+
+    @admin.display(description="reason")
+    def short_reason(self, report: Report) -> str:
+        return report.reason[:80] + ("…" if len(report.reason) > 80 else "")
+
+    def _close(self, request: HttpRequest, queryset: QuerySet[Report], status: str):
+        form = CloseForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return TemplateResponse(request, "admin/reports/report/close.html", {
+                **self.admin_site.each_context(request), "title": "Close reports",
+                "reports": queryset, "form": form, "opts": self.model._meta,
+                "action": request.POST.get("action"),
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            })
+        closed = 0
+        for report_id in queryset.values_list("pk", flat=True):
+            try:
+                closed += report_close(report_id=report_id, by=request.user, status=status,
+                                       note=form.cleaned_data["note"])
+            except ServiceError as error:
+                self.message_user(request, f"Report {report_id}: {error.message}",
+                                  messages.WARNING)
+        self.message_user(request, f"Closed {closed} report(s).")
+        return None
+
+    @admin.action(description="Mark as handled", permissions=["change"])
+    def mark_handled(self, request: HttpRequest, queryset: QuerySet[Report]):
+        return self._close(request, queryset, Report.Status.HANDLED)
+
+    @admin.action(description="Dismiss", permissions=["change"])
+    def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]):
+        return self._close(request, queryset, Report.Status.DISMISSED)

@@ -1,0 +1,42 @@
+"""Players' reports of a match or a player, queued for the moderators (admin: "Reports")."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Report(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        HANDLED = "handled", "Handled"
+        DISMISSED = "dismissed", "Dismissed"
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="reports_made")
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="reports")
+    reported_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                      on_delete=models.CASCADE, related_name="reports_about")
+    reason = models.TextField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN,
+                              db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    handled_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True, help_text="What the moderator did.")
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(match__isnull=False) | Q(reported_user__isnull=False),
+                name="report_is_about_something"),
+            models.CheckConstraint(condition=~Q(reason=""), name="report_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        about = self.match or self.reported_user
+        return f"report #{self.pk} about {about}"
