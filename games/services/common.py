@@ -89,14 +89,16 @@ def required_seats(prompts: dict[int, Prompt]) -> set[int]:
 
 def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
                events: list[tuple] | None = None, bots: dict[int, str] | None = None,
-               windows: dict[int, Window | None] | None = None) -> Phase | None:
+               windows: dict[int, Window | None] | None = None,
+               away: set[int] | None = None) -> Phase | None:
     """Open phase ``number`` on ``state`` (caller holds the match lock and saves the match,
     ``timing`` included).
 
     Returns None (and opens nothing) when nobody is prompted. The "phase opened" signal and a
     task for each prompted bot seat are promised in the outbox: appended to ``events`` when the
     caller writes its own, else written here. ``bots`` (seat number → bot) and ``windows``
-    (seat number → the player's active hours) save a query each when the caller has the seats.
+    (seat number → the player's active hours) save a query each when the caller has the seats;
+    so does ``away`` (the seats whose player is on leave now, from ``vacation.with_leave``).
     The deadline is the fixed one (moved out of a required seat's night) or, with clocks, the
     last moment a required seat's clock runs out (``timing.phase_timing``).
     """
@@ -123,7 +125,7 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
         # Players on leave: the phase's deadline moves by the rest of their leave (capped).
         # (On clocks each seat has its own bank: leave does not move the match's deadline.)
         leave_added, leaves = leave_for_new_phase(match=match, prompted=sorted(prompts),
-                                                  now=now)
+                                                  now=now, away=away)
         deadline += leave_added
     phase = Phase.objects.create(
         match=match, number=number, kind=kind, name=name, opened_at=now, deadline=deadline,

@@ -9,13 +9,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from clocks.services import windows_of_users
+from clocks.services import window_of, with_windows
 from engine import RuleError
 from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, result_as_json
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
 from games.services.timing import needs_windows
+from games.services.vacation import with_leave
 
 MAX_HOURS_PER_PHASE = Decimal("8760")  # a year; the field holds up to 9999.999
 MIN_HOURS_PER_PHASE = Decimal("0.001")
@@ -255,11 +256,18 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
     fields = ["status", "started_at", "options", "state", "phase_number", "phase_kind",
               "phase_name", "deadline", "complete_at", "timing"]
     now = timezone.now()
-    users = {seat.number: seat.user_id for seat in seats if seat.user_id}
-    by_user = windows_of_users(list(users.values())) if users and needs_windows(match) else {}
+    windows: dict[int, Any] = {}
+    away: set[int] = set()
+    if any(seat.user_id for seat in seats):
+        # The players' active hours and leave, in one query.
+        for row in with_leave(with_windows(Seat.objects.filter(match=match, user__isnull=False)),
+                              now).order_by():
+            windows[row.number] = window_of(row) if needs_windows(match) else None
+            if row.on_leave_until:
+                away.add(row.number)
     phase = phase_open(match=match, game=game, state=state, number=1, now=now, events=events,
                        bots={seat.number: seat.bot for seat in seats if seat.bot},
-                       windows={n: by_user.get(user_id) for n, user_id in users.items()})
+                       windows=windows, away=away)
     if phase is None:  # a game that is over before it began: record it, do not hang
         match.state = state
         result = game.result(state)

@@ -26,6 +26,7 @@ from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, signal_event, task_event
 from games.services.timing import clocks_close, expired_seats, uses_clock
+from games.services.vacation import with_leave
 
 logger = logging.getLogger(__name__)
 
@@ -111,12 +112,12 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     state = match.state
     prompts = game.prompts(state)
     required = required_seats(prompts)
-    seats = {seat.number: seat
-             for seat in with_windows(Seat.objects.filter(match=match)).order_by()}
+    now = timezone.now()
+    seats = {seat.number: seat for seat in
+             with_leave(with_windows(Seat.objects.filter(match=match)), now).order_by()}
     by_id = {seat.pk: seat for seat in seats.values()}
     sheets = {by_id[sub.seat_id].number: sub
               for sub in Submission.objects.filter(phase=phase).order_by()}
-    now = timezone.now()
     if uses_clock(match) and match.timing and "owing" in match.timing:
         # Due when every required seat has a sheet or its clock ran out.
         past_deadline = required - sheets.keys() <= expired_seats(match, now)
@@ -196,7 +197,8 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     elif phase_open(match=match, game=game, state=outcome.state, number=phase_number + 1,
                     now=now, events=promised,
                     bots={n: s.bot for n, s in seats.items() if s.bot},
-                    windows={n: window_of(s) for n, s in seats.items()}) is None:
+                    windows={n: window_of(s) for n, s in seats.items()},
+                    away={n for n, s in seats.items() if s.on_leave_until}) is None:
         match.result = {"ranking": [], "scores": {}, "reason": "Nobody has anything left to do.",
                         "winners": [], "is_draw": False}
         finished_note = "no prompts left"

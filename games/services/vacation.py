@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from engine import PhaseKind
@@ -133,11 +133,23 @@ def _extend_for(*, match: Match, user: AbstractBaseUser, leave: Leave, now: date
     return added
 
 
-def leave_for_new_phase(*, match: Match, prompted: list[int], now: datetime
-                        ) -> tuple[timedelta, list[Leave]]:
+def with_leave(seats: QuerySet, now: datetime) -> QuerySet:
+    """``seats`` (a Seat queryset) with ``on_leave_until``: when the player's leave running at
+    ``now`` ends (None: not away). Joined into the caller's query (no extra round trip)."""
+    running = Leave.objects.filter(user=OuterRef("user"), starts_at__lte=now, ends_at__gt=now)
+    return seats.annotate(on_leave_until=Subquery(
+        running.order_by("-ends_at").values("ends_at")[:1]))
+
+
+def leave_for_new_phase(*, match: Match, prompted: list[int], now: datetime,
+                        away: set[int] | None = None) -> tuple[timedelta, list[Leave]]:
     """For a sealed or sequential phase opening now: how long the leave of its prompted players
-    still runs (the longest, capped), and those leaves. One query."""
+    still runs (the longest, capped), and those leaves. One query, none when the caller knows
+    (``away``: the seats whose player is on leave, from ``with_leave``) that no prompted player
+    is away."""
     if not match.allow_vacations:
+        return timedelta(0), []
+    if away is not None and not away & set(prompted):
         return timedelta(0), []
     leaves = list(Leave.objects.filter(
         starts_at__lte=now, ends_at__gt=now, user__seats__match=match,

@@ -190,7 +190,7 @@ def test_creating_a_full_match_costs_a_bounded_number_of_queries(make_user):
         match = create(alice, [{"kind": "human", "user": alice}, {"kind": "bot", "bot": "random"}])
     queries = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
     # The match, its seats, two audit rows, the players' active hours (a deadline may move out
-    # of their night), the prompted players' leave (a tournament may start a match while a
-    # player is away), phase 1, the match's phase fields, the outbox.
+    # of their night) and leave (a tournament may start a match while a player is away) in
+    # one query, phase 1, the match's phase fields, the outbox.
     assert len(queries) <= 8, "\n".join(q[:100] for q in queries)
     assert match.status == Match.Status.ACTIVE and match.phase_number == 1

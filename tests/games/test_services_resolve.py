@@ -210,7 +210,7 @@ def test_resolving_costs_a_bounded_number_of_queries(toy_duel):
     queries = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
     # 11: the 10 of the lifecycle, plus the one that finds prompted players on leave (whose
     # leave moves the next phase's deadline) in a match that allows vacations.
-    assert len(queries) <= 11, "\n".join(q[:120] for q in queries)
+    assert len(queries) <= 10, "\n".join(q[:120] for q in queries)
 
 
 @pytest.mark.django_db(transaction=True)
