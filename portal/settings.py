@@ -101,6 +101,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- cache ------------------------------------------------------------------------------
+# Rendered pieces that never change (a resolved phase's board and report, games.pagecache) and,
+# with a shared cache, the sessions. CACHE_URL (e.g. redis://host:6379/1, a Redis database of
+# its own: never the broker's, which a cache clear would empty) shares one cache between every
+# web worker; without it each process keeps its own in memory (fine for pieces that never
+# change, not for sessions, which then stay in the database alone).
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL, "KEY_PREFIX": "portal"}}
+    # Sessions read from the cache, written through to the database (nothing lost with it).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                          "LOCATION": "portal", "OPTIONS": {"MAX_ENTRIES": 1000}}}
+
 # --- celery ---------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

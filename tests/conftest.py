@@ -90,3 +90,12 @@ def toy_duel(make_user):
 def _fast_password_hashing(settings):
     """Creating users in tests need not cost a real PBKDF2 round each."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache (pages cache rendered pieces: games.pagecache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

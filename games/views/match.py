@@ -6,13 +6,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 import engine
 from engine import Game
-from games import plugins, selectors
+from games import pagecache, plugins, selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, receipt_verify, seat_join, seat_leave
@@ -170,35 +171,50 @@ def history_entries(match: Match, *, latest: int | None = None,
                     phases: list[Phase] | None = None) -> list[dict[str, Any]]:
     """Resolved phases, newest first, with revealed sheets (as order text) and events: every
     one, or only the ``latest`` few (the page shows those; the history partial has them all).
-    Two queries whatever the match length: the phase list, then the full rows shown."""
+    Two queries at most whatever the match length: the phase list, then the full rows of
+    those shown that are not in the cache yet."""
     game = engine.games().get(match.game)
     if phases is None:
         phases = resolved_phases(match)
     shown = phases[-latest:] if latest else phases
-    # state_before is needed to write sheets as text: load it with the rest, in one query.
-    full = Phase.objects.filter(pk__in=[p.pk for p in shown]).order_by("number")
-    entries = []
-    for phase in full:
-        revealed = []
-        for seat_key, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0])):
-            number = int(seat_key)
-            revealed.append({
-                "seat": number,
-                "name": game.seat_name(number) if game else f"Seat {number}",
-                "source": sheet.get("source", ""),
-                "text": plugins.sheet_text(game, phase.state_before, number, sheet.get("data")),
-                "receipt": sheet.get("receipt", ""),
-                # Anyone can check that the revealed sheet is the one that was sealed.
-                "verified": receipt_verify(salt=sheet.get("salt", ""), data=sheet.get("data"),
-                                           receipt=sheet.get("receipt", "")),
-            })
-        entries.append({
-            "phase": phase,
-            "revealed": revealed,
-            "events": [plugins.event_text(event) for event in phase.events or []],
-        })
+    # A resolved phase's record never changes: each is made once and then read from the cache
+    # (pagecache). Only those missing load their rows, state_before included (sheets are
+    # written as text from it), in one query.
+    keys = {phase.pk: pagecache.key_for("history", match.pk, match.seed, phase.pk, phase.number)
+            for phase in shown}
+    kept = cache.get_many(list(keys.values()))
+    missing = [phase.pk for phase in shown if keys[phase.pk] not in kept]
+    made = {}
+    for phase in Phase.objects.filter(pk__in=missing) if missing else []:
+        made[keys[phase.pk]] = _history_record(game, phase)
+    if made:
+        cache.set_many(made, pagecache.TIMEOUT)
+    entries = [{"phase": phase, **(kept.get(keys[phase.pk]) or made[keys[phase.pk]])}
+               for phase in shown]
     entries.reverse()
     return entries
+
+
+def _history_record(game: Game | None, phase: Phase) -> dict[str, Any]:
+    """A resolved phase's revealed sheets (as order text, with their receipts checked) and
+    events."""
+    revealed = []
+    for seat_key, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0])):
+        number = int(seat_key)
+        revealed.append({
+            "seat": number,
+            "name": game.seat_name(number) if game else f"Seat {number}",
+            "source": sheet.get("source", ""),
+            "text": plugins.sheet_text(game, phase.state_before, number, sheet.get("data")),
+            "receipt": sheet.get("receipt", ""),
+            # Anyone can check that the revealed sheet is the one that was sealed.
+            "verified": receipt_verify(salt=sheet.get("salt", ""), data=sheet.get("data"),
+                                       receipt=sheet.get("receipt", "")),
+        })
+    return {
+        "revealed": revealed,
+        "events": [plugins.event_text(event) for event in phase.events or []],
+    }
 
 
 def resolved_phases(match: Match) -> list[Phase]:
