@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
 
 import engine
 from games.models import Match, Phase, Seat, Submission
@@ -142,3 +142,28 @@ def matches_open_to_join(user: AbstractBaseUser | None = None) -> QuerySet[Match
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created_at")
     )
+
+
+def match_poll(match_id: int, user: AbstractBaseUser | None) -> dict[str, Any] | None:
+    """What the submission-status poll needs to answer "nothing changed", in one query: the
+    match's status and phase, how many seats have submitted in the open phase (a count, never
+    who sealed what), and whether ``user`` sits in it (for private matches). None if there is
+    no such match."""
+    submitted = (
+        Submission.objects.filter(phase__match=OuterRef("pk"),
+                                  phase__number=OuterRef("phase_number"),
+                                  phase__status=Phase.Status.OPEN)
+        .order_by().values("phase__match").annotate(n=Count("pk")).values("n")
+    )
+    rows = Match.objects.filter(pk=match_id).annotate(
+        submitted=Subquery(submitted, output_field=IntegerField()))
+    if user is not None and user.is_authenticated:
+        rows = rows.annotate(seated=Exists(Seat.objects.filter(match=OuterRef("pk"),
+                                                               user_id=user.pk)))
+    fields = ["pk", "status", "phase_number", "is_public", "created_by_id", "submitted"]
+    row = rows.values(*fields, *(["seated"] if "seated" in rows.query.annotations else [])).first()
+    if row is None:
+        return None
+    row["submitted"] = row["submitted"] or 0
+    row.setdefault("seated", False)
+    return row

@@ -7,8 +7,10 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.http import parse_etags, quote_etag
 from django.views.decorators.http import require_POST
 
 import engine
@@ -43,17 +45,35 @@ def match_template(match: Match) -> str:
 
 
 def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Polled by the match page: who has submitted (never what). When the phase the page shows
-    has resolved, HTMX is told to reload the whole page."""
-    match = match_visible_or_404(request, match_id)
+    """Polled by the match page (every few seconds from every open page): who has submitted
+    (never what). When the phase the page shows has resolved, HTMX is told to reload the whole
+    page. The answer carries an ETag made of the phase and the number of seats in; while it
+    has not changed, the browser's revalidation gets ``304 Not Modified`` after one query."""
+    poll = selectors.match_poll(match_id, request.user)
+    user = request.user
+    if poll is None or not (poll["is_public"] or poll["seated"] or (
+            user.is_authenticated and (user.is_staff or poll["created_by_id"] == user.pk))):
+        raise Http404("No such match.")
     shown = request.GET.get("phase", "")
-    if request.htmx and shown != "" and (shown != str(match.phase_number)
-                                          or match.status != Match.Status.ACTIVE):
+    if request.htmx and shown != "" and (shown != str(poll["phase_number"])
+                                          or poll["status"] != Match.Status.ACTIVE):
         response = HttpResponse(status=200)
         response["HX-Refresh"] = "true"
         return response
-    return render(request, "games/partials/submission_status.html",
-                  match_page_context(request, match, full=False))
+    etag = quote_etag("-".join(str(part) for part in (
+        poll["pk"], poll["status"], poll["phase_number"], poll["submitted"],
+        user.pk if user.is_authenticated else 0, translation.get_language(),
+        "htmx" if request.htmx else "page")))
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+    else:
+        match = match_visible_or_404(request, match_id)
+        response = render(request, "games/partials/submission_status.html",
+                          match_page_context(request, match, full=False))
+    response["ETag"] = etag
+    # Kept by the browser but asked again every time (the ETag makes that cheap); its own.
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def history(request: HttpRequest, match_id: int) -> HttpResponse:
