@@ -25,43 +25,92 @@ def _prompted_seats(match: Match) -> set[int]:
     return set(game.prompts(match.state))
 
 
-def matches_for_user(user: AbstractBaseUser) -> list[Match]:
-    """The user's matches: waiting for my sheet first, then other active, open, finished.
+# "My matches" shows every current match and the finished ones a page at a time.
+FINISHED_PAGE = 50
 
-    Each match gets ``my_seat`` (Seat) and ``waiting_for_me`` (bool) attributes.
-    """
+
+def matches_for_user(user: AbstractBaseUser, *, finished_before: int | None = None,
+                     finished_limit: int = FINISHED_PAGE) -> list[Match]:
+    """The user's matches: waiting for my sheet first, then other active, open, then the
+    newest ``finished_limit`` finished or aborted ones (those joined before seat id
+    ``finished_before`` when given, and then no current ones: a further page).
+
+    Each match gets ``my_seat`` (Seat) and ``waiting_for_me`` (bool) attributes. The queries
+    never read more rows than they show, however many matches the user has finished (indexes
+    ``match_current`` and ``seat_user_newest``)."""
     if user is None or not user.is_authenticated:
         return []
-    my_sheet = Submission.objects.filter(
-        phase__match=OuterRef("match_id"),
-        phase__number=OuterRef("match__phase_number"),
-        seat=OuterRef("pk"),
-    )
-    seats = (
-        Seat.objects.filter(user=user)
-        .select_related("match")
-        .annotate(has_submitted=Exists(my_sheet))
-        .defer("match__state", "match__options")
-    )
-    buckets = {
-        Match.Status.ACTIVE: 1,
-        Match.Status.OPEN: 2,
-        Match.Status.FINISHED: 3,
-        Match.Status.ABORTED: 3,
-    }
     rows = []
-    for seat in seats:
+    if finished_before is None:
+        my_sheet = Submission.objects.filter(
+            phase__match=OuterRef("match_id"),
+            phase__number=OuterRef("match__phase_number"),
+            seat=OuterRef("pk"),
+        )
+        seats = list(
+            Seat.objects.filter(user=user,
+                                match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
+            .select_related("match")
+            .annotate(has_submitted=Exists(my_sheet))
+            .defer("match__state", "match__options")
+        )
+        unsent = [seat.match for seat in seats
+                  if seat.match.status == Match.Status.ACTIVE and not seat.has_submitted]
+        prompted = _prompted_many(unsent)
+        for seat in seats:
+            match = seat.match
+            match.my_seat = seat
+            match.waiting_for_me = seat.number in prompted.get(match.pk, ())
+            bucket = 0 if match.waiting_for_me else (
+                1 if match.status == Match.Status.ACTIVE else 2)
+            when = match.deadline.timestamp() if bucket <= 1 and match.deadline else 0.0
+            rows.append(((bucket, when, -match.created_at.timestamp(), match.pk), match))
+        rows.sort(key=lambda row: row[0])
+    finished = matches_finished_for_user(user, before=finished_before, limit=finished_limit)
+    return [match for _, match in rows] + finished
+
+
+def matches_finished_for_user(user: AbstractBaseUser, *, before: int | None = None,
+                              limit: int = FINISHED_PAGE) -> list[Match]:
+    """The user's finished or aborted matches, the most recently joined first (by seat id,
+    below ``before`` when given): one page, read through the (user, -id) index of seats."""
+    seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.FINISHED,
+                                                               Match.Status.ABORTED])
+             .select_related("match").defer("match__state", "match__options")
+             .order_by("-pk"))
+    if before is not None:
+        seats = seats.filter(pk__lt=before)
+    out = []
+    for seat in seats[:limit]:
         match = seat.match
         match.my_seat = seat
         match.waiting_for_me = False
-        if match.status == Match.Status.ACTIVE and not seat.has_submitted:
-            match.waiting_for_me = seat.number in _prompted_seats(match)
-        bucket = 0 if match.waiting_for_me else buckets[match.status]
-        when = (match.deadline.timestamp() if bucket <= 1 and match.deadline else 0.0)
-        since = (match.finished_at or match.created_at).timestamp()
-        rows.append(((bucket, when, -since, match.pk), match))
-    rows.sort(key=lambda row: row[0])
-    return [match for _, match in rows]
+        out.append(match)
+    return out
+
+
+def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
+    """{match id: the seats its open phase prompts} for active matches whose state was not
+    loaded: what the prompts are depends only on the state, fixed for a phase (and, in
+    continuous phases, for a logbook entry), so each is read from the cache or worked out from
+    states loaded in one query."""
+    if not matches:
+        return {}
+    from django.core.cache import cache
+
+    keys = {m.pk: "prompts:" + "-".join(str(part) for part in (
+        m.pk, m.seed, m.phase_number, m.logbook_seq, m.deadline.timestamp() if m.deadline
+        else "")) for m in matches}
+    found = cache.get_many(list(keys.values()))
+    out = {pk: set(found[key]) for pk, key in keys.items() if key in found}
+    missing = [m.pk for m in matches if keys[m.pk] not in found]
+    if missing:
+        made = {}
+        for match in Match.objects.filter(pk__in=missing).only("id", "game", "status", "state"):
+            out[match.pk] = _prompted_seats(match)
+            made[keys[match.pk]] = sorted(out[match.pk])
+        cache.set_many(made, 24 * 3600)
+    return out
 
 
 def match_seat_for_user(match: Match, user: AbstractBaseUser | None) -> Seat | None:

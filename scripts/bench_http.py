@@ -5,15 +5,17 @@
 Starts gunicorn exactly as the docker stack does (``docker/gunicorn.conf.py``, the project's
 WSGI application, ``DEBUG=false``, persistent database connections) on a database of its own
 (``bench_http`` on the server of DATABASE_URL, default the machine's PostgreSQL; dropped and made
-anew, then migrated) and the Redis of REDIS_URL (default ``redis://127.0.0.1:6379/12``) for the
-cache, then times with Debian's ``wrk`` (``apt-get install wrk``; this script installs nothing)
+anew, then migrated) and a Redis database for the cache (``BENCH_REDIS_URL``, default
+``redis://127.0.0.1:6379/12``; the servers get it as CACHE_URL, as docker's web does), then
+times with Debian's ``wrk`` (``apt-get install wrk``; this script installs nothing)
 ``wrk -t2 -c8 -d10s`` per page, logged in as a player (alice) of a Final Act match at round 9,
 every option on, whose orders are not sealed yet (200 other matches in the lobby, some of them
 alice's, and ``--finished`` finished matches, half of them alice's):
 
 - ``bare``: a bare Django page under the same gunicorn configuration and settings (middleware
-  and all): one indexed query and a 50-row template (``scripts/bench_http_bare.py``), measured
-  before and after the pages (the ratio uses their mean: the machine's load drifts);
+  and all): one indexed query and a 50-row template (``scripts/bench_http_bare.py``), timed
+  before the first page and after each one; each page's ratio is to the mean of the two bare
+  runs around it (the machine's load drifts);
 - ``match``: the Final Act match page of a player giving orders;
 - ``lobby``, ``mine``: the lobby and "my matches";
 - ``status``: the submission-status poll as a browser sends it after the first answer (HTMX,
@@ -250,6 +252,7 @@ def main() -> None:
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
     secret = "bench-http-" + "x" * 50
     server_env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+                  "CACHE_URL": redis_url,
                   "DEBUG": "false", "SECRET_KEY": secret, "ALLOWED_HOSTS": "127.0.0.1",
                   "EMAIL_URL": "dummy://", "LOG_LEVEL": "WARNING", "PORTAL_VAR_DIR": str(tmp),
                   "PYTHONPATH": f"{REPO}{os.pathsep}{REPO / 'scripts'}"}
@@ -280,46 +283,54 @@ def main() -> None:
                    'id="submission-status"'),
     }
     wanted = [name for name in args.pages.split(",") if name]
-    results: dict = {}
-
-    def run_server(settings: str, names: list[str]) -> None:
-        port = free_port()
-        server = start_gunicorn(server_env, port, tmp / f"{settings}.log", settings)
-        try:
-            for name in names:
-                path, page_headers, status, marker = pages[name]
-                url = f"http://127.0.0.1:{port}{path}"
-                code, answer_headers, body = fetch(url, page_headers)
-                if code != status or marker not in body:
-                    raise SystemExit(f"{name}: {url} answered {code}\n{body[:3000]}")
-                if name == "status" and "ETag" in answer_headers:
-                    page_headers = {**page_headers, "If-None-Match": answer_headers["ETag"]}
-                    code, _, _ = fetch(url, page_headers)
-                    results["status_revalidated"] = code
-                results[name] = {**wrk(url, page_headers, args), "bytes": len(body)}
-        finally:
-            stop(server)
-
     pages["bare"] = ("/bare/", headers, 200, "row 50")
-    run_server("bench_http_bare", ["bare"])
-    first_bare = results.pop("bare")
-    run_server("portal.settings", wanted)
-    run_server("bench_http_bare", ["bare"])
-    second_bare = results.pop("bare")
-    bare_rps = (first_bare["rps"] + second_bare["rps"]) / 2
+
+    def prepared(name: str, port: int) -> tuple[str, dict]:
+        """The page's URL and headers, after one checked fetch (and, for the status poll,
+        the ETag the browser would send back)."""
+        path, page_headers, status, marker = pages[name]
+        url = f"http://127.0.0.1:{port}{path}"
+        code, answer_headers, body = fetch(url, page_headers)
+        if code != status or marker not in body:
+            raise SystemExit(f"{name}: {url} answered {code}\n{body[:3000]}")
+        if name == "status" and "ETag" in answer_headers:
+            page_headers = {**page_headers, "If-None-Match": answer_headers["ETag"]}
+            code, _, _ = fetch(url, page_headers)
+            if code != 304:
+                raise SystemExit(f"status: the revalidation answered {code}, not 304")
+        return url, page_headers
+
+    # Both servers run at once (the idle one costs nothing); the bare page is timed before the
+    # first page and after each, and each page is compared with the mean of the bare runs on
+    # either side of it: the machine's load drifts.
+    bare_port, portal_port = free_port(), free_port()
+    servers = [start_gunicorn(server_env, bare_port, tmp / "bare.log", "bench_http_bare"),
+               start_gunicorn(server_env, portal_port, tmp / "portal.log", "portal.settings")]
+    try:
+        bare_url, bare_headers = prepared("bare", bare_port)
+        bare_runs = [wrk(bare_url, bare_headers, args)]
+        results, ratios = {}, {}
+        for name in wanted:
+            url, page_headers = prepared(name, portal_port)
+            results[name] = wrk(url, page_headers, args)
+            bare_runs.append(wrk(bare_url, bare_headers, args))
+            around = (bare_runs[-2]["rps"] + bare_runs[-1]["rps"]) / 2
+            ratios[name] = round(results[name]["rps"] / around, 3)
+    finally:
+        for server in servers:
+            stop(server)
     figures = {
         "round": data["round"],
         "other_matches": args.others,
         "finished_matches": args.finished,
         "wrk": f"-t{args.threads} -c{args.connections} -d{args.duration}s",
-        "bare": {"rps": round(bare_rps, 1), "runs": [first_bare, second_bare]},
-        **{name: results[name] for name in wanted},
-        "ratio": {name: round(results[name]["rps"] / bare_rps, 3) for name in wanted},
+        "bare": {"rps": round(sum(r["rps"] for r in bare_runs) / len(bare_runs), 1),
+                 "runs": bare_runs},
+        **results,
+        "ratio": ratios,
         "load_average": {"start": [round(x, 2) for x in load_start],
                          "end": [round(x, 2) for x in os.getloadavg()]},
     }
-    if "status_revalidated" in results:
-        figures["status_revalidated"] = results["status_revalidated"]
     print(json.dumps(figures))
     shutil.rmtree(tmp, ignore_errors=True)
 

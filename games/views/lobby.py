@@ -23,23 +23,57 @@ CREATE_FIELDS = (
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    open_matches = selectors.matches_open_to_join(request.user).annotate(
-        open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN))
-    )[:LOBBY_SIZE]
-    running = (
+    """Public matches waiting for players (newest first) and in play (next deadline first),
+    a page of each at a time (``?page=N``). Each list reads at most a page and one row through
+    its own partial index (``match_open_public_new``, ``match_active_deadline``), however many
+    finished matches the site holds."""
+    page = _page_number(request)
+    start = (page - 1) * LOBBY_SIZE
+    shown = ("id", "game", "title", "status", "hours_per_phase", "created_at")
+    open_matches = list(
+        Match.objects.filter(status=Match.Status.OPEN, is_public=True)
+        .only(*shown)
+        .annotate(open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN)))
+        .order_by("-created_at", "-pk")[start:start + LOBBY_SIZE + 1]
+    )
+    running = list(
         Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
-        .defer("state", "options")
-        .order_by("deadline")[:LOBBY_SIZE]
+        .only(*shown, "phase_number", "phase_name", "deadline")
+        .order_by("deadline", "pk")[start:start + LOBBY_SIZE + 1]
     )
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
-    return render(request, "games/lobby.html", {"open_matches": open_matches, "running": running,
-                                                "offered": offered})
+    more = len(open_matches) > LOBBY_SIZE or len(running) > LOBBY_SIZE
+    return render(request, "games/lobby.html", {
+        "open_matches": open_matches[:LOBBY_SIZE], "running": running[:LOBBY_SIZE],
+        "offered": offered, "page": page, "next_page": page + 1 if more else None,
+        "previous_page": page - 1 if page > 1 else None,
+    })
+
+
+def _page_number(request: HttpRequest) -> int:
+    value = request.GET.get("page", "1")
+    if not value.isdigit() or not 1 <= int(value) <= 10_000:
+        raise Http404("No such page.")
+    return int(value)
 
 
 @login_required
 def my_matches(request: HttpRequest) -> HttpResponse:
-    entries = selectors.matches_for_user(request.user)
-    return render(request, "games/my_matches.html", {"matches": entries})
+    """The user's current matches, then their finished ones a page at a time (``?before=``:
+    the seat id the previous page ended with)."""
+    before = request.GET.get("before")
+    if before is not None and not before.isdigit():
+        raise Http404("No such page.")
+    entries = selectors.matches_for_user(
+        request.user, finished_before=int(before) if before else None,
+        finished_limit=selectors.FINISHED_PAGE + 1)
+    finished = [m for m in entries if m.status in (Match.Status.FINISHED, Match.Status.ABORTED)]
+    older = None
+    if len(finished) > selectors.FINISHED_PAGE:
+        entries = entries[:-1]
+        older = finished[selectors.FINISHED_PAGE - 1].my_seat.pk
+    return render(request, "games/my_matches.html", {
+        "matches": entries, "older": older, "further_page": before is not None})
 
 
 @login_required
