@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 
 import engine
 from games.models import Match, Phase, Seat, Submission
@@ -26,7 +35,7 @@ def _prompted_seats(match: Match) -> set[int]:
 
 
 # "My matches" shows every current match and the finished ones a page at a time.
-FINISHED_PAGE = 50
+FINISHED_PAGE = 25
 
 
 def matches_for_user(user: AbstractBaseUser, *, finished_before: int | None = None,
@@ -47,13 +56,7 @@ def matches_for_user(user: AbstractBaseUser, *, finished_before: int | None = No
             phase__number=OuterRef("match__phase_number"),
             seat=OuterRef("pk"),
         )
-        seats = list(
-            Seat.objects.filter(user=user,
-                                match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
-            .select_related("match")
-            .annotate(has_submitted=Exists(my_sheet))
-            .defer("match__state", "match__options")
-        )
+        seats = list(current_seats(user).annotate(has_submitted=Exists(my_sheet)))
         unsent = [seat.match for seat in seats
                   if seat.match.status == Match.Status.ACTIVE and not seat.has_submitted]
         prompted = _prompted_many(unsent)
@@ -74,19 +77,48 @@ def matches_finished_for_user(user: AbstractBaseUser, *, before: int | None = No
                               limit: int = FINISHED_PAGE) -> list[Match]:
     """The user's finished or aborted matches, the most recently joined first (by seat id,
     below ``before`` when given): one page, read through the (user, -id) index of seats."""
-    seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.FINISHED,
-                                                               Match.Status.ABORTED])
-             .select_related("match").defer("match__state", "match__options")
-             .order_by("-pk"))
-    if before is not None:
-        seats = seats.filter(pk__lt=before)
     out = []
-    for seat in seats[:limit]:
+    for seat in finished_seats(user, before=before)[:limit]:
         match = seat.match
         match.my_seat = seat
         match.waiting_for_me = False
         out.append(match)
     return out
+
+
+def current_seats(user: AbstractBaseUser) -> QuerySet[Seat]:
+    """The user's seats in open and active matches, with their matches."""
+    return (Seat.objects.filter(user=user,
+                                match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
+            .select_related("match").defer("match__state", "match__options"))
+
+
+def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> QuerySet[Seat]:
+    """The user's seats in finished and aborted matches, newest first (below ``before``)."""
+    seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.FINISHED,
+                                                               Match.Status.ABORTED])
+             .select_related("match").defer("match__state", "match__options")
+             .order_by("-pk"))
+    return seats.filter(pk__lt=before) if before is not None else seats
+
+
+def lobby_open() -> QuerySet[Match]:
+    """Public matches waiting for players, newest first, with their count of open seats (the
+    lobby slices a page of it)."""
+    return (Match.objects.filter(status=Match.Status.OPEN, is_public=True)
+            .only(*LOBBY_FIELDS)
+            .annotate(open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN)))
+            .order_by("-created_at", "-pk"))
+
+
+def lobby_running() -> QuerySet[Match]:
+    """Public matches in play, the next deadline first."""
+    return (Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
+            .only(*LOBBY_FIELDS, "phase_number", "phase_name", "deadline")
+            .order_by("deadline", "pk"))
+
+
+LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "created_at")
 
 
 def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:

@@ -271,6 +271,10 @@ def main() -> None:
     call_command("collectstatic", interactive=False, verbosity=0)
     cache.clear()
     data = build_data(args.rounds, args.others, args.finished)
+    from django.db import connection
+
+    with connection.cursor() as cursor:  # statistics, as autovacuum would gather them
+        cursor.execute("ANALYZE")
 
     headers = {"Cookie": f"sessionid={data['session']}", "X-Forwarded-Proto": "https"}
     htmx = {**headers, "HX-Request": "true"}

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import plugins, selectors
 from games.forms import JoinForm, MatchCreateForm
-from games.models import Match, Seat
+from games.models import Match
 from games.services import ServiceError, match_create, seat_join
 from games.views.access import match_url, redirect_to, status_for
 
-LOBBY_SIZE = 50
+LOBBY_SIZE = 25  # per list and page (the lobby shows two lists)
 CREATE_FIELDS = (
     "game", "title", "seat_count", "options", "options_game", "hours_per_phase", "miss_policy",
     "miss_limit", "is_public",
@@ -29,18 +28,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     finished matches the site holds."""
     page = _page_number(request)
     start = (page - 1) * LOBBY_SIZE
-    shown = ("id", "game", "title", "status", "hours_per_phase", "created_at")
-    open_matches = list(
-        Match.objects.filter(status=Match.Status.OPEN, is_public=True)
-        .only(*shown)
-        .annotate(open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN)))
-        .order_by("-created_at", "-pk")[start:start + LOBBY_SIZE + 1]
-    )
-    running = list(
-        Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
-        .only(*shown, "phase_number", "phase_name", "deadline")
-        .order_by("deadline", "pk")[start:start + LOBBY_SIZE + 1]
-    )
+    open_matches = list(selectors.lobby_open()[start:start + LOBBY_SIZE + 1])
+    running = list(selectors.lobby_running()[start:start + LOBBY_SIZE + 1])
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
     more = len(open_matches) > LOBBY_SIZE or len(running) > LOBBY_SIZE
     return render(request, "games/lobby.html", {
