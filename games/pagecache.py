@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -37,10 +38,34 @@ def digest(data: Any) -> str:
     return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()
 
 
+# The hottest pieces are also kept in the process, unpickled: a key names content that never
+# changes, so a process's copy can never be stale. Bounded; the oldest used goes first.
+LOCAL_SIZE = 256
+_local: OrderedDict[str, Any] = OrderedDict()
+
+
 def cached(key: str, make: Callable[[], T]) -> T:
-    """The piece stored under ``key``, made (and stored) by ``make()`` when missing."""
+    """The piece stored under ``key``, made (and stored) by ``make()`` when missing. What is
+    made must not be changed by the caller (it is shared)."""
+    try:  # (threads share the dict: another may drop the key between two steps)
+        value = _local[key]
+        _local.move_to_end(key)
+        return value
+    except KeyError:
+        pass
     value = cache.get(key)
     if value is None:
         value = make()
         cache.set(key, value, TIMEOUT)
+    _local[key] = value
+    while len(_local) > LOCAL_SIZE:
+        try:
+            _local.popitem(last=False)
+        except KeyError:
+            break
     return value
+
+
+def forget_local() -> None:
+    """Empty this process's copies (tests empty the cache between tests)."""
+    _local.clear()

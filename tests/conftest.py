@@ -97,5 +97,8 @@ def _empty_cache():
     """Each test starts with an empty cache (pages cache rendered pieces: games.pagecache)."""
     from django.core.cache import cache
 
+    from games import pagecache
+
     cache.clear()
+    pagecache.forget_local()
     yield

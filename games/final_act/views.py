@@ -74,11 +74,18 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
     return extra
 
 
+def _open_phase_key(match: Match, kind: str, *parts: Any) -> str:
+    """A cache key for something that depends only on the open phase's state (and ``parts``):
+    the match (its random seed: never another match's key) and the phase (its deadline: a
+    phase opened again gets another)."""
+    return pagecache.key_for(kind, match.pk, match.seed, match.phase_number, match.deadline,
+                             *parts)
+
+
 def live_board(match: Match, view: dict[str, Any], seat: int | None, plan: Any) -> str:
     """The board of the open phase as ``seat`` sees it, with ``plan`` (a draft sheet) drawn:
     the same for the same phase, seat and plan, so it is drawn once and then cached."""
-    key = pagecache.key_for("fa-live", match.pk, match.seed, match.phase_number,
-                            match.deadline, seat, pagecache.digest(plan))
+    key = _open_phase_key(match, "fa-live", seat, pagecache.digest(plan))
     return pagecache.cached(key, lambda: render_board(
         view, seat=seat, plan=plan, last_round=False, board_id=LIVE_BOARD_ID,
         caption=_caption(view)))
@@ -148,13 +155,18 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
     check of that draft, and the board with the draft drawn on it. ``view`` is the seat's view
     of the match state, when the caller has it already."""
     state = match.state
-    legal = game.legal_actions(state, seat.number)
+    # What the seat may do, and what the engine says of a draft, depend on the open phase and
+    # the draft alone: worked out once, then cached (a page load, each live check).
+    legal = pagecache.cached(_open_phase_key(match, "fa-legal", seat.number),
+                             lambda: game.legal_actions(state, seat.number))
     if view is None:
         view = game.view(state, seat.number)
     fields = fields_from_post(posted) if posted is not None else fields_from_sheet(
         sheet.data if sheet else None)
     draft = sheet_from_fields(posted if posted is not None else fields, legal)
-    normal, problems, warnings = check_draft(game, state, seat.number, draft)
+    normal, problems, warnings = pagecache.cached(
+        _open_phase_key(match, "fa-check", seat.number, pagecache.digest(draft)),
+        lambda: check_draft(game, state, seat.number, draft))
     units = unit_rows(view, legal, fields, problems, warnings)
     tokens = token_rows(legal, fields, problems, warnings)
     declare = {

@@ -128,9 +128,9 @@ def match_page_context(
     seat, everything else through the engine's ``view`` for that seat (or a spectator)."""
     game = engine.games().get(match.game)
     user = request.user
-    my_seat = selectors.match_seat_for_user(match, user) if user.is_authenticated \
-        else None
     seats = list(match.seats.select_related("user"))
+    my_seat = next((seat for seat in seats if user.is_authenticated
+                    and seat.user_id == user.pk), None)
     active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
     prompts = game.prompts(match.state) if active else {}
     submitted = selectors.phase_submission_status(match) if active else {}
