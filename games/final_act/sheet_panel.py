@@ -277,6 +277,10 @@ def token_rows(legal: Mapping[str, Any], fields: Mapping[str, Any], problems: li
             "activate": fields.get(f"t-{token}-activate", ""),
             "problems": [p.message for p in problems if row_of(p.path) == row_key],
             "warnings": [p.message for p in warnings if row_of(p.path) == row_key],
+            # What each plain text field accepts (shown without JavaScript).
+            "at_hint": " ".join(choices.get("at") or []),
+            "units_hint": ", ".join(choices.get("units") or []),
+            "activate_hint": ", ".join(choices.get("activate") or []),
         })
     return rows
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.html import json_script
 from django.views.decorators.http import require_POST
 
 import engine
@@ -176,8 +177,15 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         "double_shot_value": fields.get("d-double_shot", ""),
         "problems": [p.message for p in problems if p.path.startswith("declare")],
     }
-    legal_json = _legal_for_js(view, legal)
-    legal_json["choices"] = field_choices(units, tokens, declare)
+
+    def legal_script() -> str:
+        data = _legal_for_js(view, legal)
+        data["choices"] = field_choices(units, tokens, declare)
+        return json_script(data, "fa-legal")
+
+    # The choices do not depend on the draft: serialised once per phase and seat.
+    legal_json = pagecache.cached(_open_phase_key(match, "fa-legal-json", seat.number),
+                                  legal_script)
     return {
         "fa_view": view,
         "fa_sheet": True,

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.http import parse_etags, quote_etag
 from django.views.decorators.http import require_POST
@@ -200,7 +201,8 @@ def history_entries(match: Match, *, latest: int | None = None,
     # A resolved phase's record never changes: each is made once and then read from the cache
     # (pagecache). Only those missing load their rows, state_before included (sheets are
     # written as text from it), in one query.
-    keys = {phase.pk: pagecache.key_for("history", match.pk, match.seed, phase.pk, phase.number)
+    keys = {phase.pk: pagecache.key_for("history-record", match.pk, match.seed, phase.pk,
+                                        phase.number)
             for phase in shown}
     kept = cache.get_many(list(keys.values()))
     missing = [phase.pk for phase in shown if keys[phase.pk] not in kept]
@@ -231,10 +233,12 @@ def _history_record(game: Game | None, phase: Phase) -> dict[str, Any]:
             "verified": receipt_verify(salt=sheet.get("salt", ""), data=sheet.get("data"),
                                        receipt=sheet.get("receipt", "")),
         })
-    return {
+    record = {
         "revealed": revealed,
         "events": [plugins.event_text(event) for event in phase.events or []],
     }
+    record["body"] = render_to_string("games/partials/history_record.html", {"entry": record})
+    return record
 
 
 def resolved_phases(match: Match) -> list[Phase]:
