@@ -88,19 +88,25 @@ def build_data(rounds: int, others: int, finished: int) -> dict:
     crowd = [users.create_user(f"player{n}", f"player{n}@bench.test", "bench-http-pass")
              for n in range(40)]
 
-    # The measured match: played by the random bot for both sides up to round ``rounds``, with
-    # bob's sheet of that round sealed and alice's not (she is giving orders). A random match
-    # may end early: try seeds until one lasts.
+    # The measured match: played by the random bot for both sides for its first rounds (then,
+    # for a long match, with the default sheet: every unit stays and holds fire, so that the
+    # match lasts) up to round ``rounds``, with bob's sheet of that round sealed and alice's
+    # not (she is giving orders). A random match may end early: try seeds until one lasts.
+    from engine.final_act.options import MAX_ROUND_LIMIT
+
     for attempt in range(50):
         rng = random.Random(attempt)
         match = services.match_create(
-            creator=alice, game="final-act", options={**OPTIONS, "round_limit": rounds + 20},
+            creator=alice, game="final-act",
+            options={**OPTIONS, "round_limit": min(MAX_ROUND_LIMIT, rounds + 20)},
             hours_per_phase=24, title="Measured match",
             seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}])
         players = {1: alice, 2: bob}
         while match.status == Match.Status.ACTIVE and match.state["round"] < rounds:
             for seat in (1, 2):
-                sheet = game.bot_submission(match.state, seat, "random", rng)
+                sheet = (game.bot_submission(match.state, seat, "random", rng)
+                         if match.state["round"] < 9 else game.default_submission(match.state,
+                                                                                    seat))
                 services.orders_submit(match_id=match.pk, seat_number=seat,
                                        user=players[seat], phase_number=match.phase_number,
                                        data=sheet, source="web")
