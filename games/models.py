@@ -140,6 +140,16 @@ class Match(models.Model):
             models.Index(
                 fields=["complete_at"], name="match_active_complete", condition=Q(status="active")
             ),
+            # The lobby's "waiting for players", newest first.
+            models.Index(
+                fields=["-created_at"], name="match_open_public_new",
+                condition=Q(status="open", is_public=True),
+            ),
+            # "My matches": the current ones, found without reading the finished ones.
+            models.Index(
+                fields=["status"], name="match_current",
+                condition=Q(status__in=["open", "active"]),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -194,6 +204,10 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=~(Q(user__isnull=False) & ~Q(bot="")), name="seat_user_or_bot"
             ),
+        ]
+        indexes = [
+            # "My matches": a player's finished matches a page at a time, the newest seat first.
+            models.Index(fields=["user", "-id"], name="seat_user_newest"),
         ]
 
     def __str__(self) -> str:

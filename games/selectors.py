@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.utils import timezone
 
 import engine
@@ -27,43 +36,117 @@ def _prompted_seats(match: Match) -> set[int]:
     return set(game.prompts(match.state))
 
 
-def matches_for_user(user: AbstractBaseUser) -> list[Match]:
-    """The user's matches: waiting for my sheet first, then other active, open, finished.
+# "My matches" shows every current match and the finished ones a page at a time.
+FINISHED_PAGE = 25
 
-    Each match gets ``my_seat`` (Seat) and ``waiting_for_me`` (bool) attributes.
-    """
+
+def matches_for_user(user: AbstractBaseUser, *, finished_before: int | None = None,
+                     finished_limit: int = FINISHED_PAGE) -> list[Match]:
+    """The user's matches: waiting for my sheet first, then other active, open, then the
+    newest ``finished_limit`` finished or aborted ones (those joined before seat id
+    ``finished_before`` when given, and then no current ones: a further page).
+
+    Each match gets ``my_seat`` (Seat) and ``waiting_for_me`` (bool) attributes. The queries
+    never read more rows than they show, however many matches the user has finished (indexes
+    ``match_current`` and ``seat_user_newest``)."""
     if user is None or not user.is_authenticated:
         return []
-    my_sheet = Submission.objects.filter(
-        phase__match=OuterRef("match_id"),
-        phase__number=OuterRef("match__phase_number"),
-        seat=OuterRef("pk"),
-    )
-    seats = (
-        Seat.objects.filter(user=user)
-        .select_related("match")
-        .annotate(has_submitted=Exists(my_sheet))
-        .defer("match__state", "match__options")
-    )
-    buckets = {
-        Match.Status.ACTIVE: 1,
-        Match.Status.OPEN: 2,
-        Match.Status.FINISHED: 3,
-        Match.Status.ABORTED: 3,
-    }
     rows = []
-    for seat in seats:
+    if finished_before is None:
+        my_sheet = Submission.objects.filter(
+            phase__match=OuterRef("match_id"),
+            phase__number=OuterRef("match__phase_number"),
+            seat=OuterRef("pk"),
+        )
+        seats = list(current_seats(user).annotate(has_submitted=Exists(my_sheet)))
+        unsent = [seat.match for seat in seats
+                  if seat.match.status == Match.Status.ACTIVE and not seat.has_submitted]
+        prompted = _prompted_many(unsent)
+        for seat in seats:
+            match = seat.match
+            match.my_seat = seat
+            match.waiting_for_me = seat.number in prompted.get(match.pk, ())
+            bucket = 0 if match.waiting_for_me else (
+                1 if match.status == Match.Status.ACTIVE else 2)
+            when = match.deadline.timestamp() if bucket <= 1 and match.deadline else 0.0
+            rows.append(((bucket, when, -match.created_at.timestamp(), match.pk), match))
+        rows.sort(key=lambda row: row[0])
+    finished = matches_finished_for_user(user, before=finished_before, limit=finished_limit)
+    return [match for _, match in rows] + finished
+
+
+def matches_finished_for_user(user: AbstractBaseUser, *, before: int | None = None,
+                              limit: int = FINISHED_PAGE) -> list[Match]:
+    """The user's finished or aborted matches, the most recently joined first (by seat id,
+    below ``before`` when given): one page, read through the (user, -id) index of seats."""
+    out = []
+    for seat in finished_seats(user, before=before)[:limit]:
         match = seat.match
         match.my_seat = seat
         match.waiting_for_me = False
-        if match.status == Match.Status.ACTIVE and not seat.has_submitted:
-            match.waiting_for_me = seat.number in _prompted_seats(match)
-        bucket = 0 if match.waiting_for_me else buckets[match.status]
-        when = (match.deadline.timestamp() if bucket <= 1 and match.deadline else 0.0)
-        since = (match.finished_at or match.created_at).timestamp()
-        rows.append(((bucket, when, -since, match.pk), match))
-    rows.sort(key=lambda row: row[0])
-    return [match for _, match in rows]
+        out.append(match)
+    return out
+
+
+def current_seats(user: AbstractBaseUser) -> QuerySet[Seat]:
+    """The user's seats in open and active matches, with their matches."""
+    return (Seat.objects.filter(user=user,
+                                match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
+            .select_related("match").defer("match__state", "match__options"))
+
+
+def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> QuerySet[Seat]:
+    """The user's seats in finished and aborted matches, newest first (below ``before``)."""
+    seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.FINISHED,
+                                                               Match.Status.ABORTED])
+             .select_related("match").defer("match__state", "match__options")
+             .order_by("-pk"))
+    return seats.filter(pk__lt=before) if before is not None else seats
+
+
+def lobby_open() -> QuerySet[Match]:
+    """Public matches waiting for players, newest first, with their count of open seats (the
+    lobby slices a page of it)."""
+    return (Match.objects.filter(status=Match.Status.OPEN, is_public=True)
+            .only(*LOBBY_FIELDS)
+            .annotate(open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN)))
+            .order_by("-created_at", "-pk"))
+
+
+def lobby_running() -> QuerySet[Match]:
+    """Public matches in play, the next deadline first."""
+    return (Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
+            .only(*LOBBY_FIELDS, "phase_number", "phase_name", "deadline")
+            .order_by("deadline", "pk"))
+
+
+LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "created_at",
+                "min_reliability", "clock_bank_hours", "clock_increment_hours", "clock_cap_hours",
+                "max_shift_hours", "timing")
+
+
+def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
+    """{match id: the seats its open phase prompts} for active matches whose state was not
+    loaded: what the prompts are depends only on the state, fixed for a phase (and, in
+    continuous phases, for a logbook entry), so each is read from the cache or worked out from
+    states loaded in one query."""
+    if not matches:
+        return {}
+    from django.core.cache import cache
+
+    keys = {m.pk: "prompts:" + "-".join(str(part) for part in (
+        m.pk, m.seed, m.phase_number, m.logbook_seq, m.deadline.timestamp() if m.deadline
+        else "")) for m in matches}
+    found = cache.get_many(list(keys.values()))
+    out = {pk: set(found[key]) for pk, key in keys.items() if key in found}
+    missing = [m.pk for m in matches if keys[m.pk] not in found]
+    if missing:
+        made = {}
+        for match in Match.objects.filter(pk__in=missing).only("id", "game", "status", "state"):
+            out[match.pk] = _prompted_seats(match)
+            made[keys[match.pk]] = sorted(out[match.pk])
+        cache.set_many(made, 24 * 3600)
+    return out
 
 
 def match_seat_for_user(match: Match, user: AbstractBaseUser | None) -> Seat | None:
@@ -261,3 +344,26 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
         "result": match.result,
         "finished_at": match.finished_at,
     }
+def match_poll(match_id: int, user: AbstractBaseUser | None) -> dict[str, Any] | None:
+    """What the submission-status poll needs to answer "nothing changed", in one query: the
+    match's status and phase, how many seats have submitted in the open phase (a count, never
+    who sealed what), and whether ``user`` sits in it (for private matches). None if there is
+    no such match."""
+    submitted = (
+        Submission.objects.filter(phase__match=OuterRef("pk"),
+                                  phase__number=OuterRef("phase_number"),
+                                  phase__status=Phase.Status.OPEN)
+        .order_by().values("phase__match").annotate(n=Count("pk")).values("n")
+    )
+    rows = Match.objects.filter(pk=match_id).annotate(
+        submitted=Subquery(submitted, output_field=IntegerField()))
+    if user is not None and user.is_authenticated:
+        rows = rows.annotate(seated=Exists(Seat.objects.filter(match=OuterRef("pk"),
+                                                               user_id=user.pk)))
+    fields = ["pk", "status", "phase_number", "is_public", "created_by_id", "submitted"]
+    row = rows.values(*fields, *(["seated"] if "seated" in rows.query.annotations else [])).first()
+    if row is None:
+        return None
+    row["submitted"] = row["submitted"] or 0
+    row.setdefault("seated", False)
+    return row

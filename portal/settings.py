@@ -146,12 +146,21 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- cache ----------------------------------------------------------------------------
 # Rate limits (API tokens, log-in and sign-up) count in the cache, so every process must share
-# it: Redis when REDIS_URL is set, else the embedded default's single process keeps it in memory.
-if REDIS_URL:
+# it; it also keeps rendered pieces that never change (a resolved phase's board and report,
+# games.pagecache) and, when shared, the sessions. CACHE_URL (e.g. redis://host:6379/1) gives it
+# a Redis database of its own — production should (docker/compose.yml does): a cache clear
+# empties its whole database, which must not be the broker's. Without it the cache shares
+# REDIS_URL's database under its key prefix; without Redis the embedded default's single
+# process keeps it in memory.
+CACHE_URL = os.environ.get("CACHE_URL", "") or REDIS_URL
+if CACHE_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "portal"}}
+                          "LOCATION": CACHE_URL, "KEY_PREFIX": "portal"}}
+    # Sessions read from the cache, written through to the database (nothing lost with it).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                          "LOCATION": "portal", "OPTIONS": {"MAX_ENTRIES": 1000}}}
 
 # --- auth -----------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

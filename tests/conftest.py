@@ -102,3 +102,14 @@ def _own_cache_keys(settings):
     for conf in caches.values():
         conf["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache(_own_cache_keys):
+    """Each test starts with an empty cache (pages cache rendered pieces: games.pagecache): its
+    own key prefix in the shared one (never a clear: that would empty the whole Redis database,
+    the broker's included) and nothing kept in this process."""
+    from games import pagecache
+
+    pagecache.forget_local()
+    yield

@@ -189,6 +189,7 @@ def unit_rows(view: Mapping[str, Any], legal: Mapping[str, Any], fields: Mapping
         fire2 = fields.get(f"u-{name}-fire2", "")
         shells = info.get("shells", 0)
         double = name in legal.get("declare", {}).get("double_shot", [])
+        fire = info.get("fire", [])
         rows.append({
             "name": name,
             "label": label(name),
@@ -216,8 +217,43 @@ def unit_rows(view: Mapping[str, Any], legal: Mapping[str, Any], fields: Mapping
             "fire2": fire2,
             "problems": [p.message for p in problems if row_of(p.path) == row_key],
             "warnings": [p.message for p in warnings if row_of(p.path) == row_key],
+            # Without JavaScript the fields are plain text: each says what it accepts.
+            "move_hint": ", ".join(m["value"] for m in moves),
+            "fire_hint": " ".join(fire),
+            "face_hint": ", ".join(info.get("faces", [])),
         })
     return rows
+
+
+def field_choices(units: list[dict[str, Any]], tokens: list[dict[str, Any]],
+                  declare: Mapping[str, Any]) -> dict[str, list[list[str]]]:
+    """{field name: [[value, label], ...]}: the choices of every field that has a fixed set,
+    sent once as data. The page's script turns each such text field into a select; the form
+    itself stays plain text fields, which work without JavaScript."""
+    choices: dict[str, list[list[str]]] = {}
+    for row in units:
+        name = row["name"]
+        choices[f"u-{name}-move"] = [[m["value"], m["label"]] for m in row["moves"]]
+        if row["kind"] == "at":
+            choices[f"u-{name}-face"] = [[f["value"], f["word"]] for f in row["faces"]]
+        if row["can_fire"]:
+            squares = [[sq, sq] for sq in row["fire"]]
+            choices[f"u-{name}-fire"] = [["", "hold fire"], *squares]
+            choices[f"u-{name}-fire2"] = [["", "none"], *squares]
+    for row in tokens:
+        token, offered = row["token"], row["choices"]
+        if offered.get("activate"):
+            choices[f"t-{token}-activate"] = [["", "not this round"],
+                                              *([u, u] for u in offered["activate"])]
+        if offered.get("at"):
+            choices[f"t-{token}-at"] = [["", "not this round"],
+                                        *([sq, sq] for sq in offered["at"])]
+        if token in ("full_throttle", "quick_shot"):
+            choices[f"t-{token}-unit"] = [["", "not this round"],
+                                          *([u, u] for u in offered.get("units", []))]
+    for key in ("repair", "double_shot"):
+        choices[f"d-{key}"] = [["", "no"], *([u, u] for u in declare.get(key, []))]
+    return choices
 
 
 def token_rows(legal: Mapping[str, Any], fields: Mapping[str, Any], problems: list[Problem],
@@ -241,6 +277,10 @@ def token_rows(legal: Mapping[str, Any], fields: Mapping[str, Any], problems: li
             "activate": fields.get(f"t-{token}-activate", ""),
             "problems": [p.message for p in problems if row_of(p.path) == row_key],
             "warnings": [p.message for p in warnings if row_of(p.path) == row_key],
+            # What each plain text field accepts (shown without JavaScript).
+            "at_hint": " ".join(choices.get("at") or []),
+            "units_hint": ", ".join(choices.get("units") or []),
+            "activate_hint": ", ".join(choices.get("activate") or []),
         })
     return rows
 

@@ -12,14 +12,16 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.html import json_script
 from django.views.decorators.http import require_POST
 
 import engine
 from engine.final_act import report
-from games import selectors
+from games import pagecache, selectors
 from games.final_act.board import LIVE_BOARD_ID, render_board
 from games.final_act.drafts import check_draft, draft_text
 from games.final_act.sheet_panel import (
+    field_choices,
     fields_from_post,
     fields_from_sheet,
     sheet_from_fields,
@@ -60,9 +62,7 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
         extra.update(setup_panel_context(request, match, my_seat, context.get("my_sheet")))
         extra["fa_setup"] = True
     else:
-        extra["fa_live_board"] = render_board(
-            view, seat=seat, last_round=False, board_id=LIVE_BOARD_ID,
-            caption=_caption(view))
+        extra["fa_live_board"] = live_board(match, view, seat, None)
     resolved = context.get("resolved_phases") or []
     history = context.get("history") or []
     wanted = request.GET.get("replay", "")
@@ -73,6 +73,23 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
         extra["fa_report"] = replay_context(match, game, seat, last, resolved,
                                             state_after=match.state)
     return extra
+
+
+def _open_phase_key(match: Match, kind: str, *parts: Any) -> str:
+    """A cache key for something that depends only on the open phase's state (and ``parts``):
+    the match (its random seed: never another match's key) and the phase (its deadline: a
+    phase opened again gets another)."""
+    return pagecache.key_for(kind, match.pk, match.seed, match.phase_number, match.deadline,
+                             *parts)
+
+
+def live_board(match: Match, view: dict[str, Any], seat: int | None, plan: Any) -> str:
+    """The board of the open phase as ``seat`` sees it, with ``plan`` (a draft sheet) drawn:
+    the same for the same phase, seat and plan, so it is drawn once and then cached."""
+    key = _open_phase_key(match, "fa-live", seat, pagecache.digest(plan))
+    return pagecache.cached(key, lambda: render_board(
+        view, seat=seat, plan=plan, last_round=False, board_id=LIVE_BOARD_ID,
+        caption=_caption(view)))
 
 
 def _caption(view: dict[str, Any]) -> str:
@@ -88,19 +105,29 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
                    resolved: list[Phase], state_after: Any) -> dict[str, Any]:
     """One frame of the replay: the board after ``phase`` with its events drawn, the round's
     story in words, and the neighbouring frames."""
-    view = game.view(state_after, seat)
     numbers = [p.number for p in resolved]
     index = numbers.index(phase.number)
-    events = phase.events or []
     title = ("Setup revealed" if phase.name == "setup"
              else f"Round {round_of(match, phase.number)}")
+
+    def told() -> dict[str, Any]:
+        events = phase.events or []
+        view = game.view(state_after, seat)
+        return {
+            "headline": report.round_headline(events) if phase.name != "setup" else "",
+            "story": game.round_report(events, seat),
+            "board": render_board(view, seat=seat, last_round=phase.name != "setup",
+                                  board_id=REPORT_BOARD, caption=f"{title}: what happened."),
+        }
+
+    # A resolved phase is history: told once per reader's seat, then served from the cache.
+    piece = pagecache.cached(
+        pagecache.key_for("fa-frame", match.pk, match.seed, phase.pk, phase.number, seat,
+                          title), told)
     return {
         "phase": phase,
         "title": title,
-        "headline": report.round_headline(events) if phase.name != "setup" else "",
-        "story": game.round_report(events, seat),
-        "board": render_board(view, seat=seat, last_round=phase.name != "setup",
-                              board_id=REPORT_BOARD, caption=f"{title}: what happened."),
+        **piece,
         "position": index + 1,
         "count": len(numbers),
         "previous": numbers[index - 1] if index > 0 else None,
@@ -129,32 +156,48 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
     check of that draft, and the board with the draft drawn on it. ``view`` is the seat's view
     of the match state, when the caller has it already."""
     state = match.state
-    legal = game.legal_actions(state, seat.number)
+    # What the seat may do, and what the engine says of a draft, depend on the open phase and
+    # the draft alone: worked out once, then cached (a page load, each live check).
+    legal = pagecache.cached(_open_phase_key(match, "fa-legal", seat.number),
+                             lambda: game.legal_actions(state, seat.number))
     if view is None:
         view = game.view(state, seat.number)
     fields = fields_from_post(posted) if posted is not None else fields_from_sheet(
         sheet.data if sheet else None)
     draft = sheet_from_fields(posted if posted is not None else fields, legal)
-    normal, problems, warnings = check_draft(game, state, seat.number, draft)
+    normal, problems, warnings = pagecache.cached(
+        _open_phase_key(match, "fa-check", seat.number, pagecache.digest(draft)),
+        lambda: check_draft(game, state, seat.number, draft))
+    units = unit_rows(view, legal, fields, problems, warnings)
+    tokens = token_rows(legal, fields, problems, warnings)
+    declare = {
+        "repair": legal.get("declare", {}).get("repair", []),
+        "double_shot": legal.get("declare", {}).get("double_shot", []),
+        "repair_value": fields.get("d-repair", ""),
+        "double_shot_value": fields.get("d-double_shot", ""),
+        "problems": [p.message for p in problems if p.path.startswith("declare")],
+    }
+
+    def legal_script() -> str:
+        data = _legal_for_js(view, legal)
+        data["choices"] = field_choices(units, tokens, declare)
+        return json_script(data, "fa-legal")
+
+    # The choices do not depend on the draft: serialised once per phase and seat.
+    legal_json = pagecache.cached(_open_phase_key(match, "fa-legal-json", seat.number),
+                                  legal_script)
     return {
         "fa_view": view,
         "fa_sheet": True,
-        "fa_units": unit_rows(view, legal, fields, problems, warnings),
-        "fa_tokens": token_rows(legal, fields, problems, warnings),
-        "fa_declare": {
-            "repair": legal.get("declare", {}).get("repair", []),
-            "double_shot": legal.get("declare", {}).get("double_shot", []),
-            "repair_value": fields.get("d-repair", ""),
-            "double_shot_value": fields.get("d-double_shot", ""),
-            "problems": [p.message for p in problems if p.path.startswith("declare")],
-        },
+        "fa_units": units,
+        "fa_tokens": tokens,
+        "fa_declare": declare,
         "fa_shell_limit": legal.get("shell_limit"),
         "fa_problems": problems,
         "fa_warnings": warnings,
         "fa_sheet_text": draft_text(game, state, seat.number, normal),
-        "fa_legal_json": _legal_for_js(view, legal),
-        "fa_live_board": render_board(view, seat=seat.number, plan=draft, last_round=False,
-                                      board_id=LIVE_BOARD_ID, caption=_caption(view)),
+        "fa_legal_json": legal_json,
+        "fa_live_board": live_board(match, view, seat.number, draft),
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -17,7 +17,7 @@ from games.services import ServiceError, match_create, seat_join
 from games.services.timing import seat_clocks
 from games.views.access import match_url, redirect_to, status_for
 
-LOBBY_SIZE = 50
+LOBBY_SIZE = 25  # per list and page (the lobby shows two lists)
 CREATE_FIELDS = (
     "game", "title", "seat_count", "options", "options_game", "hours_per_phase", "miss_policy",
     "miss_limit", "is_public", "min_reliability", "clock_bank_hours", "clock_increment_hours",
@@ -26,30 +26,55 @@ CREATE_FIELDS = (
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    # The players of each match, with their reliability records (one query for all).
+    """Public matches waiting for players (newest first) and in play (next deadline first),
+    a page of each at a time (``?page=N``). Each list reads at most a page and one row through
+    its own partial index (``match_open_public_new``, ``match_active_deadline``), however many
+    finished matches the site holds; the players of each list's matches, with their
+    reliability records, in one more query."""
+    page = _page_number(request)
+    start = (page - 1) * LOBBY_SIZE
     players = Prefetch("seats", to_attr="players", queryset=Seat.objects.filter(
         user__isnull=False).select_related("user__reliability").order_by("number"))
-    open_matches = selectors.matches_open_to_join(request.user).annotate(
-        open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN))
-    ).prefetch_related(players)[:LOBBY_SIZE]
-    running = (
-        Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
-        .defer("state", "options")
-        .prefetch_related(players)
-        .order_by("deadline")[:LOBBY_SIZE]
-    )
+    open_matches = list(selectors.lobby_open().prefetch_related(players)
+                        [start:start + LOBBY_SIZE + 1])
+    running = list(selectors.lobby_running().prefetch_related(players)
+                   [start:start + LOBBY_SIZE + 1])
     now = timezone.now()
     for match in running:  # each seat's clock, from the match row (no query)
         match.clocks = list(seat_clocks(match, now).values())
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
-    return render(request, "games/lobby.html", {"open_matches": open_matches, "running": running,
-                                                "offered": offered})
+    more = len(open_matches) > LOBBY_SIZE or len(running) > LOBBY_SIZE
+    return render(request, "games/lobby.html", {
+        "open_matches": open_matches[:LOBBY_SIZE], "running": running[:LOBBY_SIZE],
+        "offered": offered, "page": page, "next_page": page + 1 if more else None,
+        "previous_page": page - 1 if page > 1 else None,
+    })
+
+
+def _page_number(request: HttpRequest) -> int:
+    value = request.GET.get("page", "1")
+    if not value.isdigit() or not 1 <= int(value) <= 10_000:
+        raise Http404("No such page.")
+    return int(value)
 
 
 @login_required
 def my_matches(request: HttpRequest) -> HttpResponse:
-    entries = selectors.matches_for_user(request.user)
-    return render(request, "games/my_matches.html", {"matches": entries})
+    """The user's current matches, then their finished ones a page at a time (``?before=``:
+    the seat id the previous page ended with)."""
+    before = request.GET.get("before")
+    if before is not None and not before.isdigit():
+        raise Http404("No such page.")
+    entries = selectors.matches_for_user(
+        request.user, finished_before=int(before) if before else None,
+        finished_limit=selectors.FINISHED_PAGE + 1)
+    finished = [m for m in entries if m.status in (Match.Status.FINISHED, Match.Status.ABORTED)]
+    older = None
+    if len(finished) > selectors.FINISHED_PAGE:
+        entries = entries[:-1]
+        older = finished[selectors.FINISHED_PAGE - 1].my_seat.pk
+    return render(request, "games/my_matches.html", {
+        "matches": entries, "older": older, "further_page": before is not None})
 
 
 @login_required

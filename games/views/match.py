@@ -6,14 +6,17 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.http import parse_etags, quote_etag
 from django.views.decorators.http import require_POST
 
 import engine
 from engine import Game
-from games import plugins, selectors
+from games import pagecache, plugins, selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, receipt_verify, seat_join, seat_leave
@@ -44,17 +47,35 @@ def match_template(match: Match) -> str:
 
 
 def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Polled by the match page: who has submitted (never what). When the phase the page shows
-    has resolved, HTMX is told to reload the whole page."""
-    match = match_visible_or_404(request, match_id)
+    """Polled by the match page (every few seconds from every open page): who has submitted
+    (never what). When the phase the page shows has resolved, HTMX is told to reload the whole
+    page. The answer carries an ETag made of the phase and the number of seats in; while it
+    has not changed, the browser's revalidation gets ``304 Not Modified`` after one query."""
+    poll = selectors.match_poll(match_id, request.user)
+    user = request.user
+    if poll is None or not (poll["is_public"] or poll["seated"] or (
+            user.is_authenticated and (user.is_staff or poll["created_by_id"] == user.pk))):
+        raise Http404("No such match.")
     shown = request.GET.get("phase", "")
-    if request.htmx and shown != "" and (shown != str(match.phase_number)
-                                          or match.status != Match.Status.ACTIVE):
+    if request.htmx and shown != "" and (shown != str(poll["phase_number"])
+                                          or poll["status"] != Match.Status.ACTIVE):
         response = HttpResponse(status=200)
         response["HX-Refresh"] = "true"
         return response
-    return render(request, "games/partials/submission_status.html",
-                  match_page_context(request, match, full=False))
+    etag = quote_etag("-".join(str(part) for part in (
+        poll["pk"], poll["status"], poll["phase_number"], poll["submitted"],
+        user.pk if user.is_authenticated else 0, translation.get_language(),
+        "htmx" if request.htmx else "page")))
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+    else:
+        match = match_visible_or_404(request, match_id)
+        response = render(request, "games/partials/submission_status.html",
+                          match_page_context(request, match, full=False))
+    response["ETag"] = etag
+    # Kept by the browser but asked again every time (the ETag makes that cheap); its own.
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def history(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -109,9 +130,9 @@ def match_page_context(
     seat, everything else through the engine's ``view`` for that seat (or a spectator)."""
     game = engine.games().get(match.game)
     user = request.user
-    my_seat = selectors.match_seat_for_user(match, user) if user.is_authenticated \
-        else None
     seats = list(match.seats.select_related("user"))
+    my_seat = next((seat for seat in seats if user.is_authenticated
+                    and seat.user_id == user.pk), None)
     active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
     prompts = game.prompts(match.state) if active else {}
     submitted = selectors.phase_submission_status(match) if active else {}
@@ -185,35 +206,53 @@ def history_entries(match: Match, *, latest: int | None = None,
                     phases: list[Phase] | None = None) -> list[dict[str, Any]]:
     """Resolved phases, newest first, with revealed sheets (as order text) and events: every
     one, or only the ``latest`` few (the page shows those; the history partial has them all).
-    Two queries whatever the match length: the phase list, then the full rows shown."""
+    Two queries at most whatever the match length: the phase list, then the full rows of
+    those shown that are not in the cache yet."""
     game = engine.games().get(match.game)
     if phases is None:
         phases = resolved_phases(match)
     shown = phases[-latest:] if latest else phases
-    # state_before is needed to write sheets as text: load it with the rest, in one query.
-    full = Phase.objects.filter(pk__in=[p.pk for p in shown]).order_by("number")
-    entries = []
-    for phase in full:
-        revealed = []
-        for seat_key, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0])):
-            number = int(seat_key)
-            revealed.append({
-                "seat": number,
-                "name": game.seat_name(number) if game else f"Seat {number}",
-                "source": sheet.get("source", ""),
-                "text": plugins.sheet_text(game, phase.state_before, number, sheet.get("data")),
-                "receipt": sheet.get("receipt", ""),
-                # Anyone can check that the revealed sheet is the one that was sealed.
-                "verified": receipt_verify(salt=sheet.get("salt", ""), data=sheet.get("data"),
-                                           receipt=sheet.get("receipt", "")),
-            })
-        entries.append({
-            "phase": phase,
-            "revealed": revealed,
-            "events": [plugins.event_text(event) for event in phase.events or []],
-        })
+    # A resolved phase's record never changes: each is made once and then read from the cache
+    # (pagecache). Only those missing load their rows, state_before included (sheets are
+    # written as text from it), in one query.
+    keys = {phase.pk: pagecache.key_for("history-record", match.pk, match.seed, phase.pk,
+                                        phase.number)
+            for phase in shown}
+    kept = cache.get_many(list(keys.values()))
+    missing = [phase.pk for phase in shown if keys[phase.pk] not in kept]
+    made = {}
+    for phase in Phase.objects.filter(pk__in=missing) if missing else []:
+        made[keys[phase.pk]] = _history_record(game, phase)
+    if made:
+        cache.set_many(made, pagecache.TIMEOUT)
+    entries = [{"phase": phase, **(kept.get(keys[phase.pk]) or made[keys[phase.pk]])}
+               for phase in shown]
     entries.reverse()
     return entries
+
+
+def _history_record(game: Game | None, phase: Phase) -> dict[str, Any]:
+    """A resolved phase's revealed sheets (as order text, with their receipts checked) and
+    events."""
+    revealed = []
+    for seat_key, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0])):
+        number = int(seat_key)
+        revealed.append({
+            "seat": number,
+            "name": game.seat_name(number) if game else f"Seat {number}",
+            "source": sheet.get("source", ""),
+            "text": plugins.sheet_text(game, phase.state_before, number, sheet.get("data")),
+            "receipt": sheet.get("receipt", ""),
+            # Anyone can check that the revealed sheet is the one that was sealed.
+            "verified": receipt_verify(salt=sheet.get("salt", ""), data=sheet.get("data"),
+                                       receipt=sheet.get("receipt", "")),
+        })
+    record = {
+        "revealed": revealed,
+        "events": [plugins.event_text(event) for event in phase.events or []],
+    }
+    record["body"] = render_to_string("games/partials/history_record.html", {"entry": record})
+    return record
 
 
 def resolved_phases(match: Match) -> list[Phase]:

@@ -32,6 +32,39 @@
     if (node) node.textContent = text;
   }
 
+  // The form arrives as plain text fields (they work without JavaScript); each field with
+  // data-choices becomes a select of the choices sent once in #fa-legal. A value the choices do
+  // not hold (a refused sheet, as typed) stays selected, marked as such, never replaced.
+  function upgrade(root) {
+    const data = legal();
+    if (!data || !data.choices || !root.querySelectorAll) return;
+    for (const input of root.querySelectorAll("#fa-sheet-form input[data-choices]")) {
+      const choices = data.choices[input.name];
+      if (!choices) continue;
+      const select = document.createElement("select");
+      for (const attr of input.attributes) {
+        if (!["type", "value", "size", "autocomplete", "spellcheck", "data-choices"].includes(attr.name)) {
+          select.setAttribute(attr.name, attr.value);
+        }
+      }
+      let found = false;
+      for (const [value, text] of choices) {
+        const option = new Option(text, value, false, value === input.value);
+        found = found || value === input.value;
+        select.add(option);
+      }
+      if (!found) {
+        const note = input.dataset.unknown ? ` (${input.dataset.unknown})` : "";
+        select.add(new Option(`${input.value}${note}`, input.value, false, true));
+      }
+      select.value = input.value;
+      input.replaceWith(select);
+      document.querySelectorAll(`.fa-hint[data-hint-for="${input.name}"]`).forEach((hint) => {
+        if (!hint.classList.contains("errors")) hint.hidden = true;
+      });
+    }
+  }
+
   function changed(input) {
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
@@ -346,6 +379,9 @@
     }
   }
 
+  upgrade(document);
+  // A sealed or refused sheet comes back as a new panel (with new choices): upgrade it too.
+  document.body.addEventListener("htmx:load", (event) => upgrade(event.target));
   document.addEventListener("fa:square", onSquare);
   document.addEventListener("keydown", onKey);
   document.addEventListener("click", onClick);

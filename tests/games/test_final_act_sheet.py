@@ -3,6 +3,7 @@ the round report with its replay, and what the other side never sees."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -11,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import engine
+from games.final_act.sheet_panel import unit_rows
 from games.models import Match, Phase, Submission
 from games.services import orders_submit, phase_resolve
 from tests.portal.builders import PASSWORD, duel, make_user
@@ -59,6 +61,20 @@ def log_in(client, user):
 def urls(match, seat=1):
     return (reverse("games:fa_sheet_validate", args=[match.pk, seat]),
             reverse("games:fa_sheet_submit", args=[match.pk, seat]))
+
+
+def panel_choices(body: str) -> dict:
+    """The choices the order panel's script turns its text fields into selects with."""
+    found = re.search(r'<script id="fa-legal" type="application/json">(.*?)</script>', body,
+                      re.S)
+    assert found, "no #fa-legal data"
+    return json.loads(found.group(1))["choices"]
+
+
+def unit_moves(match, unit: str) -> list[dict]:
+    view = GAME.view(match.state, 1)
+    legal = GAME.legal_actions(match.state, 1)
+    return next(row for row in unit_rows(view, legal, {}, [], []) if row["name"] == unit)["moves"]
 
 
 def test_the_page_shows_the_board_and_a_row_per_unit(client, match, players):
@@ -129,8 +145,15 @@ def test_sealing_stores_the_sheet_and_shows_the_receipt(client, match, players):
     body = response.content.decode()
     assert sheet.receipt in body
     assert "Orders sealed (revision 1)" in body
-    # The panel shows the sealed sheet again, ready to be changed.
-    assert re.search(r'name="u-1A-move".*?<option value="FL"[^>]*selected', body, re.S)
+    # The panel shows the sealed sheet again, ready to be changed: plain text fields (they
+    # work without JavaScript), their choices sent once as data for the script's selects.
+    assert re.search(r'<input type="text" name="u-1A-move" value="FL"', body)
+    assert re.search(rf'<input type="text" name="u-1A-fire" value="{target}"', body)
+    choices = panel_choices(body)
+    assert ["FL", next(m["label"] for m in unit_moves(match, "1A") if m["value"] == "FL")] \
+        in choices["u-1A-move"]
+    assert [target, target] in choices["u-1A-fire"] and choices["u-1A-fire"][0] == [
+        "", "hold fire"]
 
     response = client.post(submit, {"phase_number": match.phase_number},
                            HTTP_HX_REQUEST="true")
@@ -145,8 +168,10 @@ def test_a_refused_sheet_keeps_every_field_as_typed(client, match, players):
                                     "u-1-move": "F"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400
     body = response.content.decode()
-    assert '<option value="XX" selected>XX (not a move this unit can make)' in body
-    assert re.search(r'name="u-1-move".*?<option value="F"[^>]*selected', body, re.S)
+    assert '<input type="text" name="u-C-move" value="XX"' in body
+    assert "XX: not a move this unit can make" in body
+    assert "XX" not in [value for value, _ in panel_choices(body)["u-C-move"]]
+    assert '<input type="text" name="u-1-move" value="F"' in body
     assert not sealed(match).exists()
 
 

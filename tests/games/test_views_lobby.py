@@ -1,6 +1,7 @@
 """Lobby, my matches, creating a match and joining by invite link."""
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -41,6 +42,43 @@ def test_my_matches_puts_the_ones_waiting_for_me_first(client):
     assert "Your move" in page
     assert reverse("games:match", args=[open_match.pk]) in page
     assert reverse("games:match", args=[waiting.pk]) in page
+
+
+def test_the_lobby_shows_a_page_at_a_time_newest_first(client):
+    from games.views.lobby import LOBBY_SIZE
+
+    alice = make_user("alice")
+    for n in range(LOBBY_SIZE + 1):
+        duel(alice, title=f"Table {n:02d}.")
+    first = client.get(reverse("games:lobby")).content.decode()
+    assert f"Table {LOBBY_SIZE:02d}." in first and "Table 00." not in first
+    assert 'href="?page=2"' in first
+    second = client.get(reverse("games:lobby"), {"page": "2"}).content.decode()
+    assert "Table 00." in second and f"Table {LOBBY_SIZE:02d}." not in second
+    assert 'href="?page=1"' in second and 'href="?page=3"' not in second
+    for bad in ("0", "x", "-1", "99999999"):
+        assert client.get(reverse("games:lobby"), {"page": bad}).status_code == 404
+
+
+def test_my_finished_matches_come_a_page_at_a_time(client):
+    from games import selectors
+    from games.services import match_abort
+
+    alice, bob = make_user("alice"), make_user("bob")
+    for n in range(selectors.FINISHED_PAGE + 2):
+        match = duel(alice, bob, title=f"Over {n:02d}.")
+        match_abort(match_id=match.pk, by=alice, note="done")
+    current = duel(alice, bob, title="Still on")
+    client.force_login(alice)
+    page = client.get(reverse("games:my_matches")).content.decode()
+    assert "Still on" in page and reverse("games:match", args=[current.pk]) in page
+    assert f"Over {selectors.FINISHED_PAGE + 1:02d}." in page and "Over 00." not in page
+    older = re.search(r'href="\?before=(\d+)"', page)
+    assert older, "no link to the older finished matches"
+    rest = client.get(reverse("games:my_matches"), {"before": older.group(1)}).content.decode()
+    assert "Over 00." in rest and "Over 01." in rest and "Still on" not in rest
+    assert 'href="?before=' not in rest
+    assert client.get(reverse("games:my_matches"), {"before": "x"}).status_code == 404
 
 
 def test_create_form_is_prefilled_with_the_games_default_options(client):

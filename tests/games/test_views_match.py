@@ -151,6 +151,42 @@ def test_submission_status_shows_who_is_in_but_never_what(client, players, match
     assert Submission.objects.get().receipt not in body
 
 
+def test_the_status_poll_answers_not_modified_after_one_query_until_a_seat_is_in(
+        client, players, match):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alice, bob = players
+    client.force_login(bob)
+    url = reverse("games:submission_status", args=[match.pk])
+    htmx = {"HX-Request": "true"}
+    first = client.get(url, {"phase": "1"}, headers=htmx)
+    assert first.status_code == 200 and first["Cache-Control"] == "private, no-cache"
+    etag = first["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url, {"phase": "1"}, headers={**htmx, "If-None-Match": etag})
+    assert again.status_code == 304 and again["ETag"] == etag and again.content == b""
+    about_the_match = [q["sql"] for q in queries.captured_queries if "games_" in q["sql"]]
+    assert len(about_the_match) == 1, about_the_match
+    # Alice seals: the count of seats in changes, and so does the answer.
+    orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
+                  data={"number": 5}, source="web")
+    changed = client.get(url, {"phase": "1"}, headers={**htmx, "If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "orders in" in changed.content.decode()
+    assert Submission.objects.get().receipt not in changed.content.decode()
+    # Another reader's tag is not this reader's; a stranger to a private match gets nothing.
+    client.force_login(alice)
+    assert client.get(url, {"phase": "1"}, headers={**htmx, "If-None-Match": changed["ETag"]}
+                      ).status_code == 200
+    private = duel(alice, bob, is_public=False)
+    private_url = reverse("games:submission_status", args=[private.pk])
+    tag = client.get(private_url, {"phase": "1"}, headers=htmx)["ETag"]
+    client.force_login(make_user("carol"))
+    assert client.get(private_url, {"phase": "1"},
+                      headers={**htmx, "If-None-Match": tag}).status_code == 404
+
+
 def test_the_status_poll_reloads_the_page_once_the_phase_resolved(client, players):
     alice = players[0]
     match = duel(alice, "bot")

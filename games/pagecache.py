@@ -1,0 +1,71 @@
+"""Rendered pieces of pages that never change once made, kept in the cache.
+
+A resolved phase is history: its board and report, for a given reader's seat, are the same on
+every request for ever, so nothing ever invalidates them (the key names the phase by its row,
+its match's random seed and when it resolved, so a key can never describe anything else). A
+live board depends only on the open phase and what is drawn on it, named the same way. Entries
+expire after a while only to make room; the cache (``CACHES``) is shared by the workers when
+``CACHE_URL`` is set, else each process keeps its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.core.cache import cache
+from django.utils import translation
+
+T = TypeVar("T")
+
+# A week: long enough to serve a match's whole life, short enough to let old matches go.
+TIMEOUT = 7 * 24 * 3600
+
+
+def key_for(kind: str, *parts: Any) -> str:
+    """A cache key for ``kind`` and the parts that fully determine the content (the active
+    language is added: pieces may hold translated words)."""
+    raw = json.dumps([kind, translation.get_language(), *parts], sort_keys=True, default=str)
+    return f"piece:{kind}:{hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()}"
+
+
+def digest(data: Any) -> str:
+    """A short fingerprint of JSON-like data (a draft sheet drawn on a board)."""
+    raw = json.dumps(data, sort_keys=True, default=str)
+    return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()
+
+
+# The hottest pieces are also kept in the process, unpickled: a key names content that never
+# changes, so a process's copy can never be stale. Bounded; the oldest used goes first.
+LOCAL_SIZE = 256
+_local: OrderedDict[str, Any] = OrderedDict()
+
+
+def cached(key: str, make: Callable[[], T]) -> T:
+    """The piece stored under ``key``, made (and stored) by ``make()`` when missing. What is
+    made must not be changed by the caller (it is shared)."""
+    try:  # (threads share the dict: another may drop the key between two steps)
+        value = _local[key]
+        _local.move_to_end(key)
+        return value
+    except KeyError:
+        pass
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        cache.set(key, value, TIMEOUT)
+    _local[key] = value
+    while len(_local) > LOCAL_SIZE:
+        try:
+            _local.popitem(last=False)
+        except KeyError:
+            break
+    return value
+
+
+def forget_local() -> None:
+    """Empty this process's copies (tests empty the cache between tests)."""
+    _local.clear()

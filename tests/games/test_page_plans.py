@@ -1,0 +1,87 @@
+"""The lobby and "my matches" read no more rows than they show, however many finished matches
+the site holds: their queries' plans on PostgreSQL, with 20,000 finished matches (half of them
+one player's) and their statistics gathered, as autovacuum would."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import selectors
+from games.models import Match, Seat
+from games.views.lobby import LOBBY_SIZE
+from tests.portal.builders import duel, make_user
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db]
+
+FINISHED = 20_000
+
+
+def plan(queryset) -> str:
+    text = queryset.explain(analyze=True)
+    print(text)  # shown by pytest when a test fails
+    return text
+
+
+def rows_read(text: str) -> int:
+    """The most rows any node of an EXPLAIN ANALYZE plan produced or filtered out."""
+    produced = [int(n) for n in re.findall(r"actual time=\S+ rows=(\d+)", text)]
+    removed = [int(n) for n in re.findall(r"Rows Removed by (?:Filter|Join Filter): (\d+)",
+                                          text)]
+    return max(produced + removed)
+
+
+@pytest.fixture
+def crowded():
+    """20,000 finished matches, the later made the more recently finished (alice in every
+    other one, bob in three), 30 waiting for players and 30 in play."""
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    now = timezone.now()
+    made = Match.objects.bulk_create(
+        Match(game="toy-duel", title=f"Old {n}", status=Match.Status.FINISHED,
+              invite_token=f"old-{n}", finished_at=now - timedelta(minutes=FINISHED - n))
+        for n in range(FINISHED))
+    seats = []
+    for n, match in enumerate(made):
+        first = alice if n % 2 == 0 else (bob if n in (1, 3, 5) else carol)
+        seats += [Seat(match=match, number=1, user=first, status=Seat.Status.TAKEN),
+                  Seat(match=match, number=2, user=None, bot="random",
+                       status=Seat.Status.TAKEN)]
+    Seat.objects.bulk_create(seats)
+    for n in range(30):
+        duel(carol, None, title=f"Waiting {n}")
+        duel(carol, alice if n % 2 else bob, title=f"Playing {n}")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE games_match; ANALYZE games_seat")
+    return alice, bob
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="plans are PostgreSQL's")
+def test_the_lobby_and_my_matches_read_a_page_not_the_history(crowded):
+    alice, bob = crowded
+    for name, queryset in (("waiting", selectors.lobby_open()[:LOBBY_SIZE + 1]),
+                           ("playing", selectors.lobby_running()[:LOBBY_SIZE + 1])):
+        text = plan(queryset)
+        assert "Seq Scan on games_match" not in text, name
+        assert rows_read(text) <= 200, (name, text)
+    for user in (alice, bob):
+        text = plan(selectors.current_seats(user))
+        assert "Seq Scan" not in text and rows_read(text) <= 200, text
+        assert "match_current" in text
+        text = plan(selectors.finished_seats(user)[:selectors.FINISHED_PAGE + 1])
+        assert "Seq Scan" not in text and rows_read(text) <= 200, text
+        later = selectors.finished_seats(user).values_list("pk", flat=True)[:1000]
+        text = plan(selectors.finished_seats(user, before=list(later)[-1])[
+            :selectors.FINISHED_PAGE + 1])
+        assert "Seq Scan" not in text and rows_read(text) <= 200, text
+    # And the pages themselves show a page: the newest finished first, then the next ones.
+    first = selectors.matches_finished_for_user(alice)
+    assert len(first) == selectors.FINISHED_PAGE
+    newest = FINISHED - 2  # alice's last finished match (she plays the even ones)
+    assert first[0].title == f"Old {newest}" and first[1].title == f"Old {newest - 2}"
+    following = selectors.matches_finished_for_user(alice, before=first[-1].my_seat.pk)
+    assert following[0].title == f"Old {newest - 2 * selectors.FINISHED_PAGE}"
