@@ -16,7 +16,8 @@ class ServiceError(Exception):
     unsupported_phase, capped, cooldown (continuous: too soon after the seat's last action),
     window_closed (continuous: outside the gameday window), unreliable (a reliability record
     below the match's or tournament's minimum), paused / not_paused (a moderator's pause),
-    replay_mismatch, engine_failed (moderators' roll-back and force resolve).
+    replay_mismatch, engine_failed (moderators' roll-back and force resolve), kicked (a player a
+    moderator removed from the match, taking a seat in it again).
     """
 
     def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:

@@ -413,18 +413,19 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
 def seat_kick(*, match_id: Any, seat_number: Any, by: AbstractBaseUser | None,
               reason: str) -> Seat:
     """Remove a player from a match in play for abuse: the seat is flagged for a replacement
-    (its defaults are played until then) and the player can no longer act in it."""
+    (its defaults are played until then) and the player can no longer act in it, nor take a
+    seat of it again (``seat_join`` reads the audit row)."""
     match, text = _locked_for_moderation(match_id, by, reason)
     _require_active(match)
     seat = _seat_of(match, seat_number)
     if seat.user_id is None:
         raise ServiceError("invalid", f"Seat {seat.number} has no player to remove.")
-    kicked = seat.user.get_username()
+    kicked, kicked_id = seat.user.get_username(), seat.user_id
     seat.user, seat.status, seat.missed_in_row = None, Seat.Status.FLAGGED, 0
     seat.save(update_fields=["user", "status", "missed_in_row"])
     audit_write(match=match, kind=ModerationEntry.Kind.KICK, by=by, reason=text,
                 summary=f"a moderator removed the player of seat {seat.number} for abuse",
-                details={"seat": seat.number, "user": kicked})
+                details={"seat": seat.number, "user": kicked, "user_id": kicked_id})
     return seat
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Match, Seat
+from games.models import Match, ModerationEntry, Seat
 from games.services.common import match_lock
 from games.services.errors import ServiceError
 from games.services.match import match_start
@@ -49,6 +49,10 @@ def seat_join(
     seats = list(match.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         raise ServiceError("already_seated", "You already have a seat in this match.")
+    if match.status == Match.Status.ACTIVE and ModerationEntry.objects.filter(
+            match=match, kind=ModerationEntry.Kind.KICK, details__user_id=user.pk).exists():
+        raise ServiceError("kicked", "A moderator removed you from this match: you cannot "
+                           "take a seat in it again.")
     reliability_check(user=user, minimum=match.min_reliability, what="This match")
     if seat_number is None:
         seat = next((s for s in seats if s.status == Seat.Status.OPEN), None)

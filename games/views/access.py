@@ -29,6 +29,7 @@ STATUS_FOR_CODE = {
     "already_seated": 409,
     "bad_invite": 403,
     "unreliable": 403,
+    "kicked": 403,
     "paused": 409,
 }
 

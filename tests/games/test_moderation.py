@@ -234,6 +234,13 @@ def test_kick_for_abuse_removes_the_player(toy_duel, moderator):
     (entry,) = entries(match)
     assert entry.kind == "kick" and entry.details["user"] == match.bob.username
     assert match.bob.username not in entry.summary  # the public line names no one
+    # The seat opened for anyone with the invite link: anyone but the kicked player.
+    services.seat_moderate_replace(match_id=match.pk, seat_number=2, by=moderator,
+                                   reason="find a new player", open_seat=True)
+    with pytest.raises(ServiceError) as caught:
+        services.seat_join(match_id=match.pk, user=match.bob, invite_token=match.invite_token)
+    assert caught.value.code == "kicked"
+    assert Seat.objects.get(match=match, number=2).user is None
 
 
 def test_void_leaves_no_result(toy_duel, moderator):
