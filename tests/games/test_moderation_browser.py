@@ -68,10 +68,11 @@ def test_a_moderator_pauses_extends_rolls_back_replaces_and_voids(page):
     play_round(match, alice, bob, 1)
     play_round(match, alice, bob, 2)
 
-    page.goto(page.base + "/admin/login/")
-    page.fill("input[name=username]", "mod")
+    # The admin logs in through the site's (throttled) log-in page, then comes back.
+    page.goto(page.base + "/admin/login/?next=/admin/")
+    page.fill("input[name=login]", "mod")
     page.fill("input[name=password]", PASSWORD)
-    page.click("input[type=submit]")
+    page.click("button[type=submit]")
     page.wait_for_selector("#site-name")
     page.goto(page.base + f"/admin/games/match/{match.pk}/change/")
     page.click("#moderate-link")

@@ -71,7 +71,7 @@ def context(monkeypatch, live_server, push_service, settings):
     settings.SITE_URL = live_server.url
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context()
+        context = browser.new_context(bypass_csp=True)  # eval polls: see test_csp_browser
         context.grant_permissions(["notifications"], origin=live_server.url)
         context.base = live_server.url
         yield context
