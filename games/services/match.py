@@ -260,9 +260,10 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
     away: set[int] = set()
     if any(seat.user_id for seat in seats):
         # The players' active hours and leave, in one query.
+        hours_matter = needs_windows(match)
         for row in with_leave(with_windows(Seat.objects.filter(match=match, user__isnull=False)),
                               now).order_by():
-            windows[row.number] = window_of(row) if needs_windows(match) else None
+            windows[row.number] = window_of(row) if hours_matter else None
             if row.on_leave_until:
                 away.add(row.number)
     phase = phase_open(match=match, game=game, state=state, number=1, now=now, events=events,

@@ -37,21 +37,10 @@ def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
     A resolution that raises is recorded (attempts, last_error) in its own transaction and,
     after settings.RESOLVE_MAX_ATTEMPTS, the phase is quarantined for moderators.
     """
-    try:
-        with transaction.atomic():
-            return phase_resolve_locked(match_id=match_id, phase_number=int(phase_number),
-                                        skip_locked=True)
-    except ServiceError as error:
-        if error.code != "not_found":
-            phase_failure_record(match_id, int(phase_number), error)
-        logger.info("phase_resolve(%s, %s): %s", match_id, phase_number, error.message)
-        return False
-    except (OperationalError, InterfaceError):
-        raise  # the database itself failed: not the phase's fault; redelivery/sweeper retry
-    except Exception as error:  # a poison phase, whatever the engine raised
-        logger.exception("resolving match %s phase %s failed", match_id, phase_number)
+    resolved, error = _resolve_guarded(match_id, phase_number)
+    if error is not None:
         phase_failure_record(match_id, int(phase_number), error)
-        return False
+    return resolved
 
 
 def phases_resolve(pairs: list[tuple[int, int]] | list[list[int]]) -> int:
@@ -61,25 +50,35 @@ def phases_resolve(pairs: list[tuple[int, int]] | list[list[int]]) -> int:
     transaction) while the others resolve. A match locked by someone else is skipped, as in
     ``phase_resolve``. Returns how many were resolved."""
     resolved = 0
-    failures: list[tuple[int, int, BaseException]] = []
+    failures: list[tuple[Any, int, BaseException]] = []
     with transaction.atomic():
         for match_id, phase_number in pairs:
-            try:
-                with transaction.atomic():
-                    resolved += phase_resolve_locked(match_id=match_id,
-                                                     phase_number=int(phase_number),
-                                                     skip_locked=True)
-            except ServiceError as error:
-                if error.code != "not_found":
-                    failures.append((match_id, int(phase_number), error))
-            except (OperationalError, InterfaceError):
-                raise  # the database itself failed: the sweeper queues the batch again
-            except Exception as error:  # a poison phase, whatever the engine raised
-                logger.exception("resolving match %s phase %s failed", match_id, phase_number)
+            done, error = _resolve_guarded(match_id, phase_number)
+            resolved += done
+            if error is not None:
                 failures.append((match_id, int(phase_number), error))
     for match_id, phase_number, error in failures:
         phase_failure_record(match_id, phase_number, error)
     return resolved
+
+
+def _resolve_guarded(match_id: Any, phase_number: Any) -> tuple[bool, BaseException | None]:
+    """``phase_resolve_locked`` in its own atomic block (a savepoint inside a batch): whether
+    it resolved, and the error to record against the phase (None for "no such match"). A
+    failure of the database itself is raised: not the phase's fault; the redelivery or the
+    sweeper retries it."""
+    try:
+        with transaction.atomic():
+            return phase_resolve_locked(match_id=match_id, phase_number=int(phase_number),
+                                        skip_locked=True), None
+    except ServiceError as error:
+        logger.info("phase_resolve(%s, %s): %s", match_id, phase_number, error.message)
+        return False, None if error.code == "not_found" else error
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception as error:  # a poison phase, whatever the engine raised
+        logger.exception("resolving match %s phase %s failed", match_id, phase_number)
+        return False, error
 
 
 def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool = False
