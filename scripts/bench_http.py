@@ -232,8 +232,8 @@ def wrk(url: str, headers: dict, args) -> dict:
         raise SystemExit(f"{url}: {bad.group(1)} answers were errors\n{out}")
     return {
         "rps": round(float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), 1),
-        "p50_ms": _ms(re.search(r"50%\s+(\S+)", out).group(1)),
-        "p99_ms": _ms(re.search(r"99%\s+(\S+)", out).group(1)),
+        "p50_ms": _ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)),
+        "p99_ms": _ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),
     }
 
 
