@@ -12,6 +12,7 @@ import dj_database_url
 import dj_email_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue as KombuQueue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("PORTAL_VAR_DIR", BASE_DIR / "var"))
@@ -112,7 +113,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600}
+    # "priority": a worker takes from its queues in their order (lifecycle first, below)
+    # instead of Redis's default round robin.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600,
+                                             "queue_order_strategy": "priority"}
 else:
     # The embedded default: a broker made of folders, shared by web, worker and beat.
     _broker_dir = VAR_DIR / "celery-broker"
@@ -128,6 +132,21 @@ else:
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Two queues, both consumed by every worker (none is named with -Q): "lifecycle" holds the work
+# players wait for (resolving a phase, a gameday tick, a bot's move, the sweeper that queues
+# them) and is taken first; everything else (notifications, mail, push, competitions) goes to
+# the default queue. A backlog of mail never delays the next phase; a deployment may also run a
+# worker of its own for each (-Q lifecycle / -Q celery).
+CELERY_TASK_QUEUES = (KombuQueue("lifecycle"), KombuQueue("celery"))
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {name: {"queue": "lifecycle"} for name in (
+    "games.tasks.resolve_phase", "games.tasks.resolve_phases", "games.tasks.gameday_tick",
+    "games.tasks.bot_submit", "games.tasks.deadlines_sweep")}
+# Celery's Django fixup closes the database connection before and after every task unless
+# this is set (CONN_MAX_AGE is not read): a new PostgreSQL connection per task cost each
+# resolution ~35 ms. The worker closes connections as Django does around a request instead
+# (portal.celery: close_old_connections, so CONN_MAX_AGE and the health checks apply).
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

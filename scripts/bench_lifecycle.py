@@ -11,12 +11,17 @@ matches with two human seats. Prints one JSON line:
 - ``celery_roundtrip_ms``: the baseline, measured in the same run: a task that marks one outbox
   row done, from queueing to the row seen done (p50);
 - ``commit_to_open_p50_ms`` / ``_p99_ms``: the last sheet committed → the next phase open,
-  one match at a time (the worker resolves it);
+  one match at a time (the worker resolves it): before the last sheet of each match the
+  script waits until the worker has nothing left to do (the match's creation and first
+  sheet notified, its mails sent), so each figure is the latency of one resolution, not
+  of the previous match's mail;
 - ``resolution_ms`` / ``resolution_queries``: one resolution profiled in this process (median;
   the queries include writing its side effects to the outbox);
 - ``match_create_ms``: ``match_create`` of a two-seat Final Act match (median);
 - ``sweep_matches`` / ``sweep_s`` / ``sweep_per_s``: that many matches past their deadline, one
-  sweep, until every one is resolved by the worker.
+  sweep, until every one is resolved by the worker (resolutions go first: the lifecycle
+  queue); ``sweep_notified_s``: until, besides, every notification of those resolutions
+  is written and its mail sent (the default queue).
 
 With ``--clocks`` every match plays on correspondence clocks (72 h, + 24 h per phase, at most
 168 h) and the two players have active hours (08:00–23:00 in Los Angeles and in Tokyo): each
@@ -106,6 +111,13 @@ def main() -> None:
     from games import services
     from games.models import Match, OutboxEvent, Phase, Seat
     from games.services.queue import Enqueue
+    from portal.mail.models import OutgoingEmail
+
+    def idle() -> bool:
+        """Nothing left for the worker: every outbox row carried out, every mail sent."""
+        return not (OutboxEvent.objects.filter(done_at__isnull=True).exists()
+                    or OutgoingEmail.objects.filter(status__in=[
+                        OutgoingEmail.Status.QUEUED, OutgoingEmail.Status.SENDING]).exists())
 
     call_command("migrate", verbosity=0)
     redis.Redis.from_url(redis_url).flushdb()
@@ -185,6 +197,7 @@ def main() -> None:
         for _ in range(args.one_at_a_time):
             match = new_match()
             submit(match, 1, alice)
+            wait_until(idle, 60, poll=0.005)
             submit(match, 2, bob)  # commits; its resolution is queued on commit
             start = time.perf_counter()
             wait_until(lambda m=match: Match.objects.filter(pk=m.pk, phase_number=2).exists(),
@@ -220,6 +233,8 @@ def main() -> None:
         wait_until(lambda: not Match.objects.filter(pk__in=ids, phase_number=1).exists(),
                    3600, poll=0.2)
         sweep_s = time.perf_counter() - start
+        wait_until(idle, 3600, poll=0.2)
+        notified_s = time.perf_counter() - start
     finally:
         worker.terminate()
         worker.wait(30)
@@ -235,6 +250,7 @@ def main() -> None:
         "sweep_queued": queued,
         "sweep_s": round(sweep_s, 2),
         "sweep_per_s": round(args.sweep / sweep_s, 1),
+        "sweep_notified_s": round(notified_s, 2),
         "worker_processes": args.concurrency,
         "clocks": args.clocks,
     }))

@@ -18,7 +18,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import OutboxEvent
-from games.services.queue import enqueue_on_commit
+from games.services.queue import dispatch_on_commit
 from games.signals import BY_NAME
 
 logger = logging.getLogger(__name__)
@@ -79,11 +79,11 @@ def outbox_sweep(*, now: datetime | None = None) -> int:
     rows were queued."""
     now = now or timezone.now()
     grace = timedelta(seconds=settings.OUTBOX_GRACE_SECONDS)
-    ids = list(OutboxEvent.objects.filter(Q(claimed_at__isnull=True) |
-                                          Q(claimed_at__lt=now - grace),
-                                          done_at__isnull=True, created_at__lte=now - grace,
-                                          attempts__lt=MAX_ATTEMPTS)
-               .order_by("created_at").values_list("pk", flat=True)[:10 * DISPATCH_BATCH])
-    for start in range(0, len(ids), DISPATCH_BATCH):
-        enqueue_on_commit("games.tasks.outbox_dispatch", ids=ids[start:start + DISPATCH_BATCH])
-    return len(ids)
+    rows = list(OutboxEvent.objects.filter(Q(claimed_at__isnull=True) |
+                                           Q(claimed_at__lt=now - grace),
+                                           done_at__isnull=True, created_at__lte=now - grace,
+                                           attempts__lt=MAX_ATTEMPTS)
+                .order_by("created_at").only("pk", "kind")[:10 * DISPATCH_BATCH])
+    for start in range(0, len(rows), DISPATCH_BATCH):
+        dispatch_on_commit(rows[start:start + DISPATCH_BATCH])
+    return len(rows)

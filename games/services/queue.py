@@ -27,11 +27,19 @@ PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 
                         "interval_max": 0.5}
 
 
-class Enqueue:
-    """A task to send on commit. A class (not a closure) so tests can see what was queued."""
+# The queue of the work players wait for (resolutions, ticks, bots' moves): workers take from
+# it before the default queue (settings.CELERY_TASK_QUEUES, Redis's "priority" order), so a
+# backlog of notifications never holds up the next phase.
+LIFECYCLE_QUEUE = "lifecycle"
 
-    def __init__(self, task_name: str, **kwargs: Any) -> None:
+
+class Enqueue:
+    """A task to send on commit. A class (not a closure) so tests can see what was queued.
+    ``queue`` overrides the task's route (settings.CELERY_TASK_ROUTES)."""
+
+    def __init__(self, task_name: str, *, queue: str | None = None, **kwargs: Any) -> None:
         self.task_name = task_name
+        self.queue = queue
         self.kwargs = kwargs
 
     def __repr__(self) -> str:
@@ -43,7 +51,8 @@ class Enqueue:
         task = current_app.tasks[self.task_name]
         try:
             # apply_async (not send_task) so CELERY_TASK_ALWAYS_EAGER runs it inline.
-            task.apply_async(kwargs=self.kwargs, retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+            task.apply_async(kwargs=self.kwargs, retry=True, retry_policy=PUBLISH_RETRY_POLICY,
+                             **({"queue": self.queue} if self.queue else {}))
         except Exception:  # the broker is down or refused: the sweeper will catch up
             logger.exception("could not queue %s %s; the sweeper will pick it up",
                              self.task_name, self.kwargs)
@@ -90,7 +99,9 @@ def task_event(name: str, match: int | None = None, /, **payload: Any) -> tuple:
 
 def outbox_write(events: list[tuple]) -> None:
     """Promise ``events`` (``signal_event``/``task_event``) in the current transaction: one
-    INSERT for all of them, and one task queued on commit to carry them out."""
+    INSERT for all of them, and on commit a task to carry them out: lifecycle tasks (bots'
+    moves, records) on the lifecycle queue, signals (whose listeners write notifications) on
+    the default one."""
     if not events:
         return
     now = timezone.now()
@@ -98,4 +109,15 @@ def outbox_write(events: list[tuple]) -> None:
         OutboxEvent(kind=kind, name=name, match_id=match_id, payload=payload, created_at=now)
         for kind, name, match_id, payload in events
     ])
-    transaction.on_commit(Enqueue("games.tasks.outbox_dispatch", ids=[row.pk for row in rows]))
+    dispatch_on_commit(rows)
+
+
+def dispatch_on_commit(rows: list[OutboxEvent]) -> None:
+    """Queue (on commit) the dispatch of outbox ``rows``: one task per queue."""
+    tasks = [row.pk for row in rows if row.kind == OutboxEvent.Kind.TASK]
+    signals = [row.pk for row in rows if row.kind != OutboxEvent.Kind.TASK]
+    if tasks:
+        transaction.on_commit(Enqueue("games.tasks.outbox_dispatch", ids=tasks,
+                                      queue=LIFECYCLE_QUEUE))
+    if signals:
+        transaction.on_commit(Enqueue("games.tasks.outbox_dispatch", ids=signals))

@@ -87,3 +87,34 @@ def test_a_poison_phase_is_quarantined_and_does_not_block_other_matches(stack, m
     submit(healthy, 2, 4)
     wait_until(lambda: resolved(healthy.pk, 1), 30, "a healthy match to resolve meanwhile")
     assert Phase.objects.get(pk=phase.pk).status == "quarantined"
+
+
+def test_resolutions_are_taken_before_a_backlog_of_notifications(stack, make_user):
+    """Resolutions go to the lifecycle queue, which a worker empties first (Redis "priority"
+    order), so a backlog of mail never holds up the next phase: five resolutions queued after
+    thirty notification dispatches all run before any of them (with one queue, all thirty
+    would run first: checked by removing the routes)."""
+    from django.utils import timezone
+
+    from games.models import OutboxEvent
+    from games.services.queue import Enqueue
+
+    matches = [duel(make_user, f"m{n}") for n in range(5)]
+    backlog = OutboxEvent.objects.bulk_create([
+        OutboxEvent(kind="signal", name="phase_resolved", created_at=timezone.now(),
+                    payload={"match_id": 0, "phase_number": 0, "finished": False})
+        for _ in range(30)])
+    for row in backlog:  # the worker is not running yet: they wait in the default queue
+        assert Enqueue("games.tasks.outbox_dispatch", ids=[row.pk])()
+    for match in matches:
+        submit(match, 1, 5)
+        submit(match, 2, 3)  # on commit: its resolution, on the lifecycle queue
+    stack.worker(concurrency=1, pool="solo")
+    wait_until(lambda: not OutboxEvent.objects.filter(pk__in=[r.pk for r in backlog],
+                                                      done_at__isnull=True).exists(),
+               60, "the worker to carry out the backlog")
+    resolved_at = list(Phase.objects.filter(match__in=matches, number=1)
+                       .values_list("resolved_at", flat=True))
+    first_done = min(OutboxEvent.objects.filter(pk__in=[r.pk for r in backlog])
+                     .values_list("done_at", flat=True))
+    assert None not in resolved_at and max(resolved_at) < first_done
