@@ -23,10 +23,13 @@ def freeze_startup_objects(**kwargs: object) -> None:
 
 @task_prerun.connect
 @task_postrun.connect
-def close_old_database_connections(**kwargs: object) -> None:
+def close_old_database_connections(task: object = None, **kwargs: object) -> None:
     """What Django does around each request: close a connection that is broken or older than
     CONN_MAX_AGE, keep the others (settings.CELERY_DB_REUSE_MAX keeps Celery's own fixup from
-    closing every connection around every task)."""
+    closing every connection around every task). Not for a task run eagerly, inline in its
+    caller's transaction."""
     from django.db import close_old_connections
 
+    if getattr(getattr(task, "request", None), "is_eager", False):
+        return
     close_old_connections()

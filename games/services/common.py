@@ -90,9 +90,10 @@ def required_seats(prompts: dict[int, Prompt]) -> set[int]:
 def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
                events: list[tuple] | None = None, bots: dict[int, str] | None = None,
                windows: dict[int, Window | None] | None = None,
-               away: set[int] | None = None) -> Phase | None:
+               away: set[int] | None = None, create: bool = True) -> Phase | None:
     """Open phase ``number`` on ``state`` (caller holds the match lock and saves the match,
-    ``timing`` included).
+    ``timing`` included). With ``create=False`` the phase row is returned unsaved, for the
+    caller to insert with others (a sweep's batch).
 
     Returns None (and opens nothing) when nobody is prompted. The "phase opened" signal and a
     task for each prompted bot seat are promised in the outbox: appended to ``events`` when the
@@ -127,10 +128,12 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
         leave_added, leaves = leave_for_new_phase(match=match, prompted=sorted(prompts),
                                                   now=now, away=away)
         deadline += leave_added
-    phase = Phase.objects.create(
+    phase = Phase(
         match=match, number=number, kind=kind, name=name, opened_at=now, deadline=deadline,
         state_before=state, leave_extended=leave_added,
     )
+    if create:
+        phase.save(force_insert=True)
     if leaves:
         from games.services.vacation import leave_record_new_phase
 

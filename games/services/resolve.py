@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from clocks.services import window_of, with_windows
@@ -16,7 +17,6 @@ from games.receipts import new_salt, receipt_for
 from games.services.common import (
     game_for,
     match_lock,
-    match_lock_unless_busy,
     phase_failure_record,
     phase_open,
     required_seats,
@@ -44,19 +44,30 @@ def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
 
 
 def phases_resolve(pairs: list[tuple[int, int]] | list[list[int]]) -> int:
-    """Resolve a sweep's batch of (match id, phase number) in one transaction, each match in
-    its own savepoint: one commit (one WAL flush) for the batch instead of one per match, and
-    a poison phase is rolled back alone and recorded (after the batch, in its own
-    transaction) while the others resolve. A match locked by someone else is skipped, as in
-    ``phase_resolve``. Returns how many were resolved."""
-    resolved = 0
-    failures: list[tuple[Any, int, BaseException]] = []
-    with transaction.atomic():
-        for match_id, phase_number in pairs:
-            done, error = _resolve_guarded(match_id, phase_number)
-            resolved += done
-            if error is not None:
-                failures.append((match_id, int(phase_number), error))
+    """Resolve a sweep's batch of (match id, phase number) together: one transaction and a
+    bounded number of queries for the whole batch (each match's lock, phase, seats and sheets
+    read at once, its changes written at once), so a sweep costs what the engine costs. A
+    match whose resolution raises is left out of the batch's writes and recorded (after the
+    batch, in its own transaction) while the others resolve. Should a write of the batch
+    fail, the batch is resolved again one match at a time, each in its own savepoint. A match
+    locked by someone else is skipped, as in ``phase_resolve``. Returns how many were
+    resolved."""
+    pairs = [(match_id, int(number)) for match_id, number in pairs]
+    try:
+        with transaction.atomic():
+            resolved, failures = _resolve_many(pairs, skip_locked=True)
+    except (OperationalError, InterfaceError):
+        raise
+    except DatabaseError:
+        logger.exception("a sweep's batch of %s failed to write: one match at a time",
+                         len(pairs))
+        resolved, failures = 0, []
+        with transaction.atomic():
+            for match_id, phase_number in pairs:
+                done, error = _resolve_guarded(match_id, phase_number)
+                resolved += done
+                if error is not None:
+                    failures.append((match_id, phase_number, error))
     for match_id, phase_number, error in failures:
         phase_failure_record(match_id, phase_number, error)
     return resolved
@@ -94,36 +105,122 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     players' leave (when the match allows vacations), the next phase, the match, and one
     INSERT of every side effect promised in the outbox.
     """
-    match = match_lock_unless_busy(match_id) if skip_locked else match_lock(match_id)
-    if match is None:
-        return False
-    if match.status != Match.Status.ACTIVE or match.phase_number != phase_number:
-        return False
-    if match.paused_at is not None:
-        return False  # a moderator paused it: resumed, it is queued again
-    phase = (Phase.objects.filter(match=match, number=phase_number).defer("state_before")
-             .exclude(status=Phase.Status.VOIDED).order_by().first())
-    if phase is None or phase.status != Phase.Status.OPEN:
-        return False
-    if phase.kind == PhaseKind.CONTINUOUS.value:
-        return False  # applied action by action; its deadline is the gameday tick
+    try:
+        match_pk = int(match_id)
+    except (ValueError, TypeError):
+        raise ServiceError("not_found", f"There is no match {match_id}.") from None
+    resolved, failures = _resolve_many([(match_pk, phase_number)], skip_locked=skip_locked,
+                                       must_exist=True)
+    for _, _, error in failures:
+        raise error
+    return bool(resolved)
+
+
+def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist: bool = False
+                  ) -> tuple[int, list[tuple[Any, int, BaseException]]]:
+    """Resolve the due phases of ``pairs`` (match id, phase number) in the caller's
+    transaction: read everything in four queries (matches locked, open phases, seats with
+    their players' active hours and leave, sheets), settle each match in memory
+    (``_settle``), then write every change in one statement per table. A match whose
+    settling raised is left out of the writes and returned with its error."""
+    wanted = dict(pairs)
+    locking = Match.objects.select_for_update(skip_locked=skip_locked, no_key=True)
+    matches = [match for match in locking.filter(pk__in=list(wanted)).order_by("pk")
+               if match.status == Match.Status.ACTIVE and match.paused_at is None
+               and match.phase_number == wanted[match.pk]
+               and match.phase_kind != PhaseKind.CONTINUOUS.value]
+    # (a match paused by a moderator is queued again when resumed; a continuous phase is
+    # applied action by action, its deadline being the gameday tick)
+    if must_exist and not matches and not Match.objects.filter(pk__in=list(wanted)).exists():
+        raise ServiceError("not_found", f"There is no match {next(iter(wanted))}.")
+    if not matches:
+        return 0, []
+    phases = {phase.match_id: phase for phase in
+              Phase.objects.filter(match__in=matches, status=Phase.Status.OPEN)
+              .defer("state_before").order_by()
+              if phase.number == wanted[phase.match_id]}
+    matches = [match for match in matches if match.pk in phases]
+    if not matches:
+        return 0, []
+    now = timezone.now()
+    seats: dict[int, dict[int, Seat]] = {match.pk: {} for match in matches}
+    by_id: dict[int, Seat] = {}
+    for seat in with_leave(with_windows(Seat.objects.filter(match__in=matches)), now).order_by():
+        seats[seat.match_id][seat.number] = by_id[seat.pk] = seat
+    sheets: dict[int, dict[int, Submission]] = {match.pk: {} for match in matches}
+    for sheet in Submission.objects.filter(phase__in=list(phases.values())).order_by():
+        seat = by_id[sheet.seat_id]
+        sheets[seat.match_id][seat.number] = sheet
+
+    settled: list[_Settled] = []
+    failures: list[tuple[Any, int, BaseException]] = []
+    for match in matches:
+        try:
+            outcome = _settle(match, phases[match.pk], seats[match.pk], sheets[match.pk], now)
+        except Exception as error:  # a poison phase, whatever the engine raised
+            if must_exist:
+                raise
+            logger.exception("resolving match %s phase %s failed", match.pk, match.phase_number)
+            failures.append((match.pk, match.phase_number, error))
+            continue
+        if outcome is not None:
+            settled.append(outcome)
+    if not settled:
+        return 0, failures
+
+    missing = [sheet for done in settled for sheet in done.missing]
+    if missing:
+        Submission.objects.bulk_create(missing)
+    _update([done.phase for done in settled], ["revealed", "events", "resolved_at", "status"])
+    changed = [seat for done in settled for seat in done.changed]
+    if changed:
+        _update(changed, ["missed_in_row", "missed_total", "status"])
+    opened = [done.next_phase for done in settled if done.next_phase is not None]
+    if opened:
+        Phase.objects.bulk_create(opened)
+    _update([done.match for done in settled], sorted({field for done in settled
+                                                      for field in done.fields}))
+    outbox_write([event for done in settled for event in done.promised])
+    return len(settled), failures
+
+
+def _update(rows: list, fields: list[str]) -> None:
+    """One UPDATE: a plain one for a single row, else ``bulk_update``'s CASE per field."""
+    if len(rows) == 1:
+        rows[0].save(update_fields=fields)
+    else:
+        type(rows[0]).objects.bulk_update(rows, fields)
+
+
+@dataclass
+class _Settled:
+    """What resolving one match changes, for ``_resolve_many`` to write with the others."""
+
+    match: Match
+    phase: Phase
+    fields: list[str]
+    missing: list[Submission] = field(default_factory=list)
+    changed: list[Seat] = field(default_factory=list)
+    next_phase: Phase | None = None
+    promised: list[tuple] = field(default_factory=list)
+
+
+def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int, Submission],
+            now: Any) -> _Settled | None:
+    """Resolve ``match``'s open ``phase`` in memory if it is due (None if not): every engine
+    call comes first, so a failing one leaves nothing written. The only queries are the rare
+    ones of a phase opening while a prompted player is on leave, and of a match ending."""
     game = game_for(match.game)
     state = match.state
     prompts = game.prompts(state)
     required = required_seats(prompts)
-    now = timezone.now()
-    seats = {seat.number: seat for seat in
-             with_leave(with_windows(Seat.objects.filter(match=match)), now).order_by()}
-    by_id = {seat.pk: seat for seat in seats.values()}
-    sheets = {by_id[sub.seat_id].number: sub
-              for sub in Submission.objects.filter(phase=phase).order_by()}
     if uses_clock(match) and match.timing and "owing" in match.timing:
         # Due when every required seat has a sheet or its clock ran out.
         past_deadline = required - sheets.keys() <= expired_seats(match, now)
     else:
         past_deadline = phase.deadline is not None and phase.deadline <= now
     if not past_deadline and (not sheets or not required <= sheets.keys()):
-        return False
+        return None
 
     missing = []
     for number in sorted(required - sheets.keys()):
@@ -134,9 +231,7 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
             salt=salt, receipt=receipt_for(salt=salt, data=data), submitted_at=now,
             updated_at=now,
         ))
-    if missing:
-        Submission.objects.bulk_create(missing)
-        sheets.update({sub.seat.number: sub for sub in missing})
+    sheets = {**sheets, **{sub.seat.number: sub for sub in missing}}
     changed: dict[int, Seat] = {}
     misses: dict[str, int] = {}  # seat number → the player who missed (for their record)
     for number, sheet in sheets.items():
@@ -151,6 +246,7 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
             seat.missed_in_row = 0
             changed[number] = seat
 
+    phase_number = phase.number
     rng = rng_for(match.seed, phase_number)
     if phase.kind == PhaseKind.SIMULTANEOUS.value:
         outcome = game.resolve(state, {n: sheet.data for n, sheet in sheets.items()}, rng)
@@ -160,6 +256,7 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
             step = game.apply(state, number, sheets[number].data, now, rng)
             state, events = step.state, events + list(step.events)
         outcome = Outcome(state, events)
+    result = game.result(outcome.state)
     phase.revealed = {
         str(n): {"data": s.data, "source": s.source, "salt": s.salt, "receipt": s.receipt}
         for n, s in sorted(sheets.items())
@@ -167,25 +264,22 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     phase.events = list(outcome.events)
     phase.resolved_at = now
     phase.status = Phase.Status.RESOLVED
-    phase.save(update_fields=["revealed", "events", "resolved_at", "status"])
 
     clocks_close(match, required=required,
                  defaulted=[sub.seat.number for sub in missing], now=now)
     forfeits = _apply_miss_policy(match, seats, changed)
-    if changed:
-        Seat.objects.bulk_update(list(changed.values()),
-                                 ["missed_in_row", "missed_total", "status"])
-    promised: list[tuple] = []
+    promised: list[tuple] = [signal_event("phase_resolved", match.pk, match_id=match.pk,
+                                          phase_number=phase_number, finished=False)]
     if misses:  # the players' reliability records, written after the commit (no query here)
         promised.append(task_event("games.tasks.deadline_misses_record", match.pk,
                                    match_id=match.pk, phase_number=phase_number,
                                    missed_at=now.isoformat(), users=misses))
     match.state = outcome.state
     match.complete_at = None
+    match.queued_at = None
     fields = ["state", "complete_at", "result", "phase_number", "phase_kind", "phase_name",
               "deadline", "queued_at", "timing"]
-    match.queued_at = None
-    result = game.result(outcome.state)
+    next_phase = None
     finished_note = None
     if result is not None:
         match.result = result_as_json(result)
@@ -193,24 +287,26 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     elif forfeits:
         match.result = _forfeit_result(seats, forfeits)
         finished_note = match.result["reason"]
-    elif phase_open(match=match, game=game, state=outcome.state, number=phase_number + 1,
-                    now=now, events=promised,
-                    bots={n: s.bot for n, s in seats.items() if s.bot},
-                    windows={n: window_of(s) for n, s in seats.items()},
-                    away={n for n, s in seats.items() if s.on_leave_until}) is None:
-        match.result = {"ranking": [], "scores": {}, "reason": "Nobody has anything left to do.",
-                        "winners": [], "is_draw": False}
-        finished_note = "no prompts left"
+    else:
+        next_phase = phase_open(match=match, game=game, state=outcome.state,
+                                number=phase_number + 1, now=now, events=promised,
+                                bots={n: s.bot for n, s in seats.items() if s.bot},
+                                windows={n: window_of(s) for n, s in seats.items()},
+                                away={n for n, s in seats.items() if s.on_leave_until},
+                                create=False)
+        if next_phase is None:
+            match.result = {"ranking": [], "scores": {},
+                            "reason": "Nobody has anything left to do.",
+                            "winners": [], "is_draw": False}
+            finished_note = "no prompts left"
     if finished_note is not None:
         match_set_status(match=match, new_status=Match.Status.FINISHED,
                          note=finished_note[:255], events=promised, save=False)
         fields += ["status", "finished_at"]
-    match.save(update_fields=fields)
-    promised.insert(0, signal_event("phase_resolved", match.pk, match_id=match.pk,
-                                    phase_number=phase_number,
-                                    finished=match.status == Match.Status.FINISHED))
-    outbox_write(promised)
-    return True
+        promised[0] = signal_event("phase_resolved", match.pk, match_id=match.pk,
+                                   phase_number=phase_number, finished=True)
+    return _Settled(match=match, phase=phase, fields=fields, missing=missing,
+                    changed=list(changed.values()), next_phase=next_phase, promised=promised)
 
 
 def _apply_miss_policy(match: Match, seats: dict[int, Seat], changed: dict[int, Seat]
