@@ -19,6 +19,13 @@ def json_dumps(value: Any) -> bytes:
 
 
 class JSONField(models.JSONField):
+    def get_placeholder(self, value: Any, compiler: Any, connection: Any) -> str:
+        """The plain placeholder. Having one at all keeps PostgreSQL's ``bulk_create`` from
+        sending each column as one array (``UNNEST``): psycopg escapes an array of JSON
+        documents quote by quote in Python, which made inserting a batch's fifty phases
+        ten times slower than the database's work."""
+        return "%s"
+
     def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
         if self.encoder is not None:  # a custom encoder: the standard path
             return super().get_db_prep_value(value, connection, prepared)

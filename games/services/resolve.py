@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from clocks.services import window_of, with_windows
 from engine import Outcome, PhaseKind, rng_for
+from games.bulk import rows_update
 from games.models import Match, Phase, Seat, Submission
 from games.receipts import new_salt, receipt_for
 from games.services.common import (
@@ -171,25 +172,17 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     missing = [sheet for done in settled for sheet in done.missing]
     if missing:
         Submission.objects.bulk_create(missing)
-    _update([done.phase for done in settled], ["revealed", "events", "resolved_at", "status"])
+    rows_update([done.phase for done in settled], ["revealed", "events", "resolved_at", "status"])
     changed = [seat for done in settled for seat in done.changed]
     if changed:
-        _update(changed, ["missed_in_row", "missed_total", "status"])
+        rows_update(changed, ["missed_in_row", "missed_total", "status"])
     opened = [done.next_phase for done in settled if done.next_phase is not None]
     if opened:
         Phase.objects.bulk_create(opened)
-    _update([done.match for done in settled], sorted({field for done in settled
+    rows_update([done.match for done in settled], sorted({field for done in settled
                                                       for field in done.fields}))
     outbox_write([event for done in settled for event in done.promised])
     return len(settled), failures
-
-
-def _update(rows: list, fields: list[str]) -> None:
-    """One UPDATE: a plain one for a single row, else ``bulk_update``'s CASE per field."""
-    if len(rows) == 1:
-        rows[0].save(update_fields=fields)
-    else:
-        type(rows[0]).objects.bulk_update(rows, fields)
 
 
 @dataclass
