@@ -25,7 +25,7 @@ from games.services.common import (
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, signal_event, task_event
-from games.services.timing import clocks_close, expired_seats, uses_clock
+from games.services.timing import clocks_close, expired_seats, seat_due, uses_clock
 from games.services.vacation import with_leave
 
 logger = logging.getLogger(__name__)
@@ -169,6 +169,9 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     phase.status = Phase.Status.RESOLVED
     phase.save(update_fields=["revealed", "events", "resolved_at", "status"])
 
+    # When each missed deadline passed (a clock: when it ran out), for the leave check.
+    due_at = {seat: min(now, seat_due(match, int(seat)) or phase.deadline or now).isoformat()
+              for seat in misses}
     clocks_close(match, required=required,
                  defaulted=[sub.seat.number for sub in missing], now=now)
     forfeits = _apply_miss_policy(match, seats, changed)
@@ -179,7 +182,7 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     if misses:  # the players' reliability records, written after the commit (no query here)
         promised.append(task_event("games.tasks.deadline_misses_record", match.pk,
                                    match_id=match.pk, phase_number=phase_number,
-                                   missed_at=now.isoformat(), users=misses))
+                                   missed_at=now.isoformat(), users=misses, due_at=due_at))
     match.state = outcome.state
     match.complete_at = None
     fields = ["state", "complete_at", "result", "phase_number", "phase_kind", "phase_name",
