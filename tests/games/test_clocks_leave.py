@@ -28,7 +28,7 @@ from games.models import (
 )
 from games.services.timing import seat_clocks
 from portal.api.services import api_token_create
-from tests.games.test_services_clocks import H, Clock, banks, clocked, submit
+from tests.games.test_services_clocks import Clock, H, banks, clocked, submit
 
 pytestmark = pytest.mark.django_db
 
