@@ -68,8 +68,6 @@ def phase_cap() -> timedelta:
 def leave_take(*, user: AbstractBaseUser, days: Any, now: datetime | None = None) -> Leave:
     """Start a leave of ``days`` whole days now, from the bank, and move the deadlines it
     concerns (each match locked in turn). Refused while another leave runs."""
-    from games.services.moderation import audit_write, duration_text
-
     if user is None or not user.is_authenticated:
         raise ServiceError("not_allowed", "Log in to take leave.")
     if isinstance(days, bool):
@@ -96,21 +94,38 @@ def leave_take(*, user: AbstractBaseUser, days: Any, now: datetime | None = None
         match__allow_vacations=True, match__paused_at__isnull=True,
     ).exclude(match__phase_kind=CONTINUOUS).order_by("match_id")
         .values_list("match_id", flat=True))
-    extended = []
     for match_id in match_ids:
-        match = match_lock(match_id)
-        added = _extend_for(match=match, user=user, leave=leave, now=now)
-        if added:
-            extended.append(match.pk)
-            audit_write(match=match, kind=ModerationEntry.Kind.LEAVE, by=user,
-                        reason=f"on leave until {leave.ends_at:%Y-%m-%d %H:%M} UTC",
-                        summary=f"{user.get_username()} is on leave: "
-                                + (f"their clock stops for {duration_text(added)}"
-                                   if uses_clock(match) else
-                                   f"the deadline moved by {duration_text(added)}"),
-                        details={"leave": leave.pk, "added_seconds": added.total_seconds()})
+        _leave_apply(match=match_lock(match_id), user=user, leave=leave, now=now)
     outbox_write([signal_event("leave_taken", None, leave_id=leave.pk)])
     return leave
+
+
+def _leave_apply(*, match: Match, user: AbstractBaseUser, leave: Leave, now: datetime
+                 ) -> timedelta:
+    """``_extend_for`` and its audit row ("alice is on leave: …"); the caller holds the lock."""
+    from games.services.moderation import audit_write, duration_text
+
+    added = _extend_for(match=match, user=user, leave=leave, now=now)
+    if added:
+        what = (f"their clock stops for {duration_text(added)}" if uses_clock(match)
+                else f"the deadline moved by {duration_text(added)}")
+        audit_write(match=match, kind=ModerationEntry.Kind.LEAVE, by=user,
+                    reason=f"on leave until {leave.ends_at:%Y-%m-%d %H:%M} UTC",
+                    summary=f"{user.get_username()} is on leave: {what}",
+                    details={"leave": leave.pk, "added_seconds": added.total_seconds()})
+    return added
+
+
+def leave_after_pause(*, match: Match, paused_at: datetime, now: datetime) -> None:
+    """A paused match was not moved for the leaves its players took meanwhile (its deadline
+    was stopped anyway): on resuming, those leaves that still run are applied as if taken now
+    (the caller holds the lock and has restored the deadline)."""
+    leaves = (Leave.objects.filter(starts_at__gte=paused_at, starts_at__lte=now, ends_at__gt=now,
+                                   user__seats__match=match,
+                                   user__seats__status=Seat.Status.TAKEN)
+              .select_related("user").distinct().order_by("pk"))
+    for leave in leaves:
+        _leave_apply(match=match, user=leave.user, leave=leave, now=now)
 
 
 def _extend_for(*, match: Match, user: AbstractBaseUser, leave: Leave, now: datetime

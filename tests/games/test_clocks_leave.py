@@ -237,3 +237,35 @@ def test_the_page_the_api_and_the_mail_say_the_clock_is_stopped_for_leave(toy_du
     seat = match.seats.get(number=1)
     body = phase_email_content(match=match, phase=phase, seat=seat)["body_text"]
     assert "stopped while you are on leave" in body
+
+
+@pytest.fixture
+def moderator(make_user):
+    from django.contrib.auth.models import Group
+
+    user = make_user("mod", is_staff=True)
+    user.groups.add(Group.objects.get(name="Moderator"))
+    return user
+
+
+def test_a_pause_is_not_charged_and_leave_taken_meanwhile_stops_the_clock_on_resuming(
+        toy_duel, clock, moderator):
+    match = clocked(toy_duel)
+    opened = clock.now
+    clock.advance(2 * H)
+    services.match_pause(match_id=match.pk, by=moderator, reason="dispute")
+    clock.advance(100 * H)  # longer than either bank
+    leave = services.leave_take(user=match.alice, days=2)  # paused: nothing moves yet
+    assert not LeaveExtension.objects.filter(leave=leave).exists()
+    clock.advance(H)  # opened + 103 h
+    services.match_resume(match_id=match.pk, by=moderator, reason="settled")
+    match.refresh_from_db()
+    assert match.timing["excused"] == [[(opened + 2 * H).isoformat(), clock.now.isoformat()]]
+    # Bob: 2 h used before the pause, 70 h from now. Alice: the same, after her leave.
+    assert match.timing["owing"]["2"]["due"] == (clock.now + 70 * H).isoformat()
+    assert match.timing["owing"]["1"]["due"] == (leave.ends_at + 70 * H).isoformat()
+    assert match.deadline == leave.ends_at + 70 * H
+    assert Phase.objects.get(match=match, number=1).deadline == match.deadline
+    assert LeaveExtension.objects.get(leave=leave).added == leave.ends_at - clock.now
+    assert services.phase_resolve(match_id=match.pk, phase_number=1) is False
+    assert seat_clocks(match, clock.now)[2].left == 70 * H
