@@ -269,3 +269,17 @@ def test_a_pause_is_not_charged_and_leave_taken_meanwhile_stops_the_clock_on_res
     assert LeaveExtension.objects.get(leave=leave).added == leave.ends_at - clock.now
     assert services.phase_resolve(match_id=match.pk, phase_number=1) is False
     assert seat_clocks(match, clock.now)[2].left == 70 * H
+
+
+def test_the_profile_and_the_leave_mail_say_the_clock_stopped(toy_duel, clock, client):
+    from portal.mail.models import OutgoingEmail
+    from portal.mail.services.leave import leave_taken_notify
+
+    match = clocked(toy_duel)
+    leave = services.leave_take(user=match.alice, days=2)
+    client.force_login(match.alice)
+    page = client.get(reverse("accounts_profile")).content.decode()
+    assert "phase 1: your clock stopped for 2 days" in page
+    assert leave_taken_notify(leave_id=leave.pk) == 1
+    body = OutgoingEmail.objects.get(kind="leave").body_text
+    assert f"{match}, phase 1: your clock stops for 2 days, now runs out" in body
