@@ -99,8 +99,10 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
     caller writes its own, else written here. ``bots`` (seat number → bot) and ``windows``
     (seat number → the player's active hours) save a query each when the caller has the seats;
     so does ``away`` (the seats whose player is on leave now, from ``vacation.with_leave``).
-    The deadline is the fixed one (moved out of a required seat's night) or, with clocks, the
-    last moment a required seat's clock runs out (``timing.phase_timing``).
+    The deadline is the fixed one (moved out of a required seat's night, then by the rest of
+    prompted players' leave) or, with clocks, the last moment a required seat's clock runs out
+    (``timing.phase_timing``; a seat whose player is on leave starts its clock when they are
+    back).
     """
     prompts = game.prompts(state)
     if not prompts:

@@ -10,7 +10,10 @@ seat and phase), so that seat's due time moves on, and the match's deadline with
 clock runs out last; the other seats' clocks keep running.
 
 Not moved: gameday (continuous) matches, whose gamedays begin at scheduled times; paused
-matches (their clock is stopped anyway). Bots take no leave.
+matches while paused (a leave still running when one resumes is applied then,
+``leave_after_pause``). Bots take no leave. A deadline missed on leave anyway (no vacations in
+that match, or past the cap) is excused in the reliability record
+(``reliability.deadline_misses_record``).
 """
 
 from __future__ import annotations
