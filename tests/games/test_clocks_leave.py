@@ -283,3 +283,21 @@ def test_the_profile_and_the_leave_mail_say_the_clock_stopped(toy_duel, clock, c
     assert leave_taken_notify(leave_id=leave.pk) == 1
     body = OutgoingEmail.objects.get(kind="leave").body_text
     assert f"{match}, phase 1: your clock stops for 2 days, now runs out" in body
+
+
+def test_a_match_created_while_a_player_is_on_leave_starts_their_clock_when_they_are_back(
+        make_user, clock):
+    alice, bob = make_user("alice"), make_user("bob")
+    leave = services.leave_take(user=bob, days=1)
+    with CaptureQueriesContext(connection) as captured:
+        match = services.match_create(
+            creator=alice, game="toy-duel", options={}, hours_per_phase=24,
+            clock_bank_hours=72, clock_increment_hours=24, clock_cap_hours=168,
+            seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}])
+    queries = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    # The creation budget (8), plus the leave rows, their records and the audit row.
+    assert len(queries) <= 11, "\n".join(q[:120] for q in queries)
+    assert match.timing["owing"]["1"]["due"] == (clock.now + 72 * H).isoformat()
+    assert match.timing["owing"]["2"]["due"] == (leave.ends_at + 72 * H).isoformat()
+    assert match.deadline == leave.ends_at + 72 * H
+    assert LeaveExtension.objects.get(leave=leave, match=match).added == D
