@@ -93,8 +93,9 @@ class StatusChangeInline(admin.TabularInline):
 
 @admin.register(models.Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "game", "format", "status", "current_round"]
-    list_filter = ["format", "status", "game"]
+    list_display = ["name", "club", "game", "format", "status", "current_round",
+                    "fixed_deadlines"]
+    list_filter = ["format", "status", "game", "fixed_deadlines"]
     inlines = [EntryInline, StatusChangeInline]
 
 

@@ -52,4 +52,9 @@ class TournamentForm(forms.Form):
                                      label="Unfinished at the round's end")
     bye_score = forms.DecimalField(min_value=0, max_value=1, initial=1, decimal_places=1)
     late_entry = forms.BooleanField(required=False, label="Late entry (Swiss)")
+    fixed_deadlines = forms.BooleanField(
+        required=False, label="Fixed deadlines",
+        help_text="Every board keeps the deadlines its hours per phase give: none is moved out "
+                  "of a player's night, nor for a player's leave (a deadline missed on leave "
+                  "still does not count against their reliability).")
     starts_at = forms.DateTimeField(required=False, help_text="UTC; empty: start by hand.")

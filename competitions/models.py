@@ -334,6 +334,9 @@ class Tournament(models.Model):
                                      help_text="Least conservative rating on the ladder.")
     min_reliability = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Least reliability (a percentage) to register.")
+    fixed_deadlines = models.BooleanField(
+        default=False, help_text="Its matches never move a deadline: not out of a player's "
+                                 "night (active hours), not for a player's leave.")
     rounds_planned = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Swiss and pods; empty: chosen from the field."
     )

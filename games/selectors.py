@@ -321,7 +321,8 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
             "prompted": row.number in prompts,
             "submitted": bool(submitted.get(row.number)),
             "clock": {"seconds_left": int(clock.left.total_seconds()), "text": clock.text,
-                      "running": clock.running, "due": clock.due} if clock else None,
+                      "running": clock.running, "due": clock.due,
+                      "on_leave_until": clock.on_leave_until} if clock else None,
         })
     board = None
     if game is not None and match.state is not None:

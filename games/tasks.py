@@ -73,7 +73,7 @@ def reliability_sweep() -> int:
 
 @shared_task(name="games.tasks.deadline_misses_record", **TASK_OPTIONS)
 def deadline_misses_record(match_id: int, phase_number: int, missed_at: str,
-                           users: dict[str, int]) -> int:
+                           users: dict[str, int], due_at: dict[str, str] | None = None) -> int:
     """Write a resolution's missed deadlines into the players' records (once)."""
     return services.deadline_misses_record(match_id=match_id, phase_number=phase_number,
-                                           missed_at=missed_at, users=users)
+                                           missed_at=missed_at, users=users, due_at=due_at)

@@ -184,12 +184,15 @@ def _bye_points(tournament: Tournament) -> Decimal:
 
 def _create_match(tournament: Tournament, round_: Round, board_number: int,
                   entries: list[Entry]) -> Match:
+    # A tournament with fixed deadlines forbids its matches to move one, for any reason.
+    fixed = {"max_shift_hours": 0, "allow_vacations": False} if tournament.fixed_deadlines else {}
     match = match_create(
         creator=tournament.created_by, game=tournament.game, options=tournament.options,
         seats=[{"kind": "human", "user": e.user} for e in entries],
         hours_per_phase=tournament.hours_per_phase,
         is_public=tournament.club is None or tournament.club.is_public,
-        title=f"{tournament.name}: round {round_.number}, board {board_number}"[:120])
+        title=f"{tournament.name}: round {round_.number}, board {board_number}"[:120],
+        **fixed)
     if tournament.ladder_id and tournament.ladder.club_id:
         LadderMatch.objects.get_or_create(ladder_id=tournament.ladder_id, match=match)
     return match

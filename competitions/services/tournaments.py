@@ -81,8 +81,11 @@ def tournament_create(
     seats_per_match: Any = None,
     round_hours: Any = 168, hours_per_phase: Any = 48, adjudication: str = "forfeit",
     bye_score: Any = 1, late_entry: bool = False, starts_at: datetime | None = None,
+    fixed_deadlines: bool = False,
 ) -> Tournament:
-    """Create a tournament (a club's organisers; site-wide ones: staff). Registration opens."""
+    """Create a tournament (a club's organisers; site-wide ones: staff). Registration opens.
+    With ``fixed_deadlines`` its matches never move a deadline (out of a player's night or
+    for leave)."""
     if by is None or not by.is_authenticated:
         raise ServiceError("not_allowed", "Log in first.")
     club = None
@@ -139,6 +142,7 @@ def tournament_create(
         adjudication=adjudication,
         bye_score=_decimal(bye_score, "The bye's score", "0", "1"),
         late_entry=bool(late_entry) and format == Format.SWISS,
+        fixed_deadlines=bool(fixed_deadlines),
         starts_at=starts_at, created_by=by,
     )
 

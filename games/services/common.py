@@ -100,8 +100,10 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
     caller writes its own, else written here. ``bots`` (seat number → bot) and ``windows``
     (seat number → the player's active hours) save a query each when the caller has the seats;
     so does ``away`` (the seats whose player is on leave now, from ``vacation.with_leave``).
-    The deadline is the fixed one (moved out of a required seat's night) or, with clocks, the
-    last moment a required seat's clock runs out (``timing.phase_timing``).
+    The deadline is the fixed one (moved out of a required seat's night, then by the rest of
+    prompted players' leave) or, with clocks, the last moment a required seat's clock runs out
+    (``timing.phase_timing``; a seat whose player is on leave starts its clock when they are
+    back).
     """
     prompts = game.prompts(state)
     if not prompts:
@@ -109,6 +111,8 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
     kinds = {prompt.kind for prompt in prompts.values()}
     kind = next(iter(kinds)).value if len(kinds) == 1 else "mixed"
     name = next(iter(prompts.values())).phase
+    clock_leave: dict[int, Any] = {}
+    clock_leaves: list = []
     if kind == PhaseKind.CONTINUOUS.value:
         # A continuous phase stays open; its "deadline" is the next gameday tick.
         deadline = game.next_tick_at(state, now)
@@ -117,14 +121,20 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
         required = required_seats(prompts)
         if windows is None:
             windows = _windows(match, required)
+        if uses_clock(match):
+            from games.services.vacation import leave_for_clock_phase
+
+            # Players on leave: their own seat's clock starts when they are back.
+            clock_leave, clock_leaves = leave_for_clock_phase(
+                match=match, required=sorted(required), now=now, away=away)
         deadline, timing = phase_timing(match=match, required=required, windows=windows,
-                                        now=now)
+                                        now=now, leave=clock_leave)
     leave_added, leaves = timedelta(0), []
     if kind != PhaseKind.CONTINUOUS.value and not uses_clock(match):
         from games.services.vacation import leave_for_new_phase
 
         # Players on leave: the phase's deadline moves by the rest of their leave (capped).
-        # (On clocks each seat has its own bank: leave does not move the match's deadline.)
+        # (On clocks each seat has its own bank: leave stops that seat's clock instead.)
         leave_added, leaves = leave_for_new_phase(match=match, prompted=sorted(prompts),
                                                   now=now, away=away)
         deadline += leave_added
@@ -139,6 +149,11 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
 
         leave_record_new_phase(match=match, phase=phase, added=leave_added, leaves=leaves,
                                now=now)
+    if clock_leaves:
+        from games.services.vacation import leave_record_clock_phase
+
+        leave_record_clock_phase(match=match, phase=phase, leaves=clock_leaves,
+                                 until=clock_leave, now=now)
     match.phase_number = number
     match.phase_kind = kind
     match.phase_name = name

@@ -26,7 +26,7 @@ from games.services.common import game_for, match_lock, phase_open, required_sea
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, task_event
-from games.services.timing import uses_clock
+from games.services.timing import clocks_excuse, uses_clock
 
 logger = logging.getLogger(__name__)
 
@@ -130,9 +130,13 @@ def match_resume(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> 
         raise ServiceError("not_paused", "This match is not paused.")
     now = timezone.now()
     left = match.paused_remaining or timedelta(0)
-    paused_for = now - match.paused_at
+    paused_at = match.paused_at
+    paused_for = now - paused_at
     match.deadline = now + left
     match.paused_at = match.paused_remaining = None
+    # On clocks the pause is excused for every seat (as an outage is): each running clock's
+    # due time moves on by it, and the deadline is the last of them again.
+    clocks_excuse(match, paused_at, now)
     phase = _open_phase(match)
     game = game_for(match.game)
     submitted = set(Submission.objects.filter(phase=phase).values_list("seat__number",
@@ -142,8 +146,13 @@ def match_resume(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> 
         match.complete_at = now
         enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk,
                           phase_number=phase.number)
-    match.save(update_fields=["deadline", "paused_at", "paused_remaining", "complete_at"])
+    match.save(update_fields=["deadline", "paused_at", "paused_remaining", "complete_at",
+                              "timing"])
     Phase.objects.filter(pk=phase.pk).update(deadline=match.deadline)
+    if match.allow_vacations:
+        from games.services.vacation import leave_after_pause
+
+        leave_after_pause(match=match, paused_at=paused_at, now=now)
     audit_write(match=match, kind=ModerationEntry.Kind.RESUME, by=by, reason=text,
                 summary=f"a moderator resumed the match after {duration_text(paused_for)} "
                         f"({duration_text(left)} left)",

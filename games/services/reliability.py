@@ -24,6 +24,7 @@ from django.db.models import Count, Q, Sum
 
 from games.models import (
     DeadlineMiss,
+    Leave,
     Match,
     MatchReliability,
     Phase,
@@ -84,14 +85,29 @@ def _entries(match: Match) -> list[MatchReliability]:
 
 
 def deadline_misses_record(*, match_id: Any, phase_number: int, missed_at: str,
-                           users: dict[str, int]) -> int:
+                           users: dict[str, int], due_at: dict[str, str] | None = None) -> int:
     """Write the misses a resolution found (seat number → the player who held the seat then);
     promised by the resolution in the lifecycle's outbox, so written once whatever happens
-    (the rows are unique). A miss that arrives after its match was counted updates the
-    player's record. Returns how many rows were new."""
+    (the rows are unique). A miss whose deadline passed (``due_at``, seat number → when; else
+    ``missed_at``, the resolution) while its player was on leave is excused from the start.
+    A miss that arrives after its match was counted updates the player's record. Returns how
+    many rows were new."""
     at = datetime.fromisoformat(missed_at)
+    passed = {seat: datetime.fromisoformat((due_at or {}).get(seat, missed_at))
+              for seat in users}
+    away: dict[tuple[str, int], datetime] = {}
+    leaves = Leave.objects.filter(user_id__in=set(users.values()),
+                                  starts_at__lte=max(passed.values(), default=at),
+                                  ends_at__gt=min(passed.values(), default=at))
+    for leave in leaves.only("user_id", "starts_at", "ends_at"):
+        for seat, user_id in users.items():
+            if user_id == leave.user_id and leave.starts_at <= passed[seat] < leave.ends_at:
+                away[(seat, user_id)] = leave.ends_at
     rows = [DeadlineMiss(match_id=match_id, phase_number=phase_number, seat_number=int(seat),
-                         user_id=user_id, missed_at=at) for seat, user_id in users.items()]
+                         user_id=user_id, missed_at=at, excused=(seat, user_id) in away,
+                         excused_reason=f"on leave until {away[(seat, user_id)]:%Y-%m-%d %H:%M}"
+                                        " UTC" if (seat, user_id) in away else "")
+            for seat, user_id in users.items()]
     before = DeadlineMiss.objects.filter(match_id=match_id, phase_number=phase_number).count()
     DeadlineMiss.objects.bulk_create(rows, ignore_conflicts=True)
     created = DeadlineMiss.objects.filter(match_id=match_id,

@@ -26,7 +26,7 @@ from games.services.common import (
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, signal_event, task_event
-from games.services.timing import clocks_close, expired_seats, uses_clock
+from games.services.timing import clocks_close, expired_seats, seat_due, uses_clock
 from games.services.vacation import with_leave
 
 logger = logging.getLogger(__name__)
@@ -258,6 +258,9 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
     phase.resolved_at = now
     phase.status = Phase.Status.RESOLVED
 
+    # When each missed deadline passed (a clock: when it ran out), for the leave check.
+    due_at = {seat: min(now, seat_due(match, int(seat)) or phase.deadline or now).isoformat()
+              for seat in misses}
     clocks_close(match, required=required,
                  defaulted=[sub.seat.number for sub in missing], now=now)
     forfeits = _apply_miss_policy(match, seats, changed)
@@ -266,7 +269,7 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
     if misses:  # the players' reliability records, written after the commit (no query here)
         promised.append(task_event("games.tasks.deadline_misses_record", match.pk,
                                    match_id=match.pk, phase_number=phase_number,
-                                   missed_at=now.isoformat(), users=misses))
+                                   missed_at=now.isoformat(), users=misses, due_at=due_at))
     match.state = outcome.state
     match.complete_at = None
     match.queued_at = None

@@ -5,12 +5,14 @@ cap). The arithmetic is ``clocks.arithmetic``; this module keeps a phase's recor
 ``Match.timing`` (JSON, written with the match row, so resolution costs no extra query):
 
     {"opened": iso, "banks": {"1": seconds, ...},          # banks when the phase opened
-     "owing": {"1": {"due": iso, "window": [...], "stopped": iso}},  # required seats
+     "owing": {"1": {"due": iso, "window": [...], "stopped": iso,   # required seats
+                     "leave": [[iso, iso], ...]}},          # this seat's leave in the phase
      "excused": [[iso, iso], ...],                          # outages in this phase
      "moved": {"from": iso, "to": iso, "seat": 2, "window": "...", "capped": false}}
 
 "banks", "owing" and "excused" only for a clock match; "moved" only for a fixed deadline that
-was moved. A seat's window is the one it had when the phase opened.
+was moved. A seat's window is the one it had when the phase opened. An outage is excused for
+every seat; a player's leave only for their own seat (the other clocks keep running).
 """
 
 from __future__ import annotations
@@ -50,8 +52,15 @@ def needs_windows(match: Match) -> bool:
     return uses_clock(match) or bool(match.max_shift_hours)
 
 
-def _excused(timing: dict[str, Any]) -> list[Interval]:
-    return [(_at(a), _at(b)) for a, b in timing.get("excused", [])]
+def _excused(timing: dict[str, Any], entry: dict[str, Any] | None = None) -> list[Interval]:
+    """The intervals not charged: the phase's outages, and the leave of the seat whose
+    ``owing`` entry is ``entry``."""
+    spans = list(timing.get("excused", [])) + list((entry or {}).get("leave", []))
+    return [(_at(a), _at(b)) for a, b in spans]
+
+
+def _leave_total(entry: dict[str, Any]) -> timedelta:
+    return sum((_at(b) - _at(a) for a, b in entry.get("leave", [])), timedelta(0))
 
 
 def _bank(match: Match, timing: dict[str, Any] | None, seat: int) -> timedelta:
@@ -62,10 +71,13 @@ def _bank(match: Match, timing: dict[str, Any] | None, seat: int) -> timedelta:
 
 
 def phase_timing(*, match: Match, required: Iterable[int], windows: dict[int, Window | None],
-                 now: datetime) -> tuple[datetime, dict[str, Any] | None]:
+                 now: datetime, leave: dict[int, datetime] | None = None
+                 ) -> tuple[datetime, dict[str, Any] | None]:
     """The deadline and timing record of a phase opening at ``now`` whose ``required`` seats
     owe input (``windows``: seat number → active hours). Reads the banks the last phase left
-    in ``match.timing``."""
+    in ``match.timing``. On clocks, ``leave`` (seat number → until when, the caller's cap
+    applied) excuses the leave of players who are away as the phase opens: their seat's clock
+    starts when they are back."""
     required = sorted(required)
     if uses_clock(match) and required:
         previous = match.timing
@@ -75,9 +87,12 @@ def phase_timing(*, match: Match, required: Iterable[int], windows: dict[int, Wi
             banks[str(seat)] = _bank(match, previous, seat).total_seconds()
         for seat in required:
             window = windows.get(seat)
-            due = expiry(now, timedelta(seconds=banks[str(seat)]), window)
-            owing[str(seat)] = {"due": due.isoformat(),
-                                "window": window.as_json() if window else None}
+            entry: dict[str, Any] = {"window": window.as_json() if window else None}
+            back = (leave or {}).get(seat)
+            if back is not None and back > now:
+                entry["leave"] = [[now.isoformat(), back.isoformat()]]
+            due = expiry(now, timedelta(seconds=banks[str(seat)]), window, _excused({}, entry))
+            owing[str(seat)] = {"due": due.isoformat(), **entry}
         deadline = max(_at(entry["due"]) for entry in owing.values())
         return deadline, {"opened": now.isoformat(), "banks": banks, "owing": owing,
                           "excused": []}
@@ -137,7 +152,6 @@ def clocks_close(match: Match, *, required: Iterable[int], defaulted: Iterable[i
         return
     timing = match.timing
     opened = _at(timing["opened"])
-    excused = _excused(timing)
     defaulted = set(defaulted)
     banks = dict(timing.get("banks", {}))
     for seat in required:
@@ -150,7 +164,7 @@ def clocks_close(match: Match, *, required: Iterable[int], defaulted: Iterable[i
             until = min(now, _at(entry["due"])) if seat in defaulted else now
         else:
             until = _at(entry["stopped"])
-        used = charged(opened, until, window, excused)
+        used = charged(opened, until, window, _excused(timing, entry))
         if seat in defaulted:
             used = max(used, bank)
         banks[str(seat)] = bank_after(bank, used, _hours(match.clock_increment_hours),
@@ -171,18 +185,45 @@ def clocks_excuse(match: Match, since: datetime, until: datetime) -> bool:
     if interval in timing["excused"]:
         return False
     timing["excused"].append(interval)
-    opened, excused = _at(timing["opened"]), _excused(timing)
+    _dues_recompute(match)
+    return True
+
+
+def clock_leave(match: Match, seat: int, since: datetime, until: datetime, cap: timedelta
+                ) -> timedelta:
+    """Excuse [since, until) (the player's leave) on ``seat``'s clock in the open phase, no
+    more than ``cap`` of leave on this seat in the phase, all leaves together: that seat's due
+    time moves on, and the match's deadline with it if it runs out last; the other seats'
+    clocks keep running. Only a clock still running (the seat owes input and has no sheet in)
+    is stopped. Returns the leave excused (zero: nothing changed; the caller saves ``timing``
+    and ``deadline``)."""
+    entry = _owing(match).get(str(seat))
+    if entry is None or "stopped" in entry or not match.timing or _at(entry["due"]) <= since:
+        return timedelta(0)  # no clock of this seat runs (or it already ran out)
+    since = max(since, _at(match.timing["opened"]))
+    until = min(until, since + max(timedelta(0), cap - _leave_total(entry)))
+    if until <= since:
+        return timedelta(0)
+    entry.setdefault("leave", []).append([since.isoformat(), until.isoformat()])
+    _dues_recompute(match)
+    return until - since
+
+
+def _dues_recompute(match: Match) -> None:
+    """Each running clock's due time from its bank and what is excused for it; the match's
+    deadline is the last of them."""
+    timing = match.timing
+    opened = _at(timing["opened"])
     running = []
     for seat, entry in timing["owing"].items():
         if "stopped" in entry:
             continue
         due = expiry(opened, _bank(match, timing, int(seat)),
-                     Window.from_json(entry.get("window")), excused)
+                     Window.from_json(entry.get("window")), _excused(timing, entry))
         entry["due"] = due.isoformat()
         running.append(due)
     if running:
         match.deadline = max(running)
-    return True
 
 
 @dataclass(frozen=True)
@@ -194,6 +235,7 @@ class SeatClock:
     running: bool  # the seat owes input and its clock is not stopped
     due: datetime | None
     window: Window | None
+    on_leave_until: datetime | None = None  # running, but stopped now for its player's leave
 
     @property
     def text(self) -> str:
@@ -209,7 +251,6 @@ def seat_clocks(match: Match, now: datetime, seats: Iterable[int] = ()) -> dict[
     banks = timing.get("banks", {})
     owing = timing.get("owing", {})
     opened = _at(timing["opened"]) if "opened" in timing else None
-    excused = _excused(timing)
     clocks = {}
     for seat in sorted({int(n) for n in banks} | {int(n) for n in owing} | set(seats)):
         bank = _bank(match, timing, seat)
@@ -219,8 +260,11 @@ def seat_clocks(match: Match, now: datetime, seats: Iterable[int] = ()) -> dict[
             continue
         window = Window.from_json(entry.get("window"))
         until = _at(entry["stopped"]) if "stopped" in entry else now
-        left = max(timedelta(0), bank - charged(opened, until, window, excused))
-        clocks[seat] = SeatClock(seat, left, "stopped" not in entry, _at(entry["due"]), window)
+        left = max(timedelta(0), bank - charged(opened, until, window, _excused(timing, entry)))
+        away = None if "stopped" in entry else max(
+            (_at(b) for a, b in entry.get("leave", []) if _at(a) <= now < _at(b)), default=None)
+        clocks[seat] = SeatClock(seat, left, "stopped" not in entry, _at(entry["due"]), window,
+                                 away)
     return clocks
 
 

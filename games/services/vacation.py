@@ -4,8 +4,16 @@ the matches that allow vacations (``Match.allow_vacations``), by the leave's len
 that opens during a leave gets the rest of it. One phase is never moved by more than
 settings.VACATION_MAX_PHASE_DAYS by leave, all leaves together.
 
+On correspondence clocks nothing is moved by a fixed amount: the leave is excused on the
+player's own seat's clock (``timing.clock_leave``; at most VACATION_MAX_PHASE_DAYS of it per
+seat and phase), so that seat's due time moves on, and the match's deadline with it when that
+clock runs out last; the other seats' clocks keep running.
+
 Not moved: gameday (continuous) matches, whose gamedays begin at scheduled times; paused
-matches (their clock is stopped anyway). Bots take no leave.
+matches while paused (a leave still running when one resumes is applied then,
+``leave_after_pause``). Bots take no leave. A deadline missed on leave anyway (no vacations in
+that match, or past the cap) is excused in the reliability record
+(``reliability.deadline_misses_record``).
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import OuterRef, QuerySet, Subquery, Sum
+from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from engine import PhaseKind
@@ -26,6 +34,7 @@ from games.models import Leave, LeaveExtension, Match, ModerationEntry, Phase, S
 from games.services.common import game_for, match_lock
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event
+from games.services.timing import clock_leave, uses_clock
 
 CONTINUOUS = PhaseKind.CONTINUOUS.value
 
@@ -62,8 +71,6 @@ def phase_cap() -> timedelta:
 def leave_take(*, user: AbstractBaseUser, days: Any, now: datetime | None = None) -> Leave:
     """Start a leave of ``days`` whole days now, from the bank, and move the deadlines it
     concerns (each match locked in turn). Refused while another leave runs."""
-    from games.services.moderation import audit_write, duration_text
-
     if user is None or not user.is_authenticated:
         raise ServiceError("not_allowed", "Log in to take leave.")
     if isinstance(days, bool):
@@ -90,25 +97,45 @@ def leave_take(*, user: AbstractBaseUser, days: Any, now: datetime | None = None
         match__allow_vacations=True, match__paused_at__isnull=True,
     ).exclude(match__phase_kind=CONTINUOUS).order_by("match_id")
         .values_list("match_id", flat=True))
-    extended = []
     for match_id in match_ids:
-        match = match_lock(match_id)
-        added = _extend_for(match=match, user=user, leave=leave, now=now)
-        if added:
-            extended.append(match.pk)
-            audit_write(match=match, kind=ModerationEntry.Kind.LEAVE, by=user,
-                        reason=f"on leave until {leave.ends_at:%Y-%m-%d %H:%M} UTC",
-                        summary=f"{user.get_username()} is on leave: the deadline moved by "
-                                f"{duration_text(added)}",
-                        details={"leave": leave.pk, "added_seconds": added.total_seconds()})
+        _leave_apply(match=match_lock(match_id), user=user, leave=leave, now=now)
     outbox_write([signal_event("leave_taken", None, leave_id=leave.pk)])
     return leave
+
+
+def _leave_apply(*, match: Match, user: AbstractBaseUser, leave: Leave, now: datetime
+                 ) -> timedelta:
+    """``_extend_for`` and its audit row ("alice is on leave: …"); the caller holds the lock."""
+    from games.services.moderation import audit_write, duration_text
+
+    added = _extend_for(match=match, user=user, leave=leave, now=now)
+    if added:
+        what = (f"their clock stops for {duration_text(added)}" if uses_clock(match)
+                else f"the deadline moved by {duration_text(added)}")
+        audit_write(match=match, kind=ModerationEntry.Kind.LEAVE, by=user,
+                    reason=f"on leave until {leave.ends_at:%Y-%m-%d %H:%M} UTC",
+                    summary=f"{user.get_username()} is on leave: {what}",
+                    details={"leave": leave.pk, "added_seconds": added.total_seconds()})
+    return added
+
+
+def leave_after_pause(*, match: Match, paused_at: datetime, now: datetime) -> None:
+    """A paused match was not moved for the leaves its players took meanwhile (its deadline
+    was stopped anyway): on resuming, those leaves that still run are applied as if taken now
+    (the caller holds the lock and has restored the deadline)."""
+    leaves = (Leave.objects.filter(starts_at__gte=paused_at, starts_at__lte=now, ends_at__gt=now,
+                                   user__seats__match=match,
+                                   user__seats__status=Seat.Status.TAKEN)
+              .select_related("user").distinct().order_by("pk"))
+    for leave in leaves:
+        _leave_apply(match=match, user=leave.user, leave=leave, now=now)
 
 
 def _extend_for(*, match: Match, user: AbstractBaseUser, leave: Leave, now: datetime
                 ) -> timedelta:
     """Move the locked ``match``'s open phase by the rest of ``leave`` if ``user`` must act in
-    it and has not; returns what was added (zero if nothing)."""
+    it and has not (on clocks: stop their seat's clock for it); returns what was added (zero
+    if nothing)."""
     if (match.status != Match.Status.ACTIVE or match.paused_at is not None
             or match.deadline is None or match.phase_kind == CONTINUOUS
             or not match.allow_vacations):
@@ -121,6 +148,14 @@ def _extend_for(*, match: Match, user: AbstractBaseUser, leave: Leave, now: date
     prompts = game_for(match.game).prompts(match.state)
     if seat.number not in prompts or Submission.objects.filter(phase=phase, seat=seat).exists():
         return timedelta(0)
+    if uses_clock(match):
+        added = clock_leave(match, seat.number, now, leave.ends_at, phase_cap())
+        if added > timedelta(0):
+            match.save(update_fields=["timing", "deadline"])
+            Phase.objects.filter(pk=phase.pk).update(deadline=match.deadline)
+            LeaveExtension.objects.create(leave=leave, match=match, phase_number=phase.number,
+                                          added=added, at=now)
+        return added
     added = min(leave.ends_at - now, phase_cap() - phase.leave_extended)
     if added <= timedelta(0):
         return timedelta(0)
@@ -158,6 +193,40 @@ def leave_for_new_phase(*, match: Match, prompted: list[int], now: datetime,
     if not leaves:
         return timedelta(0), []
     return min(max(leave.ends_at for leave in leaves) - now, phase_cap()), leaves
+
+
+def leave_for_clock_phase(*, match: Match, required: list[int], now: datetime,
+                          away: set[int] | None = None) -> tuple[dict[int, datetime],
+                                                                  list[tuple[int, Leave]]]:
+    """For a phase on clocks opening now: until when each required seat's clock is stopped for
+    its player's leave (capped), and those (seat number, leave) pairs. One query, none when
+    the caller knows (``away``, as for ``leave_for_new_phase``) that nobody required is away."""
+    if not match.allow_vacations or (away is not None and not away & set(required)):
+        return {}, []
+    rows = list(Leave.objects.filter(
+        starts_at__lte=now, ends_at__gt=now, user__seats__match=match,
+        user__seats__number__in=required, user__seats__status=Seat.Status.TAKEN,
+    ).annotate(seat_number=F("user__seats__number")).select_related("user"))
+    until = {row.seat_number: min(row.ends_at, now + phase_cap()) for row in rows}
+    return until, [(row.seat_number, row) for row in rows]
+
+
+def leave_record_clock_phase(*, match: Match, phase: Phase, leaves: list[tuple[int, Leave]],
+                             until: dict[int, datetime], now: datetime) -> None:
+    """The records of a phase on clocks that opened with seats' clocks stopped for leave (see
+    ``leave_for_clock_phase``)."""
+    LeaveExtension.objects.bulk_create([
+        LeaveExtension(leave=leave, match=match, phase_number=phase.number,
+                       added=until[seat] - now, at=now) for seat, leave in leaves])
+    away = "; ".join(f"{leave.user.get_username()}'s clock stopped until "
+                     f"{until[seat]:%Y-%m-%d %H:%M} UTC"
+                     for seat, leave in sorted(leaves, key=lambda pair: pair[0]))
+    ModerationEntry.objects.create(
+        match=match, kind=ModerationEntry.Kind.LEAVE, by=None, at=now,
+        phase_number=phase.number, reason="on leave", summary=f"on leave: {away}",
+        details={"leaves": [leave.pk for _, leave in leaves],
+                 "added_seconds": (max(until[seat] for seat, _ in leaves) - now)
+                 .total_seconds()})
 
 
 def leave_record_new_phase(*, match: Match, phase: Phase, added: timedelta,

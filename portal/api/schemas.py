@@ -36,6 +36,8 @@ class ClockOut(Schema):
     text: str
     running: bool
     due: datetime | None = None
+    on_leave_until: datetime | None = Field(
+        None, description="The seat's player is on leave until then: its clock is stopped.")
 
 
 class SeatOut(Schema):

@@ -310,3 +310,41 @@ def test_one_failing_item_does_not_stop_the_sweep(club, players):
     counts = _end_round(tournament)
     tournament.refresh_from_db()
     assert counts["adjudicated"] == 1 and tournament.status == "finished"
+
+
+def _night_at_the_deadline(users, hours_per_phase):
+    """Give ``users`` active hours that open two hours after a deadline set now."""
+    from clocks.services import active_hours_set
+
+    deadline = timezone.now() + timedelta(hours=hours_per_phase)
+    start = (deadline + timedelta(hours=2)).time().replace(second=0, microsecond=0)
+    end = (deadline + timedelta(hours=10)).time().replace(second=0, microsecond=0)
+    for user in users:
+        active_hours_set(user=user, start=start, end=end, time_zone="UTC")
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_tournament_with_fixed_deadlines_forbids_its_matches_to_move_one(club, fixed):
+    """Its boards keep the deadline their hours per phase give, out of a player's night or
+    on leave; without the option they move (out of the night, then for leave)."""
+    from games import services as games_services
+
+    club_, owner, members = club(2)
+    tournament = create(club_, owner, rounds_planned=1, fixed_deadlines=fixed)
+    assert tournament.fixed_deadlines is fixed
+    register_all(tournament, members)
+    _night_at_the_deadline(members, 24)
+    services.tournament_start(tournament_id=tournament.pk, by=owner)
+    (board,) = current_pairings(tournament)
+    match = Match.objects.get(pk=board.match_id)
+    assert (match.max_shift_hours == 0, match.allow_vacations) == (fixed, not fixed)
+    opened = match.phases.get(number=1).opened_at
+    night = timedelta(hours=2)  # to the window's start (a whole minute)
+    moved = match.deadline - (opened + timedelta(hours=24))
+    assert moved == timedelta(0) if fixed else night - timedelta(minutes=1) < moved <= night
+    assert ("moved" in (match.timing or {})) is not fixed
+    games_services.leave_take(user=board.first.user, days=2)
+    match.refresh_from_db()
+    on_leave = match.deadline - (opened + timedelta(hours=24)) - moved
+    assert on_leave == timedelta(0) if fixed else on_leave == pytest.approx(
+        timedelta(days=2), abs=timedelta(seconds=5))

@@ -100,9 +100,12 @@ def test_organiser_creates_a_tournament_and_starts_it(setup, client):
                                    args=[setup["club"].slug]),
                            {"name": "Knockout", "game": "toy-duel", "format": "single_elim",
                             "cycles": 1, "round_hours": 10, "hours_per_phase": 5,
-                            "adjudication": "draw", "bye_score": 1})
+                            "adjudication": "draw", "bye_score": 1, "fixed_deadlines": "on"})
     assert response.status_code == 302
     t = Tournament.objects.get(name="Knockout")
+    assert t.fixed_deadlines
+    page = client.get(reverse("competitions:tournament", args=[t.pk])).content.decode()
+    assert 'id="fixed-deadlines"' in page
     for user in (setup["bob"], setup["carol"]):
         services.tournament_register(tournament_id=t.pk, user=user)
     response = client.post(reverse("competitions:tournament_action", args=[t.pk, "start"]))

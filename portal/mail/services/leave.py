@@ -1,4 +1,5 @@
-"""The mail that confirms a player's leave: the bank, the leave, and each deadline it moved."""
+"""The mail that confirms a player's leave: the bank, the leave, each deadline it moved and
+each clock of theirs it stopped."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.urls import reverse
 from games.models import Leave
 from games.services import vacation_bank
 from games.services.moderation import duration_text
+from games.services.timing import seat_due, uses_clock
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.notify import language_of, local_time, match_url, render
 from portal.mail.services.outbox import email_queue
@@ -22,9 +24,16 @@ def leave_taken_notify(*, leave_id: Any) -> int:
         return 0
     user = leave.user
     bank = vacation_bank(user=user, now=leave.starts_at)
-    moved = [{"match": ext.match, "url": match_url(ext.match), "phase": ext.phase_number,
-              "added": duration_text(ext.added), "deadline": local_time(ext.match.deadline, user)}
-             for ext in leave.extensions.select_related("match").defer("match__state")]
+    moved = []
+    for ext in leave.extensions.select_related("match").defer("match__state"):
+        deadline = ext.match.deadline
+        clock = uses_clock(ext.match)
+        if clock:  # the player's own clock: when it runs out now
+            seat = ext.match.seats.filter(user=user).values_list("number", flat=True).first()
+            deadline = (seat_due(ext.match, seat) if seat is not None else None) or deadline
+        moved.append({"match": ext.match, "url": match_url(ext.match), "phase": ext.phase_number,
+                      "added": duration_text(ext.added), "clock": clock,
+                      "deadline": local_time(deadline, user)})
     context = {
         "user": user, "leave": leave, "bank": bank, "moved": moved,
         "starts": local_time(leave.starts_at, user), "ends": local_time(leave.ends_at, user),

@@ -82,13 +82,16 @@ def local_time(moment: datetime | None, user: Any) -> str:
 
 
 def deadline_text(match: Match, phase: Phase, seat: Seat, game: Any) -> str:
-    """The deadline as the seat's player reads it: on clocks, when their own clock runs out
-    and what is left of it; a moved deadline says why."""
+    """The deadline as the seat's player reads it: on clocks, when their own clock runs out,
+    what is left of it and whether it is stopped for their leave; a moved deadline says why."""
     current = match.phase_number == phase.number
     due = timing.seat_due(match, seat.number) if current else None
     if due is not None:
         clock = timing.seat_clocks(match, timezone.now()).get(seat.number)
         text = f"{local_time(due, seat.user)} (your clock: {clock.text if clock else '?'}"
+        if clock is not None and clock.on_leave_until is not None:
+            text += (f"; stopped while you are on leave, until "
+                     f"{local_time(clock.on_leave_until, seat.user)}")
         if clock is not None and clock.window is not None:
             text += f"; it runs only in your active hours, {clock.window}"
         return text + ")"
