@@ -293,6 +293,44 @@ def test_a_sweep_batch_resolves_around_a_poison_phase(toy_duel, settings):
     assert Match.objects.get(pk=poison.pk).phase_number == 1
 
 
+def test_a_sweep_batch_whose_write_fails_resolves_one_match_at_a_time(toy_duel, settings):
+    """The batch writes all its matches' changes together; when that write fails (here: a
+    stray phase 2 row makes inserting one match's next phase break the unique constraint),
+    the batch is resolved again one match at a time in savepoints: the others resolve, the
+    broken one is counted against its phase and nothing of it is half-written."""
+    settings.RESOLVE_MAX_ATTEMPTS = 5
+    good, broken, other = toy_duel(), toy_duel(), toy_duel()
+    for match in (good, broken, other):
+        expire(match)
+    Phase.objects.create(match=broken, number=2, kind="simultaneous", name="duel",
+                         status=Phase.Status.RESOLVED, opened_at=timezone.now(),
+                         state_before=broken.state)
+    with CaptureQueriesContext(connection) as batch:
+        assert services.phases_resolve([[good.pk, 1], [broken.pk, 1], [other.pk, 1]]) == 2
+    assert any("ROLLBACK TO SAVEPOINT" in q["sql"] for q in batch.captured_queries)
+    assert Match.objects.get(pk=good.pk).phase_number == 2
+    assert Match.objects.get(pk=other.pk).phase_number == 2
+    phase = Phase.objects.get(match=broken, number=1)
+    assert phase.status == Phase.Status.OPEN and phase.attempts == 1
+    assert "phase_unique_number" in phase.last_error
+    assert not Submission.objects.filter(phase=phase).exists()  # no default kept
+    assert Match.objects.get(pk=broken.pk).phase_number == 1
+
+
+def test_a_sweep_batch_of_fifty_is_ten_statements(toy_duel):
+    """Reading and writing a batch costs the same few statements however many matches it
+    holds (the locks, phases, seats, sheets; the missing sheets, phases, seats, next phases,
+    matches, outbox)."""
+    matches = [toy_duel() for _ in range(50)]
+    for match in matches:
+        expire(match)
+    with CaptureQueriesContext(connection) as batch:
+        assert services.phases_resolve([[match.pk, 1] for match in matches]) == 50
+    statements = [q["sql"] for q in batch.captured_queries
+                  if not q["sql"].startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))]
+    assert len(statements) <= 10, statements
+
+
 def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
     toy_duel, settings, django_capture_on_commit_callbacks
 ):
