@@ -1,6 +1,6 @@
 """Carrying out the lifecycle's outbox (``queue.outbox_write``): each promised signal is sent to
 its listeners and each promised task run, in the worker, as they would run right after the
-commit (outside any transaction: listeners keep their own transactions); the sweeper
+commit (each row in a transaction of its own, with its "done" mark); the sweeper
 re-dispatches rows that stayed undone (a crash between a commit and its queue, a lost broker
 message, a worker that died with a row claimed)."""
 
@@ -58,18 +58,21 @@ def _claim(row_ids: list[Any], now: datetime) -> list[OutboxEvent]:
 def outbox_dispatch(*, ids: list[Any]) -> int:
     """Carry out the outbox rows ``ids`` that are still to do. They are claimed together in one
     short transaction; then each one's listeners (or task) run as they would right after a
-    commit, each in its own transactions, and it is marked done. A concurrent dispatcher skips
-    a claimed row; a failure frees the row for the sweeper. Returns how many were done."""
+    commit, and the row is marked done in the same transaction as their work (one commit, one
+    WAL flush, per row; what they queue on commit is sent when it commits). A concurrent
+    dispatcher skips a claimed row; a failure rolls the row's work back and frees it for the
+    sweeper. Returns how many were done."""
     done = 0
     for row in _claim(list(ids), timezone.now()):
         try:
-            _carry_out(row)
+            with transaction.atomic():  # the listeners' work and "done" commit together
+                _carry_out(row)
+                OutboxEvent.objects.filter(pk=row.pk).update(done_at=timezone.now())
         except Exception as error:  # a failing listener: recorded; the sweeper retries it
             logger.exception("outbox row %s (%s %s) failed", row.pk, row.kind, row.name)
             OutboxEvent.objects.filter(pk=row.pk).update(
                 claimed_at=None, last_error="".join(traceback.format_exception(error))[-5000:])
             continue
-        OutboxEvent.objects.filter(pk=row.pk).update(done_at=timezone.now())
         done += 1
     return done
 

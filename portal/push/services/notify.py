@@ -66,7 +66,8 @@ def _anyone_subscribed(match_id: int) -> bool:
 
 
 def _human_seats(match: Match, numbers: set[int] | None = None) -> list[Seat]:
-    seats = Seat.objects.filter(match=match, user__isnull=False).select_related("user")
+    seats = (Seat.objects.filter(match=match, user__isnull=False)
+             .select_related("user", "user__profile"))
     return [seat for seat in seats if numbers is None or seat.number in numbers]
 
 
