@@ -248,7 +248,8 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
             "reply_to": context["reply_address"]}
 
 
-def _human_seats(match: Match) -> list[Seat]:
+def _human_seats(match: Match | int) -> list[Seat]:
+    """The match's (or match id's) seats taken by players, with their users and profiles."""
     return list(Seat.objects.filter(match=match, user__isnull=False)
                 .select_related("user", "user__profile"))
 
@@ -296,18 +297,22 @@ def _state_after(match: Match, phase_number: int) -> dict[str, Any]:
 def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -> int:
     """Mail the round report to seats that want every event (the last round of a finished
     match is in the result email instead)."""
+    if finished:
+        return 0
+    # Who wants round reports first (most players do not): nothing else is read without one.
+    readers = [seat for seat in _human_seats(match_id) if wants(seat.user, Kind.PHASE_RESOLVED)]
+    if not readers:
+        return 0
     match = Match.objects.filter(pk=match_id).first()
     phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
-    if match is None or phase is None or phase.status != Phase.Status.RESOLVED or finished:
+    if match is None or phase is None or phase.status != Phase.Status.RESOLVED:
         return 0
     game = engine.get(match.game)
     plugin = plugins.plugin_for(match.game)
     state = _state_after(match, phase_number)
     created = 0
     renderer = SeatViewRenderer(match.game)
-    for seat in _human_seats(match):
-        if not wants(seat.user, Kind.PHASE_RESOLVED):
-            continue
+    for seat in readers:
         context = _base_context(match, seat, game)
         with translation.override(language_of(seat.user)):
             context.update(phase=phase,
