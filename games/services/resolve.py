@@ -120,27 +120,28 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
 def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist: bool = False
                   ) -> tuple[int, list[tuple[Any, int, BaseException]]]:
     """Resolve the due phases of ``pairs`` (match id, phase number) in the caller's
-    transaction: read everything in four queries (matches locked, open phases, seats with
-    their players' active hours and leave, sheets), settle each match in memory
-    (``_settle``), then write every change in one statement per table. A match whose
+    transaction: read everything in three queries (the open phases with their matches,
+    locked; the seats with their players' active hours and leave; the sheets), settle each
+    match in memory (``_settle``), then write every change in one statement per table. A match whose
     settling raised is left out of the writes and returned with its error."""
     wanted = dict(pairs)
-    locking = Match.objects.select_for_update(skip_locked=skip_locked, no_key=True)
-    matches = [match for match in locking.filter(pk__in=list(wanted)).order_by("pk")
-               if match.status == Match.Status.ACTIVE and match.paused_at is None
-               and match.phase_number == wanted[match.pk]
-               and match.phase_kind != PhaseKind.CONTINUOUS.value]
-    # (a match paused by a moderator is queued again when resumed; a continuous phase is
-    # applied action by action, its deadline being the gameday tick)
+    # The open phases with their matches, the matches locked (in id order) in the same query.
+    locking = (Phase.objects.select_related("match").defer("state_before")
+               .select_for_update(of=("match",), skip_locked=skip_locked, no_key=True)
+               .filter(match__in=list(wanted), status=Phase.Status.OPEN).order_by("match_id"))
+    phases: dict[int, Phase] = {}
+    matches: list[Match] = []
+    for phase in locking:
+        match = phase.match
+        # (a match paused by a moderator is queued again when resumed; a continuous phase is
+        # applied action by action, its deadline being the gameday tick)
+        if (match.status == Match.Status.ACTIVE and match.paused_at is None
+                and match.phase_number == wanted[match.pk] == phase.number
+                and match.phase_kind != PhaseKind.CONTINUOUS.value):
+            phases[match.pk] = phase
+            matches.append(match)
     if must_exist and not matches and not Match.objects.filter(pk__in=list(wanted)).exists():
         raise ServiceError("not_found", f"There is no match {next(iter(wanted))}.")
-    if not matches:
-        return 0, []
-    phases = {phase.match_id: phase for phase in
-              Phase.objects.filter(match__in=matches, status=Phase.Status.OPEN)
-              .defer("state_before").order_by()
-              if phase.number == wanted[phase.match_id]}
-    matches = [match for match in matches if match.pk in phases]
     if not matches:
         return 0, []
     now = timezone.now()
