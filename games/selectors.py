@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -88,18 +89,24 @@ def matches_finished_for_user(user: AbstractBaseUser, *, before: int | None = No
     return out
 
 
+# What lists of "my matches" read of each seat and its match (pages, API, the prompts' keys).
+MY_MATCHES_FIELDS = ("id", "number", "match_id", "user_id", "match__id", "match__game",
+                     "match__title", "match__status", "match__phase_number", "match__phase_name",
+                     "match__deadline", "match__created_at", "match__seed", "match__logbook_seq")
+
+
 def current_seats(user: AbstractBaseUser) -> QuerySet[Seat]:
     """The user's seats in open and active matches, with their matches."""
     return (Seat.objects.filter(user=user,
                                 match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
-            .select_related("match").defer("match__state", "match__options"))
+            .select_related("match").only(*MY_MATCHES_FIELDS))
 
 
 def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> QuerySet[Seat]:
     """The user's seats in finished and aborted matches, newest first (below ``before``)."""
     seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.FINISHED,
                                                                Match.Status.ABORTED])
-             .select_related("match").defer("match__state", "match__options")
+             .select_related("match").only(*MY_MATCHES_FIELDS)
              .order_by("-pk"))
     return seats.filter(pk__lt=before) if before is not None else seats
 
@@ -118,6 +125,30 @@ def lobby_running() -> QuerySet[Match]:
     return (Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
             .only(*LOBBY_FIELDS, "phase_number", "phase_name", "deadline")
             .order_by("deadline", "pk"))
+
+
+def lobby_players(match_ids: list[int]) -> dict[int, list[dict[str, str]]]:
+    """{match id: its players in seat order, each {"name", "badge", "title"}: the username and
+    the reliability record's short and long forms} in one query, as plain rows."""
+    from games.services.reliability import reliability_badge, reliability_describe
+
+    out: dict[int, list[dict[str, str]]] = {}
+    rows = (Seat.objects.filter(match_id__in=match_ids, user__isnull=False)
+            .order_by("match_id", "number")
+            .values_list("match_id", "user__username", *(f"user__reliability__{field}"
+                                                         for field in RELIABILITY_SHOWN)))
+    for match_id, name, *record in rows:
+        # (the record's fields as attributes, as the descriptions read them; no model)
+        shown = (SimpleNamespace(**dict(zip(RELIABILITY_SHOWN, record, strict=True)))
+                 if record[0] is not None else None)
+        out.setdefault(match_id, []).append({
+            "name": name, "badge": reliability_badge(shown),
+            "title": "Reliability: " + reliability_describe(shown)})
+    return out
+
+
+RELIABILITY_SHOWN = ("score", "deadlines", "deadlines_missed", "matches_finished",
+                     "matches_abandoned")
 
 
 LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "created_at",

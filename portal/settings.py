@@ -94,6 +94,12 @@ TEMPLATES = [
             ],
         },
     },
+    {   # a few hot lists, rendered into Django-rendered pages (portal/jinja2.py says why)
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates_jinja"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "portal.jinja2.environment"},
+    },
 ]
 
 # --- database -------------------------------------------------------------------------

@@ -6,7 +6,8 @@ Starts gunicorn exactly as the docker stack does (``docker/gunicorn.conf.py``, t
 WSGI application, ``DEBUG=false``, persistent database connections) on a database of its own
 (``--database``, default ``bench_http``, on the server of DATABASE_URL, default the
 machine's PostgreSQL; dropped and made anew, then migrated) and a Redis database for the cache
-(``BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; the servers get it as CACHE_URL, as docker's web does), then
+(``BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; the servers get it as CACHE_URL,
+as docker's web does), then
 times with Debian's ``wrk`` (``apt-get install wrk``; this script installs nothing)
 ``wrk -t2 -c8 -d10s`` per page, logged in as a player (alice) of a Final Act match at round 9,
 every option on, whose orders are not sealed yet (200 other matches in the lobby, some of them

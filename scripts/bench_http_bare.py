@@ -10,7 +10,8 @@ from portal.settings import *  # noqa: F403
 from portal.settings import BASE_DIR, TEMPLATES
 
 ROOT_URLCONF = "bench_http_bare"
-TEMPLATES = [{**TEMPLATES[0], "DIRS": [*TEMPLATES[0]["DIRS"], BASE_DIR / "scripts" / "templates"]}]
+TEMPLATES = [{**TEMPLATES[0], "DIRS": [*TEMPLATES[0]["DIRS"], BASE_DIR / "scripts" / "templates"]},
+             *TEMPLATES[1:]]
 
 
 def bare(request):

@@ -97,9 +97,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.urls import clear_url_caches, include, path
-
     import bench_http_bare
+    from django.urls import clear_url_caches, include, path
 
     bench_http_bare.urlpatterns.append(path("", include("portal.urls")))
     clear_url_caches()
