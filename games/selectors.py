@@ -12,10 +12,10 @@ from django.db.models import (
     IntegerField,
     OuterRef,
     Prefetch,
-    Q,
     QuerySet,
     Subquery,
 )
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
@@ -114,9 +114,13 @@ def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> Quer
 def lobby_open() -> QuerySet[Match]:
     """Public matches waiting for players, newest first, with their count of open seats (the
     lobby slices a page of it)."""
+    # The count is a subquery per match shown (not a join grouped over every open match): the
+    # page is read first, newest first through ``match_open_public_new``.
+    open_seats = (Seat.objects.filter(match=OuterRef("pk"), status=Seat.Status.OPEN)
+                  .order_by().values("match").annotate(n=Count("pk")).values("n"))
     return (Match.objects.filter(status=Match.Status.OPEN, is_public=True)
             .only(*LOBBY_FIELDS)
-            .annotate(open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN)))
+            .annotate(open_seats=Coalesce(Subquery(open_seats, output_field=IntegerField()), 0))
             .order_by("-created_at", "-pk"))
 
 

@@ -112,6 +112,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 30, "transaction_mode": "IMMEDIATE"}
     )
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The planner's default cost of a random page read (4, for spinning disks) made it read
+    # all of a player's seats (every finished match of theirs) for "my matches" rather than
+    # look up the site's current matches' seats by index; 1.1 is the usual figure for data
+    # on SSD or in memory (README "Benchmarks" has the plans). POSTGRES_RANDOM_PAGE_COST sets
+    # it, empty leaves the server's.
+    _page_cost = os.environ.get("POSTGRES_RANDOM_PAGE_COST", "1.1")
+    if _page_cost:
+        DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+            f"-c random_page_cost={float(_page_cost)}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- celery ---------------------------------------------------------------------------
