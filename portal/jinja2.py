@@ -11,8 +11,9 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from django.template import defaultfilters
+from django.urls import reverse
 from django.utils import timezone, translation
-from jinja2 import Environment
+from jinja2 import ChainableUndefined, Environment
 
 
 def date(value: datetime | None, format_string: str) -> str:
@@ -33,6 +34,9 @@ def _date(value: datetime, format_string: str, zone: tzinfo, language: str | Non
 
 
 def environment(**options: Any) -> Environment:
+    # A missing name (or an attribute of one) renders as nothing, as in Django's templates.
+    options["undefined"] = ChainableUndefined
     env = Environment(**options)
     env.filters.update({"date": date, "floatformat": defaultfilters.floatformat})
+    env.globals.update({"url": reverse})
     return env
