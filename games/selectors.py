@@ -7,18 +7,24 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
+    Case,
     Count,
     Exists,
+    F,
     IntegerField,
     OuterRef,
     Prefetch,
+    Q,
     QuerySet,
     Subquery,
+    Value,
+    When,
 )
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
+from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services.timing import seat_clocks
 
@@ -212,6 +218,45 @@ def phase_submission_status(match: Match) -> dict[int, bool]:
         ).values_list("seat__number", flat=True)
     )
     return {number: number in submitted for number in sorted(prompted)}
+
+
+def match_page_phases(match: Match) -> tuple[list[Phase], Phase | None]:
+    """For the match page, in one query: every resolved phase, oldest first (numbers and names
+    only, as ``match_history`` orders them), and the current unresolved phase (open or
+    quarantined; what its notes show) or None."""
+    rows = list(Phase.objects.filter(match=match)
+                .filter(Q(status=Phase.Status.RESOLVED) | Q(number=match.phase_number))
+                .only("id", "match_id", "number", "name", "kind", "status", "resolved_at",
+                      "extended", "leave_extended")
+                .order_by("number"))
+    resolved = [phase for phase in rows if phase.status == Phase.Status.RESOLVED]
+    current = next((phase for phase in rows if phase.number == match.phase_number
+                    and phase.status != Phase.Status.RESOLVED), None)
+    return resolved, current
+
+
+def phase_sheets(match: Match, phase: Phase | None, *, prompted: set[int], seats: list[Seat],
+                 author: Seat | None, user: AbstractBaseUser | None
+                 ) -> tuple[dict[int, bool], Submission | None]:
+    """For the open ``phase``, in one query: {seat number: has submitted} for every prompted
+    seat (``phase_submission_status``) and ``author``'s own sheet if ``user`` holds that seat
+    (``submission_for_author``). The other seats' rows are read without their content: their
+    sheets never leave the database."""
+    numbers = {seat.pk: seat.number for seat in seats}
+    if match.status != Match.Status.ACTIVE or phase is None or phase.status != Phase.Status.OPEN:
+        return {number: False for number in sorted(prompted)}, None
+    own = (author.pk if author is not None and user is not None and user.is_authenticated
+           and author.match_id == match.pk and author.user_id == user.pk else None)
+    rows = list(Submission.objects.filter(phase=phase)
+                .only("id", "phase_id", "seat_id", "source", "receipt", "revision",
+                      "submitted_at", "updated_at")
+                .annotate(own_data=Case(When(seat_id=own, then=F("data")), default=Value(None),
+                                        output_field=JSONField())))
+    submitted = {numbers.get(row.seat_id) for row in rows}
+    mine = next((row for row in rows if own is not None and row.seat_id == own), None)
+    if mine is not None:
+        mine.data = mine.own_data
+    return {number: number in submitted for number in sorted(prompted)}, mine
 
 
 def match_open_phase(match: Match) -> Phase | None:

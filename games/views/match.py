@@ -135,7 +135,15 @@ def match_page_context(
                     and seat.user_id == user.pk), None)
     active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
     prompts = game.prompts(match.state) if active else {}
-    submitted = selectors.phase_submission_status(match) if active else {}
+    must_act = active and my_seat is not None and my_seat.number in prompts
+    my_sheet = None
+    if full:  # the page: its phases, and who is in with the reader's own sheet, in two queries
+        resolved, open_phase = selectors.match_page_phases(match)
+        submitted, my_sheet = selectors.phase_sheets(
+            match, open_phase, prompted=set(prompts), seats=seats,
+            author=my_seat if must_act else None, user=user) if active else ({}, None)
+    else:  # the status poll
+        submitted = selectors.phase_submission_status(match) if active else {}
     clocks = seat_clocks(match, timezone.now(), seats=[seat.number for seat in seats]) \
         if active else {}
     rows = [_seat_row(game, seat, prompts, submitted) for seat in seats]
@@ -155,12 +163,12 @@ def match_page_context(
         "my_clock": clocks.get(my_seat.number) if my_seat is not None else None,
         "moved_deadline": moved,
     }
-    if active and my_seat is not None and my_seat.number in prompts:
+    if must_act:
         context["must_act"] = True
     if not full:  # the status poll: who is in, nothing more
         return context
-    if context.get("must_act"):
-        context["my_sheet"] = selectors.submission_for_author(match, my_seat, user)
+    if must_act:
+        context["my_sheet"] = my_sheet
     context["orders_form"] = orders_form if context.get("must_act") else None
     if context.get("must_act") and orders_form is None:
         context["orders_form"] = OrdersForm(initial={
@@ -173,14 +181,14 @@ def match_page_context(
     )
     context["can_leave"] = match.status == Match.Status.OPEN and my_seat is not None
     context["show_invite"] = is_participant(match, user) and match.status == Match.Status.OPEN
-    context["resolved_phases"] = resolved_phases(match)
+    context["resolved_phases"] = resolved
     context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
     context["result"] = match.result
     context["moderation_log"] = selectors.match_moderation_log(match)
     if active:
-        context["open_phase"] = selectors.match_open_phase(match)
+        context["open_phase"] = open_phase
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))
