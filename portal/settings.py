@@ -170,7 +170,7 @@ CELERY_BEAT_SCHEDULE = {
 # process keeps it in memory.
 CACHE_URL = os.environ.get("CACHE_URL", "") or REDIS_URL
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    CACHES = {"default": {"BACKEND": "portal.cache.RedisCache",  # Django's, a client kept
                           "LOCATION": CACHE_URL, "KEY_PREFIX": "portal"}}
     # Sessions read from the cache, written through to the database (nothing lost with it).
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
