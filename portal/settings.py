@@ -91,6 +91,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "portal.mail.bounces.failing_banner",
+                "portal.context_processors.site_links",
             ],
         },
     },

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import parse_etags, quote_etag
 from django.views.decorators.http import require_POST
 
@@ -170,11 +171,12 @@ def match_page_context(
     if must_act:
         context["my_sheet"] = my_sheet
     context["orders_form"] = orders_form if context.get("must_act") else None
-    if context.get("must_act") and orders_form is None:
-        context["orders_form"] = OrdersForm(initial={
+    if must_act and orders_form is None:
+        # Made only if the page shows it (a game with its own panel never does).
+        context["orders_form"] = SimpleLazyObject(lambda: OrdersForm(initial={
             "phase_number": match.phase_number,
             "format": OrdersForm.Format.TEXT,
-        })
+        }))
     context["can_join"] = (
         match.status == Match.Status.OPEN and user.is_authenticated and my_seat is None
         and any(seat.status == Seat.Status.OPEN for seat in seats)
