@@ -93,16 +93,11 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="profile-pages-"))
     bench_http.configure(args.database, tmp, fresh=not args.reuse)
-    # The bare page's settings (the portal's, with its one URL), the portal's URLs beside it.
+    # The bare page's settings: the portal's, with the bare page's URL before the portal's.
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench_http_bare"
     import django
 
     django.setup()
-    import bench_http_bare
-    from django.urls import clear_url_caches, include, path
-
-    bench_http_bare.urlpatterns.append(path("", include("portal.urls")))
-    clear_url_caches()
     if args.reuse:
         from django.core.cache import cache
 
