@@ -198,6 +198,12 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         "fa_sheet_text": draft_text(game, state, seat.number, normal),
         "fa_legal_json": legal_json,
         "fa_live_board": live_board(match, view, seat.number, draft),
+        # The panel as the page shows it (no posted fields, no message) is the same for the
+        # same open phase, seat and sealed sheet: rendered once, then kept (its CSRF field is
+        # put in per request; see games/templatetags/jinja_include.py).
+        "fa_panel_key": None if posted is not None else _open_phase_key(
+            match, "fa-panel", seat.number, *((sheet.pk, sheet.revision, sheet.receipt)
+                                               if sheet is not None else ())),
     }
 
 

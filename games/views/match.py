@@ -6,7 +6,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -228,13 +227,13 @@ def history_entries(match: Match, *, latest: int | None = None,
     keys = {phase.pk: pagecache.key_for("history-record", match.pk, match.seed, phase.pk,
                                         phase.number)
             for phase in shown}
-    kept = cache.get_many(list(keys.values()))
+    kept = pagecache.get_many(list(keys.values()))
     missing = [phase.pk for phase in shown if keys[phase.pk] not in kept]
     made = {}
     for phase in Phase.objects.filter(pk__in=missing) if missing else []:
         made[keys[phase.pk]] = _history_record(game, phase)
     if made:
-        cache.set_many(made, pagecache.TIMEOUT)
+        pagecache.set_many(made)
     entries = [{"phase": phase, **(kept.get(keys[phase.pk]) or made[keys[phase.pk]])}
                for phase in shown]
     entries.reverse()
