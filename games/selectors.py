@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
@@ -220,18 +220,43 @@ def phase_submission_status(match: Match) -> dict[int, bool]:
     return {number: number in submitted for number in sorted(prompted)}
 
 
-def match_page_phases(match: Match) -> tuple[list[Phase], Phase | None]:
-    """For the match page, in one query: every resolved phase, oldest first (numbers and names
-    only, as ``match_history`` orders them), and the current unresolved phase (open or
-    quarantined; what its notes show) or None."""
+class PhaseNumber(NamedTuple):
+    """An older resolved phase in a match page's list: what its replay steps and links read."""
+
+    pk: int
+    number: int
+    name: str
+
+
+# (in the model's order of fields, as Model.from_db reads them)
+PAGE_PHASE_FIELDS = tuple(field.attname for field in Phase._meta.concrete_fields
+                          if field.attname in {"id", "match_id", "number", "name", "kind",
+                                               "status", "resolved_at", "extended",
+                                               "leave_extended"})
+
+
+def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseNumber],
+                                                               Phase | None]:
+    """For the match page, in one query: every resolved phase, oldest first (as
+    ``match_history`` orders them), and the current unresolved phase (open or quarantined;
+    what its notes show) or None. Only the ``latest`` resolved phases (the page shows them)
+    and the current one are made models (their other fields deferred); the older ones are
+    ``PhaseNumber`` rows, so that a long match costs a small row per phase, not a model."""
     rows = list(Phase.objects.filter(match=match)
                 .filter(Q(status=Phase.Status.RESOLVED) | Q(number=match.phase_number))
-                .only("id", "match_id", "number", "name", "kind", "status", "resolved_at",
-                      "extended", "leave_extended")
-                .order_by("number"))
-    resolved = [phase for phase in rows if phase.status == Phase.Status.RESOLVED]
-    current = next((phase for phase in rows if phase.number == match.phase_number
-                    and phase.status != Phase.Status.RESOLVED), None)
+                .order_by("number").values_list(*PAGE_PHASE_FIELDS))
+    pk, number, name, status = (PAGE_PHASE_FIELDS.index(field)
+                                for field in ("id", "number", "name", "status"))
+    resolved_rows = [row for row in rows if row[status] == Phase.Status.RESOLVED]
+    db = Phase.objects.db
+    older = len(resolved_rows) - latest
+    resolved: list[Phase | PhaseNumber] = [
+        PhaseNumber(row[pk], row[number], row[name]) if index < older
+        else Phase.from_db(db, PAGE_PHASE_FIELDS, row)
+        for index, row in enumerate(resolved_rows)]
+    current = next((Phase.from_db(db, PAGE_PHASE_FIELDS, row) for row in rows
+                    if row[number] == match.phase_number
+                    and row[status] != Phase.Status.RESOLVED), None)
     return resolved, current
 
 

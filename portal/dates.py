@@ -13,12 +13,20 @@ from django.template import defaultfilters
 from django.utils import timezone, translation
 
 
-def date(value: datetime | None, format_string: str) -> str:
-    """``value|date:format_string`` in the active time zone and language."""
+def locale() -> tuple[tzinfo, str | None]:
+    """The active time zone and language (what ``date`` and ``floatformat`` depend on), for
+    a caller formatting many values to look up once."""
+    return timezone.get_current_timezone(), translation.get_language()
+
+
+def date(value: datetime | None, format_string: str,
+         shown_in: tuple[tzinfo, str | None] | None = None) -> str:
+    """``value|date:format_string`` in the active time zone and language (or ``shown_in``,
+    what ``locale()`` gave)."""
     if value is None or value == "":
         return ""
-    return _date(value, format_string, timezone.get_current_timezone(),
-                 translation.get_language())
+    zone, language = shown_in or locale()
+    return _date(value, format_string, zone, language)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -28,11 +36,12 @@ def _date(value: datetime, format_string: str, zone: tzinfo, language: str | Non
     return defaultfilters.date(value, format_string)
 
 
-def floatformat(value: float | Decimal | int | None, arg: str = "-1") -> str:
-    """``value|floatformat:arg`` in the active language."""
+def floatformat(value: float | Decimal | int | None, arg: str = "-1",
+                shown_in: tuple[tzinfo, str | None] | None = None) -> str:
+    """``value|floatformat:arg`` in the active language (or ``shown_in``'s)."""
     if value is None:
         return ""
-    return _floatformat(value, arg, translation.get_language())
+    return _floatformat(value, arg, shown_in[1] if shown_in else translation.get_language())
 
 
 @functools.lru_cache(maxsize=1024)

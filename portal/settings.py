@@ -99,7 +99,8 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates_jinja"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "portal.jinja2.environment"},
+        "OPTIONS": {"environment": "portal.jinja2.environment",
+                    "context_processors": ["portal.jinja2.locale"]},
     },
 ]
 

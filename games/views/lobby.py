@@ -49,7 +49,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     # The lists are most of the page's rows: rendered with Jinja2 (portal/jinja2.py).
     lists = mark_safe(render_to_string(  # noqa: S308 (autoescaped by Jinja2)
         "games/lobby_lists.jinja", {"open_matches": open_matches, "running": running},
-        using="jinja2"))
+        request=request, using="jinja2"))
     return render(request, "games/lobby.html", {
         "lists": lists, "offered": offered, "page": page, "next_page": page + 1 if more else None,
         "previous_page": page - 1 if page > 1 else None,
@@ -80,8 +80,10 @@ def my_matches(request: HttpRequest) -> HttpResponse:
         older = finished[selectors.FINISHED_PAGE - 1].my_seat.pk
     for match in entries:
         match.url = match_path(match.pk)
+    status_labels = {value: str(label) for value, label in Match.Status.choices}
     rows = mark_safe(render_to_string(  # noqa: S308 (autoescaped by Jinja2)
-        "games/my_matches_list.jinja", {"matches": entries}, using="jinja2"))
+        "games/my_matches_list.jinja", {"matches": entries, "status_labels": status_labels},
+        request=request, using="jinja2"))
     return render(request, "games/my_matches.html", {
         "matches": entries, "rows": rows, "older": older, "further_page": before is not None})
 

@@ -138,7 +138,7 @@ def match_page_context(
     must_act = active and my_seat is not None and my_seat.number in prompts
     my_sheet = None
     if full:  # the page: its phases, and who is in with the reader's own sheet, in two queries
-        resolved, open_phase = selectors.match_page_phases(match)
+        resolved, open_phase = selectors.match_page_phases(match, latest=HISTORY_ON_PAGE)
         submitted, my_sheet = selectors.phase_sheets(
             match, open_phase, prompted=set(prompts), seats=seats,
             author=my_seat if must_act else None, user=user) if active else ({}, None)

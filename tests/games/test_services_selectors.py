@@ -92,7 +92,7 @@ def test_the_page_reads_who_is_in_and_the_authors_own_sheet_in_one_query(
     match.refresh_from_db()
     seats = list(match.seats.all())
     alice_seat, bob_seat = sorted(seats, key=lambda seat: seat.number)
-    _, phase = selectors.match_page_phases(match)
+    _, phase = selectors.match_page_phases(match, latest=5)
     with django_assert_num_queries(1):
         status, mine = selectors.phase_sheets(match, phase, prompted={1, 2}, seats=seats,
                                               author=alice_seat, user=match.alice)
