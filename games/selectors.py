@@ -173,12 +173,13 @@ def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
     states loaded in one query."""
     if not matches:
         return {}
-    from django.core.cache import cache
+    from games import pagecache
 
     keys = {m.pk: "prompts:" + "-".join(str(part) for part in (
         m.pk, m.seed, m.phase_number, m.logbook_seq, m.deadline.timestamp() if m.deadline
         else "")) for m in matches}
-    found = cache.get_many(list(keys.values()))
+    # (kept in the process too: a key names a phase's prompts, which never change)
+    found = pagecache.get_many(list(keys.values()))
     out = {pk: set(found[key]) for pk, key in keys.items() if key in found}
     missing = [m.pk for m in matches if keys[m.pk] not in found]
     if missing:
@@ -186,7 +187,7 @@ def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
         for match in Match.objects.filter(pk__in=missing).only("id", "game", "status", "state"):
             out[match.pk] = _prompted_seats(match)
             made[keys[match.pk]] = sorted(out[match.pk])
-        cache.set_many(made, 24 * 3600)
+        pagecache.set_many(made)
     return out
 
 
