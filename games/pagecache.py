@@ -57,6 +57,28 @@ def cached(key: str, make: Callable[[], T]) -> T:
     if value is None:
         value = make()
         cache.set(key, value, TIMEOUT)
+    return _keep(key, value)
+
+
+def get_many(keys: list[str]) -> dict[str, Any]:
+    """The pieces stored under ``keys`` that are there: this process's copies, then the
+    cache's in one round trip (kept in the process too)."""
+    found = {key: value for key in keys if (value := _local.get(key)) is not None}
+    missing = [key for key in keys if key not in found]
+    if missing:
+        for key, value in cache.get_many(missing).items():
+            found[key] = _keep(key, value)
+    return found
+
+
+def set_many(pieces: dict[str, Any]) -> None:
+    """Store pieces (made once, never changed) in the cache and in this process."""
+    cache.set_many(pieces, TIMEOUT)
+    for key, value in pieces.items():
+        _keep(key, value)
+
+
+def _keep(key: str, value: Any) -> Any:
     _local[key] = value
     while len(_local) > LOCAL_SIZE:
         try:

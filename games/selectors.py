@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
+    Case,
     Count,
     Exists,
+    F,
     IntegerField,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
+    Value,
+    When,
 )
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
+from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services.timing import seat_clocks
 
@@ -88,18 +95,24 @@ def matches_finished_for_user(user: AbstractBaseUser, *, before: int | None = No
     return out
 
 
+# What lists of "my matches" read of each seat and its match (pages, API, the prompts' keys).
+MY_MATCHES_FIELDS = ("id", "number", "match_id", "user_id", "match__id", "match__game",
+                     "match__title", "match__status", "match__phase_number", "match__phase_name",
+                     "match__deadline", "match__created_at", "match__seed", "match__logbook_seq")
+
+
 def current_seats(user: AbstractBaseUser) -> QuerySet[Seat]:
     """The user's seats in open and active matches, with their matches."""
     return (Seat.objects.filter(user=user,
                                 match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
-            .select_related("match").defer("match__state", "match__options"))
+            .select_related("match").only(*MY_MATCHES_FIELDS))
 
 
 def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> QuerySet[Seat]:
     """The user's seats in finished and aborted matches, newest first (below ``before``)."""
     seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.FINISHED,
                                                                Match.Status.ABORTED])
-             .select_related("match").defer("match__state", "match__options")
+             .select_related("match").only(*MY_MATCHES_FIELDS)
              .order_by("-pk"))
     return seats.filter(pk__lt=before) if before is not None else seats
 
@@ -107,9 +120,13 @@ def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> Quer
 def lobby_open() -> QuerySet[Match]:
     """Public matches waiting for players, newest first, with their count of open seats (the
     lobby slices a page of it)."""
+    # The count is a subquery per match shown (not a join grouped over every open match): the
+    # page is read first, newest first through ``match_open_public_new``.
+    open_seats = (Seat.objects.filter(match=OuterRef("pk"), status=Seat.Status.OPEN)
+                  .order_by().values("match").annotate(n=Count("pk")).values("n"))
     return (Match.objects.filter(status=Match.Status.OPEN, is_public=True)
             .only(*LOBBY_FIELDS)
-            .annotate(open_seats=Count("seats", filter=Q(seats__status=Seat.Status.OPEN)))
+            .annotate(open_seats=Coalesce(Subquery(open_seats, output_field=IntegerField()), 0))
             .order_by("-created_at", "-pk"))
 
 
@@ -118,6 +135,30 @@ def lobby_running() -> QuerySet[Match]:
     return (Match.objects.filter(is_public=True, status=Match.Status.ACTIVE)
             .only(*LOBBY_FIELDS, "phase_number", "phase_name", "deadline")
             .order_by("deadline", "pk"))
+
+
+def lobby_players(match_ids: list[int]) -> dict[int, list[dict[str, str]]]:
+    """{match id: its players in seat order, each {"name", "badge", "title"}: the username and
+    the reliability record's short and long forms} in one query, as plain rows."""
+    from games.services.reliability import reliability_badge, reliability_describe
+
+    out: dict[int, list[dict[str, str]]] = {}
+    rows = (Seat.objects.filter(match_id__in=match_ids, user__isnull=False)
+            .order_by("match_id", "number")
+            .values_list("match_id", "user__username", *(f"user__reliability__{field}"
+                                                         for field in RELIABILITY_SHOWN)))
+    for match_id, name, *record in rows:
+        # (the record's fields as attributes, as the descriptions read them; no model)
+        shown = (SimpleNamespace(**dict(zip(RELIABILITY_SHOWN, record, strict=True)))
+                 if record[0] is not None else None)
+        out.setdefault(match_id, []).append({
+            "name": name, "badge": reliability_badge(shown),
+            "title": "Reliability: " + reliability_describe(shown)})
+    return out
+
+
+RELIABILITY_SHOWN = ("score", "deadlines", "deadlines_missed", "matches_finished",
+                     "matches_abandoned")
 
 
 LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "created_at",
@@ -132,12 +173,13 @@ def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
     states loaded in one query."""
     if not matches:
         return {}
-    from django.core.cache import cache
+    from games import pagecache
 
     keys = {m.pk: "prompts:" + "-".join(str(part) for part in (
         m.pk, m.seed, m.phase_number, m.logbook_seq, m.deadline.timestamp() if m.deadline
         else "")) for m in matches}
-    found = cache.get_many(list(keys.values()))
+    # (kept in the process too: a key names a phase's prompts, which never change)
+    found = pagecache.get_many(list(keys.values()))
     out = {pk: set(found[key]) for pk, key in keys.items() if key in found}
     missing = [m.pk for m in matches if keys[m.pk] not in found]
     if missing:
@@ -145,7 +187,7 @@ def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
         for match in Match.objects.filter(pk__in=missing).only("id", "game", "status", "state"):
             out[match.pk] = _prompted_seats(match)
             made[keys[match.pk]] = sorted(out[match.pk])
-        cache.set_many(made, 24 * 3600)
+        pagecache.set_many(made)
     return out
 
 
@@ -177,6 +219,70 @@ def phase_submission_status(match: Match) -> dict[int, bool]:
         ).values_list("seat__number", flat=True)
     )
     return {number: number in submitted for number in sorted(prompted)}
+
+
+class PhaseNumber(NamedTuple):
+    """An older resolved phase in a match page's list: what its replay steps and links read."""
+
+    pk: int
+    number: int
+    name: str
+
+
+# (in the model's order of fields, as Model.from_db reads them)
+PAGE_PHASE_FIELDS = tuple(field.attname for field in Phase._meta.concrete_fields
+                          if field.attname in {"id", "match_id", "number", "name", "kind",
+                                               "status", "resolved_at", "extended",
+                                               "leave_extended"})
+
+
+def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseNumber],
+                                                               Phase | None]:
+    """For the match page, in one query: every resolved phase, oldest first (as
+    ``match_history`` orders them), and the current unresolved phase (open or quarantined;
+    what its notes show) or None. Only the ``latest`` resolved phases (the page shows them)
+    and the current one are made models (their other fields deferred); the older ones are
+    ``PhaseNumber`` rows, so that a long match costs a small row per phase, not a model."""
+    rows = list(Phase.objects.filter(match=match)
+                .filter(Q(status=Phase.Status.RESOLVED) | Q(number=match.phase_number))
+                .order_by("number").values_list(*PAGE_PHASE_FIELDS))
+    pk, number, name, status = (PAGE_PHASE_FIELDS.index(field)
+                                for field in ("id", "number", "name", "status"))
+    resolved_rows = [row for row in rows if row[status] == Phase.Status.RESOLVED]
+    db = Phase.objects.db
+    older = len(resolved_rows) - latest
+    resolved: list[Phase | PhaseNumber] = [
+        PhaseNumber(row[pk], row[number], row[name]) if index < older
+        else Phase.from_db(db, PAGE_PHASE_FIELDS, row)
+        for index, row in enumerate(resolved_rows)]
+    current = next((Phase.from_db(db, PAGE_PHASE_FIELDS, row) for row in rows
+                    if row[number] == match.phase_number
+                    and row[status] != Phase.Status.RESOLVED), None)
+    return resolved, current
+
+
+def phase_sheets(match: Match, phase: Phase | None, *, prompted: set[int], seats: list[Seat],
+                 author: Seat | None, user: AbstractBaseUser | None
+                 ) -> tuple[dict[int, bool], Submission | None]:
+    """For the open ``phase``, in one query: {seat number: has submitted} for every prompted
+    seat (``phase_submission_status``) and ``author``'s own sheet if ``user`` holds that seat
+    (``submission_for_author``). The other seats' rows are read without their content: their
+    sheets never leave the database."""
+    numbers = {seat.pk: seat.number for seat in seats}
+    if match.status != Match.Status.ACTIVE or phase is None or phase.status != Phase.Status.OPEN:
+        return {number: False for number in sorted(prompted)}, None
+    own = (author.pk if author is not None and user is not None and user.is_authenticated
+           and author.match_id == match.pk and author.user_id == user.pk else None)
+    rows = list(Submission.objects.filter(phase=phase)
+                .only("id", "phase_id", "seat_id", "source", "receipt", "revision",
+                      "submitted_at", "updated_at")
+                .annotate(own_data=Case(When(seat_id=own, then=F("data")), default=Value(None),
+                                        output_field=JSONField())))
+    submitted = {numbers.get(row.seat_id) for row in rows}
+    mine = next((row for row in rows if own is not None and row.seat_id == own), None)
+    if mine is not None:
+        mine.data = mine.own_data
+    return {number: number in submitted for number in sorted(prompted)}, mine
 
 
 def match_open_phase(match: Match) -> Phase | None:

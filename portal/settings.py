@@ -92,8 +92,16 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "portal.mail.bounces.failing_banner",
+                "portal.context_processors.site_links",
             ],
         },
+    },
+    {   # a few hot lists, rendered into Django-rendered pages (portal/jinja2.py says why)
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates_jinja"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "portal.jinja2.environment",
+                    "context_processors": ["portal.jinja2.locale"]},
     },
 ]
 
@@ -107,6 +115,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 30, "transaction_mode": "IMMEDIATE"}
     )
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The planner's default cost of a random page read (4, for spinning disks) made it read
+    # all of a player's seats (every finished match of theirs) for "my matches" rather than
+    # look up the site's current matches' seats by index; 1.1 is the usual figure for data
+    # on SSD or in memory (README "Benchmarks" has the plans). POSTGRES_RANDOM_PAGE_COST sets
+    # it, empty leaves the server's.
+    _page_cost = os.environ.get("POSTGRES_RANDOM_PAGE_COST", "1.1")
+    if _page_cost:
+        DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+            f"-c random_page_cost={float(_page_cost)}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- celery ---------------------------------------------------------------------------
@@ -173,7 +191,7 @@ CELERY_BEAT_SCHEDULE = {
 # process keeps it in memory.
 CACHE_URL = os.environ.get("CACHE_URL", "") or REDIS_URL
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    CACHES = {"default": {"BACKEND": "portal.cache.RedisCache",  # Django's, a client kept
                           "LOCATION": CACHE_URL, "KEY_PREFIX": "portal"}}
     # Sessions read from the cache, written through to the database (nothing lost with it).
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

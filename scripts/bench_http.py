@@ -4,9 +4,10 @@
 
 Starts gunicorn exactly as the docker stack does (``docker/gunicorn.conf.py``, the project's
 WSGI application, ``DEBUG=false``, persistent database connections) on a database of its own
-(``bench_http`` on the server of DATABASE_URL, default the machine's PostgreSQL; dropped and made
-anew, then migrated) and a Redis database for the cache (``BENCH_REDIS_URL``, default
-``redis://127.0.0.1:6379/12``; the servers get it as CACHE_URL, as docker's web does), then
+(``--database``, default ``bench_http``, on the server of DATABASE_URL, default the
+machine's PostgreSQL; dropped and made anew, then migrated) and a Redis database for the cache
+(``BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; the servers get it as CACHE_URL,
+as docker's web does), then
 times with Debian's ``wrk`` (``apt-get install wrk``; this script installs nothing)
 ``wrk -t2 -c8 -d10s`` per page, logged in as a player (alice) of a Final Act match at round 9,
 every option on, whose orders are not sealed yet (200 other matches in the lobby, some of them
@@ -237,24 +238,12 @@ def wrk(url: str, headers: dict, args) -> dict:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--duration", type=int, default=10, help="seconds per page (wrk -d)")
-    parser.add_argument("--threads", type=int, default=2, help="wrk -t")
-    parser.add_argument("--connections", type=int, default=8, help="wrk -c")
-    parser.add_argument("--rounds", type=int, default=9, help="the measured match's round")
-    parser.add_argument("--others", type=int, default=200, help="other matches in the lobby")
-    parser.add_argument("--finished", type=int, default=0, help="finished matches (history)")
-    parser.add_argument("--pages", default="match,lobby,mine,status",
-                        help="which pages to time (comma-separated)")
-    args = parser.parse_args()
-    if not shutil.which("wrk"):
-        raise SystemExit("needs wrk: apt-get install wrk")
-
-    load_start = os.getloadavg()
-    tmp = Path(tempfile.mkdtemp(prefix="bench-http-"))
+def configure(database: str, tmp: Path, *, fresh: bool = True) -> dict:
+    """Make database ``database`` anew (unless not ``fresh``) and set this process up (Django's
+    settings, as the servers have them); the servers' environment."""
     base_db = os.environ.get("DATABASE_URL", "postgres://root@127.0.0.1:5432/test")
-    database_url = own_database(base_db, "bench_http")
+    database_url = (own_database(base_db, database) if fresh else
+                    urlunsplit(urlsplit(base_db)._replace(path=f"/{database}")))
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
     secret = "bench-http-" + "x" * 50
     server_env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
@@ -266,34 +255,66 @@ def main() -> None:
     # a broker of folders (nothing consumes it; no Redis list fills up).
     os.environ.update({**server_env, "REDIS_URL": "", "CACHE_URL": redis_url,
                        "DJANGO_SETTINGS_MODULE": "portal.settings"})
+    return server_env
 
+
+def fill_database(args) -> dict:
+    """Migrate, collect the static files, empty the cache and build the data (``build_data``);
+    what the requests need."""
     import django
 
     django.setup()
     from django.core.cache import cache
     from django.core.management import call_command
+    from django.db import connection
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     cache.clear()
     data = build_data(args.rounds, args.others, args.finished)
-    from django.db import connection
-
     with connection.cursor() as cursor:  # statistics, as autovacuum would gather them
         cursor.execute("ANALYZE")
+    return data
 
+
+def page_requests(data: dict) -> dict[str, tuple[str, dict, int, str]]:
+    """Each page's path, request headers, expected status and a text its answer must hold."""
     headers = {"Cookie": f"sessionid={data['session']}", "X-Forwarded-Proto": "https"}
     htmx = {**headers, "HX-Request": "true"}
     match_path = f"/matches/{data['match']}/"
-    pages = {
+    return {
         "match": (match_path, headers, 200, 'id="fa-sheet-panel"'),
         "lobby": ("/", headers, 200, "Lobby match"),
         "mine": ("/matches/mine/", headers, 200, "Measured match"),
         "status": (f"{match_path}status/?phase={data['phase']}", htmx, 200,
                    'id="submission-status"'),
+        "bare": ("/bare/", headers, 200, "row 50"),
     }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duration", type=int, default=10, help="seconds per page (wrk -d)")
+    parser.add_argument("--threads", type=int, default=2, help="wrk -t")
+    parser.add_argument("--connections", type=int, default=8, help="wrk -c")
+    parser.add_argument("--rounds", type=int, default=9, help="the measured match's round")
+    parser.add_argument("--others", type=int, default=200, help="other matches in the lobby")
+    parser.add_argument("--finished", type=int, default=0, help="finished matches (history)")
+    parser.add_argument("--pages", default="match,lobby,mine,status",
+                        help="which pages to time (comma-separated)")
+    parser.add_argument("--database", default="bench_http",
+                        help="the database to drop, make anew and fill (DATABASE_URL's server)")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        raise SystemExit("needs wrk: apt-get install wrk")
+
+    load_start = os.getloadavg()
+    tmp = Path(tempfile.mkdtemp(prefix="bench-http-"))
+    server_env = configure(args.database, tmp)
+    data = fill_database(args)
+
+    pages = page_requests(data)
     wanted = [name for name in args.pages.split(",") if name]
-    pages["bare"] = ("/bare/", headers, 200, "row 50")
 
     def prepared(name: str, port: int) -> tuple[str, dict]:
         """The page's URL and headers, after one checked fetch (and, for the status poll,

@@ -198,6 +198,12 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         "fa_sheet_text": draft_text(game, state, seat.number, normal),
         "fa_legal_json": legal_json,
         "fa_live_board": live_board(match, view, seat.number, draft),
+        # The panel as the page shows it (no posted fields, no message) is the same for the
+        # same open phase, seat and sealed sheet: rendered once, then kept (its CSRF field is
+        # put in per request; see games/templatetags/jinja_include.py).
+        "fa_panel_key": None if posted is not None else _open_phase_key(
+            match, "fa-panel", seat.number, *((sheet.pk, sheet.revision, sheet.receipt)
+                                               if sheet is not None else ())),
     }
 
 
@@ -249,7 +255,7 @@ def sheet_validate(request: HttpRequest, match_id: int, seat_number: int) -> Htt
         return _refused(request, str(closed), 409)
     context = {"match": match, "my_seat": seat, "fa_oob": True, "fa_check_only": True,
                **sheet_panel_context(match, game, seat, None, posted=request.POST)}
-    return render(request, "games/final-act/sheet_check.html", context)
+    return render(request, "games/final-act/sheet_check.jinja", context, using="jinja2")
 
 
 @login_required
@@ -273,7 +279,7 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
                                "fa_notice": sealed.notice, "fa_receipt": sealed.receipt,
                                "fa_oob": True}
     context.update(sheet_panel_context(match, game, seat, sheet))
-    return render(request, "games/final-act/sheet_panel.html", context)
+    return render(request, "games/final-act/sheet_panel.jinja", context, using="jinja2")
 
 
 def _sheet_refused(request: HttpRequest, match: Match, seat: Seat,
@@ -298,6 +304,7 @@ def _sheet_refused(request: HttpRequest, match: Match, seat: Seat,
     context["fa_error"] = error.message
     if error.code == "stale_phase":
         context["fa_phase_number"] = match.phase_number
-    template = ("games/final-act/sheet_panel.html" if request.htmx
-                else "games/final-act/match.html")
-    return render(request, template, context, status=status)
+    if request.htmx:
+        return render(request, "games/final-act/sheet_panel.jinja", context, status=status,
+                      using="jinja2")
+    return render(request, "games/final-act/match.html", context, status=status)

@@ -178,6 +178,11 @@ def deadline_miss_excuse(*, miss_id: Any, by: AbstractBaseUser | None, reason: s
     return miss
 
 
+def reliability_badge(record: Reliability | None) -> str:
+    """The short form: "92 %", or "new" before the first counted match."""
+    return "new" if record is None or record.score is None else f"{record.score} %"
+
+
 def reliability_describe(record: Reliability | None) -> str:
     if record is None or record.score is None:
         return "no reliability record yet (no match of yours has been counted)"

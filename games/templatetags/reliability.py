@@ -10,7 +10,7 @@ from django import template
 from django.core.exceptions import ObjectDoesNotExist
 
 from games.models import Reliability
-from games.services.reliability import reliability_describe
+from games.services.reliability import reliability_badge, reliability_describe
 
 register = template.Library()
 
@@ -24,8 +24,7 @@ def _record(user: Any) -> Reliability | None:
 
 @register.filter
 def reliability(user: Any) -> str:
-    record = _record(user)
-    return "new" if record is None or record.score is None else f"{record.score} %"
+    return reliability_badge(_record(user))
 
 
 @register.filter

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import plugins, selectors
@@ -15,7 +16,7 @@ from games.forms import JoinForm, MatchCreateForm
 from games.models import Match, Seat
 from games.services import ServiceError, match_create, seat_join
 from games.services.timing import seat_clocks
-from games.views.access import match_url, redirect_to, status_for
+from games.views.access import match_path, match_url, redirect_to, status_for
 
 LOBBY_SIZE = 25  # per list and page (the lobby shows two lists)
 CREATE_FIELDS = (
@@ -29,24 +30,28 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """Public matches waiting for players (newest first) and in play (next deadline first),
     a page of each at a time (``?page=N``). Each list reads at most a page and one row through
     its own partial index (``match_open_public_new``, ``match_active_deadline``), however many
-    finished matches the site holds; the players of each list's matches, with their
-    reliability records, in one more query."""
+    finished matches the site holds; the players of both lists' matches, with their
+    reliability records, in one more query (as plain rows: the page shows them as text)."""
     page = _page_number(request)
     start = (page - 1) * LOBBY_SIZE
-    players = Prefetch("seats", to_attr="players", queryset=Seat.objects.filter(
-        user__isnull=False).select_related("user__reliability").order_by("number"))
-    open_matches = list(selectors.lobby_open().prefetch_related(players)
-                        [start:start + LOBBY_SIZE + 1])
-    running = list(selectors.lobby_running().prefetch_related(players)
-                   [start:start + LOBBY_SIZE + 1])
+    open_matches = list(selectors.lobby_open()[start:start + LOBBY_SIZE + 1])
+    running = list(selectors.lobby_running()[start:start + LOBBY_SIZE + 1])
+    more = len(open_matches) > LOBBY_SIZE or len(running) > LOBBY_SIZE
+    open_matches, running = open_matches[:LOBBY_SIZE], running[:LOBBY_SIZE]
+    players = selectors.lobby_players([match.pk for match in open_matches + running])
     now = timezone.now()
+    for match in open_matches + running:
+        match.url = match_path(match.pk)
+        match.players = players.get(match.pk, [])
     for match in running:  # each seat's clock, from the match row (no query)
         match.clocks = list(seat_clocks(match, now).values())
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
-    more = len(open_matches) > LOBBY_SIZE or len(running) > LOBBY_SIZE
+    # The lists are most of the page's rows: rendered with Jinja2 (portal/jinja2.py).
+    lists = mark_safe(render_to_string(  # noqa: S308 (autoescaped by Jinja2)
+        "games/lobby_lists.jinja", {"open_matches": open_matches, "running": running},
+        request=request, using="jinja2"))
     return render(request, "games/lobby.html", {
-        "open_matches": open_matches[:LOBBY_SIZE], "running": running[:LOBBY_SIZE],
-        "offered": offered, "page": page, "next_page": page + 1 if more else None,
+        "lists": lists, "offered": offered, "page": page, "next_page": page + 1 if more else None,
         "previous_page": page - 1 if page > 1 else None,
     })
 
@@ -73,8 +78,14 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     if len(finished) > selectors.FINISHED_PAGE:
         entries = entries[:-1]
         older = finished[selectors.FINISHED_PAGE - 1].my_seat.pk
+    for match in entries:
+        match.url = match_path(match.pk)
+    status_labels = {value: str(label) for value, label in Match.Status.choices}
+    rows = mark_safe(render_to_string(  # noqa: S308 (autoescaped by Jinja2)
+        "games/my_matches_list.jinja", {"matches": entries, "status_labels": status_labels},
+        request=request, using="jinja2"))
     return render(request, "games/my_matches.html", {
-        "matches": entries, "older": older, "further_page": before is not None})
+        "matches": entries, "rows": rows, "older": older, "further_page": before is not None})
 
 
 @login_required

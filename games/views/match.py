@@ -6,11 +6,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import parse_etags, quote_etag
 from django.views.decorators.http import require_POST
 
@@ -135,7 +135,15 @@ def match_page_context(
                     and seat.user_id == user.pk), None)
     active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
     prompts = game.prompts(match.state) if active else {}
-    submitted = selectors.phase_submission_status(match) if active else {}
+    must_act = active and my_seat is not None and my_seat.number in prompts
+    my_sheet = None
+    if full:  # the page: its phases, and who is in with the reader's own sheet, in two queries
+        resolved, open_phase = selectors.match_page_phases(match, latest=HISTORY_ON_PAGE)
+        submitted, my_sheet = selectors.phase_sheets(
+            match, open_phase, prompted=set(prompts), seats=seats,
+            author=my_seat if must_act else None, user=user) if active else ({}, None)
+    else:  # the status poll
+        submitted = selectors.phase_submission_status(match) if active else {}
     clocks = seat_clocks(match, timezone.now(), seats=[seat.number for seat in seats]) \
         if active else {}
     rows = [_seat_row(game, seat, prompts, submitted) for seat in seats]
@@ -155,32 +163,33 @@ def match_page_context(
         "my_clock": clocks.get(my_seat.number) if my_seat is not None else None,
         "moved_deadline": moved,
     }
-    if active and my_seat is not None and my_seat.number in prompts:
+    if must_act:
         context["must_act"] = True
     if not full:  # the status poll: who is in, nothing more
         return context
-    if context.get("must_act"):
-        context["my_sheet"] = selectors.submission_for_author(match, my_seat, user)
+    if must_act:
+        context["my_sheet"] = my_sheet
     context["orders_form"] = orders_form if context.get("must_act") else None
-    if context.get("must_act") and orders_form is None:
-        context["orders_form"] = OrdersForm(initial={
+    if must_act and orders_form is None:
+        # Made only if the page shows it (a game with its own panel never does).
+        context["orders_form"] = SimpleLazyObject(lambda: OrdersForm(initial={
             "phase_number": match.phase_number,
             "format": OrdersForm.Format.TEXT,
-        })
+        }))
     context["can_join"] = (
         match.status == Match.Status.OPEN and user.is_authenticated and my_seat is None
         and any(seat.status == Seat.Status.OPEN for seat in seats)
     )
     context["can_leave"] = match.status == Match.Status.OPEN and my_seat is not None
     context["show_invite"] = is_participant(match, user) and match.status == Match.Status.OPEN
-    context["resolved_phases"] = resolved_phases(match)
+    context["resolved_phases"] = resolved
     context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
     context["result"] = match.result
     context["moderation_log"] = selectors.match_moderation_log(match)
     if active:
-        context["open_phase"] = selectors.match_open_phase(match)
+        context["open_phase"] = open_phase
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))
@@ -218,13 +227,13 @@ def history_entries(match: Match, *, latest: int | None = None,
     keys = {phase.pk: pagecache.key_for("history-record", match.pk, match.seed, phase.pk,
                                         phase.number)
             for phase in shown}
-    kept = cache.get_many(list(keys.values()))
+    kept = pagecache.get_many(list(keys.values()))
     missing = [phase.pk for phase in shown if keys[phase.pk] not in kept]
     made = {}
     for phase in Phase.objects.filter(pk__in=missing) if missing else []:
         made[keys[phase.pk]] = _history_record(game, phase)
     if made:
-        cache.set_many(made, pagecache.TIMEOUT)
+        pagecache.set_many(made)
     entries = [{"phase": phase, **(kept.get(keys[phase.pk]) or made[keys[phase.pk]])}
                for phase in shown]
     entries.reverse()

@@ -161,6 +161,41 @@ def test_sealing_stores_the_sheet_and_shows_the_receipt(client, match, players):
     assert sheet.revision == 2 and sheet.data["units"]["1A"]["move"] == "stay"
 
 
+def test_the_kept_panel_shows_each_new_seal_and_a_working_csrf_field(match, players):
+    """The page's panel is rendered once per open phase, seat and sealed sheet and then kept:
+    a new seal shows at once, and its form carries the reader's own CSRF token."""
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    log_in(strict, players[0])
+    page = reverse("games:match", args=[match.pk])
+    _, submit = urls(match)
+
+    def reload() -> tuple[str, str]:
+        body = strict.get(page).content.decode()
+        token = re.search(r'<form id="fa-sheet-form".*?name="csrfmiddlewaretoken" '
+                          r'value="([^"]+)"', body, re.S)
+        assert token, "no CSRF field in the order form"
+        return body, token.group(1)
+
+    body, token = reload()
+    assert "Nothing sealed yet for this round" in body
+    response = strict.post(submit, {"phase_number": match.phase_number, "u-1A-move": "FL",
+                                    "csrfmiddlewaretoken": token})
+    assert response.status_code == 302  # sealed (no HTMX: back to the page)
+    body, token = reload()
+    assert "Sealed: revision 1" in body
+    assert re.search(r'<input type="text" name="u-1A-move" value="FL"', body)
+    response = strict.post(submit, {"phase_number": match.phase_number,
+                                    "csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    body, _ = reload()
+    assert "Sealed: revision 2" in body
+    assert re.search(r'<input type="text" name="u-1A-move" value="stay"', body)
+    # Without the token the form is refused: the field is what makes it pass.
+    assert strict.post(submit, {"phase_number": match.phase_number}).status_code == 403
+
+
 def test_a_refused_sheet_keeps_every_field_as_typed(client, match, players):
     log_in(client, players[0])
     _, submit = urls(match)

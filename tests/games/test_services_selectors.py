@@ -82,3 +82,29 @@ def test_private_matches_are_visible_to_players_and_staff_only(make_user):
     assert not selectors.match_visible_to(match, None)
     assert match not in selectors.matches_open_to_join()
     assert Match.objects.get(pk=match.pk).status == "active"
+
+
+def test_the_page_reads_who_is_in_and_the_authors_own_sheet_in_one_query(
+        toy_duel, make_user, django_assert_num_queries):
+    match = toy_duel()
+    submit(match, match.alice, 1, 5)
+    submit(match, match.bob, 2, 3)
+    match.refresh_from_db()
+    seats = list(match.seats.all())
+    alice_seat, bob_seat = sorted(seats, key=lambda seat: seat.number)
+    _, phase = selectors.match_page_phases(match, latest=5)
+    with django_assert_num_queries(1):
+        status, mine = selectors.phase_sheets(match, phase, prompted={1, 2}, seats=seats,
+                                              author=alice_seat, user=match.alice)
+    assert status == {1: True, 2: True}
+    assert mine.seat_id == alice_seat.pk and mine.data == {"number": 5} and mine.revision == 1
+    # Bob's sheet is not read at all, for anyone: not by alice, nor by him through her seat.
+    _, theirs = selectors.phase_sheets(match, phase, prompted={1, 2}, seats=seats,
+                                       author=alice_seat, user=match.bob)
+    assert theirs is None
+    _, none = selectors.phase_sheets(match, phase, prompted={1, 2}, seats=seats, author=None,
+                                     user=make_user("eve"))
+    assert none is None
+    _, own = selectors.phase_sheets(match, phase, prompted={1, 2}, seats=seats,
+                                    author=bob_seat, user=match.bob)
+    assert own.data == {"number": 3}

@@ -32,6 +32,17 @@ def test_lobby_lists_public_open_matches_but_not_private_ones(client):
     assert "Secret table" not in page
 
 
+def test_the_lists_rendered_with_jinja2_escape_what_players_typed(client):
+    alice, bob = make_user("alice"), make_user("bob")
+    duel(alice, title="<b>Bold</b> & co")
+    duel(alice, bob, title="<i>Playing</i>")
+    client.force_login(alice)
+    for name in ("games:lobby", "games:my_matches"):
+        page = client.get(reverse(name)).content.decode()
+        assert "&lt;b&gt;Bold&lt;/b&gt; &amp; co" in page and "<b>Bold</b>" not in page, name
+        assert "&lt;i&gt;Playing&lt;/i&gt;" in page and "<i>Playing</i>" not in page, name
+
+
 def test_my_matches_puts_the_ones_waiting_for_me_first(client):
     alice, bob = make_user("alice"), make_user("bob")
     open_match = duel(alice, title="Still open")

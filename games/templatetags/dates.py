@@ -1,0 +1,13 @@
+"""``{{ value|date_kept:"j M Y" }}`` and ``{{ value|floatformat_kept:"-3" }}``: Django's
+``date`` and ``floatformat``, each result remembered per time zone and language
+(``portal.dates``), for values shown on every request (deadlines, resolution times)."""
+
+from __future__ import annotations
+
+from django import template
+
+from portal import dates
+
+register = template.Library()
+register.filter("date_kept", dates.date, expects_localtime=False)
+register.filter("floatformat_kept", dates.floatformat)

@@ -1,0 +1,41 @@
+"""The Jinja2 environment for the few hot parts rendered with Jinja2 (``templates_jinja/``):
+the lobby's lists, the rows of "my matches" and Final Act's order sheet, each many rows per
+page, where Django's template engine cost most of the page (``scripts/profile_pages.py``
+measures it). The filters are Django's own (remembered, ``portal.dates``), so that a date or
+a number reads the same as on the Django-rendered pages around them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+from jinja2 import ChainableUndefined, Environment, pass_context
+from jinja2.runtime import Context
+
+from portal import dates
+
+
+@pass_context
+def date(context: Context, value: Any, format_string: str) -> str:
+    return dates.date(value, format_string, context.get("locale"))
+
+
+@pass_context
+def floatformat(context: Context, value: Any, arg: str = "-1") -> str:
+    return dates.floatformat(value, arg, context.get("locale"))
+
+
+def locale(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: the time zone and language, looked up once per rendering (the
+    filters above read them for every value)."""
+    return {"locale": dates.locale()}
+
+
+def environment(**options: Any) -> Environment:
+    # A missing name (or an attribute of one) renders as nothing, as in Django's templates.
+    options["undefined"] = ChainableUndefined
+    env = Environment(**options)
+    env.filters.update({"date": date, "floatformat": floatformat})
+    env.globals.update({"url": reverse})
+    return env
