@@ -1,12 +1,40 @@
 """The Celery app. Configured from Django settings (keys prefixed CELERY_)."""
 
 import gc
+import logging
 import os
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
+from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+
+logger = logging.getLogger(__name__)
+
+
+class _TolerantRestoreQoS(kombu_redis.QoS):
+    """kombu's Redis QoS, except that putting back the unacknowledged messages of a channel
+    whose connection is already gone does not raise. When Redis vanishes while a worker runs
+    a task, Celery closes the consumer's connection and the channel restores the task's
+    message on its way out; in a race the transport has been closed first and kombu's
+    restore dies on ``None.hostname`` (AttributeError, not a connection error), which Celery
+    treats as unrecoverable: the worker exits and nothing is resolved once Redis is back
+    (tests/integration/test_outages.py). Giving up loses nothing a restore could save: if
+    Redis kept the message, its visibility timeout brings it back; if Redis restarted empty
+    it is gone either way, and the lifecycle's sweepers redo its work."""
+
+    def restore_unacked(self, client: object = None) -> None:
+        try:
+            super().restore_unacked(client)
+        except AttributeError:
+            logger.warning("broker connection closed before %s unacknowledged message(s) "
+                           "could be restored (the visibility timeout or the sweepers take over)",
+                           len(self._delivered))
+            self._delivered.clear()
+
+
+kombu_redis.Channel.QoS = _TolerantRestoreQoS
 
 app = Celery("portal")
 app.config_from_object("django.conf:settings", namespace="CELERY")
