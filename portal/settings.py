@@ -155,7 +155,8 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # them) and is taken first; everything else (notifications, mail, push, competitions) goes to
 # the default queue. A backlog of mail never delays the next phase; a deployment may also run a
 # worker of its own for each (-Q lifecycle / -Q celery).
-CELERY_TASK_QUEUES = (KombuQueue("lifecycle"), KombuQueue("celery"))
+CELERY_TASK_QUEUES = (KombuQueue("lifecycle", routing_key="lifecycle"),
+                      KombuQueue("celery", routing_key="celery"))
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {name: {"queue": "lifecycle"} for name in (
     "games.tasks.resolve_phase", "games.tasks.resolve_phases", "games.tasks.gameday_tick",
