@@ -101,10 +101,10 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     alone (False): a duplicate task must not queue behind the real work. Raises whatever the
     engine raised; ``phase_resolve`` records that for the sweeper's retries.
 
-    A bounded number of queries whatever the seat count: the lock, the phase, the seats, the
-    sheets, one INSERT of missing sheets, one UPDATE of changed seats, the phase, the prompted
-    players' leave (when the match allows vacations), the next phase, the match, and one
-    INSERT of every side effect promised in the outbox.
+    A bounded number of queries whatever the seat count: the open phase with its match
+    (locked), the seats, the sheets, one INSERT of missing sheets, one UPDATE of changed
+    seats, the phase, the next phase, the match, and one INSERT of every side effect
+    promised in the outbox (``_resolve_many``, the sweep's batch path, with one match).
     """
     try:
         match_pk = int(match_id)
