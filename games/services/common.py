@@ -56,19 +56,6 @@ def match_lock(match_id: Any) -> Match:
         raise ServiceError("not_found", f"There is no match {match_id}.") from None
 
 
-def match_lock_unless_busy(match_id: Any) -> Match | None:
-    """Lock and return the match row, or None at once if someone else holds its lock (for
-    work a duplicate would only wait for: the holder does it, or the sweeper comes back)."""
-    try:
-        match = (Match.objects.select_for_update(skip_locked=True, no_key=True)
-                 .filter(pk=match_id).order_by().first())
-    except (ValueError, TypeError):
-        match = None
-    if match is None and not Match.objects.filter(pk=match_id).exists():
-        raise ServiceError("not_found", f"There is no match {match_id}.")
-    return match
-
-
 def result_as_json(result: Result) -> dict[str, Any]:
     return {
         "ranking": [list(group) for group in result.ranking],
