@@ -238,24 +238,27 @@ def test_an_action_both_illegal_and_inside_the_cooldown_is_refused_as_cooldown(t
 
 
 def played(match, rows: int) -> None:
-    """Play ``match`` (three seats, cooldown 5 min) through the services until it has
-    ``rows`` logbook rows: moves, an hour's gameday at a time."""
+    """Play ``match`` (three seats, cooldown 5 min) through the services until it has exactly
+    ``rows`` logbook rows: moves, an hour's gameday at a time. Each step writes at most one
+    row (a gameday's tick, or one move), and the count is read again after every step."""
     latest = Action.objects.filter(match=match).order_by("-seq").first()
     now = max(timezone.now(), latest.at if latest else timezone.now())
     seat = 0
+    match.refresh_from_db()
     while match.logbook_seq < rows:
         now += timedelta(minutes=7)
         seat = seat % 3 + 1
-        match.refresh_from_db()
         if match.deadline is not None and match.deadline <= now:
             services.gameday_tick(match_id=match.pk, now=now)
-            continue
-        legal = engine.get("tank-game").legal_actions(match.state, seat)
-        move = next((a for a in legal if a["type"] == "move"), None)
-        if move is not None:
-            services.actions_apply(match_id=match.pk, seat_number=seat,
-                                   user=match.players[seat], action=move, source="web", now=now)
-    match.refresh_from_db()
+        else:
+            legal = engine.get("tank-game").legal_actions(match.state, seat)
+            move = next((a for a in legal if a["type"] == "move"), None)
+            if move is not None:
+                services.actions_apply(match_id=match.pk, seat_number=seat,
+                                       user=match.players[seat], action=move, source="web",
+                                       now=now)
+        match.refresh_from_db()
+    assert match.logbook_seq == rows
 
 
 def test_the_match_page_shows_the_latest_entries_and_pages_back_through_older_ones(client,
