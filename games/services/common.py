@@ -15,6 +15,7 @@ import engine
 from clocks.arithmetic import Window
 from clocks.services import windows_of_users
 from engine import Game, PhaseKind, Problem, Prompt, Result
+from games.bulk import rows_insert
 from games.models import Match, Phase, Seat
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
@@ -130,7 +131,7 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
         state_before=state, leave_extended=leave_added,
     )
     if create:
-        phase.save(force_insert=True)
+        rows_insert([phase])
     if leaves:
         from games.services.vacation import leave_record_new_phase
 

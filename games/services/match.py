@@ -9,14 +9,15 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from clocks.services import window_of, with_windows
+from clocks.services import window_of
 from engine import RuleError
+from games.bulk import rows_insert, rows_update
 from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, result_as_json
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
 from games.services.timing import needs_windows
-from games.services.vacation import with_leave
+from games.services.vacation import seats_with_hours_and_leave
 
 MAX_HOURS_PER_PHASE = Decimal("8760")  # a year; the field holds up to 9999.999
 MIN_HOURS_PER_PHASE = Decimal("0.001")
@@ -61,13 +62,13 @@ def match_set_status(
             outbox_write(ended)
     if save:
         match.save(update_fields=fields)
-    MatchStatusChange.objects.create(
+    rows_insert([MatchStatusChange(
         match=match,
         old_status=old_status,
         new_status=new_status,
         changed_by=by if by is not None and by.is_authenticated else None,
         note=note[:255],
-    )
+    )])
     return match
 
 
@@ -203,7 +204,7 @@ def match_create(
     if len(title) > Match._meta.get_field("title").max_length:
         raise ServiceError("invalid_options", "The title is too long (120 characters at most).")
 
-    match = Match.objects.create(
+    match = Match(
         game=the_game.slug,
         title=title,
         options=clean_options,
@@ -216,16 +217,18 @@ def match_create(
         min_reliability=min_reliability or None,
         **timing,
     )
+    rows_insert([match])
     now = timezone.now()
-    seat_rows = Seat.objects.bulk_create([
+    seat_rows = [
         Seat(match=match, number=number, user=seat["user"], bot=seat["bot"],
              status=Seat.Status.TAKEN if seat["user"] is not None or seat["bot"]
              else Seat.Status.OPEN,
              joined_at=now if seat["user"] is not None or seat["bot"] else None)
         for number, seat in enumerate(clean_seats, start=1)
-    ])
-    MatchStatusChange.objects.create(match=match, old_status="", new_status=match.status,
-                                     changed_by=match.created_by, note="created")
+    ]
+    rows_insert(seat_rows)
+    rows_insert([MatchStatusChange(match=match, old_status="", new_status=match.status,
+                                   changed_by=match.created_by, note="created")])
     if all(seat.status == Seat.Status.TAKEN for seat in seat_rows):
         return _start(match, the_game, seat_rows, by=creator)
     return match
@@ -261,8 +264,9 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
     if any(seat.user_id for seat in seats):
         # The players' active hours and leave, in one query.
         hours_matter = needs_windows(match)
-        for row in with_leave(with_windows(Seat.objects.filter(match=match, user__isnull=False)),
-                              now).order_by():
+        for row in seats_with_hours_and_leave(ids=[match.pk], now=now):
+            if row.user_id is None:
+                continue
             windows[row.number] = window_of(row) if hours_matter else None
             if row.on_leave_until:
                 away.add(row.number)
@@ -276,7 +280,7 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
         match_set_status(match=match, new_status=Match.Status.FINISHED, by=by,
                          note="nothing to play", events=events, save=False)
         fields += ["result", "finished_at"]
-    match.save(update_fields=fields)
+    rows_update([match], fields)
     outbox_write(events)
     return match
 

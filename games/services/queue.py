@@ -18,6 +18,7 @@ from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
+from games.bulk import rows_insert
 from games.models import OutboxEvent
 
 logger = logging.getLogger(__name__)
@@ -105,10 +106,9 @@ def outbox_write(events: list[tuple]) -> None:
     if not events:
         return
     now = timezone.now()
-    rows = OutboxEvent.objects.bulk_create([
-        OutboxEvent(kind=kind, name=name, match_id=match_id, payload=payload, created_at=now)
-        for kind, name, match_id, payload in events
-    ])
+    rows = [OutboxEvent(kind=kind, name=name, match_id=match_id, payload=payload, created_at=now)
+            for kind, name, match_id, payload in events]
+    rows_insert(rows)
     dispatch_on_commit(rows)
 
 

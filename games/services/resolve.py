@@ -10,10 +10,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from clocks.services import window_of, with_windows
+from clocks.services import window_of
 from engine import Outcome, PhaseKind, rng_for
-from games.bulk import rows_update
+from games.bulk import rows_insert, rows_update
 from games.models import Match, Phase, Seat, Submission
+from games.prepared import Prepared
 from games.receipts import new_salt, receipt_for
 from games.services.common import (
     game_for,
@@ -27,7 +28,7 @@ from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, signal_event, task_event
 from games.services.timing import clocks_close, expired_seats, seat_due, uses_clock
-from games.services.vacation import with_leave
+from games.services.vacation import seats_with_hours_and_leave
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +118,21 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     return bool(resolved)
 
 
+def _open_phases(skip_locked: bool) -> Prepared:
+    return Prepared(Phase, lambda ids: (
+        Phase.objects.select_related("match").defer("state_before")
+        .select_for_update(of=("match",), skip_locked=skip_locked, no_key=True)
+        .filter(match_id__any_of=ids, status=Phase.Status.OPEN).order_by("match_id")),
+        ids="ints")
+
+
+# The resolution's reads, compiled once per connection (games/prepared.py).
+_OPEN_PHASES = _open_phases(skip_locked=False)
+_OPEN_PHASES_SKIP_LOCKED = _open_phases(skip_locked=True)
+_SHEETS = Prepared(Submission, lambda ids: Submission.objects.filter(phase_id__any_of=ids)
+                   .order_by(), ids="ints")
+
+
 def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist: bool = False
                   ) -> tuple[int, list[tuple[Any, int, BaseException]]]:
     """Resolve the due phases of ``pairs`` (match id, phase number) in the caller's
@@ -126,12 +142,10 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     settling raised is left out of the writes and returned with its error."""
     wanted = dict(pairs)
     # The open phases with their matches, the matches locked (in id order) in the same query.
-    locking = (Phase.objects.select_related("match").defer("state_before")
-               .select_for_update(of=("match",), skip_locked=skip_locked, no_key=True)
-               .filter(match__in=list(wanted), status=Phase.Status.OPEN).order_by("match_id"))
+    locking = _OPEN_PHASES_SKIP_LOCKED if skip_locked else _OPEN_PHASES
     phases: dict[int, Phase] = {}
     matches: list[Match] = []
-    for phase in locking:
+    for phase in locking(ids=list(wanted)):
         match = phase.match
         # (a match paused by a moderator is queued again when resumed; a continuous phase is
         # applied action by action, its deadline being the gameday tick)
@@ -147,10 +161,10 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     now = timezone.now()
     seats: dict[int, dict[int, Seat]] = {match.pk: {} for match in matches}
     by_id: dict[int, Seat] = {}
-    for seat in with_leave(with_windows(Seat.objects.filter(match__in=matches)), now).order_by():
+    for seat in seats_with_hours_and_leave(ids=[match.pk for match in matches], now=now):
         seats[seat.match_id][seat.number] = by_id[seat.pk] = seat
     sheets: dict[int, dict[int, Submission]] = {match.pk: {} for match in matches}
-    for sheet in Submission.objects.filter(phase__in=list(phases.values())).order_by():
+    for sheet in _SHEETS(ids=[phase.pk for phase in phases.values()]):
         seat = by_id[sheet.seat_id]
         sheets[seat.match_id][seat.number] = sheet
 
@@ -172,14 +186,14 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
 
     missing = [sheet for done in settled for sheet in done.missing]
     if missing:
-        Submission.objects.bulk_create(missing)
+        rows_insert(missing)
     rows_update([done.phase for done in settled], ["revealed", "events", "resolved_at", "status"])
     changed = [seat for done in settled for seat in done.changed]
     if changed:
         rows_update(changed, ["missed_in_row", "missed_total", "status"])
     opened = [done.next_phase for done in settled if done.next_phase is not None]
     if opened:
-        Phase.objects.bulk_create(opened)
+        rows_insert(opened)
     rows_update([done.match for done in settled], sorted({field for done in settled
                                                       for field in done.fields}))
     outbox_write([event for done in settled for event in done.promised])

@@ -30,7 +30,9 @@ from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from engine import PhaseKind
+from clocks.services import with_windows
 from games.models import Leave, LeaveExtension, Match, ModerationEntry, Phase, Seat, Submission
+from games.prepared import Prepared
 from games.services.common import game_for, match_lock
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event
@@ -174,6 +176,12 @@ def with_leave(seats: QuerySet, now: datetime) -> QuerySet:
     running = Leave.objects.filter(user=OuterRef("user"), starts_at__lte=now, ends_at__gt=now)
     return seats.annotate(on_leave_until=Subquery(
         running.order_by("-ends_at").values("ends_at")[:1]))
+
+
+# The seats of some matches with their players' active hours and running leave, the SQL
+# compiled once per connection (games/prepared.py): what a resolution and a match's start read.
+seats_with_hours_and_leave = Prepared(Seat, lambda ids, now: with_leave(with_windows(
+    Seat.objects.filter(match_id__any_of=ids)), now).order_by(), ids="ints", now="time")
 
 
 def leave_for_new_phase(*, match: Match, prompted: list[int], now: datetime,

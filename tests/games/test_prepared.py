@@ -1,0 +1,119 @@
+"""games/prepared.py (querysets compiled once, run with new values) and games/bulk.py's
+``rows_insert``: the same models as Django's own query and insert, one statement each."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import services
+from games.bulk import rows_insert, rows_update
+from games.models import Leave, MatchStatusChange, Phase, Seat
+from games.prepared import Prepared
+from games.services.vacation import with_leave
+
+pytestmark = pytest.mark.django_db
+
+ON_POSTGRES = connection.vendor == "postgresql"
+
+
+@pytest.fixture
+def matches(make_user):
+    users = [make_user(f"prep{n}") for n in (1, 2, 3)]
+    made = [services.match_create(creator=users[0], game="final-act", options={},
+                                  hours_per_phase=24,
+                                  seats=[{"kind": "human", "user": users[n % 3]},
+                                         {"kind": "human", "user": users[(n + 1) % 3]}])
+            for n in range(3)]
+    return made, users
+
+
+def fields_of(obj):
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields
+            if f.attname not in obj.get_deferred_fields()}
+
+
+def test_a_prepared_query_returns_what_the_queryset_returns_for_any_values(matches):
+    made, users = matches
+    now = timezone.now()
+    Leave.objects.create(user=users[1], starts_at=now - timedelta(days=1),
+                         ends_at=now + timedelta(days=2), days=3)
+    builds = []
+
+    def build(ids, now):
+        builds.append(ids)
+        return with_leave(Seat.objects.filter(match_id__any_of=ids), now).order_by("id")
+
+    seats = Prepared(Seat, build, ids="ints", now="time")
+    for ids, at in (([made[0].pk], now), ([made[1].pk, made[2].pk], now),
+                    ([made[2].pk], now - timedelta(days=3)), ([], now)):
+        expected = list(with_leave(Seat.objects.filter(match_id__in=ids), at).order_by("id"))
+        got = seats(ids=ids, now=at)
+        assert [fields_of(s) for s in got] == [fields_of(s) for s in expected]
+        assert [s.on_leave_until for s in got] == [s.on_leave_until for s in expected]
+        assert all(not s._state.adding and s._state.db == "default" for s in got)
+    assert any(s.on_leave_until for s in seats(ids=[made[0].pk, made[1].pk], now=now))
+    if ON_POSTGRES:  # built twice: once with stand-ins to compile, then never again
+        assert len(builds) == 1
+
+
+def test_select_related_and_locks_come_back_as_django_makes_them(matches):
+    made, _ = matches
+    phases = Prepared(Phase, lambda ids: (
+        Phase.objects.select_related("match").defer("state_before")
+        .select_for_update(of=("match",), no_key=True)
+        .filter(match_id__any_of=ids, status=Phase.Status.OPEN).order_by("match_id")),
+        ids="ints")
+    with transaction.atomic():
+        with CaptureQueriesContext(connection) as first:
+            got = phases(ids=[m.pk for m in made])
+            for phase in got:  # the match is there already: no query
+                assert phase.match.state == phase.match.__class__.objects.get(
+                    pk=phase.match_id).state
+        with CaptureQueriesContext(connection) as again:
+            phases(ids=[made[0].pk])
+    assert [p.match_id for p in got] == sorted(m.pk for m in made)
+    assert all(p.get_deferred_fields() == {"state_before"} for p in got)
+    assert len(first) == 1 + len(made) and len(again) == 1
+    if ON_POSTGRES:  # one SQL text for any number of ids, the lock in it
+        assert first[0]["sql"].split("WHERE")[0] == again[0]["sql"].split("WHERE")[0]
+        assert "= ANY(" in again[0]["sql"] and "FOR NO KEY UPDATE OF" in again[0]["sql"]
+
+
+def test_a_value_the_query_does_not_use_is_refused(matches):
+    ignoring = Prepared(Seat, lambda ids, now: Seat.objects.filter(match_id__any_of=ids),
+                        ids="ints", now="time")
+    if ON_POSTGRES:
+        with pytest.raises(ValueError, match="now"):
+            ignoring(ids=[1], now=timezone.now())
+    with pytest.raises(TypeError, match="expected the values"):
+        ignoring(ids=[1])
+
+
+def test_rows_insert_writes_what_bulk_create_writes_and_sets_the_ids(matches):
+    made, users = matches
+    rows = [MatchStatusChange(match=made[0], old_status="active", new_status="active",
+                              changed_by=users[n], note=f"note {n}") for n in range(3)]
+    with CaptureQueriesContext(connection) as captured:
+        rows_insert(rows)
+    assert len(captured) == 1
+    stored = {c.pk: c for c in MatchStatusChange.objects.filter(note__startswith="note ")}
+    assert sorted(stored) == sorted(r.pk for r in rows)
+    for row in rows:
+        assert not row._state.adding and row.changed_at is not None  # auto_now_add filled in
+        assert fields_of(stored[row.pk]) == fields_of(row)
+
+
+def test_rows_update_writes_one_row_or_many_in_one_statement(matches):
+    made, _ = matches
+    seats = list(Seat.objects.filter(match__in=made).order_by("id"))
+    for n, seat in enumerate(seats):
+        seat.missed_total = n + 7
+    for rows in (seats[:1], seats):
+        with CaptureQueriesContext(connection) as captured:
+            rows_update(rows, ["missed_total"])
+        assert len(captured) == 1
+    assert [s.missed_total for s in Seat.objects.filter(match__in=made).order_by("id")] == \
+        [n + 7 for n in range(len(seats))]
