@@ -29,8 +29,8 @@ from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 
-from engine import PhaseKind
 from clocks.services import with_windows
+from engine import PhaseKind
 from games.models import Leave, LeaveExtension, Match, ModerationEntry, Phase, Seat, Submission
 from games.prepared import Prepared
 from games.services.common import game_for, match_lock
