@@ -5,22 +5,81 @@ for a sweep's batch of fifty matches that expression tree cost more than the who
 resolution. On PostgreSQL ``rows_update`` sends one ``UPDATE … FROM (VALUES …)`` instead:
 one row of parameters per model row, each cast to its column's type, and ``rows_insert`` one
 ``INSERT … VALUES … RETURNING`` id. Both skip Django's query compiler, which costs more than
-the statement itself for the resolution's few rows (about half a millisecond each). Elsewhere
-(the embedded SQLite default) they are ``bulk_update`` and ``bulk_create``.
+the statement itself for the resolution's few rows (about half a millisecond each). Inside
+``one_round_trip()`` they are sent together, as one string of statements, when the block ends.
+Elsewhere (the embedded SQLite default) they are ``bulk_update`` and ``bulk_create``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 from django.db import connections, router
 from django.db.models import Model
+
+_pending = threading.local()  # .statements: what one_round_trip() is holding, per thread
+
+
+@contextmanager
+def one_round_trip() -> Iterator[None]:
+    """Hold back the ``rows_update`` and ``rows_insert`` of the block and send them, in order,
+    as one string of statements when it ends: a resolution's four writes cost one wait on
+    the database instead of four. (psycopg's client-side cursor, Django's default, sends a
+    string with its values merged in, so it may hold several statements.) Ids of inserted
+    rows are set, and their ``then`` run, once it is sent. Nested blocks send with the
+    outermost one; an exception in the block sends nothing."""
+    if getattr(_pending, "statements", None) is not None:
+        yield
+        return
+    _pending.statements = statements = []
+    try:
+        yield
+    finally:
+        _pending.statements = None
+    _send(statements)
+
+
+def _send(statements: list[tuple[Any, str, list[Any], Callable[[list], None] | None]]) -> None:
+    by_connection: dict[Any, list] = {}
+    for statement in statements:
+        by_connection.setdefault(statement[0], []).append(statement)
+    for connection, group in by_connection.items():
+        with connection.cursor() as cursor:
+            if len(group) > 1 and isinstance(cursor.cursor, psycopg.ClientCursor):
+                cursor.execute("; ".join(sql for _, sql, _, _ in group),
+                               [param for _, _, params, _ in group for param in params])
+                for index, statement in enumerate(group):
+                    if index:
+                        cursor.nextset()
+                    _collect(cursor, statement)
+            else:
+                for statement in group:
+                    cursor.execute(statement[1], statement[2])
+                    _collect(cursor, statement)
+
+
+def _collect(cursor: Any, statement: tuple) -> None:
+    then = statement[3]
+    if then is not None:
+        then(cursor.fetchall())
+
+
+def _execute(connection: Any, sql: str, params: list[Any],
+             then: Callable[[list], None] | None = None) -> None:
+    statements = getattr(_pending, "statements", None)
+    if statements is not None:
+        statements.append((connection, sql, params, then))
+    else:
+        _send([(connection, sql, params, then)])
 
 
 def rows_update(rows: Sequence[Model], fields: Sequence[str]) -> None:
     """Save ``fields`` of ``rows`` (instances of one model, already in the database) in one
-    statement (a plain UPDATE for a single row)."""
+    statement."""
     if not rows:
         return
     model = type(rows[0])
@@ -45,20 +104,24 @@ def rows_update(rows: Sequence[Model], fields: Sequence[str]) -> None:
     sql = (f"UPDATE {quote(meta.db_table)} AS t SET {assignments} "
            f"FROM (VALUES {values}) AS v ({names}) "
            f"WHERE t.{quote(pk.column)} = v.{quote(pk.column)}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    _execute(connection, sql, params)
 
 
-def rows_insert(rows: Sequence[Model]) -> None:
+def rows_insert(rows: Sequence[Model], then: Callable[[], None] | None = None) -> None:
     """Insert ``rows`` (new instances of one model, with an auto primary key) in one statement,
-    as ``bulk_create`` does: each field's ``pre_save`` value, and the new ids set on them."""
+    as ``bulk_create`` does: each field's ``pre_save`` value, and the new ids set on them;
+    then call ``then`` (once they are set: in ``one_round_trip``, when it sends)."""
     if not rows:
+        if then is not None:
+            then()
         return
     model = type(rows[0])
     alias = router.db_for_write(model)
     connection = connections[alias]
     if connection.vendor != "postgresql":
         model.objects.using(alias).bulk_create(rows)
+        if then is not None:
+            then()
         return
     meta = model._meta
     pk = meta.pk
@@ -72,10 +135,13 @@ def rows_insert(rows: Sequence[Model]) -> None:
     sql = (f"INSERT INTO {quote(meta.db_table)} "
            f"({', '.join(quote(column.column) for column in columns)}) "
            f"VALUES {', '.join([placeholders] * len(rows))} RETURNING {quote(pk.column)}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        ids = cursor.fetchall()
-    for row, (pk_value,) in zip(rows, ids, strict=True):
-        setattr(row, pk.attname, pk_value)
-        row._state.adding = False
-        row._state.db = alias
+
+    def inserted(ids: list) -> None:
+        for row, (pk_value,) in zip(rows, ids, strict=True):
+            setattr(row, pk.attname, pk_value)
+            row._state.adding = False
+            row._state.db = alias
+        if then is not None:
+            then()
+
+    _execute(connection, sql, params, inserted)

@@ -108,8 +108,7 @@ def outbox_write(events: list[tuple]) -> None:
     now = timezone.now()
     rows = [OutboxEvent(kind=kind, name=name, match_id=match_id, payload=payload, created_at=now)
             for kind, name, match_id, payload in events]
-    rows_insert(rows)
-    dispatch_on_commit(rows)
+    rows_insert(rows, then=lambda: dispatch_on_commit(rows))
 
 
 def dispatch_on_commit(rows: list[OutboxEvent]) -> None:

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from clocks.services import window_of
 from engine import Outcome, PhaseKind, rng_for
-from games.bulk import rows_insert, rows_update
+from games.bulk import one_round_trip, rows_insert, rows_update
 from games.models import Match, Phase, Seat, Submission
-from games.prepared import Prepared
+from games.prepared import Prepared, run_together
 from games.receipts import new_salt, receipt_for
 from games.services.common import (
     game_for,
@@ -129,8 +129,8 @@ def _open_phases(skip_locked: bool) -> Prepared:
 # The resolution's reads, compiled once per connection (games/prepared.py).
 _OPEN_PHASES = _open_phases(skip_locked=False)
 _OPEN_PHASES_SKIP_LOCKED = _open_phases(skip_locked=True)
-_SHEETS = Prepared(Submission, lambda ids: Submission.objects.filter(phase_id__any_of=ids)
-                   .order_by(), ids="ints")
+_OPEN_SHEETS = Prepared(Submission, lambda ids: Submission.objects.filter(
+    phase__match_id__any_of=ids, phase__status=Phase.Status.OPEN).order_by(), ids="ints")
 
 
 def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist: bool = False
@@ -141,11 +141,17 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     match in memory (``_settle``), then write every change in one statement per table. A match whose
     settling raised is left out of the writes and returned with its error."""
     wanted = dict(pairs)
-    # The open phases with their matches, the matches locked (in id order) in the same query.
-    locking = _OPEN_PHASES_SKIP_LOCKED if skip_locked else _OPEN_PHASES
+    ids = list(wanted)
+    now = timezone.now()
+    # One round trip: the open phases with their matches, the matches locked (in id order),
+    # then, seeing those locks, the seats (with their players' hours and leave) and sheets.
+    locked, seat_rows, sheet_rows = run_together(
+        (_OPEN_PHASES_SKIP_LOCKED if skip_locked else _OPEN_PHASES, {"ids": ids}),
+        (seats_with_hours_and_leave, {"ids": ids, "now": now}),
+        (_OPEN_SHEETS, {"ids": ids}))
     phases: dict[int, Phase] = {}
     matches: list[Match] = []
-    for phase in locking(ids=list(wanted)):
+    for phase in locked:
         match = phase.match
         # (a match paused by a moderator is queued again when resumed; a continuous phase is
         # applied action by action, its deadline being the gameday tick)
@@ -154,19 +160,21 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
                 and match.phase_kind != PhaseKind.CONTINUOUS.value):
             phases[match.pk] = phase
             matches.append(match)
-    if must_exist and not matches and not Match.objects.filter(pk__in=list(wanted)).exists():
+    if must_exist and not matches and not Match.objects.filter(pk__in=ids).exists():
         raise ServiceError("not_found", f"There is no match {next(iter(wanted))}.")
     if not matches:
         return 0, []
-    now = timezone.now()
+    # (the rows of matches left out — locked by someone else, or not due — are not used)
     seats: dict[int, dict[int, Seat]] = {match.pk: {} for match in matches}
     by_id: dict[int, Seat] = {}
-    for seat in seats_with_hours_and_leave(ids=[match.pk for match in matches], now=now):
-        seats[seat.match_id][seat.number] = by_id[seat.pk] = seat
+    for seat in seat_rows:
+        if seat.match_id in seats:
+            seats[seat.match_id][seat.number] = by_id[seat.pk] = seat
     sheets: dict[int, dict[int, Submission]] = {match.pk: {} for match in matches}
-    for sheet in _SHEETS(ids=[phase.pk for phase in phases.values()]):
-        seat = by_id[sheet.seat_id]
-        sheets[seat.match_id][seat.number] = sheet
+    for sheet in sheet_rows:
+        seat = by_id.get(sheet.seat_id)
+        if seat is not None and sheet.phase_id == phases[seat.match_id].pk:
+            sheets[seat.match_id][seat.number] = sheet
 
     settled: list[_Settled] = []
     failures: list[tuple[Any, int, BaseException]] = []
@@ -184,19 +192,16 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     if not settled:
         return 0, failures
 
-    missing = [sheet for done in settled for sheet in done.missing]
-    if missing:
-        rows_insert(missing)
-    rows_update([done.phase for done in settled], ["revealed", "events", "resolved_at", "status"])
-    changed = [seat for done in settled for seat in done.changed]
-    if changed:
-        rows_update(changed, ["missed_in_row", "missed_total", "status"])
-    opened = [done.next_phase for done in settled if done.next_phase is not None]
-    if opened:
-        rows_insert(opened)
-    rows_update([done.match for done in settled], sorted({field for done in settled
-                                                      for field in done.fields}))
-    outbox_write([event for done in settled for event in done.promised])
+    with one_round_trip():  # the writes below: one string of statements, one wait
+        rows_insert([sheet for done in settled for sheet in done.missing])
+        rows_update([done.phase for done in settled],
+                    ["revealed", "events", "resolved_at", "status"])
+        rows_update([seat for done in settled for seat in done.changed],
+                    ["missed_in_row", "missed_total", "status"])
+        rows_insert([done.next_phase for done in settled if done.next_phase is not None])
+        rows_update([done.match for done in settled],
+                    sorted({field for done in settled for field in done.fields}))
+        outbox_write([event for done in settled for event in done.promised])
     return len(settled), failures
 
 

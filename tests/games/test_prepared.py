@@ -117,3 +117,49 @@ def test_rows_update_writes_one_row_or_many_in_one_statement(matches):
         assert len(captured) == 1
     assert [s.missed_total for s in Seat.objects.filter(match__in=made).order_by("id")] == \
         [n + 7 for n in range(len(seats))]
+
+
+def test_queries_run_together_in_one_round_trip_return_what_each_returns(matches):
+    from games.prepared import run_together
+    from games.services.vacation import seats_with_hours_and_leave
+
+    made, _ = matches
+    ids = [m.pk for m in made[:2]]
+    phases_of = Prepared(Phase, lambda ids: Phase.objects.filter(match_id__any_of=ids)
+                         .order_by("id"), ids="ints")
+    now = timezone.now()
+    alone = (seats_with_hours_and_leave(ids=ids, now=now), phases_of(ids=ids))
+    with CaptureQueriesContext(connection) as captured:
+        together = run_together((seats_with_hours_and_leave, {"ids": ids, "now": now}),
+                                (phases_of, {"ids": ids}))
+    assert [[fields_of(o) for o in part] for part in together] == \
+        [[fields_of(o) for o in part] for part in alone]
+    assert len(captured) == (1 if ON_POSTGRES else 2)
+    with pytest.raises(TypeError, match="expected the values"):
+        run_together((phases_of, {"ids": ids, "now": now}))
+
+
+def test_writes_held_for_one_round_trip_are_sent_in_order_when_the_block_ends(matches):
+    from games.bulk import one_round_trip
+
+    made, users = matches
+    seat = Seat.objects.filter(match=made[0]).order_by("id").first()
+    row = MatchStatusChange(match=made[0], old_status="active", new_status="active",
+                            changed_by=users[0], note="held")
+    seen = []
+    with CaptureQueriesContext(connection) as captured, one_round_trip():
+        seat.missed_total = 41
+        rows_update([seat], ["missed_total"])
+        rows_insert([row], then=lambda: seen.append(row.pk))
+        if ON_POSTGRES:  # nothing sent yet
+            assert len(captured) == 0 and row.pk is None and not seen
+    assert len(captured) == (1 if ON_POSTGRES else 2)
+    assert seen == [row.pk] and MatchStatusChange.objects.filter(pk=row.pk, note="held").exists()
+    assert Seat.objects.get(pk=seat.pk).missed_total == 41
+
+    with pytest.raises(RuntimeError), one_round_trip():
+        seat.missed_total = 99
+        rows_update([seat], ["missed_total"])
+        raise RuntimeError("the block failed")
+    if ON_POSTGRES:  # an exception in the block sends nothing
+        assert Seat.objects.get(pk=seat.pk).missed_total == 41

@@ -163,8 +163,9 @@ def test_side_effects_are_promised_in_the_transaction_and_carried_out_once_after
                 resolve(match)
             assert received == []  # not inside the transaction
         # One INSERT for every side effect of the resolution, and one task to carry them out.
-        inserts = [q for q in queries if q["sql"].startswith('INSERT INTO "games_outboxevent"')]
-        assert len(inserts) == 1 and OutboxEvent.objects.count() == before + 2
+        # (on PostgreSQL the resolution's writes go in one string of statements)
+        inserts = sum(q["sql"].count('INSERT INTO "games_outboxevent"') for q in queries)
+        assert inserts == 1 and OutboxEvent.objects.count() == before + 2
         (dispatch,) = [c for c in callbacks if hasattr(c, "task_name")]
         assert dispatch.task_name == "games.tasks.outbox_dispatch"
         assert services.outbox_dispatch(ids=dispatch.kwargs["ids"]) == 2
@@ -320,7 +321,8 @@ def test_a_sweep_batch_whose_write_fails_resolves_one_match_at_a_time(toy_duel, 
 def test_a_sweep_batch_of_fifty_is_ten_statements(toy_duel):
     """Reading and writing a batch costs the same few statements however many matches it
     holds (the locks, phases, seats, sheets; the missing sheets, phases, seats, next phases,
-    matches, outbox)."""
+    matches, outbox). On PostgreSQL the reads go in one round trip and the writes in one
+    more."""
     matches = [toy_duel() for _ in range(50)]
     for match in matches:
         expire(match)
@@ -328,7 +330,7 @@ def test_a_sweep_batch_of_fifty_is_ten_statements(toy_duel):
         assert services.phases_resolve([[match.pk, 1] for match in matches]) == 50
     statements = [q["sql"] for q in batch.captured_queries
                   if not q["sql"].startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))]
-    assert len(statements) <= 10, statements
+    assert len(statements) <= (2 if connection.vendor == "postgresql" else 10), statements
 
 
 def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
