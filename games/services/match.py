@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from clocks.services import window_of
 from engine import RuleError
-from games.bulk import rows_insert, rows_update
+from games.bulk import one_round_trip, rows_insert, rows_update
 from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, result_as_json
 from games.services.errors import ServiceError
@@ -226,9 +226,10 @@ def match_create(
              joined_at=now if seat["user"] is not None or seat["bot"] else None)
         for number, seat in enumerate(clean_seats, start=1)
     ]
-    rows_insert(seat_rows)
-    rows_insert([MatchStatusChange(match=match, old_status="", new_status=match.status,
-                                   changed_by=match.created_by, note="created")])
+    with one_round_trip():
+        rows_insert(seat_rows)
+        rows_insert([MatchStatusChange(match=match, old_status="", new_status=match.status,
+                                       changed_by=match.created_by, note="created")])
     if all(seat.status == Seat.Status.TAKEN for seat in seat_rows):
         return _start(match, the_game, seat_rows, by=creator)
     return match
@@ -253,11 +254,6 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
     one outbox INSERT."""
     _name_seats(match, game, seats)
     state = game.start(len(seats), match.options, match.seed)
-    events: list[tuple] = []
-    match_set_status(match=match, new_status=Match.Status.ACTIVE, by=by, note="all seats filled",
-                     events=events, save=False)
-    fields = ["status", "started_at", "options", "state", "phase_number", "phase_kind",
-              "phase_name", "deadline", "complete_at", "timing"]
     now = timezone.now()
     windows: dict[int, Any] = {}
     away: set[int] = set()
@@ -270,18 +266,25 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
             windows[row.number] = window_of(row) if hours_matter else None
             if row.on_leave_until:
                 away.add(row.number)
-    phase = phase_open(match=match, game=game, state=state, number=1, now=now, events=events,
-                       bots={seat.number: seat.bot for seat in seats if seat.bot},
-                       windows=windows, away=away)
-    if phase is None:  # a game that is over before it began: record it, do not hang
-        match.state = state
-        result = game.result(state)
-        match.result = result_as_json(result) if result else None
-        match_set_status(match=match, new_status=Match.Status.FINISHED, by=by,
-                         note="nothing to play", events=events, save=False)
-        fields += ["result", "finished_at"]
-    rows_update([match], fields)
-    outbox_write(events)
+    events: list[tuple] = []
+    fields = ["status", "started_at", "options", "state", "phase_number", "phase_kind",
+              "phase_name", "deadline", "complete_at", "timing"]
+    with one_round_trip():  # the status row, phase 1, the match and the outbox: one wait
+        match_set_status(match=match, new_status=Match.Status.ACTIVE, by=by,
+                         note="all seats filled", events=events, save=False)
+        phase = phase_open(match=match, game=game, state=state, number=1, now=now,
+                           events=events, bots={seat.number: seat.bot for seat in seats
+                                                if seat.bot},
+                           windows=windows, away=away)
+        if phase is None:  # a game that is over before it began: record it, do not hang
+            match.state = state
+            result = game.result(state)
+            match.result = result_as_json(result) if result else None
+            match_set_status(match=match, new_status=Match.Status.FINISHED, by=by,
+                             note="nothing to play", events=events, save=False)
+            fields += ["result", "finished_at"]
+        rows_update([match], fields)
+        outbox_write(events)
     return match
 
 
