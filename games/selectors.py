@@ -20,7 +20,6 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
@@ -118,16 +117,10 @@ def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> Quer
 
 
 def lobby_open() -> QuerySet[Match]:
-    """Public matches waiting for players, newest first, with their count of open seats (the
-    lobby slices a page of it)."""
-    # The count is a subquery per match shown (not a join grouped over every open match): the
-    # page is read first, newest first through ``match_open_public_new``.
-    open_seats = (Seat.objects.filter(match=OuterRef("pk"), status=Seat.Status.OPEN)
-                  .order_by().values("match").annotate(n=Count("pk")).values("n"))
+    """Public matches waiting for players, newest first (the lobby slices a page of it; their
+    open seats are counted from ``lobby_seats``)."""
     return (Match.objects.filter(status=Match.Status.OPEN, is_public=True)
-            .only(*LOBBY_FIELDS)
-            .annotate(open_seats=Coalesce(Subquery(open_seats, output_field=IntegerField()), 0))
-            .order_by("-created_at", "-pk"))
+            .only(*LOBBY_FIELDS).order_by("-created_at", "-pk"))
 
 
 def lobby_running() -> QuerySet[Match]:
@@ -137,24 +130,42 @@ def lobby_running() -> QuerySet[Match]:
             .order_by("deadline", "pk"))
 
 
-def lobby_players(match_ids: list[int]) -> dict[int, list[dict[str, str]]]:
-    """{match id: its players in seat order, each {"name", "badge", "title"}: the username and
-    the reliability record's short and long forms} in one query, as plain rows."""
+class LobbyPlayer(NamedTuple):
+    """A player in a lobby list: the username and the reliability record's short and long
+    forms (a tuple: the Jinja2 template reads its fields as attributes, cheaply)."""
+
+    name: str
+    badge: str
+    title: str
+
+
+def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dict[int, int]]:
+    """For the lobby's matches, in one query of their seats (as plain rows, no models):
+    {match id: its players in seat order} and {match id: its number of open seats}."""
     from games.services.reliability import reliability_badge, reliability_describe
 
-    out: dict[int, list[dict[str, str]]] = {}
-    rows = (Seat.objects.filter(match_id__in=match_ids, user__isnull=False)
+    players: dict[int, list[LobbyPlayer]] = {}
+    open_seats: dict[int, int] = {}
+    described: dict[tuple, LobbyPlayer] = {}  # (a player sits in several listed matches)
+    rows = (Seat.objects.filter(match_id__in=match_ids)
             .order_by("match_id", "number")
-            .values_list("match_id", "user__username", *(f"user__reliability__{field}"
-                                                         for field in RELIABILITY_SHOWN)))
-    for match_id, name, *record in rows:
-        # (the record's fields as attributes, as the descriptions read them; no model)
-        shown = (SimpleNamespace(**dict(zip(RELIABILITY_SHOWN, record, strict=True)))
-                 if record[0] is not None else None)
-        out.setdefault(match_id, []).append({
-            "name": name, "badge": reliability_badge(shown),
-            "title": "Reliability: " + reliability_describe(shown)})
-    return out
+            .values_list("match_id", "status", "user__username",
+                         *(f"user__reliability__{field}" for field in RELIABILITY_SHOWN)))
+    for match_id, status, name, *record in rows:
+        if status == Seat.Status.OPEN:
+            open_seats[match_id] = open_seats.get(match_id, 0) + 1
+        if name is None:  # an open seat or a bot's
+            continue
+        key = (name, *record)
+        player = described.get(key)
+        if player is None:
+            # (the record's fields as attributes, as the descriptions read them; no model)
+            shown = (SimpleNamespace(**dict(zip(RELIABILITY_SHOWN, record, strict=True)))
+                     if record[0] is not None else None)
+            player = described[key] = LobbyPlayer(
+                name, reliability_badge(shown), "Reliability: " + reliability_describe(shown))
+        players.setdefault(match_id, []).append(player)
+    return players, open_seats
 
 
 RELIABILITY_SHOWN = ("score", "deadlines", "deadlines_missed", "matches_finished",
