@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -23,6 +22,7 @@ from django.db.models import (
 from django.utils import timezone
 
 import engine
+from games import compiled
 from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services.timing import seat_clocks
@@ -139,19 +139,40 @@ class LobbyPlayer(NamedTuple):
     title: str
 
 
+def lobby_page(start: int, stop: int) -> tuple[list[Match], list[Match]]:
+    """The lobby's page of each list, ``[start:stop]`` of ``lobby_open`` and ``lobby_running``
+    (their SQL compiled once a process: it is the same for every reader of a page)."""
+    return (compiled.models(Match, lobby_open_page, start, stop),
+            compiled.models(Match, lobby_running_page, start, stop))
+
+
+def lobby_open_page(start: int, stop: int) -> QuerySet[Match]:
+    """``lobby_open()[start:stop]`` (what ``lobby_page`` compiles once)."""
+    return lobby_open()[start:stop]
+
+
+def lobby_running_page(start: int, stop: int) -> QuerySet[Match]:
+    """``lobby_running()[start:stop]`` (what ``lobby_page`` compiles once)."""
+    return lobby_running()[start:stop]
+
+
+def lobby_page_seats(match_ids: tuple[int, ...]) -> QuerySet[Seat]:
+    """The seats of these matches, with their players' names and reliability records."""
+    return (Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "number")
+            .values_list("match_id", "status", "user__username",
+                         *(f"user__reliability__{field}" for field in RELIABILITY_SHOWN)))
+
+
 def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dict[int, int]]:
-    """For the lobby's matches, in one query of their seats (as plain rows, no models):
-    {match id: its players in seat order} and {match id: its number of open seats}."""
+    """For the lobby's matches, in one query of their seats (``lobby_page_seats``, as plain
+    rows, no models; its SQL compiled once a process per number of matches): {match id: its
+    players in seat order} and {match id: its number of open seats}."""
     from games.services.reliability import reliability_badge, reliability_describe
 
     players: dict[int, list[LobbyPlayer]] = {}
     open_seats: dict[int, int] = {}
     described: dict[tuple, LobbyPlayer] = {}  # (a player sits in several listed matches)
-    rows = (Seat.objects.filter(match_id__in=match_ids)
-            .order_by("match_id", "number")
-            .values_list("match_id", "status", "user__username",
-                         *(f"user__reliability__{field}" for field in RELIABILITY_SHOWN)))
-    for match_id, status, name, *record in rows:
+    for match_id, status, name, *record in compiled.rows_for_ids(lobby_page_seats, match_ids):
         if status == Seat.Status.OPEN:
             open_seats[match_id] = open_seats.get(match_id, 0) + 1
         if name is None:  # an open seat or a bot's
@@ -160,8 +181,7 @@ def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dic
         player = described.get(key)
         if player is None:
             # (the record's fields as attributes, as the descriptions read them; no model)
-            shown = (SimpleNamespace(**dict(zip(RELIABILITY_SHOWN, record, strict=True)))
-                     if record[0] is not None else None)
+            shown = _Record(*record) if record[0] is not None else None
             player = described[key] = LobbyPlayer(
                 name, reliability_badge(shown), "Reliability: " + reliability_describe(shown))
         players.setdefault(match_id, []).append(player)
@@ -170,6 +190,16 @@ def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dic
 
 RELIABILITY_SHOWN = ("score", "deadlines", "deadlines_missed", "matches_finished",
                      "matches_abandoned")
+
+
+class _Record(NamedTuple):
+    """A reliability record's fields the lobby shows (``RELIABILITY_SHOWN``), without a model."""
+
+    score: int
+    deadlines: int
+    deadlines_missed: int
+    matches_finished: int
+    matches_abandoned: int
 
 
 LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "created_at",

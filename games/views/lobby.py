@@ -35,8 +35,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     page shows them as text)."""
     page = _page_number(request)
     start = (page - 1) * LOBBY_SIZE
-    open_matches = list(selectors.lobby_open()[start:start + LOBBY_SIZE + 1])
-    running = list(selectors.lobby_running()[start:start + LOBBY_SIZE + 1])
+    open_matches, running = selectors.lobby_page(start, start + LOBBY_SIZE + 1)
     more = len(open_matches) > LOBBY_SIZE or len(running) > LOBBY_SIZE
     open_matches, running = open_matches[:LOBBY_SIZE], running[:LOBBY_SIZE]
     players, open_seats = selectors.lobby_seats([match.pk for match in open_matches + running])
