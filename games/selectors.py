@@ -156,7 +156,7 @@ def lobby_running_page(start: int, stop: int) -> QuerySet[Match]:
     return lobby_running()[start:stop]
 
 
-def lobby_page_seats(match_ids: tuple[int, ...]) -> QuerySet[Seat]:
+def lobby_page_seats(*match_ids: int) -> QuerySet[Seat]:
     """The seats of these matches, with their players' names and reliability records."""
     return (Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "number")
             .values_list("match_id", "status", "user__username",
@@ -171,8 +171,10 @@ def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dic
 
     players: dict[int, list[LobbyPlayer]] = {}
     open_seats: dict[int, int] = {}
+    if not match_ids:
+        return players, open_seats
     described: dict[tuple, LobbyPlayer] = {}  # (a player sits in several listed matches)
-    for match_id, status, name, *record in compiled.rows_for_ids(lobby_page_seats, match_ids):
+    for match_id, status, name, *record in compiled.rows(lobby_page_seats, *match_ids):
         if status == Seat.Status.OPEN:
             open_seats[match_id] = open_seats.get(match_id, 0) + 1
         if name is None:  # an open seat or a bot's
@@ -277,6 +279,13 @@ PAGE_PHASE_FIELDS = tuple(field.attname for field in Phase._meta.concrete_fields
                                                "leave_extended"})
 
 
+def match_page_phase_rows(match_id: int, phase_number: int) -> QuerySet[Phase]:
+    """The match page's phases (``match_page_phases``) as rows of ``PAGE_PHASE_FIELDS``."""
+    return (Phase.objects.filter(match_id=match_id)
+            .filter(Q(status=Phase.Status.RESOLVED) | Q(number=phase_number))
+            .order_by("number").values_list(*PAGE_PHASE_FIELDS))
+
+
 def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseNumber],
                                                                Phase | None]:
     """For the match page, in one query: every resolved phase, oldest first (as
@@ -284,9 +293,7 @@ def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseN
     what its notes show) or None. Only the ``latest`` resolved phases (the page shows them)
     and the current one are made models (their other fields deferred); the older ones are
     ``PhaseNumber`` rows, so that a long match costs a small row per phase, not a model."""
-    rows = list(Phase.objects.filter(match=match)
-                .filter(Q(status=Phase.Status.RESOLVED) | Q(number=match.phase_number))
-                .order_by("number").values_list(*PAGE_PHASE_FIELDS))
+    rows = compiled.rows(match_page_phase_rows, match.pk, match.phase_number)
     pk, number, name, status = (PAGE_PHASE_FIELDS.index(field)
                                 for field in ("id", "number", "name", "status"))
     resolved_rows = [row for row in rows if row[status] == Phase.Status.RESOLVED]
@@ -314,16 +321,31 @@ def phase_sheets(match: Match, phase: Phase | None, *, prompted: set[int], seats
         return {number: False for number in sorted(prompted)}, None
     own = (author.pk if author is not None and user is not None and user.is_authenticated
            and author.match_id == match.pk and author.user_id == user.pk else None)
-    rows = list(Submission.objects.filter(phase=phase)
-                .only("id", "phase_id", "seat_id", "source", "receipt", "revision",
-                      "submitted_at", "updated_at")
-                .annotate(own_data=Case(When(seat_id=own, then=F("data")), default=Value(None),
-                                        output_field=JSONField())))
-    submitted = {numbers.get(row.seat_id) for row in rows}
-    mine = next((row for row in rows if own is not None and row.seat_id == own), None)
-    if mine is not None:
-        mine.data = mine.own_data
+    # (seat id 0 is nobody's: then every row comes without content)
+    rows = compiled.rows(phase_sheet_rows, phase.pk, own or 0)
+    seat = SHEET_FIELDS.index("seat_id")
+    submitted = {numbers.get(row[seat]) for row in rows}
+    mine = None
+    for row in rows:
+        if own is not None and row[seat] == own:
+            mine = Submission.from_db(Submission.objects.db, SHEET_FIELDS, row[:-1])
+            mine.data = row[-1]
     return {number: number in submitted for number in sorted(prompted)}, mine
+
+
+# What the match page reads of the open phase's sheets (every field but the content).
+SHEET_FIELDS = tuple(field.attname for field in Submission._meta.concrete_fields
+                     if field.attname != "data")
+
+
+def phase_sheet_rows(phase_id: int, own_seat_id: int) -> QuerySet[Submission]:
+    """The phase's sheets as rows of ``SHEET_FIELDS`` and, last, the content of seat
+    ``own_seat_id``'s sheet alone (a ``CASE``: the others' is NULL, it never leaves the
+    database)."""
+    return (Submission.objects.filter(phase_id=phase_id)
+            .annotate(own_data=Case(When(seat_id=own_seat_id, then=F("data")),
+                                    default=Value(None), output_field=JSONField()))
+            .values_list(*SHEET_FIELDS, "own_data"))
 
 
 def match_open_phase(match: Match) -> Phase | None:
@@ -340,8 +362,13 @@ def match_moderation_log(match: Match) -> list[dict[str, Any]]:
     """The public short form of the match's audit trail (moderators' actions and leave), oldest
     first: when and what, never who moderated or why (those stay in the admin)."""
     return [{"at": at, "summary": summary, "phase": phase} for at, summary, phase in
-            ModerationEntry.objects.filter(match=match).order_by("at", "pk")
-            .values_list("at", "summary", "phase_number")]
+            compiled.rows(moderation_log_rows, match.pk)]
+
+
+def moderation_log_rows(match_id: int) -> QuerySet[ModerationEntry]:
+    """``match_moderation_log``'s rows: when, what and in which phase, oldest first."""
+    return (ModerationEntry.objects.filter(match_id=match_id).order_by("at", "pk")
+            .values_list("at", "summary", "phase_number"))
 
 
 def match_history(match: Match) -> QuerySet[Phase]:

@@ -15,13 +15,25 @@ def newest_first(start: int, stop: int):
     return Match.objects.order_by("-pk").only("id", "title", "created_at")[start:stop]
 
 
-def seats_of(match_ids: tuple[int, ...]):
+def seats_of(*match_ids: int):
     return Seat.objects.filter(match_id__in=match_ids).order_by("pk").values_list("pk", "number")
 
 
-def seats_of_taken(match_ids: tuple[int, ...]):
-    return (Seat.objects.filter(match_id__in=match_ids, status=Seat.Status.TAKEN)
-            .values_list("pk"))
+def taken_seat(match_id: int, number: int):
+    return (Seat.objects.filter(match_id=match_id, number=number, status=Seat.Status.TAKEN)
+            .values_list("pk", "joined_at"))
+
+
+def match_by_id(match_id: int):
+    return Match.objects.filter(pk=match_id)
+
+
+def seats_numbered(match_id: int, number: int):
+    return Seat.objects.filter(match_id=match_id, number=number * 2).values_list("pk")
+
+
+def matches_limited(count: int):
+    return Match.objects.order_by("pk").values_list("pk")[:count]
 
 
 def test_a_kept_query_reads_what_the_queryset_reads_each_time():
@@ -35,13 +47,27 @@ def test_a_kept_query_reads_what_the_queryset_reads_each_time():
     assert [m.title for m in compiled.models(Match, newest_first, 1, 3)] == ["Table 2", "Table 1"]
     ids = [first[0].pk, later.pk]
     for chosen in (ids, ids[::-1], [later.pk]):  # other ids, the same number: the same SQL
-        assert compiled.rows_for_ids(seats_of, chosen) == list(seats_of(tuple(chosen)))
-    assert compiled.rows_for_ids(seats_of, []) == []
+        assert [tuple(row) for row in compiled.rows(seats_of, *chosen)] == list(
+            seats_of(*chosen))
+    # Each integer in its place among the query's other parameters; dates converted.
+    for match in (first[0], later):
+        assert [tuple(row) for row in compiled.rows(taken_seat, match.pk, 1)] == list(
+            taken_seat(match.pk, 1))
+        assert compiled.rows(taken_seat, match.pk, 2) == []
+        made = compiled.instances(Match, match_by_id, match.pk)
+        assert [(m.pk, m.title, m.state, m.created_at, m.options) for m in made] == [
+            (match.pk, match.title, match.state, match.created_at, match.options)]
+        assert not made[0]._state.adding and made[0]._state.db == "default"
+    assert compiled.instances(Match, match_by_id, 10**9) == []
+    with pytest.raises(ValueError, match="64-bit"):
+        compiled.rows(taken_seat, 2**63, 1)
 
 
-def test_a_query_with_other_parameters_than_the_ids_is_refused():
-    with pytest.raises(ValueError, match="not just the ids"):
-        compiled.rows_for_ids(seats_of_taken, [1, 2])
+@pytest.mark.parametrize("build", [seats_numbered, matches_limited])
+def test_a_query_that_does_not_take_its_integers_as_parameters_is_refused(build):
+    arguments = (1, 2) if build is seats_numbered else (3,)
+    with pytest.raises(ValueError, match="not only the query's parameters"):
+        compiled.rows(build, *arguments)
 
 
 def test_the_lobby_lists_match_their_querysets():

@@ -78,7 +78,7 @@ def test_the_lobby_and_my_matches_read_a_page_not_the_history(crowded):
     for name, queryset in (("waiting", selectors.lobby_open_page(0, LOBBY_SIZE + 1)),
                            ("playing", selectors.lobby_running_page(0, LOBBY_SIZE + 1)),
                            ("their seats", selectors.lobby_page_seats(
-                               tuple(match.pk for match in shown[0] + shown[1])))):
+                               *(match.pk for match in shown[0] + shown[1])))):
         text = plan(queryset)
         assert "Seq Scan on games_match" not in text, name
         assert "Seq Scan on games_seat" not in text, name
