@@ -81,3 +81,16 @@ def test_the_lobby_lists_match_their_querysets():
     assert open_seats == {waiting[0].pk: 1}
     assert [p.name for p in players[playing[0].pk]] == ["alice", "bob"]
     assert players[waiting[0].pk][0].badge == "new"
+
+
+def test_a_matchs_seats_come_with_their_players_as_select_related_leaves_them(
+        django_assert_num_queries):
+    alice = make_user("alice")
+    match = duel(alice, title="Half full")
+    expected = list(match.seats.select_related("user"))
+    with django_assert_num_queries(1):
+        seats = selectors.match_seats(match)
+        assert [(s.pk, s.number, s.status, s.user_id) for s in seats] == [
+            (s.pk, s.number, s.status, s.user_id) for s in expected]
+        assert seats[0].user == alice and seats[0].user.get_username() == "alice"
+        assert seats[1].user is None and seats[0].match is match
