@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,10 +19,10 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
+from games import compiled
 from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services.timing import seat_clocks
@@ -118,16 +117,10 @@ def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> Quer
 
 
 def lobby_open() -> QuerySet[Match]:
-    """Public matches waiting for players, newest first, with their count of open seats (the
-    lobby slices a page of it)."""
-    # The count is a subquery per match shown (not a join grouped over every open match): the
-    # page is read first, newest first through ``match_open_public_new``.
-    open_seats = (Seat.objects.filter(match=OuterRef("pk"), status=Seat.Status.OPEN)
-                  .order_by().values("match").annotate(n=Count("pk")).values("n"))
+    """Public matches waiting for players, newest first (the lobby slices a page of it; their
+    open seats are counted from ``lobby_seats``)."""
     return (Match.objects.filter(status=Match.Status.OPEN, is_public=True)
-            .only(*LOBBY_FIELDS)
-            .annotate(open_seats=Coalesce(Subquery(open_seats, output_field=IntegerField()), 0))
-            .order_by("-created_at", "-pk"))
+            .only(*LOBBY_FIELDS).order_by("-created_at", "-pk"))
 
 
 def lobby_running() -> QuerySet[Match]:
@@ -137,28 +130,78 @@ def lobby_running() -> QuerySet[Match]:
             .order_by("deadline", "pk"))
 
 
-def lobby_players(match_ids: list[int]) -> dict[int, list[dict[str, str]]]:
-    """{match id: its players in seat order, each {"name", "badge", "title"}: the username and
-    the reliability record's short and long forms} in one query, as plain rows."""
+class LobbyPlayer(NamedTuple):
+    """A player in a lobby list: the username and the reliability record's short and long
+    forms (a tuple: the Jinja2 template reads its fields as attributes, cheaply)."""
+
+    name: str
+    badge: str
+    title: str
+
+
+def lobby_page(start: int, stop: int) -> tuple[list[Match], list[Match]]:
+    """The lobby's page of each list, ``[start:stop]`` of ``lobby_open`` and ``lobby_running``
+    (their SQL compiled once a process: it is the same for every reader of a page)."""
+    return (compiled.models(Match, lobby_open_page, start, stop),
+            compiled.models(Match, lobby_running_page, start, stop))
+
+
+def lobby_open_page(start: int, stop: int) -> QuerySet[Match]:
+    """``lobby_open()[start:stop]`` (what ``lobby_page`` compiles once)."""
+    return lobby_open()[start:stop]
+
+
+def lobby_running_page(start: int, stop: int) -> QuerySet[Match]:
+    """``lobby_running()[start:stop]`` (what ``lobby_page`` compiles once)."""
+    return lobby_running()[start:stop]
+
+
+def lobby_page_seats(*match_ids: int) -> QuerySet[Seat]:
+    """The seats of these matches, with their players' names and reliability records."""
+    return (Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "number")
+            .values_list("match_id", "status", "user__username",
+                         *(f"user__reliability__{field}" for field in RELIABILITY_SHOWN)))
+
+
+def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dict[int, int]]:
+    """For the lobby's matches, in one query of their seats (``lobby_page_seats``, as plain
+    rows, no models; its SQL compiled once a process per number of matches): {match id: its
+    players in seat order} and {match id: its number of open seats}."""
     from games.services.reliability import reliability_badge, reliability_describe
 
-    out: dict[int, list[dict[str, str]]] = {}
-    rows = (Seat.objects.filter(match_id__in=match_ids, user__isnull=False)
-            .order_by("match_id", "number")
-            .values_list("match_id", "user__username", *(f"user__reliability__{field}"
-                                                         for field in RELIABILITY_SHOWN)))
-    for match_id, name, *record in rows:
-        # (the record's fields as attributes, as the descriptions read them; no model)
-        shown = (SimpleNamespace(**dict(zip(RELIABILITY_SHOWN, record, strict=True)))
-                 if record[0] is not None else None)
-        out.setdefault(match_id, []).append({
-            "name": name, "badge": reliability_badge(shown),
-            "title": "Reliability: " + reliability_describe(shown)})
-    return out
+    players: dict[int, list[LobbyPlayer]] = {}
+    open_seats: dict[int, int] = {}
+    if not match_ids:
+        return players, open_seats
+    described: dict[tuple, LobbyPlayer] = {}  # (a player sits in several listed matches)
+    for match_id, status, name, *record in compiled.rows(lobby_page_seats, *match_ids):
+        if status == Seat.Status.OPEN:
+            open_seats[match_id] = open_seats.get(match_id, 0) + 1
+        if name is None:  # an open seat or a bot's
+            continue
+        key = (name, *record)
+        player = described.get(key)
+        if player is None:
+            # (the record's fields as attributes, as the descriptions read them; no model)
+            shown = _Record(*record) if record[0] is not None else None
+            player = described[key] = LobbyPlayer(
+                name, reliability_badge(shown), "Reliability: " + reliability_describe(shown))
+        players.setdefault(match_id, []).append(player)
+    return players, open_seats
 
 
 RELIABILITY_SHOWN = ("score", "deadlines", "deadlines_missed", "matches_finished",
                      "matches_abandoned")
+
+
+class _Record(NamedTuple):
+    """A reliability record's fields the lobby shows (``RELIABILITY_SHOWN``), without a model."""
+
+    score: int
+    deadlines: int
+    deadlines_missed: int
+    matches_finished: int
+    matches_abandoned: int
 
 
 LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "created_at",
@@ -189,6 +232,35 @@ def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
             made[keys[match.pk]] = sorted(out[match.pk])
         pagecache.set_many(made)
     return out
+
+
+# A seat's fields, then its player's (``match_seats``), in the models' order of fields.
+SEAT_FIELDS = tuple(field.attname for field in Seat._meta.concrete_fields)
+PLAYER_FIELDS = tuple(field.attname
+                      for field in Seat.user.field.related_model._meta.concrete_fields)
+
+
+def match_seat_rows(match_id: int) -> QuerySet[Seat]:
+    """The match's seats in order, each with its player's fields (None for no player)."""
+    return (Seat.objects.filter(match_id=match_id).order_by("number")
+            .values_list(*SEAT_FIELDS, *(f"user__{field}" for field in PLAYER_FIELDS)))
+
+
+def match_seats(match: Match) -> list[Seat]:
+    """``list(match.seats.select_related("user"))``, by SQL compiled once a process (every
+    page of a match reads it)."""
+    db = Seat.objects.db
+    player_model = Seat.user.field.related_model
+    user_id = SEAT_FIELDS.index("user_id")
+    seats = []
+    for row in compiled.rows(match_seat_rows, match.pk):
+        seat = Seat.from_db(db, SEAT_FIELDS, row[:len(SEAT_FIELDS)])
+        player = (player_model.from_db(db, PLAYER_FIELDS, row[len(SEAT_FIELDS):])
+                  if row[user_id] is not None else None)
+        Seat.user.field.set_cached_value(seat, player)  # as select_related leaves it
+        Seat.match.field.set_cached_value(seat, match)
+        seats.append(seat)
+    return seats
 
 
 def match_seat_for_user(match: Match, user: AbstractBaseUser | None) -> Seat | None:
@@ -236,6 +308,13 @@ PAGE_PHASE_FIELDS = tuple(field.attname for field in Phase._meta.concrete_fields
                                                "leave_extended"})
 
 
+def match_page_phase_rows(match_id: int, phase_number: int) -> QuerySet[Phase]:
+    """The match page's phases (``match_page_phases``) as rows of ``PAGE_PHASE_FIELDS``."""
+    return (Phase.objects.filter(match_id=match_id)
+            .filter(Q(status=Phase.Status.RESOLVED) | Q(number=phase_number))
+            .order_by("number").values_list(*PAGE_PHASE_FIELDS))
+
+
 def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseNumber],
                                                                Phase | None]:
     """For the match page, in one query: every resolved phase, oldest first (as
@@ -243,9 +322,7 @@ def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseN
     what its notes show) or None. Only the ``latest`` resolved phases (the page shows them)
     and the current one are made models (their other fields deferred); the older ones are
     ``PhaseNumber`` rows, so that a long match costs a small row per phase, not a model."""
-    rows = list(Phase.objects.filter(match=match)
-                .filter(Q(status=Phase.Status.RESOLVED) | Q(number=match.phase_number))
-                .order_by("number").values_list(*PAGE_PHASE_FIELDS))
+    rows = compiled.rows(match_page_phase_rows, match.pk, match.phase_number)
     pk, number, name, status = (PAGE_PHASE_FIELDS.index(field)
                                 for field in ("id", "number", "name", "status"))
     resolved_rows = [row for row in rows if row[status] == Phase.Status.RESOLVED]
@@ -273,16 +350,31 @@ def phase_sheets(match: Match, phase: Phase | None, *, prompted: set[int], seats
         return {number: False for number in sorted(prompted)}, None
     own = (author.pk if author is not None and user is not None and user.is_authenticated
            and author.match_id == match.pk and author.user_id == user.pk else None)
-    rows = list(Submission.objects.filter(phase=phase)
-                .only("id", "phase_id", "seat_id", "source", "receipt", "revision",
-                      "submitted_at", "updated_at")
-                .annotate(own_data=Case(When(seat_id=own, then=F("data")), default=Value(None),
-                                        output_field=JSONField())))
-    submitted = {numbers.get(row.seat_id) for row in rows}
-    mine = next((row for row in rows if own is not None and row.seat_id == own), None)
-    if mine is not None:
-        mine.data = mine.own_data
+    # (seat id 0 is nobody's: then every row comes without content)
+    rows = compiled.rows(phase_sheet_rows, phase.pk, own or 0)
+    seat = SHEET_FIELDS.index("seat_id")
+    submitted = {numbers.get(row[seat]) for row in rows}
+    mine = None
+    for row in rows:
+        if own is not None and row[seat] == own:
+            mine = Submission.from_db(Submission.objects.db, SHEET_FIELDS, row[:-1])
+            mine.data = row[-1]
     return {number: number in submitted for number in sorted(prompted)}, mine
+
+
+# What the match page reads of the open phase's sheets (every field but the content).
+SHEET_FIELDS = tuple(field.attname for field in Submission._meta.concrete_fields
+                     if field.attname != "data")
+
+
+def phase_sheet_rows(phase_id: int, own_seat_id: int) -> QuerySet[Submission]:
+    """The phase's sheets as rows of ``SHEET_FIELDS`` and, last, the content of seat
+    ``own_seat_id``'s sheet alone (a ``CASE``: the others' is NULL, it never leaves the
+    database)."""
+    return (Submission.objects.filter(phase_id=phase_id)
+            .annotate(own_data=Case(When(seat_id=own_seat_id, then=F("data")),
+                                    default=Value(None), output_field=JSONField()))
+            .values_list(*SHEET_FIELDS, "own_data"))
 
 
 def match_open_phase(match: Match) -> Phase | None:
@@ -299,8 +391,13 @@ def match_moderation_log(match: Match) -> list[dict[str, Any]]:
     """The public short form of the match's audit trail (moderators' actions and leave), oldest
     first: when and what, never who moderated or why (those stay in the admin)."""
     return [{"at": at, "summary": summary, "phase": phase} for at, summary, phase in
-            ModerationEntry.objects.filter(match=match).order_by("at", "pk")
-            .values_list("at", "summary", "phase_number")]
+            compiled.rows(moderation_log_rows, match.pk)]
+
+
+def moderation_log_rows(match_id: int) -> QuerySet[ModerationEntry]:
+    """``match_moderation_log``'s rows: when, what and in which phase, oldest first."""
+    return (ModerationEntry.objects.filter(match_id=match_id).order_by("at", "pk")
+            .values_list("at", "summary", "phase_number"))
 
 
 def match_history(match: Match) -> QuerySet[Phase]:

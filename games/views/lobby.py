@@ -30,19 +30,21 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """Public matches waiting for players (newest first) and in play (next deadline first),
     a page of each at a time (``?page=N``). Each list reads at most a page and one row through
     its own partial index (``match_open_public_new``, ``match_active_deadline``), however many
-    finished matches the site holds; the players of both lists' matches, with their
-    reliability records, in one more query (as plain rows: the page shows them as text)."""
+    finished matches the site holds; the seats of both lists' matches (the players, with their
+    reliability records, and the open seats' count), in one more query (as plain rows: the
+    page shows them as text)."""
     page = _page_number(request)
     start = (page - 1) * LOBBY_SIZE
-    open_matches = list(selectors.lobby_open()[start:start + LOBBY_SIZE + 1])
-    running = list(selectors.lobby_running()[start:start + LOBBY_SIZE + 1])
+    open_matches, running = selectors.lobby_page(start, start + LOBBY_SIZE + 1)
     more = len(open_matches) > LOBBY_SIZE or len(running) > LOBBY_SIZE
     open_matches, running = open_matches[:LOBBY_SIZE], running[:LOBBY_SIZE]
-    players = selectors.lobby_players([match.pk for match in open_matches + running])
+    players, open_seats = selectors.lobby_seats([match.pk for match in open_matches + running])
     now = timezone.now()
     for match in open_matches + running:
         match.url = match_path(match.pk)
         match.players = players.get(match.pk, [])
+    for match in open_matches:
+        match.open_seats = open_seats.get(match.pk, 0)
     for match in running:  # each seat's clock, from the match row (no query)
         match.clocks = list(seat_clocks(match, now).values())
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]

@@ -130,7 +130,7 @@ def match_page_context(
     seat, everything else through the engine's ``view`` for that seat (or a spectator)."""
     game = engine.games().get(match.game)
     user = request.user
-    seats = list(match.seats.select_related("user"))
+    seats = selectors.match_seats(match)
     my_seat = next((seat for seat in seats if user.is_authenticated
                     and seat.user_id == user.pk), None)
     active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None

@@ -74,10 +74,14 @@ def crowded():
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="plans are PostgreSQL's")
 def test_the_lobby_and_my_matches_read_a_page_not_the_history(crowded):
     alice, bob = crowded
-    for name, queryset in (("waiting", selectors.lobby_open()[:LOBBY_SIZE + 1]),
-                           ("playing", selectors.lobby_running()[:LOBBY_SIZE + 1])):
+    shown = selectors.lobby_page(0, LOBBY_SIZE + 1)
+    for name, queryset in (("waiting", selectors.lobby_open_page(0, LOBBY_SIZE + 1)),
+                           ("playing", selectors.lobby_running_page(0, LOBBY_SIZE + 1)),
+                           ("their seats", selectors.lobby_page_seats(
+                               *(match.pk for match in shown[0] + shown[1])))):
         text = plan(queryset)
         assert "Seq Scan on games_match" not in text, name
+        assert "Seq Scan on games_seat" not in text, name
         assert rows_read(text) <= 200, (name, text)
     current = Match.objects.filter(status__in=[Match.Status.OPEN, Match.Status.ACTIVE]).count()
     for user in (alice, bob):

@@ -250,6 +250,8 @@ def test_finished_match_shows_the_result(client, players):
 def test_unknown_match_is_a_404(client, players):
     client.force_login(players[0])
     assert client.get(reverse("games:match", args=[999999])).status_code == 404
+    for beyond in (2**63, 10**30):  # more than any id column holds: no query, a 404
+        assert client.get(reverse("games:match", args=[beyond])).status_code == 404
     assert client.post(orders_url(type("M", (), {"pk": 999999}), 1),
                        {"phase_number": "1", "format": "text", "orders": "5"}).status_code == 404
 
