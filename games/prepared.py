@@ -23,10 +23,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
+from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import connections, router
 from django.db.models import Field, ForeignObject, Model, QuerySet
 from django.db.models.lookups import In
-from django.db.models.query import get_related_populators
+from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
 
 class AnyOf(In):
@@ -46,42 +47,70 @@ Field.register_lookup(AnyOf)
 ForeignObject.register_lookup(AnyOf)  # ids of a foreign key, as values (not instances)
 
 
-# Stand-ins no real query would use: a negative id, a time in 1901.
-_INT = -7_919_000
-_TIME = datetime(1901, 2, 3, 4, 5, 6, 789_012, tzinfo=UTC)
-
-
-def _stand_in(kind: str, index: int) -> Any:
+# Two sets of stand-ins, each value unlike any constant of a query (and, for integers, inside
+# even a small integer field's range: Django turns a lookup outside it into "nothing found").
+def _stand_in(kind: str, index: int, second: bool) -> Any:
+    base = 29_001 + 1_000 * second + 2 * index
     if kind == "int":
-        return _INT - index
+        return base
     if kind == "ints":
-        return [_INT - index, _INT - index - 500]
+        return [base, base + 1]
     if kind == "time":
-        return _TIME.replace(microsecond=_TIME.microsecond + index)
-    raise ValueError(f"unknown parameter kind {kind!r}: int, ints or time")
+        return datetime(1901, 2, 3 + second, 4, 5, 6, 700_000 + index, tzinfo=UTC)
+    raise ValueError(f"unknown kind of value {kind!r}: int, ints or time")
+
+
+def _is(param: Any, value: Any) -> bool:
+    """Whether a compiled parameter is the stand-in ``value`` (Django may have wrapped an
+    integer in one of psycopg's int subclasses, ``Int2`` for a small integer field)."""
+    if isinstance(value, int):
+        return isinstance(param, int) and not isinstance(param, bool) and param == value
+    return type(param) is type(value) and param == value
 
 
 class _Compiled:
-    """One connection's SQL of a prepared queryset and how to make its rows into models."""
+    """One connection's SQL of a prepared queryset, where its values go among the parameters,
+    and how to make its rows into models (or, for a ``values_list``, tuples)."""
 
-    def __init__(self, queryset: QuerySet, stand_ins: dict[str, Any]) -> None:
-        compiler = queryset.query.get_compiler(using=queryset.db)  # the alias given
-        self.sql, params = compiler.as_sql()
-        self.slots: list[tuple[str | None, Any]] = []  # (parameter name, or None: a constant)
-        found = set()
-        for param in params:
-            name = next((n for n, v in stand_ins.items()
-                         if type(param) is type(v) and param == v), None)
-            found.add(name)
-            self.slots.append((name, None if name else param))
-        if missing := set(stand_ins) - found:
-            raise ValueError(f"parameters {sorted(missing)} are not in the compiled query")
+    def __init__(self, build: Callable[..., QuerySet], kinds: dict[str, str], alias: str
+                 ) -> None:
+        # Compiled with two sets of stand-ins: the SQL must be the same and each value must
+        # be found in the same places, as a parameter (not written into the SQL, as a LIMIT
+        # is, nor turned into something else).
+        compiled = []
+        for second in (False, True):
+            stand_ins = {name: _stand_in(kind, index, second)
+                         for index, (name, kind) in enumerate(kinds.items())}
+            queryset = build(**stand_ins).using(alias)
+            compiler = queryset.query.get_compiler(using=alias)
+            try:
+                sql, params = compiler.as_sql()
+            except (EmptyResultSet, FullResultSet):
+                raise ValueError(f"{build}: its values are not only the query's parameters"
+                                 ) from None
+            compiled.append((sql, list(params), stand_ins, queryset, compiler))
+        (self.sql, first, first_ins, queryset, compiler), (sql, second, second_ins, *_) = compiled
+        if sql != self.sql or len(first) != len(second):
+            raise ValueError(f"{build}: its values are not only the query's parameters")
+        self.slots: list[tuple[str | None, Any]] = []  # (the value's name, or None: a constant)
+        for a, b in zip(first, second, strict=True):
+            name = next((n for n, v in first_ins.items() if _is(a, v)), None)
+            if (name is None and a != b) or (name is not None and not _is(b, second_ins[name])):
+                raise ValueError(f"{build}: its values are not only the query's parameters")
+            self.slots.append((name, None if name else a))
+        if missing := set(kinds) - {name for name, _ in self.slots}:
+            raise ValueError(f"{build}: the values {sorted(missing)} are not in its query")
         self.compiler = compiler
-        self.klass_info = compiler.klass_info
         self.select = compiler.select
-        self.annotations = dict(compiler.annotation_col_map or {})
         fields = [column[0] for column in compiler.select[:compiler.col_count]]
         self.converters = compiler.get_converters(fields)
+        self.klass_info = compiler.klass_info
+        self.values = queryset._iterable_class is not ModelIterable
+        if self.values:  # a values_list: Django selects its columns in its order
+            if queryset._iterable_class is not ValuesListIterable:
+                raise ValueError(f"{build}: models or a values_list (not flat, not named)")
+            return
+        self.annotations = dict(compiler.annotation_col_map or {})
         start, end = self.klass_info["select_fields"][0], self.klass_info["select_fields"][-1] + 1
         self.model_slice = slice(start, end)
         self.init_list = [column[0].target.attname for column in self.select[start:end]]
@@ -89,10 +118,14 @@ class _Compiled:
     def params(self, values: dict[str, Any]) -> list[Any]:
         return [values[name] if name else constant for name, constant in self.slots]
 
-    def models(self, connection: Any, rows: list[tuple]) -> Iterator[Model]:
-        """The rows made into models as Django's ``ModelIterable`` makes them."""
+    def models(self, connection: Any, rows: list[tuple]) -> Iterator[Any]:
+        """The rows made into models as Django's ``ModelIterable`` makes them (for a
+        ``values_list``: into tuples, as ``ValuesListIterable`` does)."""
         if self.converters:
             rows = self.compiler.apply_converters(rows, self.converters)
+        if self.values:
+            yield from map(tuple, rows)
+            return
         model = self.klass_info["model"]
         db = connection.alias
         populators = get_related_populators(self.klass_info, self.select, db)
@@ -122,12 +155,19 @@ class Prepared:
     def __call__(self, **values: Any) -> list[Model]:
         return run_together((self, values))[0]
 
+    def explain(self, **values: Any) -> str:
+        """PostgreSQL's ``EXPLAIN ANALYZE`` of the statement as it is sent with ``values`` (for
+        tests of query plans)."""
+        connection = connections[router.db_for_write(self.model)]
+        compiled = self._compiled_for(connection)
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN ANALYZE " + compiled.sql, compiled.params(values))
+            return "\n".join(row[0] for row in cursor.fetchall())
+
     def _compiled_for(self, connection: Any) -> _Compiled:
         compiled = self._compiled.get(connection)
         if compiled is None:
-            stand_ins = {name: _stand_in(kind, index)
-                         for index, (name, kind) in enumerate(self.kinds.items())}
-            compiled = _Compiled(self.build(**stand_ins).using(connection.alias), stand_ins)
+            compiled = _Compiled(self.build, self.kinds, connection.alias)
             self._compiled[connection] = compiled
         return compiled
 

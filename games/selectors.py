@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,9 +23,9 @@ from django.db.models import (
 from django.utils import timezone
 
 import engine
-from games import compiled
 from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
+from games.prepared import Prepared, run_together
 from games.services.timing import seat_clocks
 
 
@@ -140,33 +141,33 @@ class LobbyPlayer(NamedTuple):
 
 
 def lobby_page(start: int, stop: int) -> tuple[list[Match], list[Match]]:
-    """The lobby's page of each list, ``[start:stop]`` of ``lobby_open`` and ``lobby_running``
-    (their SQL compiled once a process: it is the same for every reader of a page)."""
-    return (compiled.models(Match, lobby_open_page, start, stop),
-            compiled.models(Match, lobby_running_page, start, stop))
+    """The lobby's page of each list, ``[start:stop]`` of ``lobby_open`` and ``lobby_running``,
+    in one round trip (their SQL compiled once per connection and page: it is the same for
+    every reader of a page)."""
+    waiting, running = run_together(*((lobby_list, {}) for lobby_list in
+                                      lobby_lists(start, stop)))
+    return waiting, running
 
 
-def lobby_open_page(start: int, stop: int) -> QuerySet[Match]:
-    """``lobby_open()[start:stop]`` (what ``lobby_page`` compiles once)."""
-    return lobby_open()[start:stop]
+@functools.lru_cache(maxsize=64)
+def lobby_lists(start: int, stop: int) -> tuple[Prepared, Prepared]:
+    """The queries of ``lobby_page``: a page's offset and limit are written into the SQL, so
+    each page is compiled on its own."""
+    return (Prepared(Match, lambda: lobby_open()[start:stop]),
+            Prepared(Match, lambda: lobby_running()[start:stop]))
 
 
-def lobby_running_page(start: int, stop: int) -> QuerySet[Match]:
-    """``lobby_running()[start:stop]`` (what ``lobby_page`` compiles once)."""
-    return lobby_running()[start:stop]
-
-
-def lobby_page_seats(*match_ids: int) -> QuerySet[Seat]:
-    """The seats of these matches, with their players' names and reliability records."""
-    return (Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "number")
-            .values_list("match_id", "status", "user__username",
-                         *(f"user__reliability__{field}" for field in RELIABILITY_SHOWN)))
+# The seats of some matches, with their players' names and reliability records.
+LOBBY_SEATS = Prepared(Seat, lambda ids: (
+    Seat.objects.filter(match_id__any_of=ids).order_by("match_id", "number")
+    .values_list("match_id", "status", "user__username",
+                 *(f"user__reliability__{field}" for field in RELIABILITY_SHOWN))), ids="ints")
 
 
 def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dict[int, int]]:
-    """For the lobby's matches, in one query of their seats (``lobby_page_seats``, as plain
-    rows, no models; its SQL compiled once a process per number of matches): {match id: its
-    players in seat order} and {match id: its number of open seats}."""
+    """For the lobby's matches, in one query of their seats (as plain rows, no models; its SQL
+    compiled once per connection): {match id: its players in seat order} and {match id: its
+    number of open seats}."""
     from games.services.reliability import reliability_badge, reliability_describe
 
     players: dict[int, list[LobbyPlayer]] = {}
@@ -174,7 +175,7 @@ def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dic
     if not match_ids:
         return players, open_seats
     described: dict[tuple, LobbyPlayer] = {}  # (a player sits in several listed matches)
-    for match_id, status, name, *record in compiled.rows(lobby_page_seats, *match_ids):
+    for match_id, status, name, *record in LOBBY_SEATS(ids=list(match_ids)):
         if status == Seat.Status.OPEN:
             open_seats[match_id] = open_seats.get(match_id, 0) + 1
         if name is None:  # an open seat or a bot's
@@ -234,32 +235,16 @@ def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
     return out
 
 
-# A seat's fields, then its player's (``match_seats``), in the models' order of fields.
-SEAT_FIELDS = tuple(field.attname for field in Seat._meta.concrete_fields)
-PLAYER_FIELDS = tuple(field.attname
-                      for field in Seat.user.field.related_model._meta.concrete_fields)
-
-
-def match_seat_rows(match_id: int) -> QuerySet[Seat]:
-    """The match's seats in order, each with its player's fields (None for no player)."""
-    return (Seat.objects.filter(match_id=match_id).order_by("number")
-            .values_list(*SEAT_FIELDS, *(f"user__{field}" for field in PLAYER_FIELDS)))
+_MATCH_SEATS = Prepared(Seat, lambda match_id: Seat.objects.filter(match_id=match_id)
+                        .select_related("user").order_by("number"), match_id="int")
 
 
 def match_seats(match: Match) -> list[Seat]:
-    """``list(match.seats.select_related("user"))``, by SQL compiled once a process (every
-    page of a match reads it)."""
-    db = Seat.objects.db
-    player_model = Seat.user.field.related_model
-    user_id = SEAT_FIELDS.index("user_id")
-    seats = []
-    for row in compiled.rows(match_seat_rows, match.pk):
-        seat = Seat.from_db(db, SEAT_FIELDS, row[:len(SEAT_FIELDS)])
-        player = (player_model.from_db(db, PLAYER_FIELDS, row[len(SEAT_FIELDS):])
-                  if row[user_id] is not None else None)
-        Seat.user.field.set_cached_value(seat, player)  # as select_related leaves it
+    """``list(match.seats.select_related("user"))``, by SQL compiled once per connection
+    (every page of a match reads it)."""
+    seats = _MATCH_SEATS(match_id=match.pk)
+    for seat in seats:
         Seat.match.field.set_cached_value(seat, match)
-        seats.append(seat)
     return seats
 
 
@@ -308,11 +293,11 @@ PAGE_PHASE_FIELDS = tuple(field.attname for field in Phase._meta.concrete_fields
                                                "leave_extended"})
 
 
-def match_page_phase_rows(match_id: int, phase_number: int) -> QuerySet[Phase]:
-    """The match page's phases (``match_page_phases``) as rows of ``PAGE_PHASE_FIELDS``."""
-    return (Phase.objects.filter(match_id=match_id)
-            .filter(Q(status=Phase.Status.RESOLVED) | Q(number=phase_number))
-            .order_by("number").values_list(*PAGE_PHASE_FIELDS))
+# The match page's phases (``match_page_phases``) as rows of ``PAGE_PHASE_FIELDS``.
+_PAGE_PHASE_ROWS = Prepared(Phase, lambda match_id, number: (
+    Phase.objects.filter(match_id=match_id)
+    .filter(Q(status=Phase.Status.RESOLVED) | Q(number=number))
+    .order_by("number").values_list(*PAGE_PHASE_FIELDS)), match_id="int", number="int")
 
 
 def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseNumber],
@@ -322,7 +307,7 @@ def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseN
     what its notes show) or None. Only the ``latest`` resolved phases (the page shows them)
     and the current one are made models (their other fields deferred); the older ones are
     ``PhaseNumber`` rows, so that a long match costs a small row per phase, not a model."""
-    rows = compiled.rows(match_page_phase_rows, match.pk, match.phase_number)
+    rows = _PAGE_PHASE_ROWS(match_id=match.pk, number=match.phase_number)
     pk, number, name, status = (PAGE_PHASE_FIELDS.index(field)
                                 for field in ("id", "number", "name", "status"))
     resolved_rows = [row for row in rows if row[status] == Phase.Status.RESOLVED]
@@ -351,7 +336,7 @@ def phase_sheets(match: Match, phase: Phase | None, *, prompted: set[int], seats
     own = (author.pk if author is not None and user is not None and user.is_authenticated
            and author.match_id == match.pk and author.user_id == user.pk else None)
     # (seat id 0 is nobody's: then every row comes without content)
-    rows = compiled.rows(phase_sheet_rows, phase.pk, own or 0)
+    rows = _PHASE_SHEET_ROWS(phase_id=phase.pk, own_seat_id=own or 0)
     seat = SHEET_FIELDS.index("seat_id")
     submitted = {numbers.get(row[seat]) for row in rows}
     mine = None
@@ -367,14 +352,13 @@ SHEET_FIELDS = tuple(field.attname for field in Submission._meta.concrete_fields
                      if field.attname != "data")
 
 
-def phase_sheet_rows(phase_id: int, own_seat_id: int) -> QuerySet[Submission]:
-    """The phase's sheets as rows of ``SHEET_FIELDS`` and, last, the content of seat
-    ``own_seat_id``'s sheet alone (a ``CASE``: the others' is NULL, it never leaves the
-    database)."""
-    return (Submission.objects.filter(phase_id=phase_id)
-            .annotate(own_data=Case(When(seat_id=own_seat_id, then=F("data")),
-                                    default=Value(None), output_field=JSONField()))
-            .values_list(*SHEET_FIELDS, "own_data"))
+# The phase's sheets as rows of ``SHEET_FIELDS`` and, last, the content of seat
+# ``own_seat_id``'s sheet alone (a ``CASE``: the others' is NULL, it never leaves the database).
+_PHASE_SHEET_ROWS = Prepared(Submission, lambda phase_id, own_seat_id: (
+    Submission.objects.filter(phase_id=phase_id)
+    .annotate(own_data=Case(When(seat_id=own_seat_id, then=F("data")),
+                            default=Value(None), output_field=JSONField()))
+    .values_list(*SHEET_FIELDS, "own_data")), phase_id="int", own_seat_id="int")
 
 
 def match_open_phase(match: Match) -> Phase | None:
@@ -391,13 +375,13 @@ def match_moderation_log(match: Match) -> list[dict[str, Any]]:
     """The public short form of the match's audit trail (moderators' actions and leave), oldest
     first: when and what, never who moderated or why (those stay in the admin)."""
     return [{"at": at, "summary": summary, "phase": phase} for at, summary, phase in
-            compiled.rows(moderation_log_rows, match.pk)]
+            _MODERATION_LOG_ROWS(match_id=match.pk)]
 
 
-def moderation_log_rows(match_id: int) -> QuerySet[ModerationEntry]:
-    """``match_moderation_log``'s rows: when, what and in which phase, oldest first."""
-    return (ModerationEntry.objects.filter(match_id=match_id).order_by("at", "pk")
-            .values_list("at", "summary", "phase_number"))
+# ``match_moderation_log``'s rows: when, what and in which phase, oldest first.
+_MODERATION_LOG_ROWS = Prepared(ModerationEntry, lambda match_id: (
+    ModerationEntry.objects.filter(match_id=match_id).order_by("at", "pk")
+    .values_list("at", "summary", "phase_number")), match_id="int")
 
 
 def match_history(match: Match) -> QuerySet[Phase]:

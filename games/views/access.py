@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
-from games import compiled, selectors
+from games import selectors
 from games.models import Match
+from games.prepared import Prepared
 from games.services.errors import ServiceError
 
 # HTTP status for each ServiceError code; anything else a player did wrong is a 400.
@@ -52,18 +52,18 @@ def is_participant(match: Match, user) -> bool:
 def match_visible_or_404(request: HttpRequest, match_id: int) -> Match:
     """The match if ``request.user`` may look at it; private matches are invisible (404) to
     everyone but their participants and staff."""
-    if not 0 < match_id < compiled.INTEGER_END:
+    if not 0 < match_id < 2**63:  # (a bigint's range: the database would refuse it)
         raise Http404("No such match.")
-    found = compiled.instances(Match, match_by_id, match_id)
+    found = _MATCH_BY_ID(match_id=match_id)
     match = found[0] if found else None
     if match is None or not selectors.match_visible_to(match, request.user):
         raise Http404("No such match.")
     return match
 
 
-def match_by_id(match_id: int) -> QuerySet[Match]:
-    """The match (a query compiled once a process: every page of a match reads it)."""
-    return Match.objects.filter(pk=match_id)
+# The match (its SQL compiled once per connection: every page of a match reads it).
+_MATCH_BY_ID = Prepared(Match, lambda match_id: Match.objects.filter(pk=match_id),
+                        match_id="int")
 
 
 def match_url(match: Match) -> str:

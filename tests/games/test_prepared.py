@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -55,8 +56,8 @@ def test_a_prepared_query_returns_what_the_queryset_returns_for_any_values(match
         assert [s.on_leave_until for s in got] == [s.on_leave_until for s in expected]
         assert all(not s._state.adding and s._state.db == "default" for s in got)
     assert any(s.on_leave_until for s in seats(ids=[made[0].pk, made[1].pk], now=now))
-    if ON_POSTGRES:  # built twice: once with stand-ins to compile, then never again
-        assert len(builds) == 1
+    if ON_POSTGRES:  # built twice with stand-ins to compile, then never again
+        assert len(builds) == 2
 
 
 def test_select_related_and_locks_come_back_as_django_makes_them(matches):
@@ -163,3 +164,70 @@ def test_writes_held_for_one_round_trip_are_sent_in_order_when_the_block_ends(ma
         raise RuntimeError("the block failed")
     if ON_POSTGRES:  # an exception in the block sends nothing
         assert Seat.objects.get(pk=seat.pk).missed_total == 41
+
+
+# -- the pages' prepared queries (values rows, values that are not parameters) -----------------
+
+def test_values_rows_come_back_as_values_list_gives_them(matches):
+    made, _ = matches
+    taken = Prepared(Seat, lambda match_id, number: (
+        Seat.objects.filter(match_id=match_id, number=number, status=Seat.Status.TAKEN)
+        .values_list("pk", "joined_at")), match_id="int", number="int")
+    reordered = Prepared(Seat, lambda ids: (
+        Seat.objects.filter(match_id__any_of=ids).annotate(twice=F("number") * 2)
+        .order_by("pk").values_list("twice", "pk", "number")), ids="ints")
+    for match in made:
+        for number in (1, 2, 3):  # each value in its place among the constants; dates as dates
+            assert taken(match_id=match.pk, number=number) == list(
+                Seat.objects.filter(match_id=match.pk, number=number,
+                                    status=Seat.Status.TAKEN).values_list("pk", "joined_at"))
+    ids = [m.pk for m in made]
+    assert reordered(ids=ids) == list(
+        Seat.objects.filter(match_id__in=ids).annotate(twice=F("number") * 2)
+        .order_by("pk").values_list("twice", "pk", "number"))
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="compiled on PostgreSQL only")
+@pytest.mark.parametrize("build", [
+    lambda number: Seat.objects.filter(number=number * 2),  # not a parameter: an expression
+    lambda number: Seat.objects.order_by("pk")[:number],  # written into the SQL
+])
+def test_a_value_that_is_not_only_a_parameter_is_refused(build, matches):
+    with pytest.raises(ValueError, match="not only the query's parameters|not in its query"):
+        Prepared(Seat, build, number="int")(number=1)
+
+
+def test_the_lobby_lists_and_seats_match_their_querysets(make_user):
+    from games import selectors
+
+    alice, bob = make_user("lobby_alice"), make_user("lobby_bob")
+    for title, seats in (("Waiting", [{"kind": "human", "user": alice}, {"kind": "human"}]),
+                         ("Playing", [{"kind": "human", "user": alice},
+                                      {"kind": "human", "user": bob}])):
+        services.match_create(creator=alice, game="final-act", options={}, hours_per_phase=24,
+                              title=title, seats=seats)
+    for start, stop in ((0, 26), (1, 26), (0, 26)):
+        waiting, playing = selectors.lobby_page(start, stop)
+        assert [m.pk for m in waiting] == [m.pk for m in selectors.lobby_open()[start:stop]]
+        assert [m.pk for m in playing] == [m.pk for m in selectors.lobby_running()[start:stop]]
+    waiting, playing = selectors.lobby_page(0, 26)
+    players, open_seats = selectors.lobby_seats([m.pk for m in waiting + playing])
+    assert open_seats == {waiting[0].pk: 1}
+    assert [p.name for p in players[playing[0].pk]] == ["lobby_alice", "lobby_bob"]
+    assert players[waiting[0].pk][0].badge == "new"
+
+
+def test_a_matchs_seats_come_with_their_players_as_select_related_leaves_them(
+        make_user, django_assert_num_queries):
+    from games import selectors
+
+    alice = make_user("seated_alice")
+    match = services.match_create(creator=alice, game="final-act", options={},
+                                  hours_per_phase=24, title="Half full",
+                                  seats=[{"kind": "human", "user": alice}, {"kind": "human"}])
+    expected = list(match.seats.select_related("user"))
+    with django_assert_num_queries(1):
+        seats = selectors.match_seats(match)
+        assert [fields_of(s) for s in seats] == [fields_of(s) for s in expected]
+        assert seats[0].user == alice and seats[0].user.get_username() == "seated_alice"
+        assert seats[1].user is None and seats[0].match is match
