@@ -100,7 +100,9 @@ def main() -> None:
     django.setup()
     if args.reuse:
         from django.core.cache import cache
+        from django.core.management import call_command
 
+        call_command("collectstatic", interactive=False, verbosity=0)  # (a fresh checkout)
         cache.clear()
         data = existing_data()
     else:
