@@ -98,11 +98,12 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # (a fresh checkout has none)
     if args.reuse:
         from django.core.cache import cache
-        from django.core.management import call_command
 
-        call_command("collectstatic", interactive=False, verbosity=0)  # (a fresh checkout)
         cache.clear()
         data = existing_data()
     else:
