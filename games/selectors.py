@@ -58,36 +58,41 @@ def matches_for_user(user: AbstractBaseUser, *, finished_before: int | None = No
     ``match_current`` and ``seat_user_newest``)."""
     if user is None or not user.is_authenticated:
         return []
+    if finished_before is not None:
+        return _as_finished(_finished_page(finished_limit, before=True)(
+            user_id=user.pk, before=finished_before))
+    # Both lists in one round trip, their SQL compiled once per connection.
+    seats, finished_seats_ = run_together(
+        (_CURRENT_SEATS, {"user_id": user.pk}),
+        (_finished_page(finished_limit, before=False), {"user_id": user.pk}))
     rows = []
-    if finished_before is None:
-        my_sheet = Submission.objects.filter(
-            phase__match=OuterRef("match_id"),
-            phase__number=OuterRef("match__phase_number"),
-            seat=OuterRef("pk"),
-        )
-        seats = list(current_seats(user).annotate(has_submitted=Exists(my_sheet)))
-        unsent = [seat.match for seat in seats
-                  if seat.match.status == Match.Status.ACTIVE and not seat.has_submitted]
-        prompted = _prompted_many(unsent)
-        for seat in seats:
-            match = seat.match
-            match.my_seat = seat
-            match.waiting_for_me = seat.number in prompted.get(match.pk, ())
-            bucket = 0 if match.waiting_for_me else (
-                1 if match.status == Match.Status.ACTIVE else 2)
-            when = match.deadline.timestamp() if bucket <= 1 and match.deadline else 0.0
-            rows.append(((bucket, when, -match.created_at.timestamp(), match.pk), match))
-        rows.sort(key=lambda row: row[0])
-    finished = matches_finished_for_user(user, before=finished_before, limit=finished_limit)
-    return [match for _, match in rows] + finished
+    unsent = [seat.match for seat in seats
+              if seat.match.status == Match.Status.ACTIVE and not seat.has_submitted]
+    prompted = _prompted_many(unsent)
+    for seat in seats:
+        match = seat.match
+        match.my_seat = seat
+        match.waiting_for_me = seat.number in prompted.get(match.pk, ())
+        bucket = 0 if match.waiting_for_me else (
+            1 if match.status == Match.Status.ACTIVE else 2)
+        when = match.deadline.timestamp() if bucket <= 1 and match.deadline else 0.0
+        rows.append(((bucket, when, -match.created_at.timestamp(), match.pk), match))
+    rows.sort(key=lambda row: row[0])
+    return [match for _, match in rows] + _as_finished(finished_seats_)
 
 
 def matches_finished_for_user(user: AbstractBaseUser, *, before: int | None = None,
                               limit: int = FINISHED_PAGE) -> list[Match]:
     """The user's finished or aborted matches, the most recently joined first (by seat id,
     below ``before`` when given): one page, read through the (user, -id) index of seats."""
+    page = _finished_page(limit, before=before is not None)
+    return _as_finished(page(user_id=user.pk, **({"before": before} if before is not None
+                                                 else {})))
+
+
+def _as_finished(seats: list[Seat]) -> list[Match]:
     out = []
-    for seat in finished_seats(user, before=before)[:limit]:
+    for seat in seats:
         match = seat.match
         match.my_seat = seat
         match.waiting_for_me = False
@@ -106,6 +111,28 @@ def current_seats(user: AbstractBaseUser) -> QuerySet[Seat]:
     return (Seat.objects.filter(user=user,
                                 match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
             .select_related("match").only(*MY_MATCHES_FIELDS))
+
+
+def _current_seats_with_sheets(user_id: int) -> QuerySet[Seat]:
+    """``current_seats``, each with whether the player's sheet for the current phase is in."""
+    my_sheet = Submission.objects.filter(
+        phase__match=OuterRef("match_id"),
+        phase__number=OuterRef("match__phase_number"),
+        seat=OuterRef("pk"),
+    )
+    return current_seats(user_id).annotate(has_submitted=Exists(my_sheet))
+
+
+_CURRENT_SEATS = Prepared(Seat, _current_seats_with_sheets, user_id="int")
+
+
+@functools.lru_cache(maxsize=16)
+def _finished_page(limit: int, *, before: bool) -> Prepared:
+    """A page of ``finished_seats`` (its limit is written into the SQL: one per limit)."""
+    if before:
+        return Prepared(Seat, lambda user_id, before: finished_seats(user_id, before=before)
+                        [:limit], user_id="int", before="int")
+    return Prepared(Seat, lambda user_id: finished_seats(user_id)[:limit], user_id="int")
 
 
 def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> QuerySet[Seat]:
