@@ -43,29 +43,36 @@ def one_round_trip() -> Iterator[None]:
     _send(statements)
 
 
+def send_together(connection: Any, statements: Sequence[tuple[str, Sequence[Any]]]
+                  ) -> list[list[tuple]]:
+    """Send ``statements`` (SQL, parameters) in order: in one round trip when the cursor is
+    psycopg's client-side one (Django's default), which takes a string of statements, else
+    one by one. Returns each one's rows ([] for a statement that returns none)."""
+    results: list[list[tuple]] = []
+    with connection.cursor() as cursor:
+        if len(statements) > 1 and isinstance(cursor.cursor, psycopg.ClientCursor):
+            cursor.execute("; ".join(sql for sql, _ in statements),
+                           [param for _, params in statements for param in params])
+            for index in range(len(statements)):
+                if index:
+                    cursor.nextset()
+                results.append(cursor.fetchall() if cursor.description else [])
+            return results
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            results.append(cursor.fetchall() if cursor.description else [])
+    return results
+
+
 def _send(statements: list[tuple[Any, str, list[Any], Callable[[list], None] | None]]) -> None:
     by_connection: dict[Any, list] = {}
     for statement in statements:
         by_connection.setdefault(statement[0], []).append(statement)
     for connection, group in by_connection.items():
-        with connection.cursor() as cursor:
-            if len(group) > 1 and isinstance(cursor.cursor, psycopg.ClientCursor):
-                cursor.execute("; ".join(sql for _, sql, _, _ in group),
-                               [param for _, _, params, _ in group for param in params])
-                for index, statement in enumerate(group):
-                    if index:
-                        cursor.nextset()
-                    _collect(cursor, statement)
-            else:
-                for statement in group:
-                    cursor.execute(statement[1], statement[2])
-                    _collect(cursor, statement)
-
-
-def _collect(cursor: Any, statement: tuple) -> None:
-    then = statement[3]
-    if then is not None:
-        then(cursor.fetchall())
+        found = send_together(connection, [(sql, params) for _, sql, params, _ in group])
+        for (_, _, _, then), rows in zip(group, found, strict=True):
+            if then is not None:
+                then(rows)
 
 
 def _execute(connection: Any, sql: str, params: list[Any],

@@ -22,12 +22,13 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-import psycopg
 from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import connections, router
 from django.db.models import Field, ForeignObject, Model, QuerySet
 from django.db.models.lookups import In
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
+
+from games.bulk import send_together
 
 
 class AnyOf(In):
@@ -185,15 +186,8 @@ def run_together(*calls: tuple[Prepared, dict[str, Any]]) -> list[list[Model]]:
     if connection.vendor != "postgresql":
         return [list(prepared.build(**values).using(alias)) for prepared, values in calls]
     compiled = [prepared._compiled_for(connection) for prepared, _ in calls]
-    results = []
-    with connection.cursor() as cursor:
-        if len(calls) > 1 and not isinstance(cursor.cursor, psycopg.ClientCursor):
-            return [prepared(**values) for prepared, values in calls]  # one at a time
-        cursor.execute("; ".join(c.sql for c in compiled),
-                       [p for c, (_, values) in zip(compiled, calls, strict=True)
-                        for p in c.params(values)])
-        for index, query in enumerate(compiled):
-            if index:
-                cursor.nextset()
-            results.append(list(query.models(connection, cursor.fetchall())))
-    return results
+    found = send_together(connection, [(query.sql, query.params(values))
+                                       for query, (_, values) in zip(compiled, calls,
+                                                                     strict=True)])
+    return [list(query.models(connection, rows))
+            for query, rows in zip(compiled, found, strict=True)]
