@@ -12,6 +12,7 @@ Elsewhere (the embedded SQLite default) they are ``bulk_update`` and ``bulk_crea
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,8 +20,9 @@ from typing import Any
 
 import psycopg
 from django.db import connections, router
-from django.db.models import Model
+from django.db.models import Field, Model
 
+TUPLES_OK = psycopg.pq.ExecStatus.TUPLES_OK
 _pending = threading.local()  # .statements: what one_round_trip() is holding, per thread
 
 
@@ -53,10 +55,15 @@ def send_together(connection: Any, statements: Sequence[tuple[str, Sequence[Any]
         if len(statements) > 1 and isinstance(cursor.cursor, psycopg.ClientCursor):
             cursor.execute("; ".join(sql for sql, _ in statements),
                            [param for _, params in statements for param in params])
+            # (psycopg's own cursor from here: every result has arrived with the execute,
+            # which raised any error; psycopg's ``description`` makes a column object for
+            # each column, of every result, each time it is read)
+            raw = cursor.cursor
             for index in range(len(statements)):
                 if index:
-                    cursor.nextset()
-                results.append(cursor.fetchall() if cursor.description else [])
+                    raw.nextset()
+                returned = raw.pgresult is not None and raw.pgresult.status == TUPLES_OK
+                results.append(raw.fetchall() if returned else [])
             return results
         for sql, params in statements:
             cursor.execute(sql, params)
@@ -95,23 +102,44 @@ def rows_update(rows: Sequence[Model], fields: Sequence[str]) -> None:
     if connection.vendor != "postgresql":
         model.objects.using(alias).bulk_update(rows, list(fields))
         return
+    sql, columns = _update_sql(model, tuple(fields), len(rows), alias)
+    params: list[Any] = []
+    for row in rows:
+        for column in columns:
+            params.append(column.get_db_prep_save(getattr(row, column.attname), connection))
+    _execute(connection, sql, params)
+
+
+# The statements' SQL, made once for each model, set of fields and number of rows (a
+# resolution writes the same few shapes every time; a sweep's batches, a few more).
+@functools.lru_cache(maxsize=512)
+def _update_sql(model: type[Model], fields: tuple[str, ...], count: int, alias: str
+                ) -> tuple[str, list[Field]]:
+    connection = connections[alias]
     meta = model._meta
     pk = meta.pk
     columns = [pk] + [meta.get_field(name) for name in fields]
     quote = connection.ops.quote_name
     casts = [f"%s::{column.cast_db_type(connection)}" for column in columns]
-    values = ", ".join(f"({', '.join(casts)})" for _ in rows)
-    params: list[Any] = []
-    for row in rows:
-        for column in columns:
-            params.append(column.get_db_prep_save(getattr(row, column.attname), connection))
+    values = ", ".join(f"({', '.join(casts)})" for _ in range(count))
     names = ", ".join(quote(column.column) for column in columns)
     assignments = ", ".join(f"{quote(column.column)} = v.{quote(column.column)}"
                             for column in columns[1:])
-    sql = (f"UPDATE {quote(meta.db_table)} AS t SET {assignments} "
-           f"FROM (VALUES {values}) AS v ({names}) "
-           f"WHERE t.{quote(pk.column)} = v.{quote(pk.column)}")
-    _execute(connection, sql, params)
+    return (f"UPDATE {quote(meta.db_table)} AS t SET {assignments} "
+            f"FROM (VALUES {values}) AS v ({names}) "
+            f"WHERE t.{quote(pk.column)} = v.{quote(pk.column)}"), columns
+
+
+@functools.lru_cache(maxsize=512)
+def _insert_sql(model: type[Model], count: int, alias: str) -> tuple[str, list[Field]]:
+    meta = model._meta
+    pk = meta.pk
+    columns = [column for column in meta.concrete_fields if column is not pk]
+    quote = connections[alias].ops.quote_name
+    placeholders = f"({', '.join(['%s'] * len(columns))})"
+    return (f"INSERT INTO {quote(meta.db_table)} "
+            f"({', '.join(quote(column.column) for column in columns)}) "
+            f"VALUES {', '.join([placeholders] * count)} RETURNING {quote(pk.column)}"), columns
 
 
 def rows_insert(rows: Sequence[Model], then: Callable[[], None] | None = None) -> None:
@@ -130,18 +158,12 @@ def rows_insert(rows: Sequence[Model], then: Callable[[], None] | None = None) -
         if then is not None:
             then()
         return
-    meta = model._meta
-    pk = meta.pk
-    columns = [column for column in meta.concrete_fields if column is not pk]
-    quote = connection.ops.quote_name
-    placeholders = f"({', '.join(['%s'] * len(columns))})"
+    pk = model._meta.pk
+    sql, columns = _insert_sql(model, len(rows), alias)
     params: list[Any] = []
     for row in rows:
         for column in columns:
             params.append(column.get_db_prep_save(column.pre_save(row, True), connection))
-    sql = (f"INSERT INTO {quote(meta.db_table)} "
-           f"({', '.join(quote(column.column) for column in columns)}) "
-           f"VALUES {', '.join([placeholders] * len(rows))} RETURNING {quote(pk.column)}")
 
     def inserted(ids: list) -> None:
         for row, (pk_value,) in zip(rows, ids, strict=True):

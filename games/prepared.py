@@ -13,17 +13,31 @@ A list of values is one parameter (``= ANY(%s)``, the ``any_of`` lookup), so one
 serves any number of ids. ``run_together`` sends several in one round trip. On databases
 other than PostgreSQL (the embedded SQLite default) the queryset is simply built and
 evaluated each time.
+
+``server_side=True`` also prepares the statement in each PostgreSQL session that runs it
+(``PREPARE``, once per session, the query's constants written in and its values as
+``$1…$n``), and then sends ``EXECUTE`` with the values: PostgreSQL parses and plans it once
+instead of on every call (for the resolution's reads, planning took longer than running
+them). The session plans it for any values (``plan_cache_mode=force_generic_plan``, set by
+the settings for every PostgreSQL session: otherwise PostgreSQL keeps planning for each
+call's values, a list of ids defeating its estimate), so it suits lookups by id, whatever
+the value; not a query whose best plan depends on how common its value is. A session that
+lost its prepared statements (a connection pooler's reset) fails that one call, and the
+next prepares them again. It needs session-level connections, as Django's persistent ones
+are (not a pooler in transaction mode).
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 import weakref
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import connections, router
+from django.db import DatabaseError, connections, router
 from django.db.models import Field, ForeignObject, Model, QuerySet
 from django.db.models.lookups import In
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
@@ -101,6 +115,8 @@ class _Compiled:
             self.slots.append((name, None if name else a))
         if missing := set(kinds) - {name for name, _ in self.slots}:
             raise ValueError(f"{build}: the values {sorted(missing)} are not in its query")
+        # (prepared server-side: the values in this order, each once, as $1…$n)
+        self.executed = list(dict.fromkeys(name for name, _ in self.slots if name))
         self.compiler = compiler
         self.select = compiler.select
         fields = [column[0] for column in compiler.select[:compiler.col_count]]
@@ -118,6 +134,29 @@ class _Compiled:
 
     def params(self, values: dict[str, Any]) -> list[Any]:
         return [values[name] if name else constant for name, constant in self.slots]
+
+    def prepare(self, name: str) -> tuple[str, list[Any]]:
+        """``PREPARE name AS …``: the SQL with its constants (as parameters, for the cursor
+        to write in) and each value as ``$n`` (numbered as ``execute`` sends them)."""
+        slots = iter(self.slots)
+        constants: list[Any] = []
+        numbers = {value_name: n for n, value_name in enumerate(self.executed, start=1)}
+
+        def placeholder(found: re.Match) -> str:
+            if found.group() == "%%":
+                return "%%"
+            value_name, constant = next(slots)
+            if value_name is None:
+                constants.append(constant)
+                return "%s"
+            return f"${numbers[value_name]}"
+
+        return f"PREPARE {name} AS {re.sub(r'%%|%s', placeholder, self.sql)}", constants
+
+    def execute(self, name: str, values: dict[str, Any]) -> tuple[str, list[Any]]:
+        """``EXECUTE name(…)`` with ``values`` (after ``prepare``)."""
+        return (f"EXECUTE {name}({', '.join(['%s'] * len(self.executed))})",
+                [values[value_name] for value_name in self.executed])
 
     def models(self, connection: Any, rows: list[tuple]) -> Iterator[Any]:
         """The rows made into models as Django's ``ModelIterable`` makes them (for a
@@ -146,11 +185,12 @@ class Prepared:
     models, read from the database ``model`` is written to. Kinds of value: ``int``, ``ints``
     (a list, for ``__any_of``) and ``time`` (an aware datetime)."""
 
-    def __init__(self, model: type[Model], build: Callable[..., QuerySet], **kinds: str
-                 ) -> None:
+    def __init__(self, model: type[Model], build: Callable[..., QuerySet], *,
+                 server_side: bool = False, **kinds: str) -> None:
         self.model = model
         self.build = build
         self.kinds = kinds
+        self.name = f"prepared_{next(_numbers)}" if server_side else None
         self._compiled: weakref.WeakKeyDictionary[Any, _Compiled] = weakref.WeakKeyDictionary()
 
     def __call__(self, **values: Any) -> list[Model]:
@@ -160,9 +200,9 @@ class Prepared:
         """PostgreSQL's ``EXPLAIN ANALYZE`` of the statement as it is sent with ``values`` (for
         tests of query plans)."""
         connection = connections[router.db_for_write(self.model)]
-        compiled = self._compiled_for(connection)
+        sql, params = self._statement(connection, self._compiled_for(connection), values)
         with connection.cursor() as cursor:
-            cursor.execute("EXPLAIN ANALYZE " + compiled.sql, compiled.params(values))
+            cursor.execute("EXPLAIN ANALYZE " + sql, params)
             return "\n".join(row[0] for row in cursor.fetchall())
 
     def _compiled_for(self, connection: Any) -> _Compiled:
@@ -171,6 +211,28 @@ class Prepared:
             compiled = _Compiled(self.build, self.kinds, connection.alias)
             self._compiled[connection] = compiled
         return compiled
+
+    def _statement(self, connection: Any, compiled: _Compiled, values: dict[str, Any]
+                   ) -> tuple[str, list[Any]]:
+        """What to send for ``values``: the SQL, or (server-side) ``EXECUTE``, first
+        preparing the statement in this session if it has not been."""
+        if self.name is None:
+            return compiled.sql, compiled.params(values)
+        connection.ensure_connection()
+        names = _in_session.setdefault(connection.connection, set())
+        if self.name not in names:
+            with connection.cursor() as cursor:
+                cursor.execute(*compiled.prepare(self.name))
+            names.add(self.name)
+        return compiled.execute(self.name, values)
+
+
+_numbers = itertools.count(1)
+# The statements prepared in each PostgreSQL session (keyed by psycopg's connection: a new
+# connection is a new session, with none).
+_in_session: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+# PostgreSQL's SQLSTATE for "there is no prepared statement of that name".
+_NO_SUCH_STATEMENT = "26000"
 
 
 def run_together(*calls: tuple[Prepared, dict[str, Any]]) -> list[list[Model]]:
@@ -186,8 +248,13 @@ def run_together(*calls: tuple[Prepared, dict[str, Any]]) -> list[list[Model]]:
     if connection.vendor != "postgresql":
         return [list(prepared.build(**values).using(alias)) for prepared, values in calls]
     compiled = [prepared._compiled_for(connection) for prepared, _ in calls]
-    found = send_together(connection, [(query.sql, query.params(values))
-                                       for query, (_, values) in zip(compiled, calls,
-                                                                     strict=True)])
+    statements = [prepared._statement(connection, query, values)
+                  for query, (prepared, values) in zip(compiled, calls, strict=True)]
+    try:
+        found = send_together(connection, statements)
+    except DatabaseError as error:
+        if getattr(error.__cause__, "sqlstate", None) == _NO_SUCH_STATEMENT:
+            _in_session.pop(connection.connection, None)  # prepared again on the next call
+        raise
     return [list(query.models(connection, rows))
             for query, rows in zip(compiled, found, strict=True)]

@@ -3,7 +3,7 @@
 import gc
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from celery import Celery
@@ -57,8 +57,37 @@ def _one_client_per_pool(self: kombu_redis.Channel, client: object = None) -> It
 
 kombu_redis.Channel.conn_or_acquire = _one_client_per_pool
 
+class _DjangoSettings(Mapping):
+    """Django's ``CELERY_`` settings, copied into a dict the first time Celery reads its
+    configuration. Celery looks up several settings for every message it publishes (each
+    resolution publishes one), and each lookup through Django's lazy settings object took
+    two ``getattr`` calls through its proxy. Changing a ``CELERY_`` setting afterwards (as
+    ``override_settings`` would) does not reach Celery: change ``app.conf`` instead, as the
+    tests do."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, object] | None = None
+
+    def _loaded(self) -> dict[str, object]:
+        if self._values is None:
+            from django.conf import settings
+
+            self._values = {name: getattr(settings, name) for name in dir(settings)
+                            if name.startswith("CELERY_")}
+        return self._values
+
+    def __getitem__(self, key: str) -> object:
+        return self._loaded()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+
 app = Celery("portal")
-app.config_from_object("django.conf:settings", namespace="CELERY")
+app.config_from_object(_DjangoSettings(), namespace="CELERY")
 app.autodiscover_tasks()
 
 

@@ -121,10 +121,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # look up the site's current matches' seats by index; 1.1 is the usual figure for data
     # on SSD or in memory (README "Benchmarks" has the plans). POSTGRES_RANDOM_PAGE_COST sets
     # it, empty leaves the server's.
+    # The statements games/prepared.py prepares in the session (server_side) are planned
+    # once for any values: PostgreSQL's default keeps planning them again for each call's
+    # values, which is what preparing them is meant to save. (Django itself prepares none.)
+    _session = ["-c plan_cache_mode=force_generic_plan"]
     _page_cost = os.environ.get("POSTGRES_RANDOM_PAGE_COST", "1.1")
     if _page_cost:
-        DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
-            f"-c random_page_cost={float(_page_cost)}")
+        _session.append(f"-c random_page_cost={float(_page_cost)}")
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = " ".join(_session)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- celery ---------------------------------------------------------------------------

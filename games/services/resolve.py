@@ -123,14 +123,15 @@ def _open_phases(skip_locked: bool) -> Prepared:
         Phase.objects.select_related("match").defer("state_before")
         .select_for_update(of=("match",), skip_locked=skip_locked, no_key=True)
         .filter(match_id__any_of=ids, status=Phase.Status.OPEN).order_by("match_id")),
-        ids="ints")
+        server_side=True, ids="ints")
 
 
 # The resolution's reads, compiled once per connection (games/prepared.py).
 _OPEN_PHASES = _open_phases(skip_locked=False)
 _OPEN_PHASES_SKIP_LOCKED = _open_phases(skip_locked=True)
 _OPEN_SHEETS = Prepared(Submission, lambda ids: Submission.objects.filter(
-    phase__match_id__any_of=ids, phase__status=Phase.Status.OPEN).order_by(), ids="ints")
+    phase__match_id__any_of=ids, phase__status=Phase.Status.OPEN).order_by(),
+    server_side=True, ids="ints")
 
 
 def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist: bool = False

@@ -179,9 +179,11 @@ def with_leave(seats: QuerySet, now: datetime) -> QuerySet:
 
 
 # The seats of some matches with their players' active hours and running leave, the SQL
-# compiled once per connection (games/prepared.py): what a resolution and a match's start read.
+# compiled once per connection and planned once per session (games/prepared.py): what a
+# resolution and a match's start read.
 seats_with_hours_and_leave = Prepared(Seat, lambda ids, now: with_leave(with_windows(
-    Seat.objects.filter(match_id__any_of=ids)), now).order_by(), ids="ints", now="time")
+    Seat.objects.filter(match_id__any_of=ids)), now).order_by(), server_side=True,
+    ids="ints", now="time")
 
 
 def leave_for_new_phase(*, match: Match, prompted: list[int], now: datetime,

@@ -4,7 +4,7 @@
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -81,6 +81,44 @@ def test_select_related_and_locks_come_back_as_django_makes_them(matches):
     if ON_POSTGRES:  # one SQL text for any number of ids, the lock in it
         assert first[0]["sql"].split("WHERE")[0] == again[0]["sql"].split("WHERE")[0]
         assert "= ANY(" in again[0]["sql"] and "FOR NO KEY UPDATE OF" in again[0]["sql"]
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="prepared in PostgreSQL's sessions only")
+def test_a_server_side_query_is_prepared_once_per_session_and_planned_once(matches):
+    made, _ = matches
+    now = timezone.now()
+
+    def build(ids, now):  # constants too, one of them with a %, and a value used twice
+        return with_leave(Seat.objects.filter(
+            match_id__any_of=ids, status=Seat.Status.TAKEN,
+            joined_at__lte=now).exclude(bot__contains="50%"), now).order_by("id")
+
+    plain = Prepared(Seat, build, ids="ints", now="time")
+    planned = Prepared(Seat, build, server_side=True, ids="ints", now="time")
+
+    def sent(**values):
+        with CaptureQueriesContext(connection) as captured:
+            got = planned(**values)
+        assert [fields_of(s) for s in got] == [fields_of(s) for s in plain(**values)]
+        return [query["sql"].split(" ", 1)[0] for query in captured]
+
+    assert sent(ids=[made[0].pk], now=now) == ["PREPARE", "EXECUTE"]
+    for ids in ([made[1].pk, made[2].pk], [], [m.pk for m in made]):
+        assert sent(ids=ids, now=now) == ["EXECUTE"]
+    assert sent(ids=[made[0].pk], now=now - timedelta(days=1)) == ["EXECUTE"]
+    with connection.cursor() as cursor:  # planned once, for any values (the settings)
+        cursor.execute("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                       " WHERE name = %s", [planned.name])
+        assert cursor.fetchone() == (5, 0)
+    assert "EXECUTE" not in planned.explain(ids=[made[0].pk], now=now)  # the plan it runs
+
+    # A session that lost its statements (a pooler's reset) fails one call, clearly; the
+    # next one prepares them again.
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    with pytest.raises(DatabaseError, match="does not exist"), transaction.atomic():
+        planned(ids=[made[0].pk], now=now)
+    assert sent(ids=[made[0].pk], now=now) == ["PREPARE", "EXECUTE"]
 
 
 def test_a_value_the_query_does_not_use_is_refused(matches):
