@@ -20,7 +20,10 @@ matches with two human seats. Prints one JSON line:
   and its sheets submitted just before, as a worker meets it): the median of ``--profiled``
   timed ones, and the queries counted on ten others run first (Django's query log, which
   renders every statement a second time, so those are not timed); the queries include
-  writing its side effects to the outbox;
+  writing its side effects to the outbox; ``resolution_floor_ms``, the baseline measured
+  alongside (one after each timed resolution, on a match just created): the least any
+  resolution does, a transaction that locks a match row and writes it back, committed,
+  and one task published (median);
 - ``match_create_ms``: ``match_create`` of a two-seat Final Act match (median);
 - ``sweep_matches`` / ``sweep_s`` / ``sweep_per_s``: that many matches past their deadline, one
   sweep, until every one is resolved by the worker (resolutions go first: the lifecycle
@@ -107,7 +110,7 @@ def main() -> None:
     import redis
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
-    from django.db import connection
+    from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
@@ -164,7 +167,18 @@ def main() -> None:
     # Timed as it runs in a worker; the queries are counted on other matches, because
     # Django's query log renders every statement's SQL a second time (about a millisecond
     # of a resolution's writes), which is the log's cost, not the resolution's.
-    resolve_ms, queries = [], []
+    def floor(match) -> float:
+        """The least any resolution does, on this machine at this moment: a transaction
+        that locks the match row and writes it back, committed, then one task published."""
+        start = time.perf_counter()
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT id FROM games_match WHERE id = %s FOR NO KEY UPDATE",
+                           [match.pk])
+            cursor.execute("UPDATE games_match SET queued_at = NULL WHERE id = %s", [match.pk])
+        Enqueue("games.tasks.outbox_dispatch", ids=[])()
+        return (time.perf_counter() - start) * 1000
+
+    resolve_ms, floor_ms, queries = [], [], []
     for index in range(args.profiled + 10):
         match = new_match()
         submit(match, 1, alice)
@@ -177,6 +191,7 @@ def main() -> None:
         start = time.perf_counter()
         assert services.phase_resolve(match_id=match.pk, phase_number=1)
         resolve_ms.append((time.perf_counter() - start) * 1000)
+        floor_ms.append(floor(new_match()))
 
     log = open(args.worker_log, "w") if args.worker_log else subprocess.DEVNULL  # noqa: SIM115
     worker = subprocess.Popen(
@@ -258,6 +273,7 @@ def main() -> None:
         "commit_to_open_p50_ms": round(percentile(open_ms, 0.5), 2),
         "commit_to_open_p99_ms": round(percentile(open_ms, 0.99), 2),
         "resolution_ms": round(statistics.median(resolve_ms), 2),
+        "resolution_floor_ms": round(statistics.median(floor_ms), 2),
         "resolution_queries": int(statistics.median(queries)),
         "match_create_ms": round(statistics.median(create_ms), 2),
         "sweep_matches": args.sweep,
