@@ -22,8 +22,9 @@ them). The session plans it for any values (``plan_cache_mode=force_generic_plan
 the settings for every PostgreSQL session: otherwise PostgreSQL keeps planning for each
 call's values, a list of ids defeating its estimate), so it suits lookups by id, whatever
 the value; not a query whose best plan depends on how common its value is. A session that
-lost its prepared statements (a connection pooler's reset) fails that one call, and the
-next prepares them again. It needs session-level connections, as Django's persistent ones
+lost its prepared statements (a connection pooler's reset) fails that one call with an
+``OperationalError`` (the connection's failure, retried as one), and the next prepares them
+again. It needs session-level connections, as Django's persistent ones
 are (not a pooler in transaction mode).
 """
 
@@ -37,7 +38,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import DatabaseError, connections, router
+from django.db import DatabaseError, OperationalError, connections, router
 from django.db.models import Field, ForeignObject, Model, QuerySet
 from django.db.models.lookups import In
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
@@ -253,8 +254,12 @@ def run_together(*calls: tuple[Prepared, dict[str, Any]]) -> list[list[Model]]:
     try:
         found = send_together(connection, statements)
     except DatabaseError as error:
-        if getattr(error.__cause__, "sqlstate", None) == _NO_SUCH_STATEMENT:
-            _in_session.pop(connection.connection, None)  # prepared again on the next call
-        raise
+        if getattr(error.__cause__, "sqlstate", None) != _NO_SUCH_STATEMENT:
+            raise
+        # The session lost them: prepared again on the next call. A failure of the
+        # connection, not of what was asked (a resolution is retried, not counted against
+        # its phase).
+        _in_session.pop(connection.connection, None)
+        raise OperationalError(f"the session lost its prepared statements: {error}") from error
     return [list(query.models(connection, rows))
             for query, rows in zip(compiled, found, strict=True)]

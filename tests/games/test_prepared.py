@@ -4,7 +4,7 @@
 from datetime import timedelta
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -116,7 +116,7 @@ def test_a_server_side_query_is_prepared_once_per_session_and_planned_once(match
     # next one prepares them again.
     with connection.cursor() as cursor:
         cursor.execute("DEALLOCATE ALL")
-    with pytest.raises(DatabaseError, match="does not exist"), transaction.atomic():
+    with pytest.raises(OperationalError, match="does not exist"), transaction.atomic():
         planned(ids=[made[0].pk], now=now)
     assert sent(ids=[made[0].pk], now=now) == ["PREPARE", "EXECUTE"]
 
