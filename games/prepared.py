@@ -33,17 +33,17 @@ from __future__ import annotations
 import itertools
 import re
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import DatabaseError, OperationalError, connections, router
+from django.db import connections, router
 from django.db.models import Field, ForeignObject, Model, QuerySet
 from django.db.models.lookups import In
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
-from games.bulk import send_together
+from games.bulk import prepare_in_session, send_together
 
 
 class AnyOf(In):
@@ -219,28 +219,21 @@ class Prepared:
         preparing the statement in this session if it has not been."""
         if self.name is None:
             return compiled.sql, compiled.params(values)
-        connection.ensure_connection()
-        names = _in_session.setdefault(connection.connection, set())
-        if self.name not in names:
-            with connection.cursor() as cursor:
-                cursor.execute(*compiled.prepare(self.name))
-            names.add(self.name)
+        prepare_in_session(connection, self.name, *compiled.prepare(self.name))
         return compiled.execute(self.name, values)
 
 
 _numbers = itertools.count(1)
-# The statements prepared in each PostgreSQL session (keyed by psycopg's connection: a new
-# connection is a new session, with none).
-_in_session: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
-# PostgreSQL's SQLSTATE for "there is no prepared statement of that name".
-_NO_SUCH_STATEMENT = "26000"
 
 
-def run_together(*calls: tuple[Prepared, dict[str, Any]]) -> list[list[Model]]:
+def run_together(*calls: tuple[Prepared, dict[str, Any]], before: Sequence[str] = ()
+                 ) -> list[list[Model]]:
     """Run prepared queries (each with its values) in one round trip: on PostgreSQL one string
     of statements (psycopg's client-side cursor, Django's default, merges the values in), run
     in order in the caller's transaction, so each sees what the ones before it did, locks
-    included. Returns each one's models."""
+    included. ``before``: statements of PostgreSQL's own (without values, returning nothing,
+    such as a ``SET LOCAL``) sent first in the same string; ignored elsewhere. Returns each
+    query's models."""
     for prepared, values in calls:
         if values.keys() != prepared.kinds.keys():
             raise TypeError(f"expected the values {sorted(prepared.kinds)}, got {sorted(values)}")
@@ -249,17 +242,9 @@ def run_together(*calls: tuple[Prepared, dict[str, Any]]) -> list[list[Model]]:
     if connection.vendor != "postgresql":
         return [list(prepared.build(**values).using(alias)) for prepared, values in calls]
     compiled = [prepared._compiled_for(connection) for prepared, _ in calls]
-    statements = [prepared._statement(connection, query, values)
-                  for query, (prepared, values) in zip(compiled, calls, strict=True)]
-    try:
-        found = send_together(connection, statements)
-    except DatabaseError as error:
-        if getattr(error.__cause__, "sqlstate", None) != _NO_SUCH_STATEMENT:
-            raise
-        # The session lost them: prepared again on the next call. A failure of the
-        # connection, not of what was asked (a resolution is retried, not counted against
-        # its phase).
-        _in_session.pop(connection.connection, None)
-        raise OperationalError(f"the session lost its prepared statements: {error}") from error
+    statements = [(sql, []) for sql in before] + [
+        prepared._statement(connection, query, values)
+        for query, (prepared, values) in zip(compiled, calls, strict=True)]
+    found = send_together(connection, statements)[len(before):]
     return [list(query.models(connection, rows))
             for query, rows in zip(compiled, found, strict=True)]

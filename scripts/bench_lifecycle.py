@@ -22,8 +22,9 @@ matches with two human seats. Prints one JSON line:
   renders every statement a second time, so those are not timed); the queries include
   writing its side effects to the outbox; ``resolution_floor_ms``, the baseline measured
   alongside (one after each timed resolution, on a match just created): the least any
-  resolution does, a transaction that locks a match row and writes it back, committed,
-  and one task published (median);
+  resolution does, a transaction that locks a match row and writes it back, committed as
+  a resolution commits (asynchronously, in the round trip of the write:
+  ``games.services.resolve``), and one task published (median);
 - ``match_create_ms``: ``match_create`` of a two-seat Final Act match (median);
 - ``sweep_matches`` / ``sweep_s`` / ``sweep_per_s``: that many matches past their deadline, one
   sweep, until every one is resolved by the worker (resolutions go first: the lifecycle
@@ -118,6 +119,7 @@ def main() -> None:
     from games import services
     from games.models import Match, OutboxEvent, Phase, Seat
     from games.services.queue import Enqueue
+    from games.services.resolve import LAZY_COMMIT
     from portal.mail.models import OutgoingEmail
 
     def idle() -> bool:
@@ -169,12 +171,15 @@ def main() -> None:
     # of a resolution's writes), which is the log's cost, not the resolution's.
     def floor(match) -> float:
         """The least any resolution does, on this machine at this moment: a transaction
-        that locks the match row and writes it back, committed, then one task published."""
+        that locks the match row and writes it back, committed as a resolution commits
+        (asynchronously, with the write), then one task published."""
         start = time.perf_counter()
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SELECT id FROM games_match WHERE id = %s FOR NO KEY UPDATE",
+            cursor.execute(f"{LAZY_COMMIT}; "
+                           "SELECT id FROM games_match WHERE id = %s FOR NO KEY UPDATE",
                            [match.pk])
-            cursor.execute("UPDATE games_match SET queued_at = NULL WHERE id = %s", [match.pk])
+            cursor.execute("UPDATE games_match SET queued_at = NULL WHERE id = %s; COMMIT",
+                           [match.pk])
         Enqueue("games.tasks.outbox_dispatch", ids=[])()
         return (time.perf_counter() - start) * 1000
 

@@ -32,6 +32,22 @@ from games.services.vacation import seats_with_hours_and_leave
 
 logger = logging.getLogger(__name__)
 
+# A resolution in a transaction of its own (a worker's, the sweeper's) ends it with its
+# writes, in the same round trip (``one_round_trip(commit=True)``), and commits without
+# waiting for its WAL to reach the disk (PostgreSQL's asynchronous commit: about a
+# millisecond, often more, of each resolution was that wait). The asynchronous commit is
+# safe because a resolution can always be done again: it only resolves a phase that is
+# complete or overdue, the engine is deterministic (the match's seed), and a phase left open
+# by a server crash that lost the commit is found again by the sweeper (complete_at,
+# deadline). Nothing about it leaves the system before a later, synchronous commit has made
+# it durable: WAL is flushed in order, and the outbox's notifications, the mails, the bots'
+# moves and every player's next order are each committed synchronously before anyone is
+# told, or acts. The database stays consistent either way. Orders themselves
+# (``orders_submit``, and the sequential phases it resolves at once) and moderators' tools
+# keep synchronous commits.
+LAZY_COMMIT = "SET LOCAL synchronous_commit TO off"
+
+
 def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
     """Resolve the phase if it is still open and either complete or past its deadline.
 
@@ -39,7 +55,7 @@ def phase_resolve(*, match_id: Any, phase_number: int) -> bool:
     A resolution that raises is recorded (attempts, last_error) in its own transaction and,
     after settings.RESOLVE_MAX_ATTEMPTS, the phase is quarantined for moderators.
     """
-    resolved, error = _resolve_guarded(match_id, phase_number)
+    resolved, error = _resolve_guarded(match_id, phase_number, own=_owns_transaction())
     if error is not None:
         phase_failure_record(match_id, int(phase_number), error)
     return resolved
@@ -55,9 +71,10 @@ def phases_resolve(pairs: list[tuple[int, int]] | list[list[int]]) -> int:
     locked by someone else is skipped, as in ``phase_resolve``. Returns how many were
     resolved."""
     pairs = [(match_id, int(number)) for match_id, number in pairs]
+    own = _owns_transaction()
     try:
         with transaction.atomic():
-            resolved, failures = _resolve_many(pairs, skip_locked=True)
+            resolved, failures = _resolve_many(pairs, skip_locked=True, own=own)
     except (OperationalError, InterfaceError):
         raise
     except DatabaseError:
@@ -66,7 +83,7 @@ def phases_resolve(pairs: list[tuple[int, int]] | list[list[int]]) -> int:
         resolved, failures = 0, []
         with transaction.atomic():
             for match_id, phase_number in pairs:
-                done, error = _resolve_guarded(match_id, phase_number)
+                done, error = _resolve_guarded(match_id, phase_number, own=False)
                 resolved += done
                 if error is not None:
                     failures.append((match_id, phase_number, error))
@@ -75,7 +92,14 @@ def phases_resolve(pairs: list[tuple[int, int]] | list[list[int]]) -> int:
     return resolved
 
 
-def _resolve_guarded(match_id: Any, phase_number: Any) -> tuple[bool, BaseException | None]:
+def _owns_transaction() -> bool:
+    """Whether the transaction about to begin is the resolution's own (not a caller's, which
+    may hold more than a resolution: that one keeps its synchronous commit)."""
+    return not transaction.get_connection().in_atomic_block
+
+
+def _resolve_guarded(match_id: Any, phase_number: Any, *, own: bool
+                     ) -> tuple[bool, BaseException | None]:
     """``phase_resolve_locked`` in its own atomic block (a savepoint inside a batch): whether
     it resolved, and the error to record against the phase (None for "no such match"). A
     failure of the database itself is raised: not the phase's fault; the redelivery or the
@@ -83,7 +107,7 @@ def _resolve_guarded(match_id: Any, phase_number: Any) -> tuple[bool, BaseExcept
     try:
         with transaction.atomic():
             return phase_resolve_locked(match_id=match_id, phase_number=int(phase_number),
-                                        skip_locked=True), None
+                                        skip_locked=True, own=own), None
     except ServiceError as error:
         logger.info("phase_resolve(%s, %s): %s", match_id, phase_number, error.message)
         return False, None if error.code == "not_found" else error
@@ -94,13 +118,15 @@ def _resolve_guarded(match_id: Any, phase_number: Any) -> tuple[bool, BaseExcept
         return False, error
 
 
-def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool = False
-                         ) -> bool:
+def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool = False,
+                         own: bool = False) -> bool:
     """The resolution itself, inside the caller's transaction: it takes the match lock (a
     no-op if the caller holds it, as ``orders_submit`` does for a sequential phase, where the
     input is applied at once). With ``skip_locked`` a match locked by someone else is left
-    alone (False): a duplicate task must not queue behind the real work. Raises whatever the
-    engine raised; ``phase_resolve`` records that for the sweeper's retries.
+    alone (False): a duplicate task must not queue behind the real work. ``own``: the
+    caller's atomic block is the outermost and holds nothing but this resolution, which
+    commits it asynchronously with its writes (``LAZY_COMMIT``). Raises whatever the engine
+    raised; ``phase_resolve`` records that for the sweeper's retries.
 
     A bounded number of queries whatever the seat count: the open phase with its match
     (locked), the seats, the sheets, one INSERT of missing sheets, one UPDATE of changed
@@ -112,7 +138,7 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     except (ValueError, TypeError):
         raise ServiceError("not_found", f"There is no match {match_id}.") from None
     resolved, failures = _resolve_many([(match_pk, phase_number)], skip_locked=skip_locked,
-                                       must_exist=True)
+                                       must_exist=True, own=own)
     for _, _, error in failures:
         raise error
     return bool(resolved)
@@ -134,13 +160,14 @@ _OPEN_SHEETS = Prepared(Submission, lambda ids: Submission.objects.filter(
     server_side=True, ids="ints")
 
 
-def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist: bool = False
-                  ) -> tuple[int, list[tuple[Any, int, BaseException]]]:
+def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist: bool = False,
+                  own: bool = False) -> tuple[int, list[tuple[Any, int, BaseException]]]:
     """Resolve the due phases of ``pairs`` (match id, phase number) in the caller's
     transaction: read everything in three queries (the open phases with their matches,
     locked; the seats with their players' active hours and leave; the sheets), settle each
     match in memory (``_settle``), then write every change in one statement per table. A match whose
-    settling raised is left out of the writes and returned with its error."""
+    settling raised is left out of the writes and returned with its error. ``own``: as in
+    ``phase_resolve_locked``."""
     wanted = dict(pairs)
     ids = list(wanted)
     now = timezone.now()
@@ -149,7 +176,7 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     locked, seat_rows, sheet_rows = run_together(
         (_OPEN_PHASES_SKIP_LOCKED if skip_locked else _OPEN_PHASES, {"ids": ids}),
         (seats_with_hours_and_leave, {"ids": ids, "now": now}),
-        (_OPEN_SHEETS, {"ids": ids}))
+        (_OPEN_SHEETS, {"ids": ids}), before=[LAZY_COMMIT] if own else [])
     phases: dict[int, Phase] = {}
     matches: list[Match] = []
     for phase in locked:
@@ -193,7 +220,8 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     if not settled:
         return 0, failures
 
-    with one_round_trip():  # the writes below: one string of statements, one wait
+    # The writes below: one string of statements, one wait (with the COMMIT, when ``own``).
+    with one_round_trip(commit=own):
         rows_insert([sheet for done in settled for sheet in done.missing])
         rows_update([done.phase for done in settled],
                     ["revealed", "events", "resolved_at", "status"])

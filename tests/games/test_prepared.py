@@ -204,6 +204,56 @@ def test_writes_held_for_one_round_trip_are_sent_in_order_when_the_block_ends(ma
         assert Seat.objects.get(pk=seat.pk).missed_total == 41
 
 
+def test_a_block_that_commits_with_its_writes_must_hold_the_outermost_transaction(matches):
+    from games.bulk import one_round_trip
+
+    made, _ = matches
+    seat = Seat.objects.filter(match=made[0]).order_by("id").first()
+    seat.missed_total = 5
+    with transaction.atomic(), pytest.raises(RuntimeError, match="outermost"), \
+            one_round_trip(commit=True):  # in a savepoint
+        rows_update([seat], ["missed_total"])
+    if ON_POSTGRES:
+        assert Seat.objects.get(pk=seat.pk).missed_total == 0
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="prepared in PostgreSQL's sessions only")
+def test_a_write_is_prepared_once_per_session_in_the_string_that_first_sends_it(matches):
+    from games import bulk
+
+    made, _ = matches
+    seats = list(Seat.objects.filter(match__in=made).order_by("id"))[:2]
+
+    def forget():  # as a new session, or a pooler's reset, would
+        with connection.cursor() as cursor:
+            cursor.execute("DEALLOCATE ALL")
+
+    def sent(total):
+        for seat in seats:
+            seat.missed_total = total
+        with CaptureQueriesContext(connection) as captured:
+            rows_update(seats, ["missed_total"])
+        assert [s.missed_total for s in Seat.objects.filter(pk__in=[s.pk for s in seats])] \
+            == [total, total]
+        (sql,) = [query["sql"] for query in captured]
+        return sql
+
+    forget()
+    bulk._in_session.pop(connection.connection, None)
+    first = sent(3)
+    assert first.startswith('PREPARE bulk_') and '; EXECUTE bulk_' in first
+    again = sent(4)
+    assert again.startswith("EXECUTE bulk_") and "PREPARE" not in again
+    assert bulk.readable(again).startswith('UPDATE "games_seat" AS t SET "missed_total"')
+    assert bulk.readable(first).split(" -- ")[0] == bulk.readable(again).split(" -- ")[0]
+
+    # A session that lost its statements fails one call, clearly; the next prepares again.
+    forget()
+    with pytest.raises(OperationalError, match="does not exist"), transaction.atomic():
+        sent(5)
+    assert sent(6).startswith("PREPARE bulk_")
+
+
 # -- the pages' prepared queries (values rows, values that are not parameters) -----------------
 
 def test_values_rows_come_back_as_values_list_gives_them(matches):

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 import engine
 from games import services
+from games.bulk import readable
 from games.models import Match, OutboxEvent, Phase, Seat, Submission, SweepRun
 from games.receipts import receipt_for
 from games.services import ServiceError
@@ -164,7 +165,7 @@ def test_side_effects_are_promised_in_the_transaction_and_carried_out_once_after
             assert received == []  # not inside the transaction
         # One INSERT for every side effect of the resolution, and one task to carry them out.
         # (on PostgreSQL the resolution's writes go in one string of statements)
-        inserts = sum(q["sql"].count('INSERT INTO "games_outboxevent"') for q in queries)
+        inserts = sum(readable(q["sql"]).count('INSERT INTO "games_outboxevent"') for q in queries)
         assert inserts == 1 and OutboxEvent.objects.count() == before + 2
         (dispatch,) = [c for c in callbacks if hasattr(c, "task_name")]
         assert dispatch.task_name == "games.tasks.outbox_dispatch"
@@ -222,15 +223,10 @@ def test_a_row_being_written_about_the_match_does_not_make_its_resolution_skip_i
     on the match row until it commits. The match lock (``FOR NO KEY UPDATE``) does not
     conflict with it, so the resolution's ``SKIP LOCKED`` must not pass the match by (with
     ``FOR UPDATE`` it did: the match waited for the sweeper)."""
-    import psycopg
-
     match = toy_duel()
     submit(match, match.alice, 1, 4)
     submit(match, match.bob, 2, 2)
-    settings_dict = connection.settings_dict
-    other = psycopg.connect(host=settings_dict["HOST"] or "127.0.0.1",
-                            port=settings_dict["PORT"] or 5432, user=settings_dict["USER"],
-                            dbname=settings_dict["NAME"], password=settings_dict["PASSWORD"])
+    other = other_session()
     try:
         rows = other.execute("SELECT id FROM games_match WHERE id = %s FOR KEY SHARE",
                              [match.pk]).fetchall()
@@ -248,6 +244,57 @@ def test_a_row_being_written_about_the_match_does_not_make_its_resolution_skip_i
     finally:
         other.rollback()
         other.close()
+
+
+def other_session():
+    """A PostgreSQL session of its own on the test database (not Django's connection)."""
+    import psycopg
+
+    settings_dict = connection.settings_dict
+    return psycopg.connect(host=settings_dict["HOST"] or "127.0.0.1",
+                           port=settings_dict["PORT"] or 5432, user=settings_dict["USER"],
+                           dbname=settings_dict["NAME"], password=settings_dict["PASSWORD"])
+
+
+@pytest.mark.integration  # PostgreSQL's commits (skipped without DATABASE_URL, never in CI)
+@pytest.mark.django_db(transaction=True)
+def test_a_resolution_in_its_own_transaction_commits_it_with_its_writes(toy_duel):
+    """A worker's resolution commits asynchronously (set with its reads) and sends the COMMIT
+    with its writes: what it wrote is committed when it returns. Orders, and a resolution
+    inside a caller's transaction, keep synchronous commits and the caller's transaction."""
+    from django.db import transaction
+
+    from games.services.resolve import LAZY_COMMIT
+
+    def sent(queries):  # (not Django's own BEGIN and COMMIT; a PREPARE once per session)
+        return [q["sql"] for q in queries.captured_queries
+                if q["sql"] not in ("BEGIN", "COMMIT")
+                and not q["sql"].startswith("PREPARE prepared_")]
+
+    match = toy_duel()
+    with CaptureQueriesContext(connection) as ordering:
+        submit(match, match.alice, 1, 4)
+        submit(match, match.bob, 2, 2)
+    assert not any(LAZY_COMMIT in sql or "; COMMIT" in sql for sql in sent(ordering))
+    with CaptureQueriesContext(connection) as captured:
+        assert services.phase_resolve(match_id=match.pk, phase_number=1)
+    reads, writes = sent(captured)
+    assert reads.startswith(f"{LAZY_COMMIT}; EXECUTE ") and writes.endswith("; COMMIT")
+    other = other_session()
+    try:  # committed: another session sees the next phase, nothing is left in progress
+        assert other.execute("SELECT phase_number FROM games_match WHERE id = %s",
+                             [match.pk]).fetchone() == (2,)
+        assert connection.connection.info.transaction_status.name == "IDLE"
+    finally:
+        other.close()
+
+    submit(match, match.alice, 1, 4, phase=2)
+    submit(match, match.bob, 2, 2, phase=2)
+    with transaction.atomic(), CaptureQueriesContext(connection) as inside:
+        assert services.phase_resolve(match_id=match.pk, phase_number=2)
+        assert connection.connection.info.transaction_status.name == "INTRANS"
+    assert not any(LAZY_COMMIT in sql or "; COMMIT" in sql for sql in sent(inside))
+    assert Match.objects.get(pk=match.pk).phase_number == 3
 
 
 def test_a_poison_phase_is_retried_then_quarantined_then_retried_by_a_moderator(
