@@ -158,7 +158,6 @@ def readable(sql: str) -> str:
                   lambda found: f"{_statements.get(found[1], found[0])} -- (", sql)
 
 
-
 def _send(statements: list[tuple[Any, _Shape | str, list[Any], Callable[[list], None] | None]],
           commit: bool = False) -> None:
     by_connection: dict[Any, list] = {}
