@@ -46,12 +46,17 @@ def prepare_in_session(connection: Any, name: str, sql: str,
     the connection's current session. A session that lost its statements (a connection
     pooler's reset) makes the next ``send_together`` that executes one fail with an
     ``OperationalError``, after which they are prepared again."""
-    connection.ensure_connection()
-    names = _in_session.setdefault(connection.connection, set())
+    names = _session_names(connection)
     if name not in names:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
         names.add(name)
+
+
+def _session_names(connection: Any) -> set[str]:
+    """The names of the statements prepared in the connection's current session."""
+    connection.ensure_connection()
+    return _in_session.setdefault(connection.connection, set())
 
 
 @contextmanager
@@ -173,8 +178,7 @@ def _send(statements: list[tuple[Any, _Shape | str, list[Any], Callable[[list], 
         # Shapes new to the session are prepared first, in the same string. (Taken as
         # prepared from here: should the string fail before a PREPARE ran, the first EXECUTE
         # of it fails as a lost session does, and it is prepared again after.)
-        connection.ensure_connection()
-        in_session = _in_session.setdefault(connection.connection, set())
+        in_session = _session_names(connection)
         preparing: list[tuple[str, list]] = []
         sent = []
         for _, shape, params, _ in group:
