@@ -39,6 +39,20 @@ from games.services import ServiceError
 SEALED = "sealed"
 
 
+def reason_asked(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet,
+                 title: str, action: str) -> tuple[TemplateResponse | None, str]:
+    """For an action that needs a moderator's reason: the page asking for it (and "") until
+    it is given, then (None, the reason)."""
+    form = ReasonForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        return None, form.cleaned_data["reason"]
+    return TemplateResponse(request, "admin/games/reason.html", {
+        **model_admin.admin_site.each_context(request), "form": form, "objects": queryset,
+        "title": title, "opts": model_admin.model._meta, "action": action,
+        "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+    }), ""
+
+
 def pretty_json(value) -> str:
     return format_html("<pre>{}</pre>", json.dumps(value, indent=2, sort_keys=True))
 
@@ -129,19 +143,16 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.action(description="Extend deadline: at least 24 h from now (capped, idempotent)",
                   permissions=["moderate"])
     def extend_deadline_24h(self, request: HttpRequest, queryset: QuerySet[Match]):
-        form = ReasonForm(request.POST if "apply" in request.POST else None)
-        if not form.is_valid():
-            return TemplateResponse(request, "admin/games/match/reason.html", {
-                **self.admin_site.each_context(request), "form": form, "matches": queryset,
-                "title": "Extend deadlines to at least 24 h from now", "opts": self.model._meta,
-                "action": "extend_deadline_24h",
-                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-            })
+        page, reason = reason_asked(self, request, queryset,
+                                    "Extend deadlines to at least 24 h from now",
+                                    "extend_deadline_24h")
+        if page is not None:
+            return page
         changed = unchanged = 0
         for match_id in queryset.values_list("pk", flat=True):
             try:
                 if services.match_deadline_extend(match_id=match_id, hours=24, by=request.user,
-                                                  reason=form.cleaned_data["reason"]):
+                                                  reason=reason):
                     changed += 1
                 else:
                     unchanged += 1
@@ -184,8 +195,16 @@ class SeatKindFilter(admin.SimpleListFilter):
         return queryset
 
 
+class SeatForm(forms.ModelForm):
+    reason = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Why the seat changes hands (kept in the audit trail); needed when you "
+                  "choose a new player.")
+
+
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
+    form = SeatForm
     list_display = ["__str__", "number", "user", "bot", "status", "missed_in_row",
                     "missed_total"]
     list_filter = [SeatKindFilter, "status", "bot", "match__game"]
@@ -208,30 +227,39 @@ class SeatAdmin(admin.ModelAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        admin_user = request.user
+        moderator = request.user
 
-        class ReplaceSeatForm(form):
+        class HandOverForm(form):
+            """Handing a seat over is a moderator's action like any other: it needs a reason
+            and is written to the match's audit trail (``seat_moderate_replace``)."""
+
             def clean(self):
                 cleaned = super().clean()
-                new_user = cleaned.get("user")
                 if "user" in self.changed_data and obj is not None:
-                    if new_user is None:
+                    if cleaned.get("user") is None:
                         raise forms.ValidationError("Choose the player who takes over the seat.")
-                    try:
+                    try:  # a dry run of the service, so its refusals show on the form
                         with transaction.atomic():
-                            services.seat_replace(match_id=obj.match_id, seat_number=obj.number,
-                                                  user=new_user, by=admin_user)
-                            transaction.set_rollback(True)  # a dry run: saved in save_model
+                            self.hand_over(obj)
+                            transaction.set_rollback(True)  # done for real in save_model
                     except ServiceError as error:
                         raise forms.ValidationError(error.message) from None
                 return cleaned
 
-        return ReplaceSeatForm
+            def hand_over(self, seat: Seat) -> Seat:
+                return services.seat_moderate_replace(
+                    match_id=seat.match_id, seat_number=seat.number, by=moderator,
+                    reason=self.cleaned_data.get("reason"), user=self.cleaned_data["user"])
+
+        return HandOverForm
+
+    def get_fields(self, request: HttpRequest, obj=None):
+        replaceable = "user" not in self.get_readonly_fields(request, obj)
+        return self.fields + (["reason"] if replaceable else [])
 
     def save_model(self, request, obj, form, change):
         if change and "user" in form.changed_data:
-            services.seat_replace(match_id=obj.match_id, seat_number=obj.number, user=obj.user,
-                                  by=request.user)
+            form.hand_over(obj)
 
 
 class SubmissionInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -271,13 +299,28 @@ class PhaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def events_json(self, phase: Phase) -> str:
         return pretty_json(phase.events)
 
-    @admin.action(description="Retry the resolution of quarantined phases")
-    def retry_quarantined(self, request: HttpRequest, queryset: QuerySet[Phase]) -> None:
+    @admin.action(description="Retry the resolution of quarantined phases",
+                  permissions=["moderate"])
+    def retry_quarantined(self, request: HttpRequest, queryset: QuerySet[Phase]):
+        page, reason = reason_asked(self, request, queryset,
+                                    "Retry the resolution of quarantined phases",
+                                    "retry_quarantined")
+        if page is not None:
+            return page
         retried = 0
         for phase_id in queryset.values_list("pk", flat=True):
-            retried += services.phase_retry(phase_id=phase_id, by=request.user)
+            try:
+                retried += services.phase_retry(phase_id=phase_id, by=request.user,
+                                                reason=reason)
+            except ServiceError as error:
+                self.message_user(request, f"Phase {phase_id}: {error.message}",
+                                  messages.WARNING)
         self.message_user(request, f"Queued {retried} quarantined phase(s) for another try; "
                           "the others were not quarantined.")
+        return None
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.moderate_match")
 
 
 def is_revealed(phase: Phase) -> bool:

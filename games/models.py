@@ -531,6 +531,7 @@ class ModerationEntry(models.Model):
         RESUME = "resume", "Resume"
         EXTEND = "extend", "Extend the deadline"
         FORCE_RESOLVE = "force_resolve", "Force resolve now"
+        RETRY = "retry", "Retry a quarantined phase"
         ROLLBACK = "rollback", "Roll back"
         REPLACE = "replace", "Replace a player"
         VOID = "void", "Void"

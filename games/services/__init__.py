@@ -24,6 +24,7 @@ from games.services.moderation import (
     match_rollback,
     match_void,
     phase_force_resolve,
+    phase_retry,
     seat_kick,
     seat_moderate_replace,
 )
@@ -37,8 +38,8 @@ from games.services.reliability import (
     reliability_recompute,
     reliability_sweep,
 )
-from games.services.resolve import phase_resolve, phase_retry, phases_resolve
-from games.services.seats import seat_join, seat_leave, seat_replace
+from games.services.resolve import phase_resolve, phases_resolve
+from games.services.seats import seat_join, seat_leave
 from games.services.submit import sheet_submit
 from games.services.sweep import deadlines_sweep
 from games.services.vacation import leave_take, vacation_bank
@@ -83,6 +84,5 @@ __all__ = [
     "receipt_verify",
     "seat_join",
     "seat_leave",
-    "seat_replace",
     "sheet_submit",
 ]

@@ -1,8 +1,8 @@
-"""Moderators' tools on a match: pause, resume, extend, force resolve, roll back, replace a
-player, void, kick. Each takes the match lock, refuses with a ServiceError what it cannot do,
-needs a reason and writes exactly one ``ModerationEntry`` (who, when, what, why; its
-``summary`` is the short public line of the match's history, its ``details`` the arguments:
-never a sheet or the engine state).
+"""Moderators' tools on a match: pause, resume, extend, force resolve, retry a quarantined
+phase, roll back, replace a player, void, kick. Each takes the match lock, refuses with a
+ServiceError what it cannot do, needs a reason and writes exactly one ``ModerationEntry``
+(who, when, what, why; its ``summary`` is the short public line of the match's history, its
+``details`` the arguments: never a sheet or the engine state).
 
 Who may: a user with the ``games.moderate_match`` permission (the Moderator group has it;
 superusers have every permission).
@@ -266,6 +266,40 @@ def phase_force_resolve(*, match_id: Any, by: AbstractBaseUser | None, reason: s
 
 
 # -- roll back ----------------------------------------------------------------------------------
+
+@transaction.atomic
+def phase_retry(*, phase_id: Any, by: AbstractBaseUser | None, reason: str) -> bool:
+    """Reopen a quarantined phase (its resolution failed ``RESOLVE_MAX_ATTEMPTS`` times) and
+    queue its resolution again. Idempotent: a phase that is not quarantined, or whose match is
+    not in play, is left alone (False, no audit row)."""
+    moderator_check(by)
+    text = _reason(reason)
+    try:
+        phase = Phase.objects.defer("state_before").filter(pk=int(phase_id)).first()
+    except (TypeError, ValueError):
+        phase = None
+    if phase is None:
+        raise ServiceError("not_found", f"There is no phase {phase_id}.")
+    match = match_lock(phase.match_id)
+    phase.refresh_from_db(fields=["status", "attempts", "deadline"])
+    if phase.status != Phase.Status.QUARANTINED or match.status != Match.Status.ACTIVE:
+        return False
+    attempts = phase.attempts
+    phase.status = Phase.Status.OPEN
+    phase.attempts = 0
+    phase.save(update_fields=["status", "attempts"])
+    match.deadline = phase.deadline
+    match.complete_at = timezone.now()  # the sweeper re-queues it if this queueing is lost
+    match.save(update_fields=["deadline", "complete_at"])
+    enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk, phase_number=phase.number)
+    # (not the phase's last error: an engine's message may quote a sealed sheet)
+    audit_write(match=match, kind=ModerationEntry.Kind.RETRY, by=by, reason=text,
+                summary=f"a moderator had phase {phase.number} resolved again",
+                details={"phase": phase.number, "attempts": attempts},
+                phase_number=phase.number)
+    logger.info("phase %s of match %s retried by %s", phase.number, match.pk, by)
+    return True
+
 
 def _as_json(value: Any) -> Any:
     return json.loads(json.dumps(value, sort_keys=True))

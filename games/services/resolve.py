@@ -1,4 +1,4 @@
-"""Resolving phases (exactly once), the deadline sweeper, bots, and moderators' phase tools."""
+"""Resolving phases (exactly once): one at a time, or a sweep's batch together."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
@@ -18,7 +17,6 @@ from games.prepared import Prepared, run_together
 from games.receipts import new_salt, receipt_for
 from games.services.common import (
     game_for,
-    match_lock,
     phase_failure_record,
     phase_open,
     required_seats,
@@ -26,7 +24,7 @@ from games.services.common import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.queue import enqueue_on_commit, outbox_write, signal_event, task_event
+from games.services.queue import outbox_write, signal_event, task_event
 from games.services.timing import clocks_close, expired_seats, seat_due, uses_clock
 from games.services.vacation import seats_with_hours_and_leave
 
@@ -382,27 +380,3 @@ def _forfeit_result(seats: dict[int, Seat], forfeits: list[int]) -> dict[str, An
         "winners": others,
         "is_draw": not others,
     }
-
-
-@transaction.atomic
-def phase_retry(*, phase_id: Any, by: AbstractBaseUser | None = None) -> bool:
-    """A moderator's retry of a quarantined phase: reopen it and queue its resolution.
-
-    Idempotent: a phase that is not quarantined is left alone (False).
-    """
-    phase = Phase.objects.filter(pk=phase_id).first()
-    if phase is None:
-        raise ServiceError("not_found", f"There is no phase {phase_id}.")
-    match = match_lock(phase.match_id)
-    phase.refresh_from_db()
-    if phase.status != Phase.Status.QUARANTINED or match.status != Match.Status.ACTIVE:
-        return False
-    phase.status = Phase.Status.OPEN
-    phase.attempts = 0
-    phase.save(update_fields=["status", "attempts"])
-    match.deadline = phase.deadline
-    match.complete_at = timezone.now()  # the sweeper re-queues it if this queueing is lost
-    match.save(update_fields=["deadline", "complete_at"])
-    enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk, phase_number=phase.number)
-    logger.info("phase %s of match %s retried by %s", phase.number, match.pk, by)
-    return True

@@ -89,30 +89,3 @@ def seat_leave(*, match_id: Any, user: AbstractBaseUser) -> Seat:
     seat.joined_at = None
     seat.save(update_fields=["user", "status", "joined_at"])
     return seat
-
-
-@transaction.atomic
-def seat_replace(
-    *, match_id: Any, seat_number: int, user: AbstractBaseUser, by: AbstractBaseUser | None
-) -> Seat:
-    """A moderator seats ``user`` in place of a seat flagged for replacement (or forfeited
-    while the match is still in play). The new player starts with a clean miss record."""
-    if by is None or not getattr(by, "is_staff", False):
-        raise ServiceError("not_allowed", "Only a moderator may replace a player.")
-    _require_user(user)
-    match = match_lock(match_id)
-    if match.status != Match.Status.ACTIVE:
-        raise ServiceError("not_active", "Only a seat of a match in play can be handed over.")
-    seat = match.seats.filter(number=seat_number).first()
-    if seat is None:
-        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
-    if seat.status not in (Seat.Status.FLAGGED, Seat.Status.FORFEITED) or seat.bot:
-        raise ServiceError("not_allowed", f"Seat {seat_number} is not up for replacement.")
-    if match.seats.filter(user=user).exclude(pk=seat.pk).exists():
-        raise ServiceError("already_seated", f"{user} already has a seat in this match.")
-    seat.user = user
-    seat.status = Seat.Status.TAKEN
-    seat.missed_in_row = 0
-    seat.joined_at = timezone.now()
-    seat.save(update_fields=["user", "status", "missed_in_row", "joined_at"])
-    return seat

@@ -6,7 +6,15 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.models import Match, MatchStatusChange, Phase, Seat, Submission, SweepRun
+from games.models import (
+    Match,
+    MatchStatusChange,
+    ModerationEntry,
+    Phase,
+    Seat,
+    Submission,
+    SweepRun,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -92,12 +100,21 @@ def test_retry_action_reopens_a_quarantined_phase_once(staff_client, sealed_duel
     url = reverse("admin:games_phase_changelist")
     filtered = staff_client.get(url, {"status__exact": "quarantined"}).content.decode()
     assert str(phase) in filtered
+    asked = staff_client.post(url, {"action": "retry_quarantined",
+                                    "_selected_action": [phase.pk]})
+    assert asked.status_code == 200 and b"reason" in asked.content  # a reason first
+    assert Phase.objects.get(pk=phase.pk).status == "quarantined"
     for _ in range(2):  # a double-submitted action is harmless
-        staff_client.post(url, {"action": "retry_quarantined", "_selected_action": [phase.pk]})
+        staff_client.post(url, {"action": "retry_quarantined", "_selected_action": [phase.pk],
+                                "apply": "1", "reason": "the engine bug is fixed"})
     phase.refresh_from_db()
     assert phase.status == "open" and phase.attempts == 0
     sealed_duel.refresh_from_db()
     assert sealed_duel.deadline == phase.deadline
+    (entry,) = ModerationEntry.objects.filter(match=sealed_duel)  # one audit row, not two
+    assert (entry.kind, entry.reason, entry.phase_number) == (
+        "retry", "the engine bug is fixed", phase.number)
+    assert entry.details == {"phase": phase.number, "attempts": 5}
 
 
 def test_extend_action_is_idempotent(staff_client, toy_duel):
@@ -132,11 +149,18 @@ def test_a_flagged_seat_is_handed_over_in_the_admin(staff_client, toy_duel, make
     seat.refresh_from_db()
     assert seat.user == match.bob
     Seat.objects.filter(pk=seat.pk).update(status="flagged", missed_in_row=1)
-    response = staff_client.post(url, {"user": match.alice.pk})
+    response = staff_client.post(url, {"user": match.alice.pk, "reason": "bob left"})
     assert "already has a seat" in response.content.decode()
-    staff_client.post(url, {"user": carol.pk})
+    response = staff_client.post(url, {"user": carol.pk})
+    assert "Say why" in response.content.decode()  # a moderator's action needs a reason
+    seat.refresh_from_db()
+    assert seat.user == match.bob and not ModerationEntry.objects.filter(match=match).exists()
+    assert staff_client.post(url, {"user": carol.pk, "reason": "bob left"}).status_code == 302
     seat.refresh_from_db()
     assert (seat.user, seat.status, seat.missed_in_row) == (carol, "taken", 0)
+    (entry,) = ModerationEntry.objects.filter(match=match)
+    assert (entry.kind, entry.reason) == ("replace", "bob left")
+    assert entry.summary == f"a moderator handed seat 2 from {match.bob.username} to carol"
 
 
 def test_editing_match_settings_touches_only_those_settings(staff_client, sealed_duel):

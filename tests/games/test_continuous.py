@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.contrib.auth import get_user_model
 
 import engine
 from engine import rng_for
@@ -287,6 +288,7 @@ def test_a_poison_tick_is_quarantined_after_a_few_attempts_and_retried_by_a_mode
     match.refresh_from_db()
     assert phase.status == Phase.Status.QUARANTINED and match.deadline is None
     assert match.pk not in gamedays_due(now=due + timedelta(days=1))  # parked
-    assert services.phase_retry(phase_id=phase.pk)
+    moderator = get_user_model().objects.create_superuser("mod", "mod@example.com", "pw")
+    assert services.phase_retry(phase_id=phase.pk, by=moderator, reason="tick fixed")
     match.refresh_from_db()
     assert match.deadline == due and Phase.objects.get(pk=phase.pk).status == "open"

@@ -99,12 +99,13 @@ def test_a_forfeited_seat_is_an_abandoned_match(make_user):
 
 def test_a_replaced_player_abandoned_and_the_new_one_finished(make_user):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    moderator = make_user("mod", is_staff=True)
+    moderator = make_user("mod", is_staff=True, is_superuser=True)
     match = duel(alice, bob, miss_limit=1)
     submit(match, alice, 1, 3)
     pass_deadline(match)  # bob misses and is flagged for replacement
     dispatch()
-    services.seat_replace(match_id=match.pk, seat_number=2, user=carol, by=moderator)
+    services.seat_moderate_replace(match_id=match.pk, seat_number=2, user=carol, by=moderator,
+                                   reason="bob stopped playing")
     submit(match, alice, 1, 3)
     submit(match, carol, 2, 5)
     resolve(match)

@@ -11,7 +11,7 @@ from django.utils import timezone
 import engine
 from games import services
 from games.bulk import readable
-from games.models import Match, OutboxEvent, Phase, Seat, Submission, SweepRun
+from games.models import Match, ModerationEntry, OutboxEvent, Phase, Seat, Submission, SweepRun
 from games.receipts import receipt_for
 from games.services import ServiceError
 from tests.outbox import promised
@@ -298,7 +298,7 @@ def test_a_resolution_in_its_own_transaction_commits_it_with_its_writes(toy_duel
 
 
 def test_a_poison_phase_is_retried_then_quarantined_then_retried_by_a_moderator(
-    toy_duel, settings
+    toy_duel, settings, make_user
 ):
     settings.RESOLVE_MAX_ATTEMPTS = 3
     match = toy_duel(options={"poison_round": 1})
@@ -315,8 +315,20 @@ def test_a_poison_phase_is_retried_then_quarantined_then_retried_by_a_moderator(
     assert services.deadlines_sweep() == 0  # parked: the sweeper leaves it alone
     assert resolve(match) is False and Phase.objects.get(pk=phase.pk).attempts == 3
 
-    assert services.phase_retry(phase_id=phase.pk) is True
-    assert services.phase_retry(phase_id=phase.pk) is False  # idempotent
+    moderator = make_user("mod", is_staff=True, is_superuser=True)
+    with pytest.raises(ServiceError) as caught:
+        services.phase_retry(phase_id=phase.pk, by=match.alice, reason="please")
+    assert caught.value.code == "not_allowed"
+    with pytest.raises(ServiceError) as caught:
+        services.phase_retry(phase_id=phase.pk, by=moderator, reason=" ")
+    assert caught.value.code == "invalid"
+    for wrong in (10**9, "x", None):
+        with pytest.raises(ServiceError) as caught:
+            services.phase_retry(phase_id=wrong, by=moderator, reason="fixed")
+        assert caught.value.code == "not_found"
+    assert services.phase_retry(phase_id=phase.pk, by=moderator, reason="fixed") is True
+    assert services.phase_retry(phase_id=phase.pk, by=moderator, reason="fixed") is False
+    assert ModerationEntry.objects.filter(match=match, kind="retry").count() == 1  # idempotent
     phase.refresh_from_db()
     assert phase.status == "open" and phase.attempts == 0
     assert resolve(match) is False  # still poisoned: counted again
@@ -528,17 +540,24 @@ def test_a_moderator_hands_a_flagged_seat_to_a_new_player(toy_duel, make_user):
     submit(match, match.alice, 1, 2)
     expire(match)
     resolve(match)
-    moderator, carol = make_user("mod", is_staff=True), make_user("carol")
+    moderator = make_user("mod", is_staff=True, is_superuser=True)
+    carol = make_user("carol")
+    assert Seat.objects.get(match=match, number=2).status == "flagged"
+
+    def hand_over(user, by, reason="bob is gone"):
+        return services.seat_moderate_replace(match_id=match.pk, seat_number=2, user=user,
+                                              by=by, reason=reason)
+
     with pytest.raises(ServiceError) as caught:
-        services.seat_replace(match_id=match.pk, seat_number=2, user=carol, by=match.alice)
+        hand_over(carol, match.alice)
     assert caught.value.code == "not_allowed"
     with pytest.raises(ServiceError) as caught:
-        services.seat_replace(match_id=match.pk, seat_number=1, user=carol, by=moderator)
-    assert caught.value.code == "not_allowed"  # seat 1 is fine, not up for replacement
+        hand_over(carol, moderator, reason="")
+    assert caught.value.code == "invalid"
     with pytest.raises(ServiceError) as caught:
-        services.seat_replace(match_id=match.pk, seat_number=2, user=match.alice, by=moderator)
+        hand_over(match.alice, moderator)
     assert caught.value.code == "already_seated"
-    seat = services.seat_replace(match_id=match.pk, seat_number=2, user=carol, by=moderator)
+    seat = hand_over(carol, moderator)
     assert (seat.user, seat.status, seat.missed_in_row) == (carol, "taken", 0)
     assert submit(match, carol, 2, 4, phase=2).revision == 1
 
