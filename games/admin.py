@@ -165,17 +165,20 @@ class MatchAdmin(admin.ModelAdmin):
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.moderate_match")
 
-    @admin.action(description="Abort the selected matches")
-    def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+    @admin.action(description="Abort the selected matches", permissions=["moderate"])
+    def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]):
+        page, reason = reason_asked(self, request, queryset, "Abort matches", "abort_matches")
+        if page is not None:
+            return page
         aborted = 0
         for match_id in queryset.values_list("pk", flat=True):
             try:
-                services.match_abort(match_id=match_id, by=request.user,
-                                     note=f"aborted by moderator {request.user}")
+                services.match_moderate_abort(match_id=match_id, by=request.user, reason=reason)
                 aborted += 1
             except ServiceError as error:
                 self.message_user(request, f"Match {match_id}: {error.message}", messages.WARNING)
         self.message_user(request, f"Aborted {aborted} match(es).")
+        return None
 
 
 class SeatKindFilter(admin.SimpleListFilter):

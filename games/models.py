@@ -535,6 +535,7 @@ class ModerationEntry(models.Model):
         ROLLBACK = "rollback", "Roll back"
         REPLACE = "replace", "Replace a player"
         VOID = "void", "Void"
+        ABORT = "abort", "Abort"
         KICK = "kick", "Kick for abuse"
         LEAVE = "leave", "Player's leave"
 

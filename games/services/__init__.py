@@ -19,6 +19,7 @@ from games.services.errors import ServiceError
 from games.services.match import match_abort, match_create, match_set_status, match_start
 from games.services.moderation import (
     match_deadline_extend,
+    match_moderate_abort,
     match_pause,
     match_resume,
     match_rollback,
@@ -64,6 +65,7 @@ __all__ = [
     "match_abort",
     "match_create",
     "match_deadline_extend",
+    "match_moderate_abort",
     "match_pause",
     "match_resume",
     "match_rollback",

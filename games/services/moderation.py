@@ -1,5 +1,5 @@
 """Moderators' tools on a match: pause, resume, extend, force resolve, retry a quarantined
-phase, roll back, replace a player, void, kick. Each takes the match lock, refuses with a
+phase, roll back, replace a player, void, abort, kick. Each takes the match lock, refuses with a
 ServiceError what it cannot do, needs a reason and writes exactly one ``ModerationEntry``
 (who, when, what, why; its ``summary`` is the short public line of the match's history, its
 ``details`` the arguments: never a sheet or the engine state).
@@ -470,6 +470,20 @@ def seat_kick(*, match_id: Any, seat_number: Any, by: AbstractBaseUser | None,
                 summary=f"a moderator removed the player of seat {seat.number} for abuse",
                 details={"seat": seat.number, "user": kicked, "user_id": kicked_id})
     return seat
+
+
+# -- abort --------------------------------------------------------------------------------------
+
+@transaction.atomic
+def match_moderate_abort(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> Match:
+    """Abort a match that has not ended (open in the lobby, or in play), as its creator may
+    (``match_abort``): no result; the reason is the status change's note."""
+    match, text = _locked_for_moderation(match_id, by, reason)
+    match_set_status(match=match, new_status=Match.Status.ABORTED, by=by, note=text[:255])
+    Phase.objects.filter(match=match, status=Phase.Status.OPEN).update(deadline=None)
+    audit_write(match=match, kind=ModerationEntry.Kind.ABORT, by=by, reason=text,
+                summary="a moderator aborted the match")
+    return match
 
 
 # -- void ---------------------------------------------------------------------------------------

@@ -134,10 +134,21 @@ def test_extend_action_is_idempotent(staff_client, toy_duel):
 def test_abort_action_goes_through_the_lifecycle(staff_client, toy_duel):
     match = toy_duel()
     url = reverse("admin:games_match_changelist")
-    staff_client.post(url, {"action": "abort_matches", "_selected_action": [match.pk]})
+    asked = staff_client.post(url, {"action": "abort_matches", "_selected_action": [match.pk]})
+    assert asked.status_code == 200 and b"reason" in asked.content  # a reason first
+    match.refresh_from_db()
+    assert match.status == "active"
+    for _ in range(2):  # the second finds it aborted: refused with a message, nothing written
+        response = staff_client.post(url, {"action": "abort_matches",
+                                           "_selected_action": [match.pk], "apply": "1",
+                                           "reason": "both players asked"}, follow=True)
+    assert "cannot become aborted" in response.content.decode()
     match.refresh_from_db()
     assert match.status == "aborted"
-    assert match.status_changes.last().note.startswith("aborted by moderator")
+    assert match.status_changes.last().note == "both players asked"
+    (entry,) = ModerationEntry.objects.filter(match=match)
+    assert (entry.kind, entry.reason, entry.summary) == (
+        "abort", "both players asked", "a moderator aborted the match")
 
 
 def test_a_flagged_seat_is_handed_over_in_the_admin(staff_client, toy_duel, make_user):
