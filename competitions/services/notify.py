@@ -9,17 +9,17 @@ from django.conf import settings
 from django.urls import reverse
 
 from competitions.models import ClubInvitation, Entry, Pairing, Round, Tournament
-from portal.accounts.models import Profile
+from portal.mail.models import OutgoingEmail
+from portal.mail.services.notify import wants
 from portal.mail.services.outbox import email_queue
 
-KIND = "competition"
+KIND = OutgoingEmail.Kind.COMPETITION
 
 
 def _wants_mail(user: Any) -> bool:
-    if not getattr(user, "email", ""):
-        return False
-    profile = Profile.objects.filter(user=user).first()
-    return profile is None or profile.notifications != Profile.Notifications.NOTHING
+    """A member's competition mails: unless their setting is "nothing", they unsubscribed
+    from this kind (the link in each of these mails) or their address is failing."""
+    return wants(user, KIND)
 
 
 def _url(name: str, *args: Any) -> str:

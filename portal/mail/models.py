@@ -29,6 +29,7 @@ class OutgoingEmail(models.Model):
         DIGEST = "digest", "Daily digest"
         REPLY = "reply", "Answer to an emailed order sheet"
         LEAVE = "leave", "Leave taken (vacation)"
+        COMPETITION = "competition", "Clubs and tournaments (invitations, rounds, results)"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     dedupe_key = models.CharField(max_length=200, unique=True)

@@ -348,3 +348,20 @@ def test_a_tournament_with_fixed_deadlines_forbids_its_matches_to_move_one(club,
     on_leave = match.deadline - (opened + timedelta(hours=24)) - moved
     assert on_leave == timedelta(0) if fixed else on_leave == pytest.approx(
         timedelta(days=2), abs=timedelta(seconds=5))
+
+
+def test_round_mails_can_be_unsubscribed_from_like_the_match_mails(club):
+    from portal.mail.unsubscribe import NOTIFICATIONS, mail_opt_out, unsubscribe_headers
+
+    club_, owner, members = club(4)
+    tournament = create(club_, owner, rounds_planned=2)
+    register_all(tournament, members)
+    assert mail_opt_out(user_id=members[0].pk, kind="competition")
+    services.tournament_start(tournament_id=tournament.pk, by=owner)
+    mails = OutgoingEmail.objects.filter(dedupe_key__startswith=f"tournament:{tournament.pk}:")
+    assert sorted(mail.user_id for mail in mails) == sorted(user.pk for user in members[1:])
+    assert "competition" in NOTIFICATIONS
+    for mail in mails:
+        assert mail.kind == OutgoingEmail.Kind.COMPETITION
+        assert mail.get_kind_display().startswith("Clubs and tournaments")
+        assert "List-Unsubscribe" in unsubscribe_headers(mail)

@@ -48,6 +48,8 @@ WANTS = {
     Kind.PHASE_RESOLVED: {Pref.EVERY_EVENT},
     Kind.MATCH_ENDED: {Pref.EVERY_EVENT, Pref.MY_TURN},
     Kind.DIGEST: {Pref.DAILY_DIGEST},
+    # (a tournament's rounds and results come at its pace, whatever the match mails' setting)
+    Kind.COMPETITION: {Pref.EVERY_EVENT, Pref.MY_TURN, Pref.DAILY_DIGEST},
 }
 
 
