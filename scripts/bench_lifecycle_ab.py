@@ -36,6 +36,9 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+from bench_lifecycle import own_database  # noqa: E402  (the same fresh database)
 
 
 def child(tree: str, database_url: str, redis_url: str) -> None:
@@ -90,18 +93,6 @@ def child(tree: str, database_url: str, redis_url: str) -> None:
             start = time.perf_counter()
             assert services.phase_resolve(match_id=match.pk, phase_number=1)
         print((time.perf_counter() - start) * 1000, flush=True)
-
-
-def own_database(url: str, name: str) -> str:
-    """Drop and create database ``name`` on the server of ``url``; its URL."""
-    import psycopg
-
-    parts = urlsplit(url)
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 def main() -> None:
