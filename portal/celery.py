@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 from kombu.transport import redis as kombu_redis
+from kombu.transport import virtual as kombu_virtual
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
@@ -16,15 +17,15 @@ logger = logging.getLogger(__name__)
 
 
 class _TolerantRestoreQoS(kombu_redis.QoS):
-    """kombu's Redis QoS, except that putting back the unacknowledged messages of a channel
-    whose connection is already gone does not raise. When Redis vanishes while a worker runs
-    a task, Celery closes the consumer's connection and the channel restores the task's
-    message on its way out; in a race the transport has been closed first and kombu's
-    restore dies on ``None.hostname`` (AttributeError, not a connection error), which Celery
-    treats as unrecoverable: the worker exits and nothing is resolved once Redis is back
-    (tests/integration/test_outages.py). Giving up loses nothing a restore could save: if
-    Redis kept the message, its visibility timeout brings it back; if Redis restarted empty
-    it is gone either way, and the lifecycle's sweepers redo its work."""
+    """kombu's Redis QoS, except that putting back, acknowledging or rejecting the messages
+    of a channel whose connection is already gone does not raise. When Redis vanishes while
+    a worker runs a task, Celery closes the consumer's connection and the channel restores
+    the task's message on its way out; in a race the transport has been closed first and
+    kombu's restore dies on ``None.hostname`` (AttributeError, not a connection error), which
+    Celery treats as unrecoverable: the worker exits and nothing is resolved once Redis is
+    back (tests/integration/test_outages.py). Giving up loses nothing a restore could save:
+    if Redis kept the message, its visibility timeout brings it back; if Redis restarted
+    empty it is gone either way, and the lifecycle's sweepers redo its work."""
 
     def restore_unacked(self, client: object = None) -> None:
         try:
@@ -34,6 +35,28 @@ class _TolerantRestoreQoS(kombu_redis.QoS):
                            "could be restored (the visibility timeout or the sweepers take over)",
                            len(self._delivered))
             self._delivered.clear()
+
+    def ack(self, delivery_tag: object) -> None:
+        """The same race when a task (``acks_late``) finishes as Redis goes away: its ack
+        found the channel's pool gone and died on ``None.client`` in kombu, and the worker
+        with it. Forgetting the message here is what a lost ack would do: if Redis kept it,
+        it comes back after its visibility timeout and the task (idempotent) finds its
+        work done."""
+        try:
+            super().ack(delivery_tag)
+        except AttributeError:
+            self._gone("acknowledged", delivery_tag)
+
+    def reject(self, delivery_tag: object, requeue: bool = False) -> None:
+        try:
+            super().reject(delivery_tag, requeue)
+        except AttributeError:
+            self._gone("rejected", delivery_tag)
+
+    def _gone(self, what: str, delivery_tag: object) -> None:
+        logger.warning("broker connection closed before a message could be %s (the "
+                       "visibility timeout or the sweepers take over)", what)
+        kombu_virtual.QoS.ack(self, delivery_tag)  # (forget it here; nothing sent)
 
 
 kombu_redis.Channel.QoS = _TolerantRestoreQoS

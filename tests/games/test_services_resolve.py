@@ -422,6 +422,53 @@ def test_sweeper_queues_past_deadlines_and_lost_complete_phases(
     assert fresh.pk not in {pair[0] for c in callbacks for pair in c.kwargs["pairs"]}
 
 
+@pytest.mark.integration  # PostgreSQL's row locks (skipped without DATABASE_URL, never in CI)
+@pytest.mark.django_db(transaction=True)
+def test_a_match_a_sweep_batch_passed_by_while_it_was_locked_is_queued_again_at_once(
+    toy_duel, settings, django_capture_on_commit_callbacks
+):
+    """A late submission holding a due match's lock when the sweep's batch comes makes the
+    batch skip it, and that submission resolves nothing when it commits: the batch releases
+    its claim (once the lock is free) so that the next sweep queues it again, instead of
+    after SWEEP_CLAIM_SECONDS (a 60 s stall of a match past its deadline)."""
+    import threading
+
+    from django.db import transaction
+
+    def sweep():  # (this test commits: the sweep's queueing is captured, not sent)
+        with transaction.atomic(), django_capture_on_commit_callbacks() as callbacks:
+            services.deadlines_sweep()
+        connection.run_on_commit.clear()
+        return queued(callbacks)
+
+    settings.SWEEP_CLAIM_SECONDS = 60
+    free, locked = toy_duel(), toy_duel()
+    expire(free)
+    expire(locked)
+    ((_, kwargs),) = sweep()
+    batch = kwargs["pairs"]
+    assert sorted(batch) == sorted([[free.pk, 1], [locked.pk, 1]])
+    other = other_session()
+    try:
+        other.execute("SELECT id FROM games_match WHERE id = %s FOR NO KEY UPDATE",
+                      [locked.pk])
+        # The lock holder commits a moment after the batch has passed the match by.
+        threading.Timer(0.5, other.rollback).start()
+        assert services.phases_resolve(batch) == 1
+    finally:
+        other.close()
+    assert Match.objects.get(pk=free.pk).phase_number == 2
+    locked.refresh_from_db()
+    assert (locked.phase_number, locked.queued_at) == (1, None)
+    assert sweep() == [("games.tasks.resolve_phases", {"pairs": [[locked.pk, 1]]})]
+    # A claim made after a batch began is a later sweep's: the batch leaves it alone.
+    from games.services.resolve import claims_release
+
+    before = timezone.now() - timedelta(seconds=1)
+    assert claims_release([locked.pk], claimed_before=before) == 0
+    assert Match.objects.get(pk=locked.pk).queued_at is not None
+
+
 @pytest.mark.integration  # Redis's run_id (skipped without REDIS_URL, never in CI)
 def test_a_restarted_broker_voids_every_claim(
     toy_duel, settings, django_capture_on_commit_callbacks

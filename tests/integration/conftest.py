@@ -169,14 +169,27 @@ class Services:
             proc.stop()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item, for fixtures that act on a failure."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture
-def stack(test_database_url, tmp_path) -> Iterator[Services]:
+def stack(test_database_url, tmp_path, request) -> Iterator[Services]:
     flush_broker(os.environ["REDIS_URL"])
     started = Services(test_database_url, tmp_path)
     try:
         yield started
     finally:
         started.stop_all()
+        report = getattr(request.node, "report_call", None)
+        if report is not None and report.failed:
+            # What the workers and beat saw is what explains a failure here: print its end.
+            for proc in started.procs:
+                sys.stderr.write(f"----- {proc.name} log (end) -----\n{proc.log()[-6000:]}\n")
 
 
 @contextlib.contextmanager

@@ -181,3 +181,26 @@ def test_a_worker_whose_broker_vanishes_mid_task_survives_restoring_its_messages
         conn.transport.client = None
         channel.qos.restore_unacked_once(stderr=None)  # raised AttributeError before
         assert not channel.qos._delivered
+
+
+def test_a_worker_whose_broker_vanishes_as_a_task_ends_survives_acknowledging_it():
+    """The same race at the other end of a task: a task (acks_late) finished just as Redis
+    went away, and its ack found the channel's pool gone: kombu died on ``None.client``
+    (AttributeError), and the worker with it (seen once in the Redis-restart test). The ack
+    and the reject now forget the message quietly, as a lost ack would."""
+    import os
+
+    from kombu import Connection
+
+    import portal.celery  # noqa: F401  installs the tolerant QoS
+
+    with Connection(os.environ["REDIS_URL"]) as conn:
+        channel = conn.default_channel
+        for tag in ("acked", "rejected"):
+            channel.qos._delivered[tag] = object()  # a message a task was running
+        channel._disconnect_pools()
+        conn.transport.client = None  # what kombu's _connparams reads: gone
+        channel.qos.ack("acked")  # raised AttributeError before
+        channel.qos.reject("rejected")
+        channel.qos._flush()
+        assert not channel.qos._delivered
