@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
-from celery import Celery
+from celery import Celery, bootsteps
 from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 from kombu.transport import redis as kombu_redis
 from kombu.transport import virtual as kombu_virtual
@@ -112,6 +112,28 @@ class _DjangoSettings(Mapping):
 app = Celery("portal")
 app.config_from_object(_DjangoSettings(), namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class OutboxRelay(bootsteps.StartStopStep):
+    """The outbox relay (``games/relay.py``) in the worker's main process, started after the
+    pool (so no child is forked with its connection open) and stopped with the worker."""
+
+    requires = {"celery.worker.components:Pool"}
+
+    def __init__(self, worker: object, **kwargs: object) -> None:
+        self.relay = None
+
+    def start(self, worker: object) -> None:
+        from games.relay import relay_start
+
+        self.relay = relay_start()
+
+    def stop(self, worker: object) -> None:
+        if self.relay is not None:
+            self.relay.stop()
+
+
+app.steps["worker"].add(OutboxRelay)
 
 
 @worker_process_init.connect  # each prefork child

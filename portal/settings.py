@@ -324,6 +324,13 @@ SWEEP_OUTAGE_SECONDS = float(os.environ.get("SWEEP_OUTAGE_SECONDS", "600"))
 SWEEP_CLAIM_SECONDS = float(os.environ.get("SWEEP_CLAIM_SECONDS", "60"))
 # An outbox row (a promised side effect) still undone after this long is dispatched again.
 OUTBOX_GRACE_SECONDS = float(os.environ.get("OUTBOX_GRACE_SECONDS", "30"))
+# On PostgreSQL the outbox relay (games/relay.py, run by every Celery worker; one of them
+# leads) queues the dispatch of outbox rows when their transaction commits, so the lifecycle's
+# transactions publish nothing themselves. Off, or on another database, each transaction
+# queues its own on commit.
+OUTBOX_RELAY = env_bool("OUTBOX_RELAY", True)
+# How often a worker whose relay does not lead checks whether the leader went away.
+OUTBOX_RELAY_RETRY_SECONDS = float(os.environ.get("OUTBOX_RELAY_RETRY_SECONDS", "2"))
 # A complete phase still unresolved after this long is re-queued by the sweeper (lost task).
 SWEEP_COMPLETE_GRACE_SECONDS = float(
     os.environ.get("SWEEP_COMPLETE_GRACE_SECONDS", str(2 * SWEEP_INTERVAL_SECONDS))

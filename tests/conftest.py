@@ -47,6 +47,14 @@ def pytest_collection_modifyitems(config, items):
 
 # --- shared fixtures ------------------------------------------------------------------------
 
+@pytest.fixture(autouse=True)
+def _outbox_dispatch_queued_on_commit(settings):
+    """Each transaction queues its outbox's dispatch on commit, where tests see it (and deliver
+    it themselves); the relay that does it on PostgreSQL is tested on its own
+    (tests/integration/test_relay.py) and runs in the integration tests' workers."""
+    settings.OUTBOX_RELAY = False
+
+
 
 @pytest.fixture
 def make_user(db, django_user_model):

@@ -18,7 +18,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import OutboxEvent
-from games.services.queue import dispatch_on_commit
+from games.services.queue import dispatch
 from games.signals import BY_NAME
 
 logger = logging.getLogger(__name__)
@@ -77,16 +77,18 @@ def outbox_dispatch(*, ids: list[Any]) -> int:
     return done
 
 
-def outbox_sweep(*, now: datetime | None = None) -> int:
-    """Queue dispatch of rows still undone after the grace time (in batches). Returns how many
-    rows were queued."""
+def outbox_sweep(*, now: datetime | None = None, min_age: float | None = None) -> int:
+    """Queue dispatch of rows still undone ``min_age`` seconds after they were written (by
+    default the grace time; the relay, catching up, takes them all) that nobody holds, in
+    batches. Returns how many rows were queued."""
     now = now or timezone.now()
     grace = timedelta(seconds=settings.OUTBOX_GRACE_SECONDS)
+    age = grace if min_age is None else timedelta(seconds=min_age)
     rows = list(OutboxEvent.objects.filter(Q(claimed_at__isnull=True) |
                                            Q(claimed_at__lt=now - grace),
-                                           done_at__isnull=True, created_at__lte=now - grace,
+                                           done_at__isnull=True, created_at__lte=now - age,
                                            attempts__lt=MAX_ATTEMPTS)
-                .order_by("created_at").only("pk", "kind")[:10 * DISPATCH_BATCH])
+                .order_by("created_at").values_list("pk", "kind")[:10 * DISPATCH_BATCH])
     for start in range(0, len(rows), DISPATCH_BATCH):
-        dispatch_on_commit(rows[start:start + DISPATCH_BATCH])
+        dispatch(rows[start:start + DISPATCH_BATCH])
     return len(rows)

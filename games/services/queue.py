@@ -16,6 +16,7 @@ from typing import Any
 
 from celery import current_app
 from celery.utils import uuid
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -126,9 +127,8 @@ def task_event(name: str, match: int | None = None, /, **payload: Any) -> tuple:
 
 def outbox_write(events: list[tuple]) -> None:
     """Promise ``events`` (``signal_event``/``task_event``) in the current transaction: one
-    INSERT for all of them, and on commit a task to carry them out: lifecycle tasks (bots'
-    moves, records) on the lifecycle queue, signals (whose listeners write notifications) on
-    the default one."""
+    INSERT for all of them, carried out after the commit by a worker (``dispatch``: through
+    the relay, or queued on commit where there is none)."""
     if not events:
         return
     now = timezone.now()
@@ -137,12 +137,37 @@ def outbox_write(events: list[tuple]) -> None:
     rows_insert(rows, then=lambda: dispatch_on_commit(rows))
 
 
+def relayed() -> bool:
+    """Whether the outbox relay carries out what this process writes to the outbox: on
+    PostgreSQL (whose trigger notifies the relay at each commit, ``games/relay.py``) unless
+    settings.OUTBOX_RELAY is off. Then a transaction publishes nothing itself."""
+    return settings.OUTBOX_RELAY and transaction.get_connection().vendor == "postgresql"
+
+
 def dispatch_on_commit(rows: list[OutboxEvent]) -> None:
-    """Queue (on commit) the dispatch of outbox ``rows``: one task per queue."""
-    tasks = [row.pk for row in rows if row.kind == OutboxEvent.Kind.TASK]
-    signals = [row.pk for row in rows if row.kind != OutboxEvent.Kind.TASK]
-    if tasks:
-        transaction.on_commit(Enqueue("games.tasks.outbox_dispatch", ids=tasks,
-                                      queue=LIFECYCLE_QUEUE))
-    if signals:
-        transaction.on_commit(Enqueue("games.tasks.outbox_dispatch", ids=signals))
+    """Queue (on commit) the dispatch of outbox ``rows``, unless the relay does."""
+    if not relayed():
+        for enqueue in _dispatches([(row.pk, row.kind) for row in rows]):
+            transaction.on_commit(enqueue)
+
+
+def dispatch(pairs: list[tuple[int, str]], *, now: bool = False) -> None:
+    """Queue the dispatch of the outbox rows ``pairs`` (id, kind) whatever the relay does (the
+    sweeper's and the relay's own): on commit (at once outside a transaction), or ``now``
+    without asking the database. A broker that refuses is logged; the sweeper queues the
+    rows again."""
+    for enqueue in _dispatches(pairs):
+        if now:
+            enqueue()
+        else:
+            transaction.on_commit(enqueue)
+
+
+def _dispatches(pairs: list[tuple[int, str]]) -> list[Enqueue]:
+    """One task per queue: lifecycle tasks (bots' moves, records) on the lifecycle queue,
+    signals (whose listeners write notifications) on the default one."""
+    tasks = [pk for pk, kind in pairs if kind == OutboxEvent.Kind.TASK]
+    signals = [pk for pk, kind in pairs if kind != OutboxEvent.Kind.TASK]
+    return ([Enqueue("games.tasks.outbox_dispatch", ids=tasks, queue=LIFECYCLE_QUEUE)]
+            if tasks else []) + ([Enqueue("games.tasks.outbox_dispatch", ids=signals)]
+                                 if signals else [])

@@ -121,6 +121,8 @@ class Services:
             PORTAL_VAR_DIR=str(self.tmp),
             SWEEP_INTERVAL_SECONDS="1",
             SWEEP_COMPLETE_GRACE_SECONDS="2",
+            OUTBOX_RELAY="true",
+            OUTBOX_RELAY_RETRY_SECONDS="0.5",
             LOG_LEVEL="INFO",
         )
         for key in ("TOY_DUEL_RESOLVE_SLEEP", "TOY_DUEL_RESOLVE_MARKER",
