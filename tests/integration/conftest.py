@@ -180,7 +180,10 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
-def stack(test_database_url, tmp_path, request) -> Iterator[Services]:
+def stack(test_database_url, tmp_path, request, settings) -> Iterator[Services]:
+    # This process plays the web's part, whose transactions leave the outbox's dispatch to
+    # the workers' relay, as in production (else both would queue every row).
+    settings.OUTBOX_RELAY = True
     flush_broker(os.environ["REDIS_URL"])
     started = Services(test_database_url, tmp_path)
     try:

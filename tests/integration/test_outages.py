@@ -134,13 +134,18 @@ def test_final_act_plays_a_phase_through_the_worker(stack, make_user):
         assert phase.revealed["2"]["source"] == "bot"
 
 
-def test_what_a_commit_promised_is_done_by_the_sweeper_when_its_queueing_failed(stack, make_user):
+def test_what_a_commit_promised_is_done_by_the_sweeper_when_its_queueing_failed(
+    stack, make_user, settings
+):
     """A resolution commits, but the task that would carry out its side effects never reaches
-    the broker: the "your move" mail of the next phase is still sent, by the outbox sweeper."""
+    the broker: the "your move" mail of the next phase is still sent, by the outbox sweeper.
+    (Without the relay, where each transaction queues its own: with it, the relay would
+    queue these rows on the worker's broker at once.)"""
     from games.models import OutboxEvent
     from portal.mail.models import OutgoingEmail
 
-    stack.worker(OUTBOX_GRACE_SECONDS="1")
+    settings.OUTBOX_RELAY = False
+    stack.worker(OUTBOX_GRACE_SECONDS="1", OUTBOX_RELAY="false")
     stack.beat()  # sweeps the outbox every 4 s here
     match = duel(make_user, "promise")
     submit(match, 1, 4)
