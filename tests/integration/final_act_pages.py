@@ -197,19 +197,37 @@ def wait_for_plan(page, *titles: str) -> None:
 def seal_orders(page) -> str:
     """Press the seal button; returns the body of the answer: the panel with the receipt, or
     nothing when the page is sent to the match page (the round already resolved)."""
-    with page.expect_response(lambda r: r.url.endswith("/sheet/submit/")
-                              and r.request.method == "POST") as answer:
-        page.click("#fa-seal")
-    assert answer.value.status == 200, answer.value.text()
-    return answer.value.text()
+    return _answer_to(page, "#fa-seal", re.compile(r".*/sheet/submit/$"))
 
 
 def seal_setup(page) -> str:
-    with page.expect_response(lambda r: re.search(r"/seats/\d+/setup/$", r.url) is not None
-                              and r.request.method == "POST") as answer:
-        page.click("#fa-setup-seal")
-    assert answer.value.status == 200, answer.value.text()
-    return answer.value.text()
+    return _answer_to(page, "#fa-setup-seal", re.compile(r".*/seats/\d+/setup/$"))
+
+
+def _answer_to(page, button: str, url: re.Pattern) -> str:
+    """Click ``button`` and return the body of the POST it sends to ``url``, read on its way
+    to the page: once the page has it, the round may resolve and the page's poll reload it
+    before the test asks for the body, which the browser has then dropped."""
+    answers: list[tuple[int, str]] = []
+
+    def keep(route) -> None:
+        if route.request.method != "POST":
+            route.fallback()
+            return
+        response = route.fetch()
+        answers.append((response.status, response.text()))
+        route.fulfill(response=response)
+
+    page.route(url, keep)
+    try:
+        with page.expect_response(lambda r: url.match(r.url) is not None
+                                  and r.request.method == "POST"):
+            page.click(button)
+    finally:
+        page.unroute(url, keep)
+    ((status, body),) = answers
+    assert status == 200, body
+    return body
 
 
 def wait_for_heading(page, text: str, timeout: float = 40_000) -> None:
