@@ -25,6 +25,7 @@ from games.services.common import (
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import outbox_write, signal_event, task_event
+from games.services.sweep import claims_release
 from games.services.timing import clocks_close, expired_seats, seat_due, uses_clock
 from games.services.vacation import seats_with_hours_and_leave
 
@@ -93,34 +94,6 @@ def phases_resolve(pairs: list[tuple[int, int]] | list[list[int]]) -> int:
         claims_release([match_id for match_id, _ in pairs if int(match_id) not in failed],
                        claimed_before=started)
     return resolved
-
-
-# How long releasing a claim waits for a match's lock holder (a submission, a resolution:
-# transactions of milliseconds) before leaving the claim to go stale.
-CLAIM_RELEASE_LOCK_TIMEOUT = "2s"
-
-
-def claims_release(match_ids: list[Any], *, claimed_before: Any) -> int:
-    """Release the sweeper's claims (``queued_at``) on matches of a batch it did not resolve,
-    so that the next sweep queues those still due again, instead of after
-    settings.SWEEP_CLAIM_SECONDS. A match is left out of a batch when someone else holds
-    its lock — typically a late submission racing the deadline, which resolves nothing when
-    it commits — or when it is not due after all. Only claims made before the batch began
-    are released (a later sweep's are its own); a resolved match has none left. Waits
-    briefly for a lock holder; if that takes too long, the claim goes stale as before.
-    Returns how many were released."""
-    try:
-        with transaction.atomic():
-            connection = transaction.get_connection()
-            if connection.vendor == "postgresql":
-                with connection.cursor() as cursor:
-                    cursor.execute(f"SET LOCAL lock_timeout = '{CLAIM_RELEASE_LOCK_TIMEOUT}'")
-            return Match.objects.filter(pk__in=match_ids, queued_at__lte=claimed_before
-                                        ).update(queued_at=None)
-    except OperationalError:
-        logger.warning("could not release the claims of %s unresolved matches (they go stale "
-                       "after SWEEP_CLAIM_SECONDS)", len(match_ids))
-        return 0
 
 
 def _owns_transaction() -> bool:

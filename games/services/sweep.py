@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -72,8 +72,36 @@ class Claimed(Enqueue):
     def __call__(self) -> bool:
         if super().__call__():
             return True
-        Match.objects.filter(pk__in=self.match_ids).update(queued_at=None)
+        claims_release(self.match_ids)
         return False
+
+
+# How long releasing a claim waits for a match's lock holder (a submission, a resolution:
+# transactions of milliseconds) before leaving the claim to go stale.
+CLAIM_RELEASE_LOCK_TIMEOUT = "2s"
+
+
+def claims_release(match_ids: list[Any], *, claimed_before: datetime | None = None) -> int:
+    """Release the claims (``queued_at``) of ``match_ids``, so that the next sweep queues
+    those still due again instead of after settings.SWEEP_CLAIM_SECONDS: when their task
+    could not be queued, and for the matches a sweep's batch passed by (``phases_resolve``:
+    someone else held the lock — typically a late submission racing the deadline, which
+    resolves nothing when it commits — or the match was not due after all). With
+    ``claimed_before``, only claims made before then (a later sweep's are its own). Waits
+    briefly for a lock holder; if that takes too long, the claims go stale as before.
+    Returns how many were released."""
+    claimed = Q() if claimed_before is None else Q(queued_at__lte=claimed_before)
+    try:
+        with transaction.atomic():
+            connection = transaction.get_connection()
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(f"SET LOCAL lock_timeout = '{CLAIM_RELEASE_LOCK_TIMEOUT}'")
+            return Match.objects.filter(claimed, pk__in=match_ids).update(queued_at=None)
+    except OperationalError:
+        logger.warning("could not release the claims of %s matches (they go stale after "
+                       "SWEEP_CLAIM_SECONDS)", len(match_ids))
+        return 0
 
 
 def _claimed(due: Q, now: datetime):

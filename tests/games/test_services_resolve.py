@@ -1,10 +1,11 @@
 """phase_resolve, the miss policy, quarantine, the sweeper, bots and moderators' phase tools."""
 
+import threading
 from datetime import timedelta
 from functools import partial
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -14,6 +15,7 @@ from games.bulk import readable
 from games.models import Match, ModerationEntry, OutboxEvent, Phase, Seat, Submission, SweepRun
 from games.receipts import receipt_for
 from games.services import ServiceError
+from games.services.sweep import claims_release
 from tests.outbox import promised
 
 pytestmark = pytest.mark.django_db
@@ -262,8 +264,6 @@ def test_a_resolution_in_its_own_transaction_commits_it_with_its_writes(toy_duel
     """A worker's resolution commits asynchronously (set with its reads) and sends the COMMIT
     with its writes: what it wrote is committed when it returns. Orders, and a resolution
     inside a caller's transaction, keep synchronous commits and the caller's transaction."""
-    from django.db import transaction
-
     from games.services.resolve import LAZY_COMMIT
 
     def sent(queries):  # (not Django's own BEGIN and COMMIT; a PREPARE once per session)
@@ -431,10 +431,6 @@ def test_a_match_a_sweep_batch_passed_by_while_it_was_locked_is_queued_again_at_
     batch skip it, and that submission resolves nothing when it commits: the batch releases
     its claim (once the lock is free) so that the next sweep queues it again, instead of
     after SWEEP_CLAIM_SECONDS (a 60 s stall of a match past its deadline)."""
-    import threading
-
-    from django.db import transaction
-
     def sweep():  # (this test commits: the sweep's queueing is captured, not sent)
         with transaction.atomic(), django_capture_on_commit_callbacks() as callbacks:
             services.deadlines_sweep()
@@ -462,8 +458,6 @@ def test_a_match_a_sweep_batch_passed_by_while_it_was_locked_is_queued_again_at_
     assert (locked.phase_number, locked.queued_at) == (1, None)
     assert sweep() == [("games.tasks.resolve_phases", {"pairs": [[locked.pk, 1]]})]
     # A claim made after a batch began is a later sweep's: the batch leaves it alone.
-    from games.services.resolve import claims_release
-
     before = timezone.now() - timedelta(seconds=1)
     assert claims_release([locked.pk], claimed_before=before) == 0
     assert Match.objects.get(pk=locked.pk).queued_at is not None
