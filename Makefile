@@ -15,6 +15,9 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# Development is asked for explicitly: the site's default is production (DEBUG off, and it
+# refuses to start without SECRET_KEY).
+run: export DEBUG = true
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_setup

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import psycopg
-from django.db import DatabaseError, OperationalError, connections, router
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, OperationalError, connections, router
 from django.db.models import Field, Model
 
 TUPLES_OK = psycopg.pq.ExecStatus.TUPLES_OK
@@ -74,6 +74,8 @@ def one_round_trip(*, commit: bool = False) -> Iterator[None]:
     the block exits, finds it over and sends nothing (psycopg commits only a transaction in
     progress), and runs the ``on_commit`` callbacks. Should the COMMIT fail (a deferred
     constraint), the error is raised here and the block rolls back as usual."""
+    if commit:  # checked up front: on SQLite the writes are not held back, so never sent here
+        _require_outermost(connections[DEFAULT_DB_ALIAS])
     if getattr(_pending, "statements", None) is not None:
         yield
         return
@@ -83,6 +85,12 @@ def one_round_trip(*, commit: bool = False) -> Iterator[None]:
     finally:
         _pending.statements = None
     _send(statements, commit=commit)
+
+
+def _require_outermost(connection: Any) -> None:
+    if not connection.in_atomic_block or connection.savepoint_ids:
+        raise RuntimeError("one_round_trip(commit=True) ends the outermost atomic block's "
+                           "transaction: not inside a savepoint, nor outside a transaction")
 
 
 def send_together(connection: Any, statements: Sequence[tuple[str, Sequence[Any]]]
@@ -170,10 +178,7 @@ def _send(statements: list[tuple[Any, _Shape | str, list[Any], Callable[[list], 
         by_connection.setdefault(statement[0], []).append(statement)
     for connection, group in by_connection.items():
         if commit:
-            if not connection.in_atomic_block or connection.savepoint_ids:
-                raise RuntimeError("one_round_trip(commit=True) ends the outermost atomic "
-                                   "block's transaction: not inside a savepoint, nor outside "
-                                   "a transaction")
+            _require_outermost(connection)
             group.append((connection, "COMMIT", [], None))
         # Shapes new to the session are prepared first, in the same string. (Taken as
         # prepared from here: should the string fail before a PREPARE ran, the first EXECUTE

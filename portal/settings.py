@@ -29,12 +29,31 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+def development_secret_key() -> str:
+    """Development's secret key: made once per checkout in VAR_DIR and kept there, so that the
+    web and the workers sign alike and nobody can forge tokens from a key printed here."""
+    path = VAR_DIR / "secret_key"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    import secrets
+
+    with os.fdopen(fd, "w") as out:
+        out.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+# Production is the default: development (DEBUG) is asked for explicitly, as `make run` and
+# the tests (tests/settings.py) do.
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set (the site runs in production unless DEBUG=true)")
+    SECRET_KEY = development_secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
@@ -280,6 +299,12 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# Behind reverse proxies (a TLS terminator, a load balancer) the client's address is the
+# X-Forwarded-For entry the outermost of the TRUSTED_PROXY_COUNT proxies added; with none
+# (0, the default) it is REMOTE_ADDR and X-Forwarded-For is ignored, so nobody can choose the
+# address their log-in and sign-up attempts are counted against.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 
 # Content-Security-Policy (django-csp): scripts only from our own static files (no inline script,
 # no inline handler, no eval). Inline style attributes stay allowed: SVG boards and htmx's

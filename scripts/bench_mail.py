@@ -39,6 +39,7 @@ def setup_django(var_dir: str) -> None:
     os.environ["PORTAL_VAR_DIR"] = var_dir
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+    os.environ.setdefault("DEBUG", "true")  # development, as before: the default is production
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django
 

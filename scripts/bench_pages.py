@@ -43,6 +43,7 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="bench-pages-")
     os.environ.setdefault("PORTAL_VAR_DIR", tmp)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+    os.environ.setdefault("DEBUG", "true")  # development, as before: the default is production
     os.environ["EMAIL_URL"] = "dummy://"
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     os.environ["ALLOWED_HOSTS"] = "testserver,localhost"

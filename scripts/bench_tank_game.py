@@ -90,6 +90,7 @@ def main() -> None:
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         sys.exit("Set DATABASE_URL to a PostgreSQL database (the benchmark writes to it).")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+    os.environ.setdefault("DEBUG", "true")  # development, as before: the default is production
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     os.environ.setdefault("ENGINE_EXTRA_GAMES", "tests.toygame")
 

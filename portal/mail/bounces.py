@@ -18,6 +18,7 @@ from django.db.models import F
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from portal.mail.models import FailingAddress
@@ -149,4 +150,8 @@ def failing_banner(request: HttpRequest) -> dict[str, Any]:
 def resume(request: HttpRequest) -> HttpResponse:
     """The banner's "it works again" button."""
     address_resume(address=request.user.email)
-    return redirect(request.POST.get("next") or "accounts_profile")
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        target = "accounts_profile"  # only back to a page of this site
+    return redirect(target)

@@ -43,3 +43,39 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = manage("check", env=env)
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_the_site_runs_in_production_unless_development_is_asked_for():
+    """Nothing set but a database: production, so without SECRET_KEY the site does not start
+    (a forgotten setting must not fall back to a key anyone can read)."""
+    result = manage("check", env={"DATABASE_URL": PRODUCTION_ENV["DATABASE_URL"]})
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+PRINT_KEY = ("shell", "--no-imports", "-c",
+             "from django.conf import settings; print(settings.SECRET_KEY)")
+
+
+def test_development_makes_a_secret_key_of_its_own_and_keeps_it(tmp_path):
+    env = {"DEBUG": "true", "PORTAL_VAR_DIR": str(tmp_path)}
+    printed = [manage(*PRINT_KEY, env=env).stdout.strip() for _ in range(2)]
+    assert printed[0] == printed[1] == (tmp_path / "secret_key").read_text().strip()
+    assert len(printed[0]) >= 50 and "insecure" not in printed[0]
+    other = tmp_path / "other"
+    again = manage(*PRINT_KEY, env={**env, "PORTAL_VAR_DIR": str(other)}).stdout.strip()
+    assert again and again != printed[0]
+
+
+def test_rate_limits_count_the_address_the_trusted_proxy_saw():
+    """Behind one proxy the client's address is the last X-Forwarded-For entry (the proxy's),
+    not one the client wrote itself; with no proxy configured the header is ignored."""
+    code = ("from django.test import RequestFactory; "
+            "from allauth.core.internal.httpkit import get_client_ip; "
+            "r = RequestFactory().get('/', REMOTE_ADDR='10.0.0.2', "
+            "HTTP_X_FORWARDED_FOR='6.6.6.6, 203.0.113.9'); print(get_client_ip(r))")
+    behind = manage("shell", "--no-imports", "-c", code,
+                    env={**PRODUCTION_ENV, "TRUSTED_PROXY_COUNT": "1"})
+    assert behind.stdout.strip() == "203.0.113.9", behind.stderr
+    direct = manage("shell", "--no-imports", "-c", code, env=PRODUCTION_ENV)
+    assert direct.stdout.strip() == "10.0.0.2", direct.stderr

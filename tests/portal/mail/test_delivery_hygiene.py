@@ -111,6 +111,9 @@ def test_a_delivery_report_marks_the_address_failing_stops_mail_and_shows_a_bann
     assert banner in client.get("/accounts/profile/").content.decode()
     client.post("/mail/address/resume/", {"next": "/accounts/profile/"})
     assert not FailingAddress.objects.exists()
+    for elsewhere in ("https://evil.example/", "//evil.example/", "/\\evil.example/"):
+        answer = client.post("/mail/address/resume/", {"next": elsewhere})
+        assert answer.status_code == 302 and answer.url == "/accounts/profile/", elsewhere
     assert "Our e-mails to" not in client.get("/accounts/profile/").content.decode()
 
 
