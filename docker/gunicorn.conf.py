@@ -1,7 +1,7 @@
 """gunicorn's settings for the docker stack (docker/compose.yml, docker/Dockerfile) and for
 scripts/bench_http.py, which measures the pages under exactly this configuration.
 
-Why these (the README's "Serving" section has the measurements):
+Why these (docs/benchmarks.md, "The pages under a real server", has the measurements):
 
 - The pages are CPU-bound Python (templates, the engine's views of the board) plus short
   database and cache round trips. Python runs one thread at a time per process, so what serves

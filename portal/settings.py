@@ -138,7 +138,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # The planner's default cost of a random page read (4, for spinning disks) made it read
     # all of a player's seats (every finished match of theirs) for "my matches" rather than
     # look up the site's current matches' seats by index; 1.1 is the usual figure for data
-    # on SSD or in memory (README "Benchmarks" has the plans). POSTGRES_RANDOM_PAGE_COST sets
+    # on SSD or in memory (docs/benchmarks.md has the plans). POSTGRES_RANDOM_PAGE_COST sets
     # it, empty leaves the server's.
     # The statements games/prepared.py prepares in the session (server_side) are planned
     # once for any values: PostgreSQL's default keeps planning them again for each call's
@@ -260,7 +260,8 @@ if EMAIL_URL:
     # smtp://user:pass@host:port, console:, dummy:, ... (dj-email-url gives EMAIL_* keys)
     globals().update(dj_email_url.parse(EMAIL_URL))
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    # One line per mail with its links (EMAIL_URL=console: prints whole messages).
+    EMAIL_BACKEND = "portal.mail.console.SummaryEmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tank Portal <portal@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

@@ -21,6 +21,17 @@ def profile_ensure(*, user: AbstractBaseUser) -> Profile:
     return profile
 
 
+def superuser_email_trust(*, user: AbstractBaseUser) -> None:
+    """A superuser made on the command line (``createsuperuser``) can log in at once: whoever
+    runs that command owns the site, so their address counts as verified."""
+    from allauth.account.models import EmailAddress
+
+    email = getattr(user, "email", "")
+    # An address another account already holds stays that account's (unique addresses).
+    if email and not EmailAddress.objects.filter(email__iexact=email).exists():
+        EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+
+
 @transaction.atomic
 def profile_update(*, user: AbstractBaseUser, active_from: time | None | object = KEEP,
                    active_until: time | None | object = KEEP, **fields: Any) -> Profile:

@@ -1,5 +1,5 @@
-"""The Moderator role: a group with exactly the permissions moderating needs (see README,
-"Moderation and vacation"). Made by the data migration ``0002_moderator_group`` and kept exact
+"""The Moderator role: a group with exactly the permissions moderating needs (see
+docs/moderation.md). Made by the data migration ``0002_moderator_group`` and kept exact
 after every ``migrate`` (and every test-database flush) by a ``post_migrate`` receiver."""
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ def test_demo_setup_creates_verified_accounts_and_a_bot_match_once(client):
     assert reverse("games:match", args=[bot_match.pk]) in output
 
     run(password="demo-pass-for-tests")  # again: nothing new
-    assert get_user_model().objects.count() == 2
+    assert get_user_model().objects.count() == 3  # alice, bob and the moderator
     assert Match.objects.count() == 2
     assert client.login(username="alice", password="demo-pass-for-tests")
     page = client.get(reverse("games:match", args=[bot_match.pk]))
@@ -54,3 +54,31 @@ def test_demo_setup_refuses_to_run_in_production_without_force():
     with pytest.raises(CommandError, match="DEBUG is off"):
         run()
     assert not get_user_model().objects.exists()
+
+
+@override_settings(DEBUG=True)
+def test_demo_setup_gives_a_moderator_account_that_opens_the_admin(client):
+    output = run(password="demo-pass-for-tests")
+    assert "moderator" in output and reverse("admin:index") in output
+    assert "createsuperuser" in output
+    moderator = get_user_model().objects.get(username="moderator")
+    assert moderator.is_staff and not moderator.is_superuser
+    assert moderator.has_perm("games.moderate_match")
+    assert EmailAddress.objects.filter(user=moderator, verified=True).exists()
+    assert client.login(username="moderator", password="demo-pass-for-tests")
+    assert client.get(reverse("admin:index")).status_code == 200
+
+
+def test_createsuperuser_accounts_count_as_verified(client):
+    import os
+    from unittest import mock
+
+    with mock.patch.dict(os.environ, {"DJANGO_SUPERUSER_PASSWORD": "boss-pass-1234"}):
+        call_command("createsuperuser", "--noinput", username="boss", email="boss@example.test")
+    boss = get_user_model().objects.get(username="boss")
+    assert EmailAddress.objects.filter(user=boss, email="boss@example.test", verified=True,
+                                       primary=True).exists()
+    response = client.post(reverse("account_login"),
+                           {"login": "boss", "password": "boss-pass-1234"})
+    assert response.status_code == 302 and "confirm" not in response.url
+    assert client.get(reverse("admin:index")).status_code == 200

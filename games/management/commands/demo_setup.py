@@ -16,6 +16,7 @@ from games.models import Match
 from games.services import match_create
 
 DEMO_USERS = ("alice", "bob")
+DEMO_MODERATOR = "moderator"  # staff, in the Moderator group: the way into /admin/
 DEFAULT_PASSWORD = "tank-demo-pass"
 PREFERRED_GAME = "final-act"
 LIVE = (Match.Status.OPEN, Match.Status.ACTIVE)
@@ -38,6 +39,7 @@ class Command(BaseCommand):
         game = self._game()
         with transaction.atomic():
             users = {name: self._user(name, password) for name in DEMO_USERS}
+            self._moderator(self._user(DEMO_MODERATOR, password))
         alice, bob = users["alice"], users["bob"]
         bot_match = self._match(
             title=f"Demo: alice vs the {game.bots[0]} bot" if game.bots else "Demo: alice vs bob",
@@ -54,6 +56,10 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo ready."))
         self.stdout.write(
             f"  Accounts (e-mail verified): {', '.join(DEMO_USERS)} — password: {password}\n"
+            f"  Moderator: log in as {DEMO_MODERATOR} (same password) at "
+            f"http://127.0.0.1:8000{reverse('admin:index')}\n"
+            f"  A superuser of your own: DEBUG=true .venv/bin/python manage.py createsuperuser\n"
+            f"    (its e-mail address counts as verified; other mails print as one line each)\n"
             f"  Game: {game.name or game.slug}\n"
             f"  Log in at http://127.0.0.1:8000{reverse('account_login')} as alice, then open\n"
             f"    http://127.0.0.1:8000{reverse('games:match', args=[bot_match.pk])}"
@@ -83,6 +89,16 @@ class Command(BaseCommand):
             user=user, email=user.email or email, defaults={"verified": True, "primary": True}
         )
         return user
+
+    def _moderator(self, user) -> None:
+        from portal.reports.roles import moderator_group_sync
+
+        if not user.is_staff:
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+        group = moderator_group_sync()
+        if group is not None:
+            user.groups.add(group)
 
     def _match(self, *, title: str, game: engine.Game, creator, hours: str,
                seats: list[dict]) -> Match:
