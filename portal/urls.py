@@ -2,6 +2,7 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
+from portal import home
 from portal.api.api import api
 
 # The admin logs in through the site's log-in page, so it is throttled like every log-in.
@@ -17,6 +18,8 @@ urlpatterns = [
     path("push/", include("portal.push.urls")),
     path("report/", include("portal.reports.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("home/", home.home, name="home"),
+    path("home/next/", home.next_match, name="next_match"),
     path("", include("competitions.urls")),
     path("", include("games.urls")),
 ]

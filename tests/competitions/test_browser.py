@@ -53,7 +53,7 @@ def test_a_player_registers_and_reads_the_standings(page):
     page.fill("input[name=login]", "alice")
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url("**/matches/mine/")
+    page.wait_for_url("**/home/")
     page.click("text=Clubs")
     page.click("text=Browser club")
     page.click("text=Browser Swiss")

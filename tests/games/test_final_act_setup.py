@@ -585,7 +585,7 @@ def test_placing_pieces_by_clicking_the_board_fills_the_form_and_seals(monkeypat
         page.fill("input[name=login]", "alice")
         page.fill("input[name=password]", PASSWORD)
         page.click("button[type=submit]")
-        page.wait_for_url("**/matches/mine/")
+        page.wait_for_url("**/home/")
         page.goto(f"{live_server.url}/matches/{match.pk}/")
 
         page.click("#fa-setup-default")
@@ -634,7 +634,7 @@ def test_placing_pieces_by_clicking_the_board_fills_the_form_and_seals(monkeypat
         delta.fill("input[name=login]", "bob")
         delta.fill("input[name=password]", PASSWORD)
         delta.click("button[type=submit]")
-        delta.wait_for_url("**/matches/mine/")
+        delta.wait_for_url("**/home/")
         delta.goto(f"{live_server.url}/matches/{match.pk}/")
         delta.click('button[data-piece="swamp"]')
         delta.click(square("b8"))

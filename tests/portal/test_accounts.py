@@ -36,7 +36,7 @@ def test_signup_sends_a_verification_mail_and_the_link_verifies(client):
     client.post(confirm)
     assert EmailAddress.objects.get(user=user).verified
     login = client.post(reverse("account_login"), {"login": "dora", "password": PASSWORD})
-    assert login.status_code == 302 and login.url == reverse("games:my_matches")
+    assert login.status_code == 302 and login.url == reverse("home")
 
 
 @pytest.mark.parametrize("data, message", [
@@ -64,7 +64,7 @@ def test_login_with_a_wrong_password_is_a_400(client):
 def test_log_in_and_out(client):
     make_user("alice")
     response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
-    assert response.status_code == 302 and response.url == reverse("games:my_matches")
+    assert response.status_code == 302 and response.url == reverse("home")
     assert client.get(reverse("games:my_matches")).status_code == 200
     client.post(reverse("account_logout"))
     assert client.get(reverse("games:my_matches")).status_code == 302

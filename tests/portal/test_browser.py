@@ -55,7 +55,7 @@ def log_in(page, username):
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url("**/matches/mine/")
+    page.wait_for_url("**/home/")
 
 
 def test_orders_are_sealed_in_place_and_the_page_follows_the_resolution(page):

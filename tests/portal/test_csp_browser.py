@@ -102,7 +102,7 @@ def test_the_main_pages_report_no_csp_violation(browser, live_server):
     page.fill("input[name=login]", "alice")
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url("**/matches/mine/")
+    page.wait_for_url("**/home/")
     for path in ("/matches/mine/", "/matches/new/", "/accounts/profile/"):
         visit(path)
     for match in matches:

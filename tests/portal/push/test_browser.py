@@ -83,7 +83,7 @@ def log_in(page, username):
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url("**/matches/mine/")
+    page.wait_for_url("**/home/")
 
 
 def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(

@@ -1,0 +1,96 @@
+"""The home page after log-in: what now? The matches waiting for my move first (soonest
+deadline first), then what I am invited to, my tournaments' rounds and my recent results; and
+one click to the next match that needs me."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from competitions.models import Challenge, Entry, Membership, Round, Tournament
+from games import selectors
+from games.models import Match
+from games.views.access import match_path
+
+RECENT_RESULTS = 5
+
+
+@dataclass(frozen=True)
+class Home:
+    waiting: list[Match]
+    others: int  # my other current matches (waiting for someone else, or for players)
+    challenges: list[Challenge]
+    open_tournaments: list[Tournament]
+    rounds: list[Round]
+    results: list[dict[str, Any]]
+
+
+def home_for(user: AbstractBaseUser) -> Home:
+    """What the home page shows ``user``: a few short queries, each bounded."""
+    current = [m for m in selectors.matches_for_user(user, finished_limit=0)
+               if m.status in (Match.Status.ACTIVE, Match.Status.OPEN)]
+    waiting = [m for m in current if m.waiting_for_me]
+    for match in current:
+        match.url = match_path(match.pk)
+    challenges = list(Challenge.objects.filter(challenged=user, status=Challenge.Status.OPEN)
+                      .select_related("ladder", "challenger").order_by("expires_at")[:10])
+    my_clubs = Membership.objects.filter(user=user).values("club_id")
+    entered = Entry.objects.filter(user=user).values("tournament_id")
+    open_tournaments = list(
+        Tournament.objects.filter(club_id__in=my_clubs, status=Tournament.Status.REGISTRATION,
+                                  registration_open=True)
+        .exclude(pk__in=entered).select_related("club").order_by("-pk")[:10])
+    rounds = list(Round.objects.filter(
+        status=Round.Status.RUNNING,
+        tournament__entries__user=user, tournament__entries__status=Entry.Status.ACTIVE,
+        tournament__status=Tournament.Status.RUNNING)
+        .select_related("tournament").order_by("ends_at")[:10])
+    results = [_result_for(match) for match in
+               selectors.matches_finished_for_user(user, limit=RECENT_RESULTS)]
+    return Home(waiting=waiting, others=len(current) - len(waiting), challenges=challenges,
+                open_tournaments=open_tournaments, rounds=rounds, results=results)
+
+
+def _result_for(match: Match) -> dict[str, Any]:
+    result = match.result or {}
+    mine = match.my_seat.number
+    if match.status == Match.Status.ABORTED:
+        outcome = _("Aborted")
+    elif result.get("is_draw"):
+        outcome = _("Draw")
+    elif mine in result.get("winners", []):
+        outcome = _("You won")
+    elif result.get("winners"):
+        outcome = _("You lost")
+    else:
+        outcome = _("Finished")
+    return {"match": match, "url": match_path(match.pk), "outcome": outcome}
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home/home.html", {"home": home_for(request.user)})
+
+
+@login_required
+def next_match(request: HttpRequest) -> HttpResponse:
+    """The match needing my move with the soonest deadline (after ``?after=<match id>``'s
+    place in that order, so that "next" walks through them all), or home when none does."""
+    waiting = [m.pk for m in selectors.matches_for_user(request.user, finished_limit=0)
+               if m.waiting_for_me]
+    after = request.GET.get("after", "")
+    if after in {str(pk) for pk in waiting}:
+        at = [str(pk) for pk in waiting].index(after)
+        waiting = waiting[at + 1:] + waiting[:at]
+    if not waiting:
+        from django.contrib import messages
+
+        messages.info(request, _("No match is waiting for your move."))
+        return redirect("home")
+    return redirect(match_path(waiting[0]))
