@@ -10,7 +10,8 @@ from django.urls import reverse
 
 # The links of every page's header and footer (base.html), by name.
 SITE_LINKS = {
-    "home": "home", "next_match": "next_match", "lobby": "games:lobby", "clubs": "competitions:clubs", "my_matches": "games:my_matches",
+    "home": "home", "next_match": "next_match",
+    "lobby": "games:lobby", "clubs": "competitions:clubs", "my_matches": "games:my_matches",
     "match_create": "games:match_create", "profile": "accounts_profile", "admin": "admin:index",
     "logout": "account_logout", "login": "account_login", "signup": "account_signup",
     "email": "account_email", "mail_resume": "mail_address_resume",

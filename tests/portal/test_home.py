@@ -20,7 +20,7 @@ def test_logging_in_lands_on_the_home_page(client):
 
 def test_home_lists_the_matches_waiting_for_my_move_first_then_the_rest(client):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    waiting = duel(alice, bob, title="Waiting on me")
+    duel(alice, bob, title="Waiting on me")
     sealed = duel(alice, carol, title="Sheet already in")
     orders_submit(match_id=sealed.pk, seat_number=1, user=alice, phase_number=1,
                   data={"number": 1}, source="web")
