@@ -238,3 +238,48 @@ def test_every_page_and_mail_of_a_played_match_reads_as_words(slug, played, clie
 def test_the_games_checked_are_the_sites_games():
     """A game added to the site is checked too (the list is the registry's, not a copy)."""
     assert set(GAMES) >= {name.replace("_", "-") for name in settings.INSTALLED_GAMES}
+
+
+# -- names and numbers --------------------------------------------------------------------------
+
+def test_every_model_is_named_as_people_say_it():
+    """The admin reads each model's own names ("missed deadlines", not "Deadline misss"), set
+    on every model of the project's apps and translatable."""
+    from django.apps import apps
+
+    unnamed = [model._meta.label for model in apps.get_models()
+               if model.__module__.startswith(("games.", "portal.", "competitions.", "clocks."))
+               and not {"verbose_name", "verbose_name_plural"} <= set(
+                   model._meta.original_attrs)]
+    assert unnamed == []
+    from games.models import DeadlineMiss, Reliability
+
+    assert str(DeadlineMiss._meta.verbose_name_plural) == "missed deadlines"
+    assert str(Reliability._meta.verbose_name_plural) == "reliability records"
+
+
+def test_a_ladders_inactivity_decay_is_asked_in_plain_words():
+    from competitions.forms import LadderForm
+
+    field = LadderForm().fields["decay_sigma_per_week"]
+    assert "sigma" not in str(field.label).lower() and "idle" not in str(field.label).lower()
+    assert "week without a rated match" in str(field.help_text)
+
+
+@pytest.mark.parametrize(("span", "english", "french"), [
+    (timedelta(days=1, seconds=72.658552), "1 day", "1 jour"),
+    (timedelta(days=3), "3 days", "3 jours"),
+    (timedelta(hours=26, minutes=30), "1 day, 2 hours", "1 jour, 2 heures"),
+    (timedelta(minutes=40), "40 minutes", "40 minutes"),
+    (timedelta(seconds=12), "less than a minute", None),
+])
+def test_a_duration_reads_as_words_in_the_readers_language(span, english, french):
+    from django.utils import translation
+
+    from portal.dates import duration
+
+    with translation.override("en-gb"):
+        assert duration(span) == english
+    if french:
+        with translation.override("fr"):
+            assert duration(span) == french
