@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from clocks.arithmetic import Window
 
@@ -35,7 +36,8 @@ class ActiveHours(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name_plural = "active hours"
+        verbose_name = _("active hours")
+        verbose_name_plural = _("active hours")
         constraints = [models.CheckConstraint(condition=~Q(start=F("end")),
                                               name="active_hours_not_empty")]
 

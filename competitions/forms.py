@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from competitions.models import Tournament
@@ -25,8 +26,13 @@ class LadderForm(forms.Form):
     name = forms.CharField(max_length=80, required=False)
     hours_per_phase = forms.DecimalField(min_value=0.001, max_value=8760, initial=72)
     challenge_days = forms.IntegerField(min_value=1, max_value=60, initial=7)
-    decay_sigma_per_week = forms.FloatField(min_value=0, max_value=8, initial=0,
-                                            label="Inactivity decay (sigma per idle week)")
+    decay_sigma_per_week = forms.FloatField(
+        min_value=0, max_value=8, initial=0,
+        label=_("Rating doubt added per week without a game"),
+        help_text=_("Players who stop playing slide down the ladder: each week without a rated "
+                    "match makes their rating less certain by this much, which lowers the "
+                    "rating shown until they play again. 0 turns it off; 1 is gentle, 3 is "
+                    "strong (a new player starts at about 8)."))
 
 
 class TournamentForm(forms.Form):

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
 
@@ -38,6 +39,8 @@ class Club(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -58,6 +61,8 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         ordering = ["club", "joined_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user"),
@@ -90,6 +95,10 @@ class ClubInvitation(models.Model):
     def __str__(self) -> str:
         return f"invitation to {self.club} for {self.email}"
 
+    class Meta:
+        verbose_name = _("club invitation")
+        verbose_name_plural = _("club invitations")
+
 
 class JoinRequest(models.Model):
     class Status(models.TextChoices):
@@ -109,6 +118,8 @@ class JoinRequest(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("join request")
+        verbose_name_plural = _("join requests")
         ordering = ["created_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], condition=Q(status="pending"),
@@ -132,6 +143,10 @@ class ClubMatch(models.Model):
 
 # --- ladders --------------------------------------------------------------------------------
 
+    class Meta:
+        verbose_name = _("club match")
+        verbose_name_plural = _("club matches")
+
 
 class Ladder(models.Model):
     """Ratings for one game, in one club or site-wide (``club`` empty)."""
@@ -147,11 +162,15 @@ class Ladder(models.Model):
         default=7, help_text="Days a challenge stays open."
     )
     decay_sigma_per_week = models.FloatField(
-        default=0, help_text="Inactivity decay: uncertainty added per idle week (0: off)."
+        default=0, verbose_name=_("rating doubt added per week without a game"),
+        help_text=_("Each week without a rated match makes a player's rating this much less "
+                    "certain, lowering the rating shown until they play again (0: off).")
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("ladder")
+        verbose_name_plural = _("ladders")
         ordering = ["club__name", "game"]
         constraints = [
             models.UniqueConstraint(fields=["club", "game"], name="ladder_unique_club_game"),
@@ -172,6 +191,8 @@ class Rating(models.Model):
     last_active = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["ladder", "user"], name="rating_unique_user"),
         ]
@@ -191,6 +212,8 @@ class LadderMatch(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
 
     class Meta:
+        verbose_name = _("ladder match")
+        verbose_name_plural = _("ladder matches")
         constraints = [
             models.UniqueConstraint(fields=["ladder", "match"], name="laddermatch_unique"),
         ]
@@ -211,6 +234,8 @@ class RatingUpdate(models.Model):
     voided = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("rating update")
+        verbose_name_plural = _("rating updates")
         ordering = ["played_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["ladder", "match"], name="ratingupdate_unique_match"),
@@ -231,6 +256,8 @@ class RatingChange(models.Model):
     sigma_after = models.FloatField()
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["update__played_at", "update_id", "user_id"]
         constraints = [
             models.UniqueConstraint(fields=["update", "user"], name="ratingchange_unique_user"),
@@ -253,6 +280,8 @@ class MatchVoid(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("voided match")
+        verbose_name_plural = _("voided matches")
         constraints = [
             models.UniqueConstraint(fields=["ladder", "match"], name="matchvoid_unique"),
         ]
@@ -279,6 +308,8 @@ class Challenge(models.Model):
                                  related_name="challenge")
 
     class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["expires_at"], name="challenge_open_expiry",
                                 condition=Q(status="open"))]
@@ -356,6 +387,8 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["starts_at"], name="tournament_due_start",
                                 condition=Q(status="registration"))]
@@ -381,6 +414,8 @@ class TournamentStatusChange(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("tournament status change")
+        verbose_name_plural = _("tournament status changes")
         ordering = ["at", "pk"]
 
 
@@ -400,6 +435,8 @@ class Entry(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("tournament entry")
+        verbose_name_plural = _("tournament entries")
         ordering = ["tournament", "start_number", "registered_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique_user"),
@@ -424,6 +461,8 @@ class Round(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("tournament round")
+        verbose_name_plural = _("tournament rounds")
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
@@ -468,6 +507,8 @@ class Pairing(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
         ordering = ["round", "board"]
         constraints = [
             models.UniqueConstraint(fields=["round", "board"], name="pairing_unique_board"),

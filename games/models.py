@@ -12,6 +12,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games.fields import JSONField
 
@@ -124,7 +125,8 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "matches"
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(condition=Q(min_reliability__lte=100),
@@ -169,6 +171,8 @@ class MatchStatusChange(models.Model):
     changed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("match status change")
+        verbose_name_plural = _("match status changes")
         ordering = ["changed_at", "pk"]
 
 
@@ -195,6 +199,8 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="seat_unique_number"),
@@ -261,6 +267,8 @@ class Phase(models.Model):
     all_objects = models.Manager()
 
     class Meta:
+        verbose_name = _("phase")
+        verbose_name_plural = _("phases")
         ordering = ["match", "number"]
         constraints = [
             # A rolled-back phase is kept (voided) and its number opened again.
@@ -293,6 +301,8 @@ class Submission(models.Model):
     updated_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = _("order sheet")
+        verbose_name_plural = _("order sheets")
         ordering = ["phase", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["phase", "seat"], name="submission_unique_seat"),
@@ -321,6 +331,10 @@ class SweepRun(models.Model):
 
     def __str__(self) -> str:
         return f"sweeper {self.name} last ran {self.last_run_at:%Y-%m-%d %H:%M:%S}"
+
+    class Meta:
+        verbose_name = _("sweep run")
+        verbose_name_plural = _("sweep runs")
 
 
 class Action(models.Model):
@@ -365,6 +379,8 @@ class Action(models.Model):
     struck_reason = models.CharField(max_length=255, blank=True)
 
     class Meta:
+        verbose_name = _("logbook entry")
+        verbose_name_plural = _("logbook entries")
         ordering = ["match", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="action_unique_seq"),
@@ -397,6 +413,8 @@ class LogbookStrike(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("logbook strike-out")
+        verbose_name_plural = _("logbook strike-outs")
         ordering = ["at", "pk"]
 
     def __str__(self) -> str:
@@ -427,6 +445,8 @@ class OutboxEvent(models.Model):
     last_error = models.TextField(blank=True)
 
     class Meta:
+        verbose_name = _("outbox event")
+        verbose_name_plural = _("outbox events")
         ordering = ["pk"]
         indexes = [
             # The outbox sweeper's query: what is still to do, oldest first.
@@ -459,6 +479,8 @@ class DeadlineMiss(models.Model):
     excused_reason = models.CharField(max_length=255, blank=True)
 
     class Meta:
+        verbose_name = _("missed deadline")
+        verbose_name_plural = _("missed deadlines")
         ordering = ["match", "phase_number", "seat_number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "phase_number", "seat_number"],
@@ -479,6 +501,10 @@ class ReliabilityUpdate(models.Model):
     def __str__(self) -> str:
         return f"reliability counted for {self.match}"
 
+    class Meta:
+        verbose_name = _("reliability update")
+        verbose_name_plural = _("reliability updates")
+
 
 class MatchReliability(models.Model):
     """One player's part in one counted match: how it ended for them and how many deadlines
@@ -498,6 +524,8 @@ class MatchReliability(models.Model):
     deadlines = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("match reliability record")
+        verbose_name_plural = _("match reliability records")
         constraints = [
             models.UniqueConstraint(fields=["update", "user"], name="matchreliability_unique"),
         ]
@@ -521,6 +549,10 @@ class Reliability(models.Model):
 
     def __str__(self) -> str:
         return f"reliability of {self.user}: {self.score}"
+
+    class Meta:
+        verbose_name = _("reliability record")
+        verbose_name_plural = _("reliability records")
 class ModerationEntry(models.Model):
     """Audit row: who did what to a match, when and why (one per moderator action, and one per
     leave that moved a deadline). ``summary`` is the short public form shown in the match's
@@ -553,7 +585,8 @@ class ModerationEntry(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
-        verbose_name_plural = "moderation entries"
+        verbose_name = _("moderation entry")
+        verbose_name_plural = _("moderation entries")
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="moderation_reason_required"),
         ]
@@ -574,6 +607,8 @@ class Leave(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("leave")
+        verbose_name_plural = _("leaves")
         ordering = ["-starts_at"]
         constraints = [
             models.CheckConstraint(condition=Q(ends_at__gt=models.F("starts_at")),
@@ -595,6 +630,8 @@ class LeaveExtension(models.Model):
     at = models.DateTimeField()
 
     class Meta:
+        verbose_name = _("leave extension")
+        verbose_name_plural = _("leave extensions")
         ordering = ["at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["leave", "match", "phase_number"],

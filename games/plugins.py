@@ -18,12 +18,15 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Callable, Iterable
+from datetime import date
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.urls import URLPattern, URLResolver, include, path
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 import engine
 from engine import Game, Problem
@@ -171,6 +174,19 @@ class GamePlugin:
         player's own pieces)."""
         return {}
 
+    def gameday_name(self, match: Match, key: str) -> str:
+        """How people name gameday ``key`` of ``match`` ("gameday 3 of the match", with its
+        date when the key is one): a key may be an internal counter, never shown as such."""
+        from games.selectors import gameday_number
+
+        number = gameday_number(match=match, key=key)
+        try:
+            day = date.fromisoformat(key)
+        except (TypeError, ValueError):
+            return _("gameday %(number)s of the match") % {"number": number}
+        return _("gameday %(number)s of the match (%(date)s)") % {
+            "number": number, "date": date_format(day, "l j F")}
+
     def mail_bodies(self, name: str, context: dict[str, Any]) -> tuple[str, str]:
         """The text and HTML bodies of mail ``name`` (phase_opened, reminder, gameday_opened,
         phase_resolved, match_ended): the game's own templates/games/<slug>/mail/<name>.txt and
@@ -213,14 +229,19 @@ def example_text(game: Game, state: Any, seat: int) -> str:
 
 
 def event_text(event: Any) -> str:
+    """An event as a line for a game whose plug-in tells nothing of it: its own ``text``, else
+    only what kind of event it was and whose (its data is the plug-in's to put in words)."""
     if isinstance(event, dict):
         if isinstance(event.get("text"), str):
             return event["text"]
-        kind = event.get("type", "event")
-        details = ", ".join(f"{k}: {json.dumps(v, sort_keys=True)}" for k, v in event.items()
-                            if k != "type")
-        return f"{kind}: {details}" if details else str(kind)
-    return str(event)
+        kind = str(event.get("type") or event.get("kind") or "")
+        what = kind.replace("_", " ").replace("-", " ").strip().capitalize() or _("Something "
+                                                                                   "happened")
+        seat = event.get("seat")
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            return _("%(what)s (seat %(seat)s).") % {"what": what, "seat": seat}
+        return f"{what}."
+    return _("Something happened.")
 
 
 # -- the registry -------------------------------------------------------------------------------

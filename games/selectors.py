@@ -582,3 +582,15 @@ def match_poll(match_id: int, user: AbstractBaseUser | None) -> dict[str, Any] |
     row["submitted"] = row["submitted"] or 0
     row.setdefault("seated", False)
     return row
+
+
+def gameday_number(*, match: Match, key: str) -> int:
+    """Which gameday of ``match`` the one named ``key`` is, counting from 1 (its tick's place
+    among the match's ticks; the next one when it has not been ticked yet)."""
+    from games.models import Action
+
+    ticks = Action.objects.filter(match=match, kind=Action.Kind.TICK)
+    tick = ticks.filter(gameday=key).order_by("seq").values_list("seq", flat=True).first()
+    if tick is None:
+        return ticks.count() + 1
+    return ticks.filter(seq__lte=tick).count()

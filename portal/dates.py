@@ -6,11 +6,13 @@ language; the results are exactly the filters'."""
 from __future__ import annotations
 
 import functools
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from decimal import Decimal
 
 from django.template import defaultfilters
 from django.utils import timezone, translation
+from django.utils.timesince import timesince
+from django.utils.translation import gettext
 
 
 def locale() -> tuple[tzinfo, str | None]:
@@ -47,3 +49,19 @@ def floatformat(value: float | Decimal | int | None, arg: str = "-1",
 @functools.lru_cache(maxsize=1024)
 def _floatformat(value: float | Decimal | int, arg: str, language: str | None) -> str:
     return defaultfilters.floatformat(value, arg)
+
+
+_BASE = datetime(2001, 1, 1, tzinfo=UTC)  # any fixed moment: a span is measured from it
+
+
+def duration(span: timedelta | None, depth: int = 2) -> str:
+    """A span of time as people say it, in the active language with its plural forms: "3 days",
+    "1 day, 2 hours", "40 minutes", "less than a minute" (its ``depth`` largest units; never
+    "1 day, 0:01:12.658552"). Empty for None."""
+    if span is None:
+        return ""
+    if span < timedelta(minutes=1):
+        return gettext("less than a minute")
+    # Django keeps number and unit together with a no-break space; mails and logs read the
+    # plain one better.
+    return timesince(_BASE, _BASE + span, depth=depth).replace("\xa0", " ")

@@ -116,7 +116,7 @@ Write one order per line (";" also separates orders). Setup orders:
   swamp a5 b5 a6 b6
   minefield g5 h5 i5 passage h5 arrow N
   C e1 N                 (unit, square, facing)
-  draft smoke air_strike quick_sand   (only when tokens are drafted)"""
+  draft smoke air strike quick sand   (only when tokens are drafted)"""
 
 ORDERS_HELP = """\
 Write one order per line (";" also separates orders). Units you leave out stay and hold fire.

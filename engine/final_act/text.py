@@ -13,7 +13,7 @@ Setup phase::
     swamp a5 b5 a6 b6
     minefield g5 h5 i5 passage h5 arrow N
     C e1 N                      # unit, square, facing (facing may be left out)
-    draft smoke air_strike quick_sand
+    draft smoke air strike quick sand
 
 Orders phase::
 
@@ -442,7 +442,8 @@ def _read_setup_line(sheet: _Sheet, line: _Line) -> None:
             name = words.take()
             if name not in TOKEN_NAMES:
                 raise _LineError(
-                    f"unknown token '{_quote(name)}' (tokens: {', '.join(TOKEN_ORDER)})"
+                    f"unknown token '{_quote(name)}' (tokens: "
+                    f"{', '.join(t.replace('_', ' ') for t in TOKEN_ORDER)})"
                 )
             tokens.append(name)
         sheet.once("draft", line, "the token draft")
@@ -561,7 +562,8 @@ def _setup_lines(submission: Mapping[str, Any]) -> Iterator[str]:
             parts.append(placement["facing"])
         yield " ".join(parts)
     if "tokens" in submission:
-        yield " ".join(["draft", *(submission["tokens"] or [])])
+        # Written as a player writes them ("air strike"); the reader joins the words again.
+        yield " ".join(["draft", *(t.replace("_", " ") for t in submission["tokens"] or [])])
 
 
 # -- help for players ------------------------------------------------------------------------
@@ -573,7 +575,7 @@ One order per line; case and spacing do not matter; '#' starts a comment.
   swamp a5 b5 a6 b6                       a 2 x 2 block in your half
   minefield g5 h5 i5 passage h5 arrow N   three in a line, one passage and its arrow
   C e1 N                                  a unit, its square (rows 1-3) and facing
-  draft smoke air_strike quick_sand       your tokens, when the match drafts them
+  draft smoke air strike quick sand       your tokens, when the match drafts them
 """
 
 ORDERS_HELP = """\

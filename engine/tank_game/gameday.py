@@ -12,6 +12,14 @@ from engine.tank_game.state import council as state_council
 INCOME = {1: 1, 2: 3}  # council income by vote weight: councillor 1 gold, senator 3
 
 
+def _title(state: State, key: str) -> str:
+    """"Gameday 3", with its date on a weekly schedule ("Gameday 3 (2026-11-23)"); an
+    accelerated schedule's key counts slots since 1970, a number nobody should read."""
+    if state["options"]["schedule"]["kind"] == "every":
+        return f"Gameday {state['gamedays']}"
+    return f"Gameday {state['gamedays']} ({key})"
+
+
 def open_gameday(state: State, key: str, at: str, events: list[dict[str, Any]]) -> None:
     """Tick: open gameday ``key``. The first gameday only opens (tanks start with 1 AP)."""
     first = state["gameday"] is None
@@ -26,7 +34,7 @@ def open_gameday(state: State, key: str, at: str, events: list[dict[str, Any]]) 
                 "seat": None,
                 "action": {"gameday": key},
                 "dice": [],
-                "text": f"Gameday {state['gamedays']} ({key}) opened",
+                "text": f"{_title(state, key)} opened",
             },
             events,
         )
@@ -68,7 +76,7 @@ def open_gameday(state: State, key: str, at: str, events: list[dict[str, Any]]) 
             "seat": None,
             "action": {"gameday": key},
             "dice": [],
-            "text": f"Gameday {state['gamedays']} ({key}) opened: {', '.join(parts)}",
+            "text": f"{_title(state, key)} opened: {', '.join(parts)}",
         },
         events,
     )

@@ -11,7 +11,7 @@ from django.urls import URLPattern, path
 
 from engine import Problem
 from games import plugins
-from games.panzer_squadron import rules_page, views
+from games.panzer_squadron import rules_page, views, words
 from games.panzer_squadron.board import board_svg, legend
 
 
@@ -44,6 +44,9 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
 
     def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
         return {"situation": situation_lines(self.game.view(state, seat.number))}
+
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
+        return words.event_lines(events, seat)
 
     def rules_context(self, request: Any) -> dict[str, Any]:
         return rules_page.rules_context()

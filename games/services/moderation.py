@@ -27,6 +27,7 @@ from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, task_event
 from games.services.timing import clocks_excuse, uses_clock
+from portal import dates
 
 logger = logging.getLogger(__name__)
 
@@ -35,14 +36,8 @@ MAX_REASON_LENGTH = 2000
 
 
 def duration_text(span: timedelta) -> str:
-    """A span as moderators and players say it: "24 h", "3 days", "90 min"."""
-    seconds = max(0, round(span.total_seconds()))
-    if seconds >= 2 * 86400 and seconds % 86400 == 0:
-        return f"{seconds // 86400} days"
-    if seconds >= 3600:
-        hours = seconds / 3600
-        return f"{hours:g} h" if hours == int(hours) else f"{hours:.1f} h"
-    return f"{max(1, seconds // 60)} min"
+    """A span as people say it, in the reader's language: "1 day, 2 hours" (portal.dates)."""
+    return dates.duration(span)
 
 
 def moderator_check(by: AbstractBaseUser | None) -> None:

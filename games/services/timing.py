@@ -30,9 +30,9 @@ from clocks.arithmetic import (
     charged,
     deadline_shift,
     expiry,
-    format_remaining,
 )
 from games.models import Match
+from portal import dates
 
 
 def _hours(value: Decimal | float | int | None) -> timedelta:
@@ -239,7 +239,7 @@ class SeatClock:
 
     @property
     def text(self) -> str:
-        return format_remaining(self.left)
+        return dates.duration(max(self.left, timedelta(0)))
 
 
 def seat_clocks(match: Match, now: datetime, seats: Iterable[int] = ()) -> dict[int, SeatClock]:

@@ -1,4 +1,4 @@
-"""``{{ span|span }}``: a timedelta as people say it ("24 h", "3 days")."""
+"""``{{ span|span }}``: a timedelta as people say it ("1 day, 2 hours"), or nothing for none."""
 
 from datetime import timedelta
 

@@ -224,14 +224,15 @@ def history_entries(match: Match, *, latest: int | None = None,
     # A resolved phase's record never changes: each is made once and then read from the cache
     # (pagecache). Only those missing load their rows, state_before included (sheets are
     # written as text from it), in one query.
+    # The events are told in the reader's language: one record per language.
     keys = {phase.pk: pagecache.key_for("history-record", match.pk, match.seed, phase.pk,
-                                        phase.number)
+                                        phase.number, translation.get_language())
             for phase in shown}
     kept = pagecache.get_many(list(keys.values()))
     missing = [phase.pk for phase in shown if keys[phase.pk] not in kept]
     made = {}
     for phase in Phase.objects.filter(pk__in=missing) if missing else []:
-        made[keys[phase.pk]] = _history_record(game, phase)
+        made[keys[phase.pk]] = _history_record(game, plugins.plugin_for(match.game), phase)
     if made:
         pagecache.set_many(made)
     entries = [{"phase": phase, **(kept.get(keys[phase.pk]) or made[keys[phase.pk]])}
@@ -240,9 +241,10 @@ def history_entries(match: Match, *, latest: int | None = None,
     return entries
 
 
-def _history_record(game: Game | None, phase: Phase) -> dict[str, Any]:
+def _history_record(game: Game | None, plugin: plugins.GamePlugin, phase: Phase
+                    ) -> dict[str, Any]:
     """A resolved phase's revealed sheets (as order text, with their receipts checked) and
-    events."""
+    events, told in words by the game's plug-in as a spectator may read them."""
     revealed = []
     for seat_key, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0])):
         number = int(seat_key)
@@ -258,7 +260,7 @@ def _history_record(game: Game | None, phase: Phase) -> dict[str, Any]:
         })
     record = {
         "revealed": revealed,
-        "events": [plugins.event_text(event) for event in phase.events or []],
+        "events": plugin.round_report(phase.events or [], None),
     }
     record["body"] = render_to_string("games/partials/history_record.html", {"entry": record})
     return record

@@ -8,6 +8,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 # Reminders further out than this are not reminders any more.
 MAX_REMINDER_HOURS = 7 * 24
@@ -95,3 +96,7 @@ class Profile(models.Model):
     def reminders(self) -> list[int]:
         """Reminder offsets in hours, largest first."""
         return parse_reminder_hours(self.reminder_hours)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class ApiToken(models.Model):
@@ -20,6 +21,8 @@ class ApiToken(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["user"], name="api_token_live_user",
                                 condition=Q(revoked_at__isnull=True))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class CalendarFeed(models.Model):
@@ -16,3 +17,7 @@ class CalendarFeed(models.Model):
 
     def __str__(self) -> str:
         return f"Calendar feed of {self.user} (generation {self.generation})"
+
+    class Meta:
+        verbose_name = _("calendar feed")
+        verbose_name_plural = _("calendar feeds")

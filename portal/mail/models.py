@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class OutgoingEmail(models.Model):
@@ -58,6 +59,8 @@ class OutgoingEmail(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("outgoing e-mail")
+        verbose_name_plural = _("outgoing e-mails")
         ordering = ["-created_at", "-pk"]
         indexes = [
             # The sweeper's query: rows waiting to (re)send.
@@ -117,6 +120,8 @@ class InboundMessage(models.Model):
     processed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("incoming e-mail")
+        verbose_name_plural = _("incoming e-mails")
         ordering = ["-received_at", "-pk"]
 
     def __str__(self) -> str:
@@ -144,6 +149,10 @@ class FailingAddress(models.Model):
     def __str__(self) -> str:
         return f"{self.address} ({self.get_reason_display()})"
 
+    class Meta:
+        verbose_name = _("failing address")
+        verbose_name_plural = _("failing addresses")
+
 
 class MailOptOut(models.Model):
     """A kind of mail a user turned off (from the List-Unsubscribe link of one of them)."""
@@ -154,6 +163,8 @@ class MailOptOut(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("mail opt-out")
+        verbose_name_plural = _("mail opt-outs")
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_opt_out")]
 
     def __str__(self) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class PushSubscription(models.Model):
@@ -27,6 +28,8 @@ class PushSubscription(models.Model):
     last_sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
         ordering = ["user", "created_at", "pk"]
 
     def __str__(self) -> str:
@@ -77,6 +80,8 @@ class PushMessage(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("push message")
+        verbose_name_plural = _("push messages")
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["next_attempt_at"], name="push_pending",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Report(models.Model):
@@ -29,6 +30,8 @@ class Report(models.Model):
     note = models.TextField(blank=True, help_text="What the moderator did.")
 
     class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(

@@ -95,8 +95,8 @@ def test_the_match_page_and_the_lobby_show_each_seats_clock(client):
     with mock.patch("django.utils.timezone.now", return_value=later):
         client.force_login(alice)
         page = client.get(reverse("games:match", args=[match.pk])).content.decode()
-        assert "Your clock: <strong>2 d 3 h</strong>" in page
-        assert "clock 2 d 3 h (running)" in page
+        assert "Your clock: <strong>2 days, 3 hours</strong>" in page
+        assert "clock 2 days, 3 hours (running)" in page
         assert "clocks: 72 h, + 24 h per phase, at most 168 h" in page
         services.orders_submit(match_id=match.pk, seat_number=1, user=alice, phase_number=1,
                                data={"number": 3}, source="web")
@@ -104,7 +104,7 @@ def test_the_match_page_and_the_lobby_show_each_seats_clock(client):
         assert "stopped: your orders are in" in status.decode()
         client.logout()
         lobby = client.get(reverse("games:lobby")).content.decode()
-        assert "seat 1 2 d 3 h, seat 2 2 d 3 h (running)" in lobby
+        assert "seat 1 2 days, 3 hours, seat 2 2 days, 3 hours (running)" in lobby
 
 
 def local(zone, *args):
@@ -137,7 +137,7 @@ def test_the_your_move_mail_shows_the_readers_own_clock():
     with mock.patch("django.utils.timezone.now", return_value=phase.opened_at):
         mail = phase_email_content(match=match, phase=phase,
                                    seat=Seat.objects.get(match=match, number=2))
-    assert "(your clock: 3 d 0 h)" in mail["body_text"]
+    assert "(your clock: 3 days)" in mail["body_text"]
     assert "your clock" in mail["body_html"]
 
 

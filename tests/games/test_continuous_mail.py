@@ -56,7 +56,9 @@ def test_the_tick_signals_the_gameday_and_each_player_is_mailed_once(
     assert sorted(m.to for m in mails) == ["mailer1@example.test", "mailer2@example.test"]
     mail = mails.get(to="mailer1@example.test")
     assert "Gameday" in mail.subject and mail.reply_to.startswith("play+")
-    assert gameday in mail.body_text
+    # The gameday is named by its place in the match, never by its key (a slot counter).
+    assert "Gameday 1 of the match has begun" in mail.body_text
+    assert gameday not in mail.body_text and gameday not in mail.subject
     assert gameday_opened_notify(match_id=race.pk, gameday=gameday) == 0
 
 

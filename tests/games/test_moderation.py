@@ -71,7 +71,8 @@ def test_pause_stops_the_deadline_and_resume_gives_back_the_time_left(toy_duel, 
     assert Phase.objects.get(match=match, number=1).deadline == match.deadline
     kinds = [e.kind for e in entries(match)]
     assert kinds == ["pause", "resume"]
-    assert entries(match)[0].summary.startswith("a moderator paused the match (10 h left")
+    assert entries(match)[0].summary.startswith(
+        "a moderator paused the match (9 hours, 59 minutes left")
     assert entries(match)[0].by == moderator and entries(match)[0].reason == "dispute"
 
 
@@ -100,7 +101,7 @@ def test_extend_is_capped_per_phase_and_per_match(toy_duel, moderator, settings)
     phase = Phase.objects.get(match=match, number=1)
     assert timedelta(hours=46) < phase.extended <= timedelta(hours=48)
     (first, second) = entries(match)
-    assert first.summary == "a moderator extended the deadline by 23 h"
+    assert first.summary == "a moderator extended the deadline by 23 hours"
     assert second.kind == "extend"
     # The next phase starts a fresh phase cap but the match's total stays counted.
     play_round(match, 1)

@@ -5,6 +5,9 @@ player) via the outbox."""
 
 from __future__ import annotations
 
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
 import engine
 from games import plugins
 from games.models import Match
@@ -32,6 +35,7 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     prompted = game.prompts(match.state)
     created = 0
     renderer = SeatViewRenderer(match.game)
+    name = plugin.gameday_name(match, gameday)
     recipients = your_move_recipients(
         match, prompted, lambda seat: f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}"
     )
@@ -40,7 +44,7 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
         address = reply_address(match_id=match.pk, seat_number=seat.number,
                                 phase_number=match.phase_number)
         context.update(
-            gameday=gameday, next_gameday=local_time(match.deadline, seat.user),
+            gameday=gameday, gameday_name=name, next_gameday=local_time(match.deadline, seat.user),
             board=plugin.board_text(match.state, seat.number),
             grammar=plugin.orders_help(match.state, seat.number), reply_address=address,
             **plugin.your_move_context(match, seat, match.state),
@@ -48,7 +52,8 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
         text, html = renderer.render("gameday_opened", context)
         if email_queue(kind=Kind.PHASE_OPENED, dedupe_key=key, to=seat.user.email,
                        user=seat.user, match_id=match.pk, phase_number=match.phase_number,
-                       subject=f"Gameday {gameday} has begun: {match}", body_text=text,
+                       subject=_("%(gameday)s has begun: %(match)s") % {
+                           "gameday": capfirst(name), "match": match}, body_text=text,
                        body_html=html, reply_to=address):
             created += 1
     return created

@@ -13,9 +13,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone, translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 import engine
+from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from portal.mail.services.notify import (
     _due_reminder,
@@ -118,10 +120,11 @@ def gameday_opened_push(*, match_id: int, gameday: str) -> int:
     if match is None or match.state is None:
         return 0
     seats = _human_seats(match, set(engine.get(match.game).prompts(match.state)))
+    name = capfirst(plugins.plugin_for(match.game).gameday_name(match, gameday))
 
     def body(seat: Seat) -> str:
-        return _("Gameday %(gameday)s has begun. Next one: %(next)s.") % {
-            "gameday": gameday, "next": local_time(match.deadline, seat.user)}
+        return _("%(gameday)s has begun. Next one: %(next)s.") % {
+            "gameday": name, "next": local_time(match.deadline, seat.user)}
 
     return _your_move(match, seats, f"push:gameday:m{match.pk}:g{gameday}", body,
                       match.deadline, timezone.now())

@@ -53,7 +53,7 @@ SETUP_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ),
     ("C e1 N", {"units": {"C": {"at": "e1", "facing": "N"}}}),
     ("AT1 k2 W", {"units": {"AT1": {"at": "k2", "facing": "W"}}}),
-    ("draft smoke air_strike quick_sand", {"tokens": ["smoke", "air_strike", "quick_sand"]}),
+    ("draft smoke air strike quick sand", {"tokens": ["smoke", "air_strike", "quick_sand"]}),
 ]
 
 

@@ -84,7 +84,7 @@ def test_the_two_step_activation_through_the_panels(match):
     m = Match.objects.get(pk=match.pk)
     tank = next(t for t in m.state["tanks"] if t["name"] == "M1")
     assert (tank["at"], tank["state"], m.state["to_move"]) == ("f3", "moving", 2)
-    assert "M1 rolls 3: 2 points." in page(client_for(match.players[2]), m)
+    assert "M1 rolls 3: 2 movement points." in page(client_for(match.players[2]), m)
 
 
 @pytest.mark.parametrize("post,status", [
@@ -173,6 +173,7 @@ def test_the_replay_steps_through_the_phases_with_their_dice(match):
     assert m.phase_number == 3
     bob = client_for(match.players[2])
     first = bob.get(reverse("games:match", args=[m.pk]) + "?replay=1").content.decode()
-    assert "M1 rolls 3: 2 points." in first and 'class="ps-board' in first
+    assert "M1 rolls 3: 2 movement points." in first and 'class="ps-board' in first
     second = bob.get(reverse("games:match", args=[m.pk]) + "?replay=2").content.decode()
-    assert "M1 moves f1 → f2, facing 12." in second and "d100 1 against more than" in second
+    assert "M1 moves from f1 to f2, facing 12 o" in second \
+        and "rolls 1, needing more than" in second
