@@ -140,7 +140,7 @@ def test_an_unreachable_push_service_is_tried_again(push_service, subscribe, mak
 
     alice = make_user("alice")
     device = subscription_save(user=alice, data=Browser().subscription(
-        "http://127.0.0.1:9/push/nobody-listens"))
+        "https://localhost:9/push/nobody-listens"))
     row = queue(device)
     services.push_flush()
     row.refresh_from_db()
