@@ -135,6 +135,7 @@ class PushService:
             self.received.clear()
             self.refused.clear()
             self.answers.clear()
+            self.server.connections = 0
 
     def endpoint(self, name: str) -> str:
         return f"{self.origin}/push/{name}"
