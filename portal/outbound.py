@@ -47,6 +47,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
+from urllib3.util import parse_url
 from urllib3.util.timeout import _DEFAULT_TIMEOUT
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -115,11 +116,18 @@ def check(url: str, *, policy: Policy) -> SplitResult:
     if len(url) > MAX_URL_LENGTH:
         raise Refused(_("The address is longer than %(max)s characters.")
                       % {"max": MAX_URL_LENGTH})
+    url = url.strip()
     try:
-        parts = urlsplit(url.strip())
+        parts = urlsplit(url)
         port = parts.port
+        # The host urllib3 will connect to must be the host checked here: refuse what the two
+        # parsers could read differently (backslashes, control characters, spaces).
+        seen_by_urllib3 = (parse_url(url).host or "").strip("[]").rstrip(".").lower()
     except ValueError as error:
         raise Refused(_("The address is not a valid URL.")) from error
+    if "\\" in url or any(ord(char) <= 0x20 or ord(char) == 0x7F for char in url) or (
+            seen_by_urllib3 != (parts.hostname or "").rstrip(".")):
+        raise Refused(_("The address is not a valid URL."))
     if parts.scheme.lower() != "https":
         raise Refused(_("The address must be an https URL."))
     host = (parts.hostname or "").rstrip(".")

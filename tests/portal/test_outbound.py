@@ -97,6 +97,10 @@ def test_every_address_of_a_name_must_be_public_not_just_the_first():
     ("https://push.example.com:99999/x", "not a valid URL"),
     ("https://evil.example/x", "evil.example is not one of the services"),
     ("https://push.example.com.evil.example/x", "is not one of the services"),
+    ("https://evil.example\\@push.example.com/x", "not a valid URL"),
+    ("https://push.example.com\\@evil.example/x", "not a valid URL"),
+    ("https://push.example.com /x", "not a valid URL"),
+    ("https://push.example.com/x\ny", "not a valid URL"),
 ])
 def test_the_url_is_checked_before_any_lookup(url, reason):
     policy = outbound.Policy(hosts=("push.example.com", "8.8.8.8"), allow_loopback=False)
