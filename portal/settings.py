@@ -409,6 +409,15 @@ CELERY_BEAT_SCHEDULE.update(
     }
 )
 
+# --- requests to URLs that users gave (portal.outbound) -----------------------------------
+# Tests and development only: such a URL may reach loopback addresses (a local stand-in) on any
+# port. Never with DEBUG off (also a system check).
+OUTBOUND_ALLOW_LOOPBACK = env_bool("OUTBOUND_ALLOW_LOOPBACK", False)
+if OUTBOUND_ALLOW_LOOPBACK and not DEBUG:
+    raise ImproperlyConfigured("OUTBOUND_ALLOW_LOOPBACK must be off when DEBUG is off")
+# A PEM file of CAs to verify those servers' certificates with, instead of the default bundle.
+OUTBOUND_CA_BUNDLE = os.environ.get("OUTBOUND_CA_BUNDLE", "").strip()
+
 # --- web push (portal.push) ----------------------------------------------------------
 # The VAPID private key (base64url of the raw 32 bytes; `manage.py push_vapid_keys` makes one).
 # Without it push is off, unless VAPID_GENERATE (on with DEBUG) makes one in VAR_DIR.
@@ -416,8 +425,11 @@ VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
 VAPID_GENERATE = env_bool("VAPID_GENERATE", DEBUG)
 VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", VAR_DIR / "vapid-private-key.txt"))
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
-# Push endpoints must be https on a public name; tests point them at a local http server.
-PUSH_ALLOW_LOCAL_ENDPOINTS = env_bool("PUSH_ALLOW_LOCAL_ENDPOINTS", False)
+# Push endpoints must be https on port 443 at a global address of one of these push services
+# (Chrome and other Chromium browsers, Firefox, Edge, Safari); "*" allows any public host.
+PUSH_ENDPOINT_HOSTS = env_list(
+    "PUSH_ENDPOINT_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,*.notify.windows.com,*.push.apple.com")
 PUSH_SEND_BATCH = int(os.environ.get("PUSH_SEND_BATCH", "100"))
 PUSH_SEND_MAX_ATTEMPTS = int(os.environ.get("PUSH_SEND_MAX_ATTEMPTS", "6"))
 PUSH_RETRY_BASE_SECONDS = float(os.environ.get("PUSH_RETRY_BASE_SECONDS", "30"))

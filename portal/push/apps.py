@@ -7,4 +7,5 @@ class PushConfig(AppConfig):
     verbose_name = "Web push"
 
     def ready(self) -> None:
+        from portal import outbound  # noqa: F401  (registers its system check)
         from portal.push import receivers  # noqa: F401  (connects the signal receivers)

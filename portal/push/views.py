@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -100,7 +101,10 @@ def test(request: HttpRequest, subscription_id: str) -> HttpResponse:
         pk=subscription_id if subscription_id.isdigit() else None, user=request.user).first()
     if subscription is None:
         return _refused(request, ServiceError("not_found", "You have no such device with push."))
-    services.push_test(subscription=subscription)
+    if services.push_test(subscription=subscription) is None:
+        return render(request, "error.html", {"status": 429, "error": _(
+            "A test push went to that device less than a minute ago: wait a minute before "
+            "sending another.")}, status=429)
     messages.success(request, "A test push is on its way to that device.")
     return redirect("accounts_profile")
 

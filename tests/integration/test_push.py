@@ -12,6 +12,7 @@ from portal.push import vapid
 from portal.push.models import PushMessage, PushSubscription
 from tests.integration.conftest import wait_until
 from tests.portal.push.pushserver import PushService
+from tests.portal.tls import ca_bundle
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -19,7 +20,9 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def push_service(settings):
     service = PushService()
-    settings.PUSH_ALLOW_LOCAL_ENDPOINTS = True
+    settings.OUTBOUND_ALLOW_LOOPBACK = True
+    settings.OUTBOUND_CA_BUNDLE = ca_bundle()
+    settings.PUSH_ENDPOINT_HOSTS = ["localhost"]
     yield service
     service.stop()
 
@@ -28,7 +31,9 @@ def test_the_worker_pushes_each_phase_and_drops_a_dead_subscription(stack, push_
                                                                      make_user):
     from portal.push.services import subscription_save
 
-    stack.worker(VAPID_PRIVATE_KEY=vapid.private_key(), SITE_URL="https://tanks.example.test")
+    stack.worker(VAPID_PRIVATE_KEY=vapid.private_key(), SITE_URL="https://tanks.example.test",
+                 OUTBOUND_ALLOW_LOOPBACK="true", OUTBOUND_CA_BUNDLE=ca_bundle(),
+                 PUSH_ENDPOINT_HOSTS="localhost")
     alice, bob = make_user("push-alice"), make_user("push-bob")
     for user, name in ((alice, "alice-phone"), (bob, "bob-phone"), (bob, "bob-old-laptop")):
         subscription_save(user=user, data=push_service.browser(name).subscription(

@@ -39,6 +39,7 @@ MAX_TTL = timedelta(days=1)
 NO_DEADLINE_TTL = timedelta(hours=12)
 RESULT_TTL = timedelta(days=1)
 TEST_TTL = timedelta(minutes=10)
+TEST_EVERY = timedelta(minutes=1)
 FIELD = {Kind.YOUR_MOVE: "your_move", Kind.REMINDER: "reminders", Kind.RESULT: "results"}
 
 
@@ -204,13 +205,16 @@ def reminders_push(*, now: datetime | None = None) -> int:
 
 
 def push_test(*, subscription: PushSubscription) -> PushMessage | None:
-    """A test push to one device (the profile's "send a test" button)."""
+    """A test push to one device (the profile's "send a test" button), at most one per device
+    per TEST_EVERY: None if one was queued in this period already."""
     now = timezone.now()
     payload = _payload(subscription, kind=Kind.TEST, title=_("Tank Portal"),
                        body=_("Push works on this device."), url=_profile_url(),
                        tag="test")
+    # The period in the key: a button pressed again (or scripted) queues nothing more.
+    period = int(now.timestamp() // TEST_EVERY.total_seconds())
     return push_queue(subscription=subscription, kind=Kind.TEST,
-                      dedupe_key=f"push:test:d{subscription.pk}:{now.timestamp()}",
+                      dedupe_key=f"push:test:d{subscription.pk}:{period}",
                       payload=payload, ttl_seconds=TEST_TTL.total_seconds(), topic="test",
                       now=now)
 

@@ -8,6 +8,10 @@ the push service drops it when it is stale, and a row whose time ran out is neve
 topic (a newer message on the same topic replaces an older one, in our outbox and at the push
 service), and the service worker shows one notification per topic (its tag).
 
+Every endpoint is contacted through ``portal.outbound``: checked again when sent (an endpoint
+the rules refuse is a gone subscription; a name that now resolves to an internal address fails
+the message without contacting it), connected to the address checked, never redirected.
+
 The push service's answer decides: 201 sent; 404 or 410 the subscription is gone (deleted,
 with its messages); 429 and 5xx (and no answer at all) retry with back-off, honouring
 Retry-After, within the time to live; any other 4xx failed for good."""
@@ -27,8 +31,10 @@ from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
+from portal import outbound
 from portal.push import vapid
 from portal.push.models import PushMessage, PushSubscription
+from portal.push.services.subscriptions import endpoint_policy
 
 logger = logging.getLogger(__name__)
 Status = PushMessage.Status
@@ -156,6 +162,15 @@ def _record_failure(row: PushMessage, error: BaseException, now: datetime) -> st
     return row.status
 
 
+def _record_refused(row: PushMessage, refused: outbound.Refused) -> str:
+    """Never contacted: failed for good (the device stays; a later push checks again)."""
+    row.status, row.response_status = Status.FAILED, None
+    row.last_error = f"refused, never contacted: {refused.reason}"[:2000]
+    row.save(update_fields=["status", "response_status", "last_error"])
+    logger.warning("push %s refused: %s", row.pk, refused.reason)
+    return row.status
+
+
 class FlushLater:
     def __init__(self, countdown: float) -> None:
         self.countdown = countdown
@@ -186,12 +201,23 @@ def push_send_batch(*, limit: int | None = None) -> dict[str, int]:
     signer = Vapid02.from_string(key)
     sent: list[int] = []
     gone: set[int] = set()
-    with requests.Session() as session:
+    policy = endpoint_policy()
+    with outbound.session(policy=policy) as session:
         for row in rows:
             if row.subscription_id in gone:
                 continue
             try:
+                outbound.check(row.subscription.endpoint, policy=policy)
+            except outbound.Refused as refused:  # saved before the rules, or the list changed
+                gone.add(row.subscription_id)
+                logger.warning("push subscription %s is refused (%s): removed",
+                               row.subscription_id, refused.reason)
+                continue
+            try:
                 response = _send(row, signer, session, timezone.now())
+            except outbound.Refused as refused:  # its name resolves to an internal address now
+                counts[_record_refused(row, refused)] += 1
+                continue
             except WebPushException as error:
                 if error.response is not None and error.response.status_code in GONE:
                     gone.add(row.subscription_id)

@@ -4,9 +4,7 @@ removal, and the signed link of one-click unsubscribe."""
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
@@ -14,8 +12,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db import transaction
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.services import ServiceError
+from portal import outbound
 from portal.push.models import PushSubscription
 from portal.push.vapid import b64url_decode
 
@@ -36,32 +36,42 @@ def _key(value: Any, name: str, length: int) -> bytes:
     return raw
 
 
+def endpoint_policy() -> outbound.Policy:
+    """Where push endpoints may be: https, port 443, a global address of a push service."""
+    return outbound.Policy(hosts=tuple(settings.PUSH_ENDPOINT_HOSTS))
+
+
+def _endpoint_refused(refused: outbound.Refused) -> ServiceError:
+    return ServiceError("invalid", _(
+        "Push endpoints must be https on port 443 at a public address of a browser's push "
+        "service. %(reason)s") % {"reason": refused.reason})
+
+
 def _check_endpoint(endpoint: Any) -> str:
+    """The endpoint's URL, without DNS (``_resolve_endpoint`` does the rest)."""
     if not isinstance(endpoint, str) or not endpoint.strip():
         raise ServiceError("invalid", "The subscription has no endpoint.")
     endpoint = endpoint.strip()
     if len(endpoint) > 1000:
         raise ServiceError("invalid", "The endpoint is longer than 1000 characters.")
-    parts = urlsplit(endpoint)
-    host = parts.hostname or ""
-    if settings.PUSH_ALLOW_LOCAL_ENDPOINTS and parts.scheme in ("http", "https") and host:
-        return endpoint
-    if parts.scheme != "https" or not host:
-        raise ServiceError("invalid", "The endpoint must be an https URL of a push service.")
     try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
-            raise ServiceError("invalid", "The endpoint must be a public push service.") from None
-        return endpoint
-    if not address.is_global:
-        raise ServiceError("invalid", "The endpoint must be a public push service.")
+        outbound.check(endpoint, policy=endpoint_policy())
+    except outbound.Refused as refused:
+        raise _endpoint_refused(refused) from None
     return endpoint
 
 
+def _resolve_endpoint(endpoint: str) -> None:
+    try:
+        outbound.resolve(endpoint, policy=endpoint_policy())
+    except outbound.Refused as refused:
+        raise _endpoint_refused(refused) from None
+
+
 def subscription_check(data: Any) -> dict[str, str]:
-    """The fields of a browser's ``PushSubscription.toJSON()``, checked: an https endpoint of a
-    public host, a P-256 public key (65 bytes, on the curve) and a 16-byte auth secret."""
+    """The fields of a browser's ``PushSubscription.toJSON()``, checked: an https endpoint on
+    port 443 of an allowed push service whose every address is global, a P-256 public key (65
+    bytes, on the curve) and a 16-byte auth secret."""
     if not isinstance(data, dict):
         raise ServiceError("invalid", "Send the subscription as a JSON object.")
     endpoint = _check_endpoint(data.get("endpoint"))
@@ -74,15 +84,20 @@ def subscription_check(data: Any) -> dict[str, str]:
     except ValueError as error:
         raise ServiceError("invalid", "keys.p256dh is not a P-256 public key.") from error
     _key(keys.get("auth"), "auth", 16)
+    _resolve_endpoint(endpoint)  # the DNS lookup last: nothing else is wrong
     return {"endpoint": endpoint, "p256dh": keys["p256dh"].strip(),
             "auth": keys["auth"].strip()}
 
 
-@transaction.atomic
 def subscription_save(*, user: AbstractBaseUser, data: Any, label: str = "") -> PushSubscription:
     """Save the browser's subscription for ``user`` (the same endpoint again updates its keys;
     an endpoint another player had moves to this one: it is one browser)."""
-    fields = subscription_check(data)
+    fields = subscription_check(data)  # outside the transaction: it waits for DNS
+    with transaction.atomic():
+        return _save(user, fields, label)
+
+
+def _save(user: AbstractBaseUser, fields: dict[str, str], label: str) -> PushSubscription:
     existing = PushSubscription.objects.select_for_update().filter(
         endpoint=fields["endpoint"]).first()
     if existing is None and PushSubscription.objects.filter(

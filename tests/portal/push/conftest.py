@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.portal.push.pushserver import PushService
+from tests.portal.tls import ca_bundle
 
 
 @pytest.fixture(scope="session")
@@ -14,9 +15,13 @@ def push_service_session():
 
 @pytest.fixture
 def push_service(push_service_session, settings):
-    """The local push service (emptied), with the site allowed to post to it."""
+    """The local push service (emptied), with the site allowed to post to it: loopback on its
+    port, its name on the push services' list, its certificate's CA trusted. Everything else
+    of the real path (https, resolve, check, connect to the address checked) still holds."""
     push_service_session.reset()
-    settings.PUSH_ALLOW_LOCAL_ENDPOINTS = True
+    settings.OUTBOUND_ALLOW_LOOPBACK = True
+    settings.OUTBOUND_CA_BUNDLE = ca_bundle()
+    settings.PUSH_ENDPOINT_HOSTS = ["localhost"]
     settings.SITE_URL = "https://tanks.example.test"
     return push_service_session
 

@@ -1,4 +1,5 @@
-"""A push service on a local port, for the tests: it takes what the site posts the way a real
+"""A push service on a local port (https, with the tests' own CA: tests/portal/tls.py), for
+the tests: it takes what the site posts the way a real
 one would (RFC 8030), checks the VAPID signature and claims (RFC 8292) against the site's public
 key, decrypts the body with the subscription's private key and auth secret (RFC 8291,
 aes128gcm, with ``http_ece``), keeps what arrived, and answers as told per endpoint (201, or
@@ -15,7 +16,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import http_ece
@@ -23,6 +24,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+from tests.portal.tls import TLSServer
 
 
 def b64url(data: bytes) -> str:
@@ -121,20 +124,18 @@ class PushService:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        self.server = TLSServer(Handler)
+        self.origin = f"https://localhost:{self.server.port}"
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.stop()
 
     def reset(self) -> None:
         with self.lock:
             self.received.clear()
             self.refused.clear()
             self.answers.clear()
+            self.server.connections = 0
 
     def endpoint(self, name: str) -> str:
         return f"{self.origin}/push/{name}"

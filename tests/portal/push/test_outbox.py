@@ -3,6 +3,7 @@ checks them, the TTL, topics replacing older messages, dead subscriptions remove
 
 from __future__ import annotations
 
+import socket
 from datetime import timedelta
 
 import pytest
@@ -10,6 +11,7 @@ from django.utils import timezone
 
 from portal.push import services, vapid
 from portal.push.models import PushMessage, PushSubscription
+from tests.portal.tls import StandIn
 
 pytestmark = pytest.mark.django_db
 
@@ -140,7 +142,7 @@ def test_an_unreachable_push_service_is_tried_again(push_service, subscribe, mak
 
     alice = make_user("alice")
     device = subscription_save(user=alice, data=Browser().subscription(
-        "http://127.0.0.1:9/push/nobody-listens"))
+        "https://localhost:9/push/nobody-listens"))
     row = queue(device)
     services.push_flush()
     row.refresh_from_db()
@@ -158,3 +160,52 @@ def test_the_sweeper_expires_stale_rows_and_flushes_due_ones(push_service, subsc
     due.refresh_from_db()
     stale.refresh_from_db()
     assert (due.status, stale.status) == ("sent", "expired")
+
+
+def test_an_endpoint_whose_name_now_resolves_inside_is_never_contacted(
+        push_service, subscribe, make_user, monkeypatch):
+    """Its name resolved to the push service when it subscribed; now (DNS changed, or was
+    made to change) it resolves to an internal address: the message fails unsent."""
+    device = subscribe(make_user("alice"), "phone")
+    row = queue(device)
+    real = socket.getaddrinfo
+
+    def inside(host, port, *args, **kwargs):
+        if host == "localhost":
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", port))]
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", inside)
+    services.push_flush()
+    row.refresh_from_db()
+    assert row.status == "failed" and row.response_status is None
+    assert "localhost does not resolve to public addresses only" in row.last_error
+    assert push_service.received == [] and push_service.server.connections == 0
+    assert PushSubscription.objects.filter(pk=device.pk).exists()
+
+
+def test_an_endpoint_the_rules_refuse_now_is_removed_unsent(push_service, subscribe, make_user,
+                                                            settings):
+    """Saved before the rules (or the list of push services changed since): it is gone."""
+    device = subscribe(make_user("alice"), "phone")
+    queue(device)
+    settings.PUSH_ENDPOINT_HOSTS = ["fcm.googleapis.com"]
+    services.push_flush()
+    assert not PushSubscription.objects.filter(pk=device.pk).exists()
+    assert push_service.server.connections == 0
+
+
+@pytest.mark.parametrize("status", [301, 307, 308])
+def test_a_redirecting_push_service_is_not_followed(push_service, subscribe, make_user,
+                                                    status):
+    elsewhere = StandIn(201)
+    try:
+        device = subscribe(make_user("alice"), "phone")
+        push_service.answer("phone", status, {"Location": elsewhere.url("/push/phone")})
+        row = queue(device)
+        services.push_flush()
+        row.refresh_from_db()
+        assert row.status == "failed" and row.response_status == status
+        assert elsewhere.connections == 0 and elsewhere.requests == []
+    finally:
+        elsewhere.stop()

@@ -3,7 +3,9 @@ the one-click unsubscribe link every push carries."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 
 import pytest
 
@@ -38,23 +40,25 @@ def test_a_browser_subscribes_and_the_profile_lists_it(client, make_user, push_s
     assert PushSubscription.objects.get().p256dh == again.p256dh
 
 
+FCM = "https://fcm.googleapis.com/fcm/send/x"
+
+
 @pytest.mark.parametrize("subscription, message", [
-    ({"endpoint": "http://push.example.test/x", "keys": {}}, "must be an https URL"),
-    ({"endpoint": "https://10.0.0.1/x", "keys": {}}, "public push service"),
-    ({"endpoint": "https://localhost/x", "keys": {}}, "public push service"),
-    ({"endpoint": "https://push.example.test/x"}, "no keys"),
-    ({"endpoint": "https://push.example.test/x", "keys": {"p256dh": "AAAA", "auth": "x"}},
+    ({"endpoint": "http://fcm.googleapis.com/fcm/send/x", "keys": {}}, "must be an https URL"),
+    ({"endpoint": "https://10.0.0.1/x", "keys": {}}, "10.0.0.1 is not one of the services"),
+    ({"endpoint": "https://push.example.test/x", "keys": {}}, "is not one of the services"),
+    ({"endpoint": "https://fcm.googleapis.com:8443/x", "keys": {}}, "must use port 443"),
+    ({"endpoint": FCM}, "no keys"),
+    ({"endpoint": FCM, "keys": {"p256dh": "AAAA", "auth": "x"}},
      "keys.p256dh must be 65 bytes"),
-    ({"endpoint": "https://push.example.test/x",
-      "keys": {"p256dh": "BA" + "A" * 85, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}},
+    ({"endpoint": FCM, "keys": {"p256dh": "BA" + "A" * 85, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}},
      "not a P-256 public key"),
-    ({"endpoint": "https://push.example.test/x", "keys": {"p256dh": "VALID", "auth": "AAAA"}},
+    ({"endpoint": FCM, "keys": {"p256dh": "VALID", "auth": "AAAA"}},
      "keys.auth must be 16 bytes"),
     ("not an object", "JSON object"),
 ])
-def test_a_bad_subscription_is_refused_with_the_reason(client, make_user, settings,
-                                                       subscription, message):
-    settings.PUSH_ALLOW_LOCAL_ENDPOINTS = False
+def test_a_bad_subscription_is_refused_with_the_reason(client, make_user, subscription,
+                                                       message):
     client.force_login(make_user("alice"))
     if isinstance(subscription, dict) and subscription.get("keys", {}).get("p256dh") == "VALID":
         subscription["keys"]["p256dh"] = Browser().p256dh
@@ -62,6 +66,49 @@ def test_a_bad_subscription_is_refused_with_the_reason(client, make_user, settin
     assert answer.status_code == 400
     assert message in answer.json()["error"]
     assert not PushSubscription.objects.exists()
+
+
+# Every one of them is this machine or its cloud's metadata service, on port 443 or not.
+INTERNAL = ["https://127.1/", "https://2130706433:18443/", "https://0x7f000001/",
+            "https://0177.0.0.1/", "https://169.254.43518/", "https://localhost./",
+            "https://[::ffff:127.0.0.1]/"]
+
+
+@pytest.mark.parametrize("endpoint", INTERNAL)
+@pytest.mark.parametrize("hosts", [None, ["*"]], ids=["push-services", "any-host"])
+def test_an_endpoint_at_an_internal_address_is_refused_however_written(
+        client, make_user, settings, endpoint, hosts):
+    """Refused by the list of push services (the default), and with that list lifted, by the
+    address every spelling resolves to."""
+    if hosts is not None:
+        settings.PUSH_ENDPOINT_HOSTS = hosts
+    client.force_login(make_user("alice"))
+    answer = post_json(client, "/push/subscriptions/",
+                       {"subscription": Browser().subscription(endpoint)})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error.startswith("Push endpoints must be https on port 443 at a public address")
+    if hosts is not None:
+        assert "does not resolve to public addresses only" in error or (
+            "must use port 443" in error)
+    assert not PushSubscription.objects.exists()
+
+
+def test_an_endpoint_whose_name_resolves_to_this_machine_is_refused(client, make_user,
+                                                                    settings):
+    name = socket.gethostname()
+    try:
+        addresses = {entry[4][0] for entry in socket.getaddrinfo(name, 443)}
+    except OSError:
+        pytest.skip(f"this machine's name {name} does not resolve")
+    if all(ipaddress.ip_address(address).is_global for address in addresses):
+        pytest.skip(f"this machine's name {name} resolves to public addresses")
+    settings.PUSH_ENDPOINT_HOSTS = ["*"]
+    client.force_login(make_user("alice"))
+    answer = post_json(client, "/push/subscriptions/",
+                       {"subscription": Browser().subscription(f"https://{name}/push/x")})
+    assert answer.status_code == 400
+    assert f"{name} does not resolve to public addresses only" in answer.json()["error"]
 
 
 def test_garbage_and_strangers_are_refused(client, make_user):
@@ -99,6 +146,18 @@ def test_devices_are_set_tested_and_removed_from_the_profile(client, make_user, 
     client.force_login(alice)
     client.post(f"/push/subscriptions/{device.pk}/delete/")
     assert not PushSubscription.objects.exists()
+
+
+def test_the_test_button_sends_at_most_one_push_a_minute_per_device(client, make_user,
+                                                                    subscribe, push_service):
+    alice = make_user("alice")
+    device = subscribe(alice, "phone")
+    client.force_login(alice)
+    assert client.post(f"/push/subscriptions/{device.pk}/test/").status_code == 302
+    again = client.post(f"/push/subscriptions/{device.pk}/test/")
+    assert again.status_code == 429
+    assert "less than a minute ago" in again.content.decode()
+    assert PushMessage.objects.filter(subscription=device, kind="test").count() == 1
 
 
 def test_the_browser_removes_its_own_subscription_by_endpoint(client, make_user, subscribe,
