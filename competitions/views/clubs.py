@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from competitions import selectors, services
@@ -55,11 +56,11 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(request, slug)
     membership = services.membership_of(club, request.user)
     matches = selectors.club_matches(club)
+    can_organise = (membership is not None and membership.can_organise) or request.user.is_staff
     context = {
         "club": club,
         "membership": membership,
-        "can_organise": (membership is not None and membership.can_organise)
-        or request.user.is_staff,
+        "can_organise": can_organise,
         "members": selectors.club_members(club),
         "ladders": club.ladders.all(),
         "tournaments": club.tournaments.all(),
@@ -75,6 +76,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "invite_url": request.build_absolute_uri(
             reverse("competitions:club_join", args=[club.invite_token])),
         "ladder_form": LadderForm(),
+        "removals": selectors.club_removals(club) if can_organise else [],
     }
     return render(request, "competitions/club_detail.html", context)
 
@@ -160,6 +162,9 @@ def club_member(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
     try:
         if action == "remove":
             services.club_member_remove(club_id=club.pk, by=request.user, user_id=user_id)
+            messages.success(request, _(
+                "The member is removed. They cannot join again until you let them back in "
+                "(under “Removed members”)."))
         elif action == "role":
             services.club_member_set_role(club_id=club.pk, by=request.user, user_id=user_id,
                                           role=request.POST.get("role", ""))
@@ -167,6 +172,34 @@ def club_member(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
             raise ServiceError("invalid", "Remove the member or change the role.")
     except ServiceError as error:
         return refuse(request, error)
+    return done(request, club_url(club))
+
+
+@login_required
+@require_POST
+def club_removal_lift(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    """Let a removed person join the club again."""
+    club = _club_or_404(request, slug)
+    try:
+        removal = services.club_removal_lift(club_id=club.pk, by=request.user, user_id=user_id)
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, _("%(name)s may join the club again.")
+                     % {"name": removal.user.get_username()})
+    return done(request, club_url(club))
+
+
+@login_required
+@require_POST
+def club_invite_link_reset(request: HttpRequest, slug: str) -> HttpResponse:
+    """Replace the club's invitation link: the old one stops working at once."""
+    club = _club_or_404(request, slug)
+    try:
+        services.club_invite_link_reset(club_id=club.pk, by=request.user)
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, _("The club has a new invitation link; the old one no longer "
+                                "works."))
     return done(request, club_url(club))
 
 

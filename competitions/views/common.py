@@ -8,7 +8,8 @@ from django.shortcuts import redirect, render
 from games.services import ServiceError
 
 STATUS_FOR_CODE = {"not_found": 404, "not_allowed": 403, "bad_invite": 403, "not_open": 409,
-                   "not_active": 409, "bad_transition": 409, "unreliable": 403}
+                   "not_active": 409, "bad_transition": 409, "unreliable": 403,
+                   "removed": 403}
 
 
 def refuse(request: HttpRequest, error: ServiceError) -> HttpResponse:

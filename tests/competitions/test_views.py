@@ -208,3 +208,48 @@ def test_members_see_open_club_matches_with_their_invitation_link(setup, client,
     response = client.post(reverse("competitions:club_match_create", args=[setup["club"].slug]),
                            {"game": "toy-duel", "players": "v1,v2"})
     assert response.status_code == 302
+
+
+def test_a_removed_member_is_refused_by_the_old_link_until_let_back_in(setup, client):
+    club, owner, bob = setup["club"], setup["owner"], setup["bob"]
+    link = reverse("competitions:club_join", args=[club.invite_token])
+    client.force_login(owner)
+    removed = client.post(reverse("competitions:club_member", args=[club.slug, bob.pk]),
+                          {"action": "remove"}, follow=True)
+    assert b"cannot join again until you let them back in" in removed.content
+    assert b"Removed members" in removed.content and b"Let them back in" in removed.content
+    client.force_login(bob)
+    refused = client.post(link)
+    assert refused.status_code == 403 and b"removed you from the club" in refused.content
+    assert not club.memberships.filter(user=bob).exists()
+    lift = reverse("competitions:club_removal_lift", args=[club.slug, bob.pk])
+    assert client.post(lift).status_code == 403  # not an organiser (nor a member now)
+    client.force_login(owner)
+    assert client.post(lift).status_code == 302
+    assert client.post(lift).status_code == 404  # nothing to lift any more
+    client.force_login(bob)
+    assert client.post(link).status_code == 302
+    assert club.memberships.filter(user=bob).exists()
+
+
+def test_an_organiser_resets_the_invitation_link_and_the_old_one_stops_at_once(
+        setup, client, make_user):
+    club, owner = setup["club"], setup["owner"]
+    old = club.invite_token
+    reset = reverse("competitions:club_invite_link_reset", args=[club.slug])
+    client.force_login(setup["bob"])
+    assert client.post(reset).status_code == 403
+    club.refresh_from_db()
+    assert club.invite_token == old
+    client.force_login(owner)
+    page = client.get(reverse("competitions:club", args=[club.slug]))
+    assert b"Reset the invitation link" in page.content
+    answer = client.post(reset, follow=True)
+    assert b"the old one no longer works" in answer.content
+    club.refresh_from_db()
+    assert club.invite_token != old and club.invite_token.encode() in answer.content
+    client.force_login(make_user("newcomer"))
+    refused = client.post(reverse("competitions:club_join", args=[old]))
+    assert refused.status_code == 403 and b"does not work (any more)" in refused.content
+    assert client.post(reverse("competitions:club_join",
+                               args=[club.invite_token])).status_code == 302
