@@ -21,6 +21,7 @@ from competitions.services.clubs import (
     club_request_decide,
     club_request_join,
     membership_of,
+    require_organiser,
 )
 from competitions.services.ladders import (
     challenge_accept,
@@ -62,7 +63,8 @@ __all__ = [
     "club_leave", "club_match_create", "club_member_remove", "club_member_set_role",
     "club_removal_lift", "club_request_decide", "club_request_join", "competitions_sweep",
     "ladder_create", "ladder_match_record", "ladder_match_void", "match_ended_record",
-    "match_rate", "membership_of", "pairing_result_record", "round_adjudicate", "site_ladder",
-    "tournament_cancel", "tournament_create", "tournament_register", "tournament_registration_set",
-    "tournament_start", "tournament_withdraw",
+    "match_rate", "membership_of", "pairing_result_record", "require_organiser",
+    "round_adjudicate", "site_ladder", "tournament_cancel", "tournament_create",
+    "tournament_register", "tournament_registration_set", "tournament_start",
+    "tournament_withdraw",
 ]

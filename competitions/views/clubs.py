@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -12,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from competitions import selectors, services
-from competitions.forms import ClubForm, LadderForm
+from competitions.forms import ClubForm, ClubMatchForm, LadderForm
 from competitions.models import Club, JoinRequest
-from competitions.views.common import done, post_id, refuse
+from competitions.views.common import done, form_errors, refuse
 from games.models import Match
 from games.services import ServiceError
 
@@ -207,10 +206,13 @@ def club_invite_link_reset(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def club_ladder_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(request, slug)
+    try:
+        services.require_organiser(club, request.user)
+    except ServiceError as error:
+        return refuse(request, error)
     form = LadderForm(request.POST)
     if not form.is_valid():
-        return refuse(request, ServiceError("invalid", "; ".join(
-            f"{k}: {' '.join(v)}" for k, v in form.errors.items())))
+        return refuse(request, ServiceError("invalid", form_errors(form)))
     try:
         ladder = services.ladder_create(by=request.user, club_id=club.pk, **form.cleaned_data)
     except ServiceError as error:
@@ -221,25 +223,22 @@ def club_ladder_create(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def club_match_create(request: HttpRequest, slug: str) -> HttpResponse:
-    """An organiser's club-only match: a game and member usernames (or empty seats)."""
+    """An organiser's club-only match: a game, member user names and the number of seats
+    (seats without a name are joined through the club page)."""
     club = _club_or_404(request, slug)
-    users = get_user_model().objects
-    players = []
-    for name in request.POST.get("players", "").split(","):
-        name = name.strip()
-        if not name:
-            continue
-        user = users.filter(username=name).first()
-        if user is None:
-            return refuse(request, ServiceError("invalid", f"There is no player {name!r}."))
-        players.append(user)
-    seats = post_id(request, "seats") or len(players)
-    players += [None] * max(0, seats - len(players))
+    try:
+        services.require_organiser(club, request.user)  # before reading the rest of the form
+    except ServiceError as error:
+        return refuse(request, error)
+    form = ClubMatchForm(request.POST)
+    if not form.is_valid():
+        return refuse(request, ServiceError("invalid", form_errors(form)))
+    data = form.cleaned_data
     try:
         match = services.club_match_create(
-            club_id=club.pk, by=request.user, game=request.POST.get("game", ""), options={},
-            players=players, hours_per_phase=request.POST.get("hours_per_phase") or 48,
-            title=request.POST.get("title", ""))
+            club_id=club.pk, by=request.user, game=data["game"], options={},
+            players=data["seat_players"], hours_per_phase=data["hours_per_phase"] or 48,
+            title=data["title"])
     except ServiceError as error:
         return refuse(request, error)
     return done(request, reverse("games:match", args=[match.pk]))
