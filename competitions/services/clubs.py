@@ -84,12 +84,12 @@ def club_create(*, by: AbstractBaseUser, name: str, description: str = "",
     return club
 
 
-def _removal_in_force(club: Club, user: AbstractBaseUser) -> bool:
-    return ClubRemoval.objects.filter(club=club, user_id=user.pk, lifted_at__isnull=True).exists()
+def _removal_in_force(club: Club, user_id: Any) -> bool:
+    return ClubRemoval.objects.filter(club=club, user_id=user_id, lifted_at__isnull=True).exists()
 
 
 def _refuse_if_removed(club: Club, user: AbstractBaseUser) -> None:
-    if _removal_in_force(club, user):
+    if _removal_in_force(club, user.pk):
         raise ServiceError("removed", _(
             "The organisers of %(club)s removed you from the club. You can join again only "
             "after one of them lets you back in.") % {"club": club.name})
@@ -194,7 +194,7 @@ def club_request_decide(*, request_id: Any, by: AbstractBaseUser, approve: bool)
     require_organiser(club, by)
     if join_request.status != JoinRequest.Status.PENDING:
         raise ServiceError("not_open", "This request has already been decided.")
-    if approve and _removal_in_force(club, join_request.user):
+    if approve and _removal_in_force(club, join_request.user_id):
         raise ServiceError("removed", _(
             "%(name)s was removed from the club: let them back in before approving their "
             "request.") % {"name": join_request.user.get_username()})
@@ -241,7 +241,7 @@ def club_member_remove(*, club_id: Any, by: AbstractBaseUser, user_id: Any) -> N
     if target.role == Role.OWNER and not _owners_left(club, target):
         raise ServiceError("invalid", "A club keeps at least one owner.")
     target.delete()
-    if not _removal_in_force(club, target.user):
+    if not _removal_in_force(club, target.user_id):
         ClubRemoval.objects.create(club=club, user_id=target.user_id, removed_by=by)
 
 
