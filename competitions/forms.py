@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 import engine
 from competitions.models import Tournament
@@ -33,6 +37,48 @@ class LadderForm(forms.Form):
                     "match makes their rating less certain by this much, which lowers the "
                     "rating shown until they play again. 0 turns it off; 1 is gentle, 3 is "
                     "strong (a new player starts at about 8)."))
+
+
+class ClubMatchForm(forms.Form):
+    """A club-only match: the game, members' user names (comma-separated) and the number of
+    seats (empty: one per name; seats beyond the names are open to members). Every count is
+    checked against the game's seats before anything is built from it."""
+
+    game = forms.ChoiceField(choices=game_choices)
+    players = forms.CharField(required=False, max_length=2000)
+    seats = forms.IntegerField(required=False, min_value=1)
+    hours_per_phase = forms.CharField(required=False, max_length=20)
+    title = forms.CharField(required=False, max_length=120)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        game = engine.games().get(cleaned.get("game") or "")
+        if game is None or self.errors:
+            return cleaned
+        names = [name.strip() for name in (cleaned.get("players") or "").split(",")
+                 if name.strip()]
+        seats = cleaned.get("seats") or len(names)
+        span = (str(game.min_seats) if game.min_seats == game.max_seats
+                else f"{game.min_seats}–{game.max_seats}")
+        if not game.min_seats <= seats <= game.max_seats:
+            raise forms.ValidationError(_(
+                "%(game)s is played by %(span)s seats, not %(seats)s.")
+                % {"game": game.name, "span": span, "seats": seats})
+        if len(names) > seats:
+            raise forms.ValidationError(ngettext(
+                "You named %(count)d players for %(seats)d seat.",
+                "You named %(count)d players for %(seats)d seats.", seats)
+                % {"count": len(names), "seats": seats})
+        found = {user.get_username(): user
+                 for user in get_user_model().objects.filter(username__in=names)}
+        missing = [name for name in names if name not in found]
+        if missing:
+            raise forms.ValidationError(ngettext(
+                "There is no player %(names)s.", "There are no players %(names)s.",
+                len(missing)) % {"names": ", ".join(missing)})
+        cleaned["seat_players"] = ([found[name] for name in names]
+                                   + [None] * (seats - len(names)))
+        return cleaned
 
 
 class TournamentForm(forms.Form):

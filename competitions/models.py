@@ -77,7 +77,8 @@ class Membership(models.Model):
 
 
 class ClubInvitation(models.Model):
-    """An e-mailed invitation: its token admits one person once."""
+    """An e-mailed invitation: its token admits one person, once (used, it admits nobody
+    else, nor its user again after they left or were removed)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField()
@@ -128,6 +129,35 @@ class JoinRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} asks to join {self.club} ({self.status})"
+
+
+class ClubRemoval(models.Model):
+    """An organiser removed this person from the club: until an organiser lifts it, they
+    cannot join again by any link, invitation or request."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    removed_at = models.DateTimeField(auto_now_add=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club removal")
+        verbose_name_plural = _("club removals")
+        ordering = ["removed_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], condition=Q(lifted_at__isnull=True),
+                                    name="clubremoval_one_in_force"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} removed from {self.club}" + (" (lifted)" if self.lifted_at else "")
 
 
 class ClubMatch(models.Model):

@@ -14,6 +14,7 @@ from competitions import pairing as core
 from competitions.models import (
     Club,
     ClubMatch,
+    ClubRemoval,
     Entry,
     Ladder,
     Membership,
@@ -54,6 +55,11 @@ def club_matches(club: Club) -> QuerySet[Match]:
         | Q(pk__in=Pairing.objects.filter(round__tournament__club=club).values("match_id"))
         | Q(challenge__ladder__club=club)
     ).defer("state", "options")
+
+
+def club_removals(club: Club) -> QuerySet[ClubRemoval]:
+    """The people removed from the club who may not join again yet, oldest first."""
+    return ClubRemoval.objects.filter(club=club, lifted_at__isnull=True).select_related("user")
 
 
 def club_members(club: Club) -> QuerySet[Membership]:

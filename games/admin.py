@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
 
 from games import services
 from games.models import (
@@ -400,7 +401,11 @@ class ActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def events_json(self, row: Action) -> str:
         return pretty_json(row.events)
 
-    @admin.action(description="Strike out the selected entries (the match is replayed)")
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.moderate_match")
+
+    @admin.action(description="Strike out the selected entries (the match is replayed)",
+                  permissions=["moderate"])
     def strike_out(self, request: HttpRequest, queryset: QuerySet[Action]):
         form = StrikeForm(request.POST if "apply" in request.POST else None)
         if not form.is_valid():
@@ -444,25 +449,48 @@ class DeadlineMissAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     search_fields = ("user__username",)
     actions = ["excuse", "unexcuse"]
 
+    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
+        return super().has_view_permission(request, obj) or self.has_moderate_permission(request)
+
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return bool(request.user.is_staff)  # for the actions; the fields stay read-only
+        return self.has_moderate_permission(request)  # for the actions; fields stay read-only
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.moderate_match")
 
     def get_readonly_fields(self, request: HttpRequest, obj=None):
         return [field.name for field in DeadlineMiss._meta.fields]
 
-    @admin.action(description="Excuse the selected misses (they stop counting)")
-    def excuse(self, request: HttpRequest, queryset: QuerySet) -> None:
-        for miss in queryset:
-            services.deadline_miss_excuse(miss_id=miss.pk, by=request.user,
-                                          reason=f"excused in the admin by {request.user}")
-        messages.success(request, f"{queryset.count()} miss(es) excused.")
+    @admin.action(description="Excuse the selected misses (they stop counting)",
+                  permissions=["moderate"])
+    def excuse(self, request: HttpRequest, queryset: QuerySet):
+        return self._excuse(request, queryset, excused=True)
 
-    @admin.action(description="Take the excuse back")
-    def unexcuse(self, request: HttpRequest, queryset: QuerySet) -> None:
-        for miss in queryset:
-            services.deadline_miss_excuse(miss_id=miss.pk, by=request.user, reason="",
-                                          excused=False)
-        messages.success(request, f"{queryset.count()} excuse(s) taken back.")
+    @admin.action(description="Take the excuse back", permissions=["moderate"])
+    def unexcuse(self, request: HttpRequest, queryset: QuerySet):
+        return self._excuse(request, queryset, excused=False)
+
+    def _excuse(self, request: HttpRequest, queryset: QuerySet, *, excused: bool):
+        action = "excuse" if excused else "unexcuse"
+        title = (gettext("Excuse missed deadlines") if excused
+                 else gettext("Take excuses back"))
+        page, reason = reason_asked(self, request, queryset, title, action)
+        if page is not None:
+            return page
+        changed = 0
+        for miss in queryset.filter(excused=not excused).values_list("pk", flat=True):
+            try:
+                services.deadline_miss_excuse(miss_id=miss, by=request.user, reason=reason,
+                                              excused=excused)
+                changed += 1
+            except ServiceError as error:
+                self.message_user(request, gettext("Miss %(id)s: %(error)s")
+                                  % {"id": miss, "error": error.message}, messages.WARNING)
+        done = (ngettext("%(count)d miss excused.", "%(count)d misses excused.", changed)
+                if excused else ngettext("%(count)d excuse taken back.",
+                                         "%(count)d excuses taken back.", changed))
+        self.message_user(request, done % {"count": changed})
+        return None
 
 
 @admin.register(Reliability)

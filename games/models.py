@@ -570,6 +570,9 @@ class ModerationEntry(models.Model):
         ABORT = "abort", "Abort"
         KICK = "kick", "Kick for abuse"
         LEAVE = "leave", "Player's leave"
+        EXCUSE = "excuse", "Excuse a missed deadline"
+        UNEXCUSE = "unexcuse", "Take an excuse back"
+        STRIKE = "strike", "Strike out a logbook entry"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moderation")
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -212,7 +212,9 @@ def main() -> None:
         match.refresh_from_db()
         early = Action.objects.filter(match=match, kind="action").order_by("seq")[9]
         started = time.perf_counter()
-        services.logbook_strike(action_id=early.pk, by=None, reason="benchmark")
+        moderator = get_user_model().objects.create_user(f"bench{stamp}-moderator",
+                                                         is_staff=True, is_superuser=True)
+        services.logbook_strike(action_id=early.pk, by=moderator, reason="benchmark")
         result["strike"] = {"entry": early.seq, "of": match.logbook_seq,
                             "seconds": round(time.perf_counter() - started, 2)}
     if args.json:

@@ -17,9 +17,11 @@ from competitions.services.clubs import (
     club_match_create,
     club_member_remove,
     club_member_set_role,
+    club_removal_lift,
     club_request_decide,
     club_request_join,
     membership_of,
+    require_organiser,
 )
 from competitions.services.ladders import (
     challenge_accept,
@@ -59,9 +61,10 @@ __all__ = [
     "challenge_accept", "challenge_create", "challenge_decline", "challenges_expire",
     "club_create", "club_invite_email", "club_invite_link_reset", "club_join_by_token",
     "club_leave", "club_match_create", "club_member_remove", "club_member_set_role",
-    "club_request_decide", "club_request_join", "competitions_sweep", "ladder_create",
-    "ladder_match_record", "ladder_match_void", "match_ended_record", "match_rate",
-    "membership_of", "pairing_result_record", "round_adjudicate", "site_ladder",
-    "tournament_cancel", "tournament_create", "tournament_register",
-    "tournament_registration_set", "tournament_start", "tournament_withdraw",
+    "club_removal_lift", "club_request_decide", "club_request_join", "competitions_sweep",
+    "ladder_create", "ladder_match_record", "ladder_match_void", "match_ended_record",
+    "match_rate", "membership_of", "pairing_result_record", "require_organiser",
+    "round_adjudicate", "site_ladder", "tournament_cancel", "tournament_create",
+    "tournament_register", "tournament_registration_set", "tournament_start",
+    "tournament_withdraw",
 ]

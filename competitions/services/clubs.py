@@ -1,4 +1,9 @@
-"""Clubs: creating, membership and roles, invitations (link and e-mail), join requests."""
+"""Clubs: creating, membership and roles, invitations (link and e-mail), join requests.
+
+Removing a member holds until an organiser lifts it (``ClubRemoval``): every way in (the club's
+link, an e-mailed invitation, a join request) goes through ``_add_member``, which refuses them.
+An e-mailed invitation admits once; the club's link admits anyone who has it, until an
+organiser resets it."""
 
 from __future__ import annotations
 
@@ -11,8 +16,16 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
-from competitions.models import Club, ClubInvitation, ClubMatch, JoinRequest, Membership
+from competitions.models import (
+    Club,
+    ClubInvitation,
+    ClubMatch,
+    ClubRemoval,
+    JoinRequest,
+    Membership,
+)
 from games.models import Match
 from games.services import ServiceError, match_create
 
@@ -71,9 +84,25 @@ def club_create(*, by: AbstractBaseUser, name: str, description: str = "",
     return club
 
 
+def _removal_in_force(club: Club, user_id: Any) -> bool:
+    return ClubRemoval.objects.filter(club=club, user_id=user_id, lifted_at__isnull=True).exists()
+
+
+def _refuse_if_removed(club: Club, user: AbstractBaseUser) -> None:
+    if _removal_in_force(club, user.pk):
+        raise ServiceError("removed", _(
+            "The organisers of %(club)s removed you from the club. You can join again only "
+            "after one of them lets you back in.") % {"club": club.name})
+
+
 def _add_member(club: Club, user: AbstractBaseUser) -> Membership:
-    membership, _ = Membership.objects.get_or_create(club=club, user=user,
-                                                     defaults={"role": Role.MEMBER})
+    """The way into a club (the caller holds the club's lock); refused while a removal holds."""
+    existing = membership_of(club, user)
+    if existing is not None:
+        return existing
+    _refuse_if_removed(club, user)
+    membership, _created = Membership.objects.get_or_create(club=club, user=user,
+                                                            defaults={"role": Role.MEMBER})
     JoinRequest.objects.filter(club=club, user=user, status=JoinRequest.Status.PENDING).update(
         status=JoinRequest.Status.APPROVED, decided_at=timezone.now())
     return membership
@@ -81,23 +110,30 @@ def _add_member(club: Club, user: AbstractBaseUser) -> Membership:
 
 @transaction.atomic
 def club_join_by_token(*, token: str, user: AbstractBaseUser) -> Membership:
-    """Join with the club's invitation link, or with an e-mailed invitation (used once)."""
+    """Join with the club's invitation link, or with an e-mailed invitation (it admits once:
+    used, it only shows its user the club while they are still a member)."""
     _require_user(user)
     token = str(token or "")
     invitation = ClubInvitation.objects.select_for_update().filter(token=token).first()
     if invitation is not None:
-        if invitation.accepted_at is not None and invitation.accepted_by_id != user.pk:
-            raise ServiceError("bad_invite", "This invitation has already been used.")
         club = club_lock(invitation.club_id)
+        if invitation.accepted_at is not None:
+            membership = membership_of(club, user)
+            if membership is None:
+                raise ServiceError("bad_invite", _(
+                    "This invitation has already been used. Ask the club's organisers for a "
+                    "new one."))
+            return membership
         membership = _add_member(club, user)
-        if invitation.accepted_at is None:
-            invitation.accepted_by = user
-            invitation.accepted_at = timezone.now()
-            invitation.save(update_fields=["accepted_by", "accepted_at"])
+        invitation.accepted_by = user
+        invitation.accepted_at = timezone.now()
+        invitation.save(update_fields=["accepted_by", "accepted_at"])
         return membership
     club = Club.objects.filter(invite_token=token).first()
     if club is None or not hmac.compare_digest(token, club.invite_token):
-        raise ServiceError("bad_invite", "This invitation link is not valid (any more).")
+        raise ServiceError("bad_invite", _(
+            "This invitation link does not work (any more): the club's organisers may have "
+            "replaced it. Ask them for the current one."))
     return _add_member(club_lock(club.pk), user)
 
 
@@ -120,7 +156,8 @@ def club_invite_email(*, club_id: Any, by: AbstractBaseUser, email: str) -> Club
 
 @transaction.atomic
 def club_invite_link_reset(*, club_id: Any, by: AbstractBaseUser) -> Club:
-    """A new invitation link (the old one stops working)."""
+    """A new invitation link for the club: the old one stops working at once (e-mailed
+    invitations keep theirs)."""
     from competitions.models import new_token
 
     club = club_lock(club_id)
@@ -139,6 +176,7 @@ def club_request_join(*, club_id: Any, user: AbstractBaseUser, message: str = ""
         raise ServiceError("not_allowed", "This club is by invitation only.")
     if membership_of(club, user) is not None:
         raise ServiceError("invalid", "You are already a member of this club.")
+    _refuse_if_removed(club, user)
     pending = JoinRequest.objects.filter(club=club, user=user,
                                          status=JoinRequest.Status.PENDING).first()
     if pending is not None:
@@ -156,14 +194,17 @@ def club_request_decide(*, request_id: Any, by: AbstractBaseUser, approve: bool)
     require_organiser(club, by)
     if join_request.status != JoinRequest.Status.PENDING:
         raise ServiceError("not_open", "This request has already been decided.")
+    if approve and _removal_in_force(club, join_request.user_id):
+        raise ServiceError("removed", _(
+            "%(name)s was removed from the club: let them back in before approving their "
+            "request.") % {"name": join_request.user.get_username()})
     join_request.status = (JoinRequest.Status.APPROVED if approve
                            else JoinRequest.Status.DECLINED)
     join_request.decided_by = by
     join_request.decided_at = timezone.now()
     join_request.save(update_fields=["status", "decided_by", "decided_at"])
     if approve:
-        Membership.objects.get_or_create(club=club, user=join_request.user,
-                                         defaults={"role": Role.MEMBER})
+        _add_member(club, join_request.user)
     return join_request
 
 
@@ -185,7 +226,9 @@ def club_leave(*, club_id: Any, user: AbstractBaseUser) -> None:
 
 @transaction.atomic
 def club_member_remove(*, club_id: Any, by: AbstractBaseUser, user_id: Any) -> None:
-    """Organisers remove members; only an owner removes an organiser or another owner."""
+    """Organisers remove members; only an owner removes an organiser or another owner. The
+    removal holds (no link, invitation or request lets them back in) until an organiser lifts
+    it with ``club_removal_lift``."""
     club = club_lock(club_id)
     mine = require_organiser(club, by)
     target = Membership.objects.filter(club=club, user_id=user_id).first() if str(
@@ -198,6 +241,25 @@ def club_member_remove(*, club_id: Any, by: AbstractBaseUser, user_id: Any) -> N
     if target.role == Role.OWNER and not _owners_left(club, target):
         raise ServiceError("invalid", "A club keeps at least one owner.")
     target.delete()
+    if not _removal_in_force(club, target.user_id):
+        ClubRemoval.objects.create(club=club, user_id=target.user_id, removed_by=by)
+
+
+@transaction.atomic
+def club_removal_lift(*, club_id: Any, by: AbstractBaseUser, user_id: Any) -> ClubRemoval:
+    """An organiser lets a removed person join again (by the club's link, an invitation or a
+    request; they are not made a member by this)."""
+    club = club_lock(club_id)
+    require_organiser(club, by)
+    removal = ClubRemoval.objects.select_for_update().filter(
+        club=club, user_id=user_id, lifted_at__isnull=True).first() if str(
+        user_id).isdigit() else None
+    if removal is None:
+        raise ServiceError("not_found", _("That person is not removed from this club."))
+    removal.lifted_by = by
+    removal.lifted_at = timezone.now()
+    removal.save(update_fields=["lifted_by", "lifted_at"])
+    return removal
 
 
 @transaction.atomic

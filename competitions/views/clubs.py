@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from competitions import selectors, services
-from competitions.forms import ClubForm, LadderForm
+from competitions.forms import ClubForm, ClubMatchForm, LadderForm
 from competitions.models import Club, JoinRequest
-from competitions.views.common import done, post_id, refuse
+from competitions.views.common import done, form_errors, refuse
 from games.models import Match
 from games.services import ServiceError
 
@@ -55,11 +55,11 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(request, slug)
     membership = services.membership_of(club, request.user)
     matches = selectors.club_matches(club)
+    can_organise = (membership is not None and membership.can_organise) or request.user.is_staff
     context = {
         "club": club,
         "membership": membership,
-        "can_organise": (membership is not None and membership.can_organise)
-        or request.user.is_staff,
+        "can_organise": can_organise,
         "members": selectors.club_members(club),
         "ladders": club.ladders.all(),
         "tournaments": club.tournaments.all(),
@@ -75,6 +75,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "invite_url": request.build_absolute_uri(
             reverse("competitions:club_join", args=[club.invite_token])),
         "ladder_form": LadderForm(),
+        "removals": selectors.club_removals(club) if can_organise else [],
     }
     return render(request, "competitions/club_detail.html", context)
 
@@ -160,6 +161,9 @@ def club_member(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
     try:
         if action == "remove":
             services.club_member_remove(club_id=club.pk, by=request.user, user_id=user_id)
+            messages.success(request, _(
+                "The member is removed. They cannot join again until you let them back in "
+                "(under “Removed members”)."))
         elif action == "role":
             services.club_member_set_role(club_id=club.pk, by=request.user, user_id=user_id,
                                           role=request.POST.get("role", ""))
@@ -172,12 +176,43 @@ def club_member(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def club_removal_lift(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    """Let a removed person join the club again."""
+    club = _club_or_404(request, slug)
+    try:
+        removal = services.club_removal_lift(club_id=club.pk, by=request.user, user_id=user_id)
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, _("%(name)s may join the club again.")
+                     % {"name": removal.user.get_username()})
+    return done(request, club_url(club))
+
+
+@login_required
+@require_POST
+def club_invite_link_reset(request: HttpRequest, slug: str) -> HttpResponse:
+    """Replace the club's invitation link: the old one stops working at once."""
+    club = _club_or_404(request, slug)
+    try:
+        services.club_invite_link_reset(club_id=club.pk, by=request.user)
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, _("The club has a new invitation link; the old one no longer "
+                                "works."))
+    return done(request, club_url(club))
+
+
+@login_required
+@require_POST
 def club_ladder_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(request, slug)
+    try:
+        services.require_organiser(club, request.user)
+    except ServiceError as error:
+        return refuse(request, error)
     form = LadderForm(request.POST)
     if not form.is_valid():
-        return refuse(request, ServiceError("invalid", "; ".join(
-            f"{k}: {' '.join(v)}" for k, v in form.errors.items())))
+        return refuse(request, ServiceError("invalid", form_errors(form)))
     try:
         ladder = services.ladder_create(by=request.user, club_id=club.pk, **form.cleaned_data)
     except ServiceError as error:
@@ -188,25 +223,22 @@ def club_ladder_create(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def club_match_create(request: HttpRequest, slug: str) -> HttpResponse:
-    """An organiser's club-only match: a game and member usernames (or empty seats)."""
+    """An organiser's club-only match: a game, member user names and the number of seats
+    (seats without a name are joined through the club page)."""
     club = _club_or_404(request, slug)
-    users = get_user_model().objects
-    players = []
-    for name in request.POST.get("players", "").split(","):
-        name = name.strip()
-        if not name:
-            continue
-        user = users.filter(username=name).first()
-        if user is None:
-            return refuse(request, ServiceError("invalid", f"There is no player {name!r}."))
-        players.append(user)
-    seats = post_id(request, "seats") or len(players)
-    players += [None] * max(0, seats - len(players))
+    try:
+        services.require_organiser(club, request.user)  # before reading the rest of the form
+    except ServiceError as error:
+        return refuse(request, error)
+    form = ClubMatchForm(request.POST)
+    if not form.is_valid():
+        return refuse(request, ServiceError("invalid", form_errors(form)))
+    data = form.cleaned_data
     try:
         match = services.club_match_create(
-            club_id=club.pk, by=request.user, game=request.POST.get("game", ""), options={},
-            players=players, hours_per_phase=request.POST.get("hours_per_phase") or 48,
-            title=request.POST.get("title", ""))
+            club_id=club.pk, by=request.user, game=data["game"], options={},
+            players=data["seat_players"], hours_per_phase=data["hours_per_phase"] or 48,
+            title=data["title"])
     except ServiceError as error:
         return refuse(request, error)
     return done(request, reverse("games:match", args=[match.pk]))

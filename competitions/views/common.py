@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from games.services import ServiceError
 
 STATUS_FOR_CODE = {"not_found": 404, "not_allowed": 403, "bad_invite": 403, "not_open": 409,
-                   "not_active": 409, "bad_transition": 409, "unreliable": 403}
+                   "not_active": 409, "bad_transition": 409, "unreliable": 403,
+                   "removed": 403}
 
 
 def refuse(request: HttpRequest, error: ServiceError) -> HttpResponse:
@@ -26,6 +28,12 @@ def done(request: HttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
-def post_id(request: HttpRequest, name: str) -> int | None:
-    value = request.POST.get(name, "")
-    return int(value) if value.isdigit() else None
+def form_errors(form: Form) -> str:
+    """A form's errors as one sentence per problem, each field's named by its label."""
+    parts = []
+    for name, errors in form.errors.items():
+        text = " ".join(errors)
+        field = form.fields.get(name)
+        parts.append(f"{field.label or name.replace('_', ' ').capitalize()}: {text}"
+                     if field is not None else text)
+    return " ".join(parts)

@@ -34,6 +34,10 @@ def _url(tournament: Tournament) -> str:
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_or_404(request, slug)
+    try:
+        services.require_organiser(club, request.user)  # before reading the form
+    except ServiceError as error:
+        return refuse(request, error)
     form = TournamentForm(request.POST or None)
     context = {"form": form, "club": club}
     if request.method == "POST":

@@ -29,7 +29,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
-from games.models import Action, LogbookStrike, Match, Phase, Seat
+from games.models import Action, LogbookStrike, Match, ModerationEntry, Phase, Seat
 from games.receipts import new_salt, receipt_for
 from games.services.common import (
     Receipt,
@@ -425,14 +425,16 @@ def logbook_window(*, match: Match, before: int | None = None, after: int | None
 
 @transaction.atomic
 def logbook_strike(*, action_id: Any, by: AbstractBaseUser | None, reason: str) -> bool:
-    """A moderator strikes a logbook entry out: the match is replayed without it.
+    """A moderator (``games.moderate_match``) strikes a logbook entry out, saying why: the
+    match is replayed without it.
 
-    Locks the match row; writes a LogbookStrike audit row. Idempotent: striking an entry that is
-    already struck changes nothing (False).
+    Locks the match row; writes a LogbookStrike row (what the replay did) and the match's audit
+    row. Idempotent: striking an entry that is already struck changes nothing (False).
     """
-    reason = (reason or "").strip()
-    if not reason:
-        raise ServiceError("invalid", "Say why the entry is struck out.")
+    from games.services.moderation import audit_write, moderator_check, reason_required
+
+    moderator_check(by)
+    reason = reason_required(reason)
     try:
         row = Action.objects.filter(pk=int(action_id)).first()
     except (TypeError, ValueError, OverflowError):
@@ -455,6 +457,11 @@ def logbook_strike(*, action_id: Any, by: AbstractBaseUser | None, reason: str) 
     replayed = _replay_rewriting(match, game, after_seq=row.seq - 1)
     LogbookStrike.objects.create(action=row, match=match, by=row.struck_by, reason=reason[:255],
                                  entries_replayed=replayed)
+    audit_write(match=match, kind=ModerationEntry.Kind.STRIKE, by=by, reason=reason,
+                summary=f"a moderator struck out logbook entry #{row.seq}; the match was "
+                        "replayed without it",
+                details={"entry": row.seq, "action_id": row.pk, "seat": row.seat,
+                         "entries_replayed": replayed})
     if not _finish_if_over(match, game, match.state, now):
         match.save(update_fields=["state"])
     logger.info("match %s entry #%s struck by %s: %s", match.pk, row.seq, by, reason)

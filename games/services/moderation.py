@@ -45,7 +45,8 @@ def moderator_check(by: AbstractBaseUser | None) -> None:
         raise ServiceError("not_allowed", "Only a moderator may do this.")
 
 
-def _reason(reason: Any) -> str:
+def reason_required(reason: Any) -> str:
+    """The moderator's reason, stripped; a ServiceError when it is missing or too long."""
     text = (reason or "").strip() if isinstance(reason, str | type(None)) else ""
     if not text:
         raise ServiceError("invalid", "Say why (the reason is kept in the audit trail).")
@@ -68,7 +69,7 @@ def audit_write(*, match: Match, kind: str, by: AbstractBaseUser | None, reason:
 def _locked_for_moderation(match_id: Any, by: AbstractBaseUser | None, reason: Any
                            ) -> tuple[Match, str]:
     moderator_check(by)
-    text = _reason(reason)
+    text = reason_required(reason)
     return match_lock(match_id), text
 
 
@@ -268,7 +269,7 @@ def phase_retry(*, phase_id: Any, by: AbstractBaseUser | None, reason: str) -> b
     queue its resolution again. Idempotent: a phase that is not quarantined, or whose match is
     not in play, is left alone (False, no audit row)."""
     moderator_check(by)
-    text = _reason(reason)
+    text = reason_required(reason)
     try:
         phase = Phase.objects.defer("state_before").filter(pk=int(phase_id)).first()
     except (TypeError, ValueError):

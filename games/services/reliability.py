@@ -27,6 +27,7 @@ from games.models import (
     Leave,
     Match,
     MatchReliability,
+    ModerationEntry,
     Phase,
     Reliability,
     ReliabilityUpdate,
@@ -161,20 +162,36 @@ def reliability_recompute(*, user_id: Any) -> Reliability:
 def deadline_miss_excuse(*, miss_id: Any, by: AbstractBaseUser | None, reason: str,
                          excused: bool = True) -> DeadlineMiss:
     """Excuse a miss (a vacation, a moderator's decision), or take the excuse back, and
-    recompute the player's record. Moderators only; idempotent."""
-    if by is not None and not getattr(by, "is_staff", False):
-        raise ServiceError("not_allowed", "Only a moderator may excuse a missed deadline.")
-    miss = DeadlineMiss.objects.select_for_update().filter(pk=miss_id).first()
+    recompute the player's record. Needs the ``games.moderate_match`` permission and a reason;
+    each change writes one audit row on the match. Idempotent: a miss already in the asked
+    state is left alone (no audit row)."""
+    from games.services.moderation import audit_write, moderator_check, reason_required
+
+    moderator_check(by)
+    text = reason_required(reason)
+    try:
+        miss = DeadlineMiss.objects.select_for_update().filter(pk=int(miss_id)).first()
+    except (TypeError, ValueError, OverflowError):
+        miss = None
     if miss is None:
         raise ServiceError("not_found", "No such missed deadline.")
-    if excused and not reason.strip():
-        raise ServiceError("invalid", "Say why the miss is excused.")
-    if miss.excused != excused:
-        miss.excused = excused
-        miss.excused_by = by if excused else None
-        miss.excused_reason = reason.strip()[:255] if excused else ""
-        miss.save(update_fields=["excused", "excused_by", "excused_reason"])
-        reliability_recompute(user_id=miss.user_id)
+    if miss.excused == excused:
+        return miss
+    miss.excused = excused
+    miss.excused_by = by if excused else None
+    miss.excused_reason = text[:255] if excused else ""
+    miss.save(update_fields=["excused", "excused_by", "excused_reason"])
+    reliability_recompute(user_id=miss.user_id)
+    match = Match.objects.only("pk", "phase_number").get(pk=miss.match_id)
+    what = (f"excused the missed deadline of seat {miss.seat_number} in phase "
+            f"{miss.phase_number}" if excused else
+            f"took back the excuse of seat {miss.seat_number}'s missed deadline in phase "
+            f"{miss.phase_number}")
+    audit_write(match=match, kind=ModerationEntry.Kind.EXCUSE if excused
+                else ModerationEntry.Kind.UNEXCUSE, by=by, reason=text,
+                phase_number=miss.phase_number, summary=f"a moderator {what}",
+                details={"miss": miss.pk, "seat": miss.seat_number, "user_id": miss.user_id,
+                         "excused": excused})
     return miss
 
 

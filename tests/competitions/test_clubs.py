@@ -102,3 +102,73 @@ def test_organisers_create_club_only_matches_between_members(make_user):
     with pytest.raises(ServiceError):
         services.club_match_create(club_id=club.pk, by=bob, game="toy-duel", options={},
                                    players=[alice, bob], hours_per_phase=24)
+
+
+def test_a_removed_member_cannot_rejoin_by_any_way_until_an_organiser_lets_them_back(
+        make_user):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    club = services.club_create(by=alice, name="Public")
+    services.club_join_by_token(token=club.invite_token, user=bob)
+    invitation = services.club_invite_email(club_id=club.pk, by=alice, email="carol@x.test")
+    services.club_join_by_token(token=invitation.token, user=carol)
+    for user in (bob, carol):
+        services.club_member_remove(club_id=club.pk, by=alice, user_id=user.pk)
+    ways_back = {
+        "the club's link": lambda user: services.club_join_by_token(token=club.invite_token,
+                                                                   user=user),
+        "a new invitation": lambda user: services.club_join_by_token(
+            token=services.club_invite_email(club_id=club.pk, by=alice,
+                                             email=f"{user}@x.test").token, user=user),
+        "a join request": lambda user: services.club_request_join(club_id=club.pk, user=user),
+    }
+    for way, attempt in ways_back.items():
+        with pytest.raises(ServiceError) as refused:
+            attempt(bob)
+        assert refused.value.code == "removed", way
+        assert "removed you" in refused.value.message
+    with pytest.raises(ServiceError):
+        services.club_join_by_token(token=invitation.token, user=carol)  # her old invitation
+    assert not Membership.objects.filter(club=club, user__in=[bob, carol]).exists()
+    assert not JoinRequest.objects.filter(user=bob).exists()
+    with pytest.raises(ServiceError) as refused:
+        services.club_removal_lift(club_id=club.pk, by=bob, user_id=bob.pk)
+    assert refused.value.code == "not_allowed"
+    services.club_removal_lift(club_id=club.pk, by=alice, user_id=bob.pk)
+    with pytest.raises(ServiceError) as refused:
+        services.club_removal_lift(club_id=club.pk, by=alice, user_id=bob.pk)
+    assert refused.value.code == "not_found"
+    services.club_join_by_token(token=club.invite_token, user=bob)
+    assert Membership.objects.get(club=club, user=bob).role == "member"
+    services.club_member_remove(club_id=club.pk, by=alice, user_id=bob.pk)  # removed again
+    with pytest.raises(ServiceError):
+        services.club_join_by_token(token=club.invite_token, user=bob)
+
+
+def test_an_emailed_invitation_admits_once_even_its_own_user(make_user):
+    alice, carol = make_user("alice"), make_user("carol")
+    club = services.club_create(by=alice, name="Private", is_public=False)
+    invitation = services.club_invite_email(club_id=club.pk, by=alice, email="carol@x.test")
+    services.club_join_by_token(token=invitation.token, user=carol)
+    services.club_join_by_token(token=invitation.token, user=carol)  # a second click: harmless
+    services.club_leave(club_id=club.pk, user=carol)
+    with pytest.raises(ServiceError) as refused:
+        services.club_join_by_token(token=invitation.token, user=carol)
+    assert refused.value.code == "bad_invite" and "already been used" in refused.value.message
+    assert not Membership.objects.filter(club=club, user=carol).exists()
+
+
+def test_resetting_the_club_link_stops_the_old_one_at_once(make_user):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    club = services.club_create(by=alice, name="C")
+    old = club.invite_token
+    services.club_join_by_token(token=old, user=bob)
+    with pytest.raises(ServiceError) as refused:
+        services.club_invite_link_reset(club_id=club.pk, by=bob)
+    assert refused.value.code == "not_allowed"
+    new = services.club_invite_link_reset(club_id=club.pk, by=alice).invite_token
+    assert new != old
+    with pytest.raises(ServiceError) as refused:
+        services.club_join_by_token(token=old, user=carol)
+    assert refused.value.code == "bad_invite"
+    services.club_join_by_token(token=new, user=carol)
+    assert Membership.objects.filter(club=club, user=carol).exists()

@@ -66,7 +66,7 @@ def test_organiser_actions_are_refused_to_members(setup, client):
     assert response.status_code == 403
     response = client.get(reverse("competitions:tournament_create",
                                   args=[setup["club"].slug]))
-    assert response.status_code == 200
+    assert response.status_code == 403  # a form they could not send
     response = client.post(reverse("competitions:tournament_create",
                                    args=[setup["club"].slug]),
                            {"name": "Mine", "game": "toy-duel", "format": "swiss",
@@ -208,3 +208,116 @@ def test_members_see_open_club_matches_with_their_invitation_link(setup, client,
     response = client.post(reverse("competitions:club_match_create", args=[setup["club"].slug]),
                            {"game": "toy-duel", "players": "v1,v2"})
     assert response.status_code == 302
+
+
+def test_a_removed_member_is_refused_by_the_old_link_until_let_back_in(setup, client):
+    club, owner, bob = setup["club"], setup["owner"], setup["bob"]
+    link = reverse("competitions:club_join", args=[club.invite_token])
+    client.force_login(owner)
+    removed = client.post(reverse("competitions:club_member", args=[club.slug, bob.pk]),
+                          {"action": "remove"}, follow=True)
+    assert b"cannot join again until you let them back in" in removed.content
+    assert b"Removed members" in removed.content and b"Let them back in" in removed.content
+    client.force_login(bob)
+    refused = client.post(link)
+    assert refused.status_code == 403 and b"removed you from the club" in refused.content
+    assert not club.memberships.filter(user=bob).exists()
+    lift = reverse("competitions:club_removal_lift", args=[club.slug, bob.pk])
+    assert client.post(lift).status_code == 403  # not an organiser (nor a member now)
+    client.force_login(owner)
+    assert client.post(lift).status_code == 302
+    assert client.post(lift).status_code == 404  # nothing to lift any more
+    client.force_login(bob)
+    assert client.post(link).status_code == 302
+    assert club.memberships.filter(user=bob).exists()
+
+
+def test_an_organiser_resets_the_invitation_link_and_the_old_one_stops_at_once(
+        setup, client, make_user):
+    club, owner = setup["club"], setup["owner"]
+    old = club.invite_token
+    reset = reverse("competitions:club_invite_link_reset", args=[club.slug])
+    client.force_login(setup["bob"])
+    assert client.post(reset).status_code == 403
+    club.refresh_from_db()
+    assert club.invite_token == old
+    client.force_login(owner)
+    page = client.get(reverse("competitions:club", args=[club.slug]))
+    assert b"Reset the invitation link" in page.content
+    answer = client.post(reset, follow=True)
+    assert b"the old one no longer works" in answer.content
+    club.refresh_from_db()
+    assert club.invite_token != old and club.invite_token.encode() in answer.content
+    client.force_login(make_user("newcomer"))
+    refused = client.post(reverse("competitions:club_join", args=[old]))
+    assert refused.status_code == 403 and b"does not work (any more)" in refused.content
+    assert client.post(reverse("competitions:club_join",
+                               args=[club.invite_token])).status_code == 302
+
+
+HUGE = "1000000000000"
+
+
+def test_a_club_match_is_refused_to_non_organisers_before_its_seats_are_read(setup, client,
+                                                                             make_user):
+    from games.models import Match
+
+    club = setup["club"]
+    url = reverse("competitions:club_match_create", args=[club.slug])
+    for user in (setup["bob"], make_user("outsider")):  # a member, and a stranger (public club)
+        client.force_login(user)
+        response = client.post(url, {"game": "toy-duel", "players": "", "seats": HUGE})
+        assert response.status_code == 403
+        assert b"Only the club&#x27;s owner and organisers" in response.content
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(("data", "says"), [
+    ({"game": "toy-duel", "seats": HUGE}, b"Toy Duel is played by 2 seats, not 1000000000000."),
+    ({"game": "toy-duel", "seats": "3"}, b"Toy Duel is played by 2 seats, not 3."),
+    ({"game": "toy-duel", "seats": "-1"}, b"Seats: Ensure this value is greater than"),
+    ({"game": "toy-duel", "seats": "two"}, b"Seats: Enter a whole number."),
+    ({"game": "toy-duel", "players": ",".join(["v1"] * 600)},
+     b"Toy Duel is played by 2 seats, not 600."),
+    ({"game": "toy-duel", "players": ",".join(["v1"] * 5000)},
+     b"Players: Ensure this value has at most 2000 characters"),
+    ({"game": "toy-duel", "players": "v1,v2,v3", "seats": "2"},
+     b"You named 3 players for 2 seats."),
+    ({"game": "toy-duel", "players": "v1,ghost", "seats": "2"}, b"There is no player ghost."),
+    ({"game": "no-such-game", "seats": "2"}, b"Game: Select a valid choice."),
+])
+def test_an_organisers_club_match_counts_are_capped_by_the_game_with_a_clear_400(
+        setup, client, data, says):
+    from games.models import Match
+
+    client.force_login(setup["owner"])
+    response = client.post(reverse("competitions:club_match_create",
+                                   args=[setup["club"].slug]), data)
+    assert response.status_code == 400
+    assert says in response.content
+    assert not Match.objects.exists()
+
+
+def test_an_organiser_leaves_club_match_seats_open_for_members(setup, client):
+    from games.models import Match
+
+    client.force_login(setup["owner"])
+    response = client.post(reverse("competitions:club_match_create", args=[setup["club"].slug]),
+                           {"game": "toy-duel", "players": "v1", "seats": "2"})
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert [seat.user for seat in match.seats.order_by("number")] == [setup["owner"], None]
+
+
+def test_tournament_and_ladder_forms_are_refused_to_non_organisers_before_they_are_read(
+        setup, client):
+    client.force_login(setup["bob"])
+    club = setup["club"]
+    assert client.get(reverse("competitions:tournament_create",
+                              args=[club.slug])).status_code == 403
+    response = client.post(reverse("competitions:tournament_create", args=[club.slug]),
+                           {"name": "X", "max_players": HUGE})
+    assert response.status_code == 403
+    response = client.post(reverse("competitions:ladder_create", args=[club.slug]),
+                           {"game": "toy-duel", "challenge_days": HUGE})
+    assert response.status_code == 403

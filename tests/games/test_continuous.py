@@ -183,7 +183,7 @@ def test_striking_an_entry_replays_the_match_without_it_and_keeps_others_dice(ra
     act(match, 1, now=start + timedelta(minutes=6))
     match.refresh_from_db()
     before = match.state["runners"]
-    moderator = make_user("mod", is_staff=True)
+    moderator = make_user("mod", is_staff=True, is_superuser=True)
     second = Action.objects.get(match=match, seq=2)
     with pytest.raises(ServiceError):
         services.logbook_strike(action_id=second.pk, by=moderator, reason="  ")

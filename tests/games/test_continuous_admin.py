@@ -7,7 +7,8 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
 from games import services
-from games.models import Action, LogbookStrike
+from games.models import Action, LogbookStrike, ModerationEntry
+from games.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +76,8 @@ def test_striking_a_tank_move_puts_the_tank_back_and_keeps_the_others(make_user)
                                source="web")
         moved[seat] = move["to"]
     first_move = Action.objects.get(match=match, kind="action", seat=1)
-    assert services.logbook_strike(action_id=first_move.pk, by=None, reason="misclick")
+    assert services.logbook_strike(action_id=first_move.pk,
+                                   by=make_user("mod", is_superuser=True), reason="misclick")
     match.refresh_from_db()
     where = {t["seat"]: t["at"] for t in game.view(match.state, None)["tanks"]}
     assert where == {1: spawn[1], 2: moved[2]}
@@ -98,3 +100,55 @@ def test_extending_the_deadline_of_a_continuous_match_is_refused(admin_client, r
     assert "gameday" in response.content.decode()
     race.refresh_from_db()
     assert race.deadline == before
+
+
+def moderator_of(user):
+    from django.contrib.auth.models import Group
+
+    user.groups.add(Group.objects.get(name="Moderator"))
+    return user
+
+
+def test_staff_without_the_moderation_permission_cannot_strike_an_entry(race, make_user,
+                                                                        client):
+    from django.contrib.auth.models import Permission
+
+    first = Action.objects.get(match=race, seq=1)
+    race.refresh_from_db()
+    before = race.state
+    staff = make_user("staff", is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_action"))
+    with pytest.raises(ServiceError) as refused:
+        services.logbook_strike(action_id=first.pk, by=staff, reason="looked wrong")
+    assert refused.value.code == "not_allowed"
+    client.force_login(staff)
+    url = reverse("admin:games_action_changelist")
+    assert b"Strike out the selected" not in client.get(url).content
+    client.post(url, {"action": "strike_out", ACTION_CHECKBOX_NAME: [first.pk], "apply": "1",
+                      "reason": "looked wrong"})
+    first.refresh_from_db()
+    race.refresh_from_db()
+    assert not first.struck and race.state == before
+    assert not LogbookStrike.objects.exists() and not ModerationEntry.objects.exists()
+
+
+def test_a_moderator_strikes_an_entry_with_a_reason_and_one_audit_row(race, make_user, client):
+    first, second = (Action.objects.get(match=race, seq=n) for n in (1, 2))
+    moderator = moderator_of(make_user("mod", is_staff=True))
+    with pytest.raises(ServiceError, match="Say why"):
+        services.logbook_strike(action_id=first.pk, by=moderator, reason=" ")
+    assert services.logbook_strike(action_id=first.pk, by=moderator, reason="double click")
+    assert not services.logbook_strike(action_id=first.pk, by=moderator, reason="again")
+    [entry] = ModerationEntry.objects.all()
+    assert (entry.kind, entry.by, entry.reason, entry.match_id) == (
+        "strike", moderator, "double click", race.pk)
+    assert "struck out logbook entry #1" in entry.summary
+    client.force_login(moderator)
+    url = reverse("admin:games_action_changelist")
+    done = client.post(url, {"action": "strike_out", ACTION_CHECKBOX_NAME: [second.pk],
+                             "apply": "1", "reason": "cheating"})
+    assert done.status_code == 302
+    second.refresh_from_db()
+    assert second.struck and second.struck_by == moderator
+    assert list(ModerationEntry.objects.values_list("kind", "reason")) == [
+        ("strike", "double click"), ("strike", "cheating")]

@@ -12,7 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import services
-from games.models import DeadlineMiss, Match, OutboxEvent, Phase, Reliability, ReliabilityUpdate
+from games.models import (
+    DeadlineMiss,
+    Match,
+    ModerationEntry,
+    OutboxEvent,
+    Phase,
+    Reliability,
+    ReliabilityUpdate,
+)
 from games.services.reliability import reliability_score
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +131,7 @@ def test_a_replaced_player_abandoned_and_the_new_one_finished(make_user):
 
 def test_an_excused_miss_does_not_count(make_user):
     alice, bob = make_user("alice"), make_user("bob")
-    moderator = make_user("mod", is_staff=True)
+    moderator = make_user("mod", is_staff=True, is_superuser=True)
     match = duel(alice, bob, options={"target": 1})
     submit(match, alice, 1, 1)
     pass_deadline(match)  # a tie on defaults: the match goes on
@@ -140,7 +148,8 @@ def test_an_excused_miss_does_not_count(make_user):
     services.deadline_miss_excuse(miss_id=miss.pk, by=moderator, reason="server trouble")
     assert (record(bob).score, record(bob).deadlines_missed, record(bob).misses_excused) == (
         100, 0, 1)
-    services.deadline_miss_excuse(miss_id=miss.pk, by=moderator, reason="", excused=False)
+    services.deadline_miss_excuse(miss_id=miss.pk, by=moderator, reason="wrong miss",
+                                  excused=False)
     assert record(bob).score == 50
 
 
@@ -294,9 +303,116 @@ def test_a_moderator_excuses_a_miss_in_the_admin(make_user, client):
     miss = DeadlineMiss.objects.get(user=bob)
     client.force_login(moderator)
     answer = client.post("/admin/games/deadlinemiss/", {
-        "action": "excuse", "_selected_action": [miss.pk]})
+        "action": "excuse", "_selected_action": [miss.pk], "apply": "1", "reason": "ill"})
     assert answer.status_code == 302
     miss.refresh_from_db()
     assert miss.excused and miss.excused_by == moderator
     assert record(bob).score == 100
     assert client.get("/admin/games/reliability/").status_code == 200
+
+
+# -- excusing needs the moderation permission, a reason, and leaves an audit row ---------------
+
+@pytest.fixture
+def missed(make_user):
+    """A finished duel in which bob missed phase 1's deadline: (bob's miss, bob)."""
+    alice, bob = make_user("alice"), make_user("bob")
+    match = duel(alice, bob, options={"target": 1})
+    submit(match, alice, 1, 1)
+    pass_deadline(match)
+    submit(match, alice, 1, 4)
+    submit(match, bob, 2, 2)
+    resolve(match)
+    dispatch()
+    return DeadlineMiss.objects.get(user=bob), bob
+
+
+def as_moderator(user):
+    from django.contrib.auth.models import Group
+
+    user.groups.add(Group.objects.get(name="Moderator"))
+    return user
+
+
+def test_staff_without_the_moderation_permission_cannot_excuse_a_miss(missed, make_user):
+    miss, bob = missed
+    staff = make_user("staff", is_staff=True)
+    with pytest.raises(services.ServiceError) as refused:
+        services.deadline_miss_excuse(miss_id=miss.pk, by=staff, reason="looked ill")
+    assert refused.value.code == "not_allowed"
+    with pytest.raises(services.ServiceError):
+        services.deadline_miss_excuse(miss_id=miss.pk, by=None, reason="a script")
+    miss.refresh_from_db()
+    assert not miss.excused and record(bob).deadlines_missed == 1
+    assert not ModerationEntry.objects.exists()
+
+
+def test_a_moderator_excuses_with_a_reason_and_each_change_writes_one_audit_row(missed,
+                                                                                make_user):
+    miss, bob = missed
+    moderator = as_moderator(make_user("mod", is_staff=True))
+    with pytest.raises(services.ServiceError, match="Say why"):
+        services.deadline_miss_excuse(miss_id=miss.pk, by=moderator, reason="  ")
+    assert not ModerationEntry.objects.exists()
+    services.deadline_miss_excuse(miss_id=miss.pk, by=moderator, reason="server trouble")
+    services.deadline_miss_excuse(miss_id=miss.pk, by=moderator, reason="twice")  # no-op
+    [entry] = ModerationEntry.objects.all()
+    assert (entry.kind, entry.by, entry.reason, entry.match_id, entry.phase_number) == (
+        "excuse", moderator, "server trouble", miss.match_id, 1)
+    assert "excused the missed deadline of seat 2 in phase 1" in entry.summary
+    assert record(bob).deadlines_missed == 0
+    with pytest.raises(services.ServiceError, match="Say why"):
+        services.deadline_miss_excuse(miss_id=miss.pk, by=moderator, reason="", excused=False)
+    services.deadline_miss_excuse(miss_id=miss.pk, by=moderator, reason="he was not ill",
+                                  excused=False)
+    assert list(ModerationEntry.objects.values_list("kind", "reason")) == [
+        ("excuse", "server trouble"), ("unexcuse", "he was not ill")]
+    assert record(bob).deadlines_missed == 1
+
+
+def test_the_admin_refuses_excusing_to_staff_without_the_moderation_permission(
+        missed, client, make_user):
+    from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+    from django.contrib.auth.models import Permission
+    from django.urls import reverse
+
+    miss, _bob = missed
+    url = reverse("admin:games_deadlinemiss_changelist")
+    post = {"action": "excuse", ACTION_CHECKBOX_NAME: [miss.pk], "apply": "1",
+            "reason": "looked ill"}
+    staff = make_user("staff", is_staff=True)
+    client.force_login(staff)
+    assert client.post(url, post).status_code == 403
+    viewer = make_user("viewer", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_deadlinemiss"))
+    client.force_login(viewer)
+    assert client.get(url).status_code == 200
+    assert b"Excuse the selected" not in client.get(url).content
+    client.post(url, post)
+    miss.refresh_from_db()
+    assert not miss.excused and not ModerationEntry.objects.exists()
+
+
+def test_a_moderator_excuses_in_the_admin_after_giving_a_reason(missed, client, make_user):
+    from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+    from django.urls import reverse
+
+    miss, bob = missed
+    client.force_login(as_moderator(make_user("mod", is_staff=True)))
+    url = reverse("admin:games_deadlinemiss_changelist")
+    asked = client.post(url, {"action": "excuse", ACTION_CHECKBOX_NAME: [miss.pk]})
+    assert asked.status_code == 200 and b'name="reason"' in asked.content
+    miss.refresh_from_db()
+    assert not miss.excused
+    done = client.post(url, {"action": "excuse", ACTION_CHECKBOX_NAME: [miss.pk],
+                             "apply": "1", "reason": "the mail server was down"}, follow=True)
+    assert b"1 miss excused." in done.content
+    miss.refresh_from_db()
+    assert miss.excused and miss.excused_reason == "the mail server was down"
+    [entry] = ModerationEntry.objects.all()
+    assert (entry.kind, entry.reason) == ("excuse", "the mail server was down")
+    client.post(url, {"action": "unexcuse", ACTION_CHECKBOX_NAME: [miss.pk], "apply": "1",
+                      "reason": "my mistake"})
+    miss.refresh_from_db()
+    assert not miss.excused and ModerationEntry.objects.count() == 2
+    assert record(bob).deadlines_missed == 1

@@ -53,7 +53,8 @@ def played_match(make_user) -> Match:
             now = match.deadline
             services.gameday_tick(match_id=match.pk, now=now)
     second = Action.objects.get(match=match, seq=3)
-    assert services.logbook_strike(action_id=second.pk, by=None, reason="misclick")
+    assert services.logbook_strike(action_id=second.pk, by=make_user("mod", is_superuser=True),
+                                   reason="misclick")
     match.refresh_from_db()
     assert services.match_replay(match=match) == match.state
     return match
