@@ -41,7 +41,9 @@ def page(monkeypatch, live_server):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        # Playwright's waits evaluate script, which the site's CSP refuses (the CSP itself is
+        # tested in tests/portal/test_csp_browser.py).
+        page = browser.new_page(viewport={"width": 1280, "height": 1000}, bypass_csp=True)
         page.set_default_timeout(15_000)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
