@@ -44,7 +44,11 @@ class GamePlugin:
     slug: str = ""
     # The match page (usually extending games/match.html and replacing some of its blocks).
     match_template: str = "games/match.html"
-    # The generic order panel (a textarea in the game's text grammar) or the game's own panels.
+    # True: the generic order panel (a textarea in the game's text grammar) is how the page takes
+    # orders (a game with no board of its own). False: the game's own panel on its board is the
+    # obvious way, and its page offers the text grammar on demand beside it
+    # (games/partials/typed_orders.html, "Type your orders instead": also the keyboard and
+    # screen-reader path).
     text_panel: bool = True
     # Option widgets shown on the create form above the options JSON (None: the JSON alone).
     options_template: str | None = None
@@ -92,18 +96,25 @@ class GamePlugin:
         if game is None or match.state is None:
             return extra
         seat = my_seat.number if my_seat is not None else None
-        if context.get("must_act") and my_seat is not None and self.text_panel:
-            extra["example_text"] = example_text(game, match.state, my_seat.number)
-            extra["text_help"] = self.orders_help(match.state, my_seat.number)
-            sheet = context.get("my_sheet")
-            if sheet is not None:
-                extra["my_sheet_text"] = sheet_text(game, match.state, my_seat.number,
-                                                    sheet.data)
         extra["board"] = self.board_html(match, match.state, seat)
         wanted = request.GET.get("replay", "")
         if wanted.isdigit() and context.get("resolved_phases"):
             extra["replay_frame"] = frame_for(match, seat, int(wanted),
                                               context["resolved_phases"])
+        return extra
+
+    def typed_orders_context(self, match: Match, seat: int, sheet: Any) -> dict[str, Any]:
+        """The text grammar's part of the match page for the seat that must act (the generic
+        panel, or the game's "Type your orders instead"): a line saying what the grammar looks
+        like, the full help, an example sheet, and the seat's sealed ``sheet`` as text."""
+        game, state = self.game, match.state
+        extra = {
+            "typed_hint": self.orders_hint(state, seat),
+            "example_text": example_text(game, state, seat),
+            "text_help": self.orders_help(state, seat),
+        }
+        if sheet is not None:
+            extra["my_sheet_text"] = sheet_text(game, state, seat, sheet.data)
         return extra
 
     def board_html(self, match: Match, state: Any, seat: int | None) -> str:
@@ -162,6 +173,12 @@ class GamePlugin:
     def orders_help(self, state: Any, seat: int) -> str:
         """How to write orders (or actions) in a reply, for the current phase."""
         return self.game.text_help(state, seat)
+
+    def orders_hint(self, state: Any, seat: int) -> str:
+        """One line saying what the text grammar looks like (an example or two), shown above
+        the typed orders; the full help (``orders_help``) is a click away."""
+        return _("Write your orders as in the e-mails, one per line; the full grammar and an "
+                 "example are below.")
 
     def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
         """A resolved phase told in words for ``seat``, a line each (the engine's report, else

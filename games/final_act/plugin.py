@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 
 from engine import Problem
 from games import plugins
@@ -35,6 +36,13 @@ class FinalActPlugin(plugins.GamePlugin):
 
     def page_context(self, request: Any, match: Any, context: dict[str, Any]) -> dict[str, Any]:
         return views.page_context(request, match, context)
+
+    def orders_hint(self, state: Any, seat: int) -> str:
+        if state.get("phase") == "setup":
+            return _("One piece per line, e.g. “large berm c3 d3”, “swamp a5 b5 a6 b6” or "
+                     "“C e1 N” (a unit, its square, its facing).")
+        return _("One line per unit: its name, its move, “turn” after a diagonal move, then "
+                 "“fire” and a square, e.g. “C FL turn fire e7” or “1A stay”.")
 
     def replay_frame(self, match: Any, seat: int | None, phase: Any, resolved: list[Any],
                      state_after: Any) -> dict[str, Any]:

@@ -28,6 +28,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from engine.base import Problem
@@ -145,6 +147,46 @@ def setup_from_fields(fields: Mapping[str, Any], legal: Mapping[str, Any]) -> di
         raw = fields.get("tokens", [])
         setup["tokens"] = [_text(t) for t in (raw if isinstance(raw, list) else [raw])]
     return setup
+
+
+def empty_rows(fields: Mapping[str, Any], legal: Mapping[str, Any]) -> set[str]:
+    """The rows of the form the player has not touched yet: every field of the piece empty
+    (a unit's facing does not count: it always has a value)."""
+    rows = {row for row, names in TERRAIN_FIELDS.items()
+            if not any(_text(fields.get(name, "")) for name in names)}
+    rows |= {f"unit-{name}" for name in legal.get("units", [])
+             if not _text(fields.get(f"u-{name}-at", ""))}
+    if not fields.get("tokens"):
+        rows.add("tokens")
+    return rows
+
+
+def still_to_place(rows: list[str], empty: set[str]) -> str:
+    """The pieces not placed yet, in a sentence ("" when every piece has its squares)."""
+    terrain = [TERRAIN_WORDS[row]() for row in TERRAIN_FIELDS if row in empty]
+    units = [row[5:] for row in rows if row.startswith("unit-") and row in empty]
+    tanks = [name for name in units if kind_of(name) == "tank"]
+    others = [label(name) for name in units if kind_of(name) != "tank"]
+    parts = terrain
+    if tanks:
+        parts.append(ngettext("your tank %(names)s", "your %(count)s tanks (%(names)s)",
+                              len(tanks)) % {"count": len(tanks), "names": ", ".join(tanks)})
+    parts += others
+    if "tokens" in rows and "tokens" in empty:
+        parts.append(_("your action tokens"))
+    if not parts:
+        return ""
+    return _("Place %(pieces)s: choose a piece, then a shaded square of the board.") % {
+        "pieces": ", ".join(parts)}
+
+
+# The terrain pieces as the guide to a fresh setup names them.
+TERRAIN_WORDS = {
+    "large_berm": lambda: _("the large berm"),
+    "small_berms": lambda: _("the two small berms"),
+    "swamp": lambda: _("the swamp"),
+    "minefield": lambda: _("the minefield"),
+}
 
 
 def row_of(path: str) -> str:
@@ -267,12 +309,15 @@ def _token_block(legal: Mapping[str, Any], fields: Mapping[str, Any],
 
 def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
                         sheet: Submission | None, *, posted: Mapping[str, Any] | None = None,
-                        fill: str | None = None) -> dict[str, Any]:
+                        fill: str | None = None, insist: bool = False) -> dict[str, Any]:
     """The setup panel of ``seat`` (the viewer's own, prompted in the setup phase): the form
     rows filled from ``fill`` ("default": the engine's default layout, "clear": empty), else
     the ``posted`` fields, else the sealed ``sheet``; the live check of that draft; the live
     board showing only this draft. ``request`` is the viewer's (unused today: the draft never
-    comes from anywhere but the arguments)."""
+    comes from anywhere but the arguments).
+
+    A piece not placed yet is not a problem to shout about: the check lists it in a neutral
+    "place ..." guide, until the player ``insist``s (asks for the check, or tries to seal)."""
     game = engine.games()[match.game]
     state = match.state
     number = seat.number
@@ -286,7 +331,9 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
     else:
         fields = fields_from_setup(sheet.data if sheet is not None else None)
     draft = setup_from_fields(fields, legal)
-    normal, problems, _ = check_draft(game, state, number, draft)
+    normal, problems, _warnings = check_draft(game, state, number, draft)
+    untouched = set() if insist else empty_rows(fields, legal)
+    problems = [p for p in problems if row_of(p.path) not in untouched]
     notes: dict[str, list[str]] = {}
     for problem in problems:
         notes.setdefault(row_of(problem.path), []).append(problem.message)
@@ -326,6 +373,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
                                "piece": row_name(row_of(p.path)), "message": p.message}
                               for p in problems],
         "fa_setup_notes": [{"row": row, "messages": notes.get(row, [])} for row in rows],
+        "fa_setup_todo": still_to_place(rows, untouched) if normal is None else "",
         "fa_setup_valid": normal is not None,
         "fa_setup_text": draft_text(game, state, number, normal),
         "fa_setup_sheet": sheet,

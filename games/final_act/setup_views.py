@@ -88,7 +88,9 @@ def validate(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespo
         return _refused(request, "Unknown action: the buttons fill the form with the default "
                                  "layout or clear it.", 400)
     sheet = selectors.submission_for_author(match, seat, request.user)
-    panel = setup_panel_context(request, match, seat, sheet, posted=request.POST, fill=fill)
+    # "Check" asks for every problem, pieces not placed yet included.
+    panel = setup_panel_context(request, match, seat, sheet, posted=request.POST, fill=fill,
+                                insist=request.POST.get("check") == "all")
     if not request.htmx:
         return _page(request, match, panel)
     context = {"match": match, "my_seat": seat, "fa_oob": True, **panel}
@@ -130,7 +132,7 @@ def _setup_refused(request: HttpRequest, match: Match, seat: Seat,
     if match.status != Match.Status.ACTIVE or prompt is None or prompt.phase != "setup":
         return _refused(request, error.message, status)
     sheet = selectors.submission_for_author(match, seat, request.user)
-    panel = setup_panel_context(request, match, seat, sheet, posted=request.POST)
+    panel = setup_panel_context(request, match, seat, sheet, posted=request.POST, insist=True)
     message = error.message
     if error.code == "invalid" and error.problems:
         count = len(error.problems)

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import json_script
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import engine
@@ -56,6 +57,7 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
     if context.get("must_act") and my_seat is not None and view["phase"] == "orders":
         extra.update(sheet_panel_context(match, game, my_seat, context.get("my_sheet"),
                                          view=view))
+        extra["fa_words"] = board_words()
     elif context.get("must_act") and my_seat is not None and view["phase"] == "setup":
         from games.final_act.setup_panel import setup_panel_context
 
@@ -73,6 +75,23 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
         extra["fa_report"] = replay_context(match, game, seat, last, resolved,
                                             state_after=match.state)
     return extra
+
+
+def board_words() -> dict[str, str]:
+    """What the order panel's script says as the board is clicked, in the reader's language
+    (``%(name)s`` filled in by the script). Each announcement says what choosing the same
+    square again does, and that is what it does."""
+    return {
+        "stays": _("%(unit)s stays on %(square)s."),
+        "moves": _("%(unit)s: %(move)s to %(square)s."),
+        "turn_offer": _("Choose %(square)s again to turn (face %(facing)s)."),
+        "turning": _("%(unit)s: %(move)s to %(square)s, turning to face %(facing)s. Choose "
+                     "%(square)s again to keep its facing."),
+        "keeping": _("%(unit)s: %(move)s to %(square)s, keeping its facing. Choose %(square)s "
+                     "again to turn (face %(facing)s)."),
+        "at_moves": _("(An AT unit moves or fires in a round, not both.)"),
+        "aiming": _("Now aiming: choose a target, or press M to keep moving."),
+    }
 
 
 def _open_phase_key(match: Match, kind: str, *parts: Any) -> str:

@@ -20,6 +20,7 @@ from games.final_strategy.board import SEAT_COLOURS, board_context
 class FinalStrategyPlugin(plugins.GamePlugin):
     slug = "final-strategy"
     rules_template = "games/final-strategy/rules.html"
+    text_panel = False  # the turn is built on the board; the grammar is on demand
 
     def match_urls(self) -> list[URLPattern]:
         return [
@@ -39,6 +40,10 @@ class FinalStrategyPlugin(plugins.GamePlugin):
             "board_text": words.board_text(view),
             "seat_rows": _seat_rows(view, seat),
         })
+
+    def orders_hint(self, state: Any, seat: int) -> str:
+        return _("The steps of your turn, one per line or separated by “;”, e.g. “occupy e5; "
+                 "wall e5-e6; kidnapper c3 ne”.")
 
     def board_text(self, state: Any, seat: int | None) -> str:
         return words.board_text(self.game.view(state, seat))

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 
 from engine import Problem
 from games import plugins
@@ -20,6 +21,7 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
     match_template = "games/panzer-squadron/match.html"
     rules_template = "games/panzer-squadron/rules.html"
     board_template = "games/panzer-squadron/board.html"
+    text_panel = False  # the activation panel and the board; the grammar is on demand
 
     def match_urls(self) -> list[URLPattern]:
         return [
@@ -37,6 +39,13 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
         extra["board"] = views.panel_context(match, seat)["board"]
         extra["ps_legend"] = legend()
         return extra
+
+    def orders_hint(self, state: Any, seat: int) -> str:
+        if state.get("phase") == "path":
+            return _("The path of the tank, its steps separated by commas, e.g. “path c3 12, "
+                     "c4 2, turn 4”; for a move and fire, a line “fire e7” too.")
+        return _("The tank to activate and what it does, e.g. “activate H1 move” or "
+                 "“activate H1 fire e7”.")
 
     def board_html(self, match: Any, state: Any, seat: int | None) -> str:
         view = self.game.view(state, seat)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
 
 from engine.tank_game import view as tank_view
 from games import plugins
@@ -42,6 +43,10 @@ class TankGamePlugin(plugins.GamePlugin):
         log = views.logbook_context(match, play["game"], play["seat"])
         return {key: value for key, value in play.items()
                 if key not in ("match", "game", "my_seat")} | log
+
+    def orders_hint(self, state: Any, seat: int) -> str:
+        return _("One action per line, e.g. “move B4”, “shoot C5”, “give 3 to C5” or “buy ap”; "
+                 "each is applied at once.")
 
     def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
         """The player's situation and the latest logbook entries, read from a window of the

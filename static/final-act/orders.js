@@ -6,7 +6,8 @@
  * check (the server answers with the problems and the board with the plan drawn on it).
  *
  * Click (or Enter on) one of your units: its move destinations are marked; click one to move
- * there (click a diagonal destination again to toggle the turn). Then the unit is in aim mode:
+ * there. After a diagonal move the panel offers the turn: choosing that square again toggles
+ * the turn (not a shot at it, even though the unit is aiming by then). Then the unit is in aim mode:
  * its cone is shaded, squares it can shell marked apart from blocked ones; click a square to
  * fire there (again to hold fire). Keys: F aim, M move, Escape drop the selection. A token's
  * "Pick on the board" marks the squares it may go to; "Pick targets" does the same for the two
@@ -18,6 +19,9 @@
   const LIVE = "fa-board-live";
   let selected = null; // unit name
   let mode = "move"; // "move" | "fire" | "token:<name>"
+  // The turn the panel has just offered ("choose c2 again to turn"): {unit, square}. The next
+  // choice of that square gives exactly that order; any other choice withdraws the offer.
+  let turnOffer = null;
 
   function legal() {
     const node = document.getElementById("fa-legal");
@@ -30,6 +34,13 @@
   function say(text) {
     const node = document.getElementById("fa-announce");
     if (node) node.textContent = text;
+  }
+
+  // The page's words in the reader's language (#fa-words), with %(name)s filled in.
+  function words(key, values) {
+    const node = document.getElementById("fa-words");
+    const all = node ? JSON.parse(node.textContent) : {};
+    return (all[key] || key).replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
   }
 
   // The form arrives as plain text fields (they work without JavaScript); each field with
@@ -130,6 +141,7 @@
     const data = legal();
     if (!data || !data.units[name]) return;
     selected = name;
+    turnOffer = null;
     mode = newMode || "move";
     const info = data.units[name];
     redraw();
@@ -159,25 +171,27 @@
     const turn = field(`u-${name}-turn`);
     const plain = options.find((m) => !m.turn) || options[0];
     const withTurn = options.find((m) => m.turn);
+    const values = { unit: name, move: plain.move, square: square,
+                     facing: withTurn ? withTurn.facing : "" };
+    let text;
     if (move.value === plain.move && withTurn && turn) {
       // The same destination again: toggle the turn that a diagonal move allows.
       turn.checked = !turn.checked;
       changed(turn);
-      say(turn.checked ? `${name}: ${plain.move} to ${square}, turning to face ${withTurn.facing}.`
-                       : `${name}: ${plain.move} to ${square}, keeping its facing.`);
-      return true;
+      text = words(turn.checked ? "turning" : "keeping", values);
+    } else {
+      move.value = plain.move;
+      if (turn) turn.checked = false;
+      changed(move);
+      text = plain.move === "stay" ? words("stays", values) : words("moves", values);
+      if (withTurn) text += " " + words("turn_offer", values);
     }
-    move.value = plain.move;
-    if (turn && !withTurn) turn.checked = false;
-    if (turn && withTurn) turn.checked = false;
-    changed(move);
-    let text = plain.move === "stay" ? `${name} stays on ${square}.` : `${name}: ${plain.move} to ${square}.`;
-    if (withTurn) text += ` Choose ${square} again to turn (face ${withTurn.facing}).`;
+    turnOffer = withTurn && turn ? { unit: name, square: square } : null;
     if (info.kind === "at" && plain.move !== "stay") {
-      text += " (An AT unit moves or fires in a round, not both.)";
+      text += " " + words("at_moves", values);
     } else if (info.fire.length) {
       mode = "fire";
-      text += " Now aiming: choose a target, or press M to keep moving.";
+      text += " " + words("aiming", values);
     }
     say(text);
     redraw();
@@ -303,7 +317,10 @@
       return;
     }
     const own = unitAt(square);
-    if (selected && mode === "move" && chooseMove(selected, square)) return;
+    const offered = turnOffer && turnOffer.unit === selected && turnOffer.square === square;
+    turnOffer = null;
+    // The square the panel just offered for a turn gives the turn, in move or aim mode alike.
+    if (selected && (mode === "move" || offered) && chooseMove(selected, square)) return;
     if (selected && mode === "fire" && !(own && own !== selected && !legal().units[selected].fire.includes(square))) {
       if (own === selected) { select(selected, "move"); return; }
       chooseTarget(selected, square);
@@ -316,9 +333,9 @@
   function onKey(event) {
     if (!form() || event.target.matches("input, select, textarea")) return;
     if (event.key === "Escape" && (selected || mode !== "move")) {
-      selected = null; mode = "move"; redraw(); say("Selection dropped.");
+      selected = null; mode = "move"; turnOffer = null; redraw(); say("Selection dropped.");
     } else if ((event.key === "f" || event.key === "F") && selected) {
-      mode = "fire"; redraw(); aimHelp(selected);
+      mode = "fire"; turnOffer = null; redraw(); aimHelp(selected);
     } else if ((event.key === "m" || event.key === "M") && selected) {
       select(selected, "move");
     }
@@ -364,7 +381,7 @@
         }
       }
       changed(f.elements[0] || f);
-      selected = null; mode = "move"; redraw();
+      selected = null; mode = "move"; turnOffer = null; redraw();
       say("All orders cleared: every unit stays and holds fire.");
     }
   }
@@ -372,6 +389,8 @@
   function onFieldChange(event) {
     // Choosing in the form moves the board's attention to that unit.
     const name = event.target.dataset && event.target.dataset.unit;
+    // A change the player made in the form (not one this script made) withdraws a turn offer.
+    if (event.isTrusted) turnOffer = null;
     if (name && legal() && legal().units[name]) {
       selected = name;
       mode = event.target.dataset.role === "fire" || event.target.dataset.role === "fire2" ? "fire" : "move";

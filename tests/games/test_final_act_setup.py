@@ -201,7 +201,34 @@ def test_the_match_page_shows_the_setup_panel_to_the_prompted_seat(alice, match)
     assert "Nothing sealed yet" in page
 
 
-def test_the_panel_context_starts_empty_and_lists_what_is_missing(players, match):
+def test_a_fresh_setup_page_shows_a_guide_and_no_problem_list(alice, match):
+    page = alice.get(reverse("games:match", args=[match.pk])).content.decode()
+    check = page[page.index('id="fa-setup-check"'):page.index('id="fa-setup-check"') + 3000]
+    assert "problem" not in check and 'class="errors"' not in check
+    assert 'id="fa-setup-todo"' in check and "your 7 tanks" in check
+    assert '<li class="errors">' not in page  # no note under any piece either
+
+
+def test_the_live_check_names_the_problems_of_pieces_placed_and_guides_to_the_rest(alice,
+                                                                                   match):
+    body = alice.post(validate_url(match), {"phase_number": "1", "f-large_berm": "e3 zz",
+                                            "u-C-at": "e1"}, **HTMX).content.decode()
+    assert "1 problem — this setup would be refused" in body
+    assert "Large berm" in body and "must be placed" not in body
+    assert 'id="fa-setup-todo"' in body and "your 6 tanks (1, 1A, 1B, 2, 2A, 2B)" in body
+
+
+def test_check_and_a_refused_seal_list_every_missing_piece(alice, match):
+    checked = alice.post(validate_url(match), {"phase_number": "1", "check": "all"},
+                         **HTMX).content.decode()
+    assert "12 problems — this setup would be refused" in checked
+    assert "Tank C must be placed" in checked
+    refused = alice.post(submit_url(match), {"phase_number": "1"}, **HTMX)
+    assert refused.status_code == 400
+    assert "Tank C must be placed" in refused.content.decode()
+
+
+def test_the_panel_context_starts_empty_and_guides_to_what_is_missing(players, match):
     request = RequestFactory().get("/")
     request.user = players[0]
     seat = match.seats.get(number=1)
@@ -210,8 +237,15 @@ def test_the_panel_context_starts_empty_and_lists_what_is_missing(players, match
     assert context["fa_setup_terrain"]["large_berm"] == ""
     assert [u["name"] for u in context["fa_setup_units"]] == ["C", "1", "1A", "1B", "2", "2A",
                                                               "2B"]
-    assert any("Tank C must be placed" in m for u in context["fa_setup_units"]
+    # Nothing placed is no problem yet: a guide says what to place.
+    assert context["fa_setup_problems"] == []
+    assert all(u["problems"] == [] for u in context["fa_setup_units"])
+    assert "your 7 tanks (C, 1, 1A, 1B, 2, 2A, 2B)" in context["fa_setup_todo"]
+    # Asked for (the Check button, a seal), every missing piece is a problem.
+    insisted = setup_panel_context(request, match, seat, None, insist=True)
+    assert any("Tank C must be placed" in m for u in insisted["fa_setup_units"]
                for m in u["problems"])
+    assert len(insisted["fa_setup_problems"]) == 12
     assert context["fa_setup_legal"]["areas"]["unit"] == [
         f"{f}{r}" for r in (1, 2, 3) for f in "abcdefghijkl"]
     assert context["fa_setup_tokens"] is None
@@ -417,7 +451,9 @@ def test_junk_in_every_field_is_a_4xx_or_a_check_never_a_500(alice, match, junk,
         data.pop("fill")  # an unknown fill action has its own test
     response = alice.post(url(match), data, **HTMX)
     body = response.content.decode()
-    if url is validate_url:
+    if url is validate_url and not junk.strip():  # nothing placed: a guide, no refusal
+        assert response.status_code == 200 and 'id="fa-setup-todo"' in body
+    elif url is validate_url:
         assert response.status_code == 200 and "this setup would be refused" in body
     else:
         assert response.status_code == (409 if phase_too and junk.strip() != "1" else 400)
