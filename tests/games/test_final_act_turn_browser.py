@@ -58,7 +58,7 @@ def log_in(page, username: str) -> None:
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url("**/matches/mine/")
+    page.wait_for_url("**/home/")
 
 
 def quiet(page) -> None:
