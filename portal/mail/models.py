@@ -78,7 +78,7 @@ class InboundMessage(models.Model):
     class Status(models.TextChoices):
         RECEIVED = "received", "Received, not processed yet"
         ACCEPTED = "accepted", "Orders accepted"
-        REFUSED = "refused", "Refused (answered)"
+        REFUSED = "refused", "Refused (answered when it carried a valid reply token)"
         IGNORED = "ignored", "Ignored (not answered)"
         ERROR = "error", "Processing failed"
 
@@ -104,9 +104,14 @@ class InboundMessage(models.Model):
         max_length=10, choices=Status.choices, default=Status.RECEIVED, db_index=True
     )
     outcome = models.CharField(
-        max_length=40, blank=True, help_text="Why: accepted, bad_token, wrong_sender, loop, ..."
+        max_length=40, blank=True,
+        help_text="Why: accepted, bad_token, wrong_sender, not_authentic, loop, ..."
     )
     error = models.TextField(blank=True)
+    authentication = models.CharField(
+        max_length=200, blank=True,
+        help_text="DKIM and DMARC results of the receiving server's Authentication-Results "
+                  "header, e.g. \"dkim=pass dmarc=pass (by mx.example.org)\"; empty: none.")
     match = models.ForeignKey(
         "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
