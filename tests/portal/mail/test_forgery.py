@@ -99,6 +99,17 @@ def test_turned_off_webhooks_answer_404_and_store_nothing(duel, client, settings
     assert not InboundMessage.objects.exists() and not FailingAddress.objects.exists()
 
 
+def test_the_mta_pipe_still_takes_mail_when_the_sites_checks_fail():
+    """A check refuses to start the site; the pipe the MTA runs per message goes on (the MTA
+    would bounce players' mail otherwise)."""
+    from tests.portal.test_deploy import PRODUCTION_ENV, manage
+
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "ANYMAIL_WEBHOOK_SECRET"}
+    assert "mail.E001" in manage("check", env=env).stderr
+    result = manage("mail_inbound", env=env)  # empty stdin: it got past the checks
+    assert "stdin is empty" in result.stderr and "mail.E001" not in result.stderr
+
+
 # -- 3. forged From: no backscatter, no exhausted allowance ----------------------------------
 
 def test_tokenless_mails_from_a_player_get_no_answer_and_leave_his_allowance(duel, mailboxes,
