@@ -66,6 +66,11 @@ class OutgoingEmail(models.Model):
                 name="outbox_pending",
                 condition=Q(status__in=["queued", "retry", "sending"]),
             ),
+            # The answers mailed to one address in the last hour (a cap on backscatter).
+            models.Index(
+                fields=["to", "created_at"], name="outbox_answers_to",
+                condition=Q(kind="reply"),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -156,13 +156,16 @@ def _target(row: InboundMessage, message: Any) -> tuple[ReplyTarget, Match, Seat
     return target, match, seat, phase
 
 
-def _check_target(target: ReplyTarget, match: Match, seat: Seat, phase: Phase,
-                  sender: str) -> None:
-    """The token's player still holds the seat and sent the message; the phase is open."""
+def _check_holder(target: ReplyTarget, seat: Seat) -> None:
+    """The player the token was mailed to still holds the seat."""
     if seat.user_id is None or seat.user_id != target.user_id:
         raise Refusal("not_your_seat", "its reply address was given to the seat's previous "
                       "player; the seat has changed hands since.",
                       hint="Only the seat's current player can send its orders.")
+
+
+def _check_target(match: Match, seat: Seat, phase: Phase, sender: str) -> None:
+    """The seat's player sent the message, and the phase is open."""
     if sender not in _user_addresses(seat.user):
         raise Refusal("wrong_sender", f"it was sent from {sender}, which is not the address "
                       "of the player of this seat.",
@@ -179,9 +182,11 @@ def _check_rate(row: InboundMessage) -> None:
     """At most MAIL_SEAT_HOURLY_CAP messages an hour per reply token: counted against what the
     token names, so a forged From never uses up a player's allowance."""
     hour_ago = timezone.now() - timedelta(hours=1)
+    # A seat's previous player's mails (refused as not_your_seat) do not count against its
+    # current player.
     recent = InboundMessage.objects.filter(
         match_id=row.match_id, seat_number=row.seat_number, phase_number=row.phase_number,
-        received_at__gte=hour_ago).exclude(pk=row.pk).count()
+        received_at__gte=hour_ago).exclude(pk=row.pk).exclude(outcome="not_your_seat").count()
     if recent >= settings.MAIL_SEAT_HOURLY_CAP:
         raise Ignore("rate_limited", f"{recent} messages to this reply address in the last "
                      "hour")
@@ -208,6 +213,7 @@ def _read(row: InboundMessage, reading: dict[str, Any]) -> dict[str, Any]:
                       f"({verdict}).", answer=False)
     target, match, seat, phase = _target(row, message)
     reading["answerable"] = True
+    _check_holder(target, seat)
     _check_rate(row)
     if too_large:
         raise Refusal("too_large", f"it is {row.size // 1024} KB; order emails may be at most "
@@ -216,7 +222,7 @@ def _read(row: InboundMessage, reading: dict[str, Any]) -> dict[str, Any]:
     if "\x00" in bodies.header(message, "Subject") + bodies.header(message, "From"):
         raise Refusal("nul", "its header has a NUL character, which no mail may carry.",
                       hint="Send the orders from an ordinary mail program.")
-    _check_target(target, match, seat, phase, sender)
+    _check_target(match, seat, phase, sender)
     attachments = bodies.attachment_names(message)
     if attachments:
         raise Refusal("attachments", "it has attachments (" + ", ".join(attachments[:5]) +
@@ -235,7 +241,7 @@ def _read(row: InboundMessage, reading: dict[str, Any]) -> dict[str, Any]:
 
 def _answers_left(address: str) -> int:
     hour_ago = timezone.now() - timedelta(hours=1)
-    sent = OutgoingEmail.objects.filter(kind=OutgoingEmail.Kind.REPLY, to__iexact=address,
+    sent = OutgoingEmail.objects.filter(kind=OutgoingEmail.Kind.REPLY, to=address.lower(),
                                         created_at__gte=hour_ago).count()
     return settings.MAIL_ANSWERS_PER_ADDRESS_HOURLY - sent
 
@@ -254,7 +260,7 @@ def _reply(row: InboundMessage, sender: str, context: dict[str, Any]) -> None:
     message_id = "".join(row.message_id.split())[:250]
     headers = {"In-Reply-To": message_id, "References": message_id} if message_id else {}
     email_queue(
-        kind=OutgoingEmail.Kind.REPLY, dedupe_key=f"reply:in{row.pk}", to=sender,
+        kind=OutgoingEmail.Kind.REPLY, dedupe_key=f"reply:in{row.pk}", to=sender.lower(),
         subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",
         body_text=text, body_html=html, match_id=row.match_id,
         phase_number=row.phase_number, headers=headers,

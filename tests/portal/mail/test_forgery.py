@@ -15,6 +15,7 @@ from games import services as games_services
 from games.models import Submission
 from portal.mail import services
 from portal.mail.models import FailingAddress, InboundMessage, OutgoingEmail
+from portal.mail.tokens import reply_address
 from tests.portal.mail.smtp import reply_to
 from tests.portal.mail.test_delivery_hygiene import delivery_report, our_message_id
 
@@ -157,7 +158,8 @@ def moderator(make_user):
 
 
 def test_a_seats_previous_player_cannot_act_for_its_new_one(duel, mailboxes, moderator,
-                                                           make_user):
+                                                           make_user, settings):
+    settings.MAIL_SEAT_HOURLY_CAP = 2
     carol = make_user("carol")
     games_services.seat_moderate_replace(match_id=duel.pk, seat_number=1, by=moderator,
                                          reason="alice left", user=carol)
@@ -168,6 +170,13 @@ def test_a_seats_previous_player_cannot_act_for_its_new_one(duel, mailboxes, mod
     row = receive(reply_to(duel.alice_mail, sender=duel.alice.email, orders="1A F"))
     assert (row.status, row.outcome) == ("refused", "not_your_seat")
     assert not Submission.objects.filter(phase__match=duel).exists()
+    receive(reply_to(duel.alice_mail, sender=duel.alice.email, orders="1A B"))
+    # Her mails do not use up carol's allowance: carol's own reply address still works.
+    carols = reply_address(match_id=duel.pk, seat_number=1, phase_number=1, user_id=carol.pk)
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = carol.email, carols, "orders"
+    message.set_content("1A F")
+    assert receive(message.as_bytes()).status == "accepted"
 
 
 def with_results(raw: bytes, *values: str) -> bytes:
