@@ -207,7 +207,7 @@ def _read(row: InboundMessage, reading: dict[str, Any]) -> dict[str, Any]:
     if reason := bodies.loop_reason(message, _own_addresses()):
         raise Ignore("loop", reason)
     verdict = authresults.verdict(message)
-    row.authentication = str(verdict)[:200]
+    row.authentication = _printable(str(verdict))[:200]
     if verdict.failed:
         raise Refusal("not_authentic", f"the receiving mail server says {verdict.failed} "
                       f"({verdict}).", answer=False)
@@ -283,15 +283,17 @@ def _handle(row: InboundMessage) -> None:
                               hint="Correct them and reply again.") from None
             raise Refusal(error.code, error.message[0].lower() + error.message[1:]) from None
     except Ignore as ignore:
-        row.status, row.outcome, row.error = Status.IGNORED, ignore.code, ignore.reason
+        row.status, row.outcome, row.error = Status.IGNORED, ignore.code, _printable(ignore.reason)
         return
     except Refusal as refusal:
+        # Reasons may quote the mail (a file name, a header): no NUL may reach the database.
+        reason, problems = _printable(refusal.reason), [_printable(p) for p in refusal.problems]
         row.status, row.outcome = Status.REFUSED, refusal.code
-        row.error = "\n".join([refusal.reason, *refusal.problems])
+        row.error = "\n".join([reason, *problems])
         if not (refusal.answer and reading["answerable"]):
             return  # no valid reply token: whoever the From names may not have written it
         _reply(row, row.sender or bodies.sender_address(bodies.parse_headers(bytes(row.raw))), {
-            "accepted": False, "reason": refusal.reason, "problems": refusal.problems,
+            "accepted": False, "reason": reason, "problems": problems,
             "retry_hint": refusal.hint,
             "match_url": match_url(row.match) if row.match_id else "",
         })

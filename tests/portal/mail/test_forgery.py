@@ -287,3 +287,15 @@ def test_a_nul_in_a_header_is_stored_replaced_and_refused(duel, mailboxes):
     assert (stored.status, stored.outcome) == ("refused", "nul")
     (reply,) = answers(duel.alice.email)
     assert "\x00" not in reply.subject
+
+
+def test_a_nul_in_an_attachments_name_is_kept_out_of_the_reason(duel, mailboxes):
+    message = EmailMessage()
+    message["From"], message["Subject"] = duel.alice.email, "orders"
+    message["To"] = str(duel.alice_mail.message["Reply-To"])
+    message.set_content("1A F")
+    message.add_attachment(b"PNG", maintype="image", subtype="png", filename="map\x00.png")
+    row = receive(message.as_bytes())
+    assert (row.status, row.outcome) == ("refused", "attachments")
+    assert "\x00" not in row.error and "map" in row.error
+    assert "\x00" not in answers(duel.alice.email)[0].body_text
