@@ -380,7 +380,14 @@ MAIL_REPLY_LOCALPART = os.environ.get("MAIL_REPLY_LOCALPART", "play")
 MAIL_TOKEN_MAX_AGE_DAYS = int(os.environ.get("MAIL_TOKEN_MAX_AGE_DAYS", "120"))
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 MAIL_MAX_INBOUND_BYTES = int(os.environ.get("MAIL_MAX_INBOUND_BYTES", str(512 * 1024)))
-MAIL_SENDER_HOURLY_CAP = int(os.environ.get("MAIL_SENDER_HOURLY_CAP", "30"))
+# Replies read per reply token (match, seat, phase, player) and hour; a From header proves
+# nothing, so the cap is counted against the token, never against the sender's address.
+MAIL_SEAT_HOURLY_CAP = int(os.environ.get("MAIL_SEAT_HOURLY_CAP", "30"))
+# Answers (receipts and refusals) mailed to one address per hour: a bound on backscatter.
+MAIL_ANSWERS_PER_ADDRESS_HOURLY = int(os.environ.get("MAIL_ANSWERS_PER_ADDRESS_HOURLY", "10"))
+# authserv-ids of the mail servers whose Authentication-Results headers we trust (ours, or the
+# ESP's); empty: only the topmost such header, which the last server to receive it added.
+MAIL_AUTHSERV_IDS = env_list("MAIL_AUTHSERV_IDS")
 MAIL_SEND_MAX_ATTEMPTS = int(os.environ.get("MAIL_SEND_MAX_ATTEMPTS", "8"))
 MAIL_RETRY_BASE_SECONDS = float(os.environ.get("MAIL_RETRY_BASE_SECONDS", "30"))
 MAIL_SENDING_STUCK_SECONDS = float(os.environ.get("MAIL_SENDING_STUCK_SECONDS", "600"))
@@ -392,6 +399,10 @@ MAIL_DIGEST_HOUR_UTC = int(os.environ.get("MAIL_DIGEST_HOUR_UTC", "6"))
 ANYMAIL = {"WEBHOOK_SECRET": os.environ["ANYMAIL_WEBHOOK_SECRET"]} if os.environ.get(
     "ANYMAIL_WEBHOOK_SECRET"
 ) else {}
+# The ESP webhooks (/mail/anymail/: received mail, bounces, complaints). With DEBUG off the site
+# refuses to start while they are on without ANYMAIL_WEBHOOK_SECRET (check mail.E001); turn them
+# off where mail arrives by the MTA pipe or a maildir only.
+INBOUND_WEBHOOKS = env_bool("INBOUND_WEBHOOKS", True)
 CELERY_BEAT_SCHEDULE.update(
     {
         "mail-outbox-sweep": {

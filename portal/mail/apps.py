@@ -7,4 +7,4 @@ class MailConfig(AppConfig):
     verbose_name = "Play by email"
 
     def ready(self) -> None:
-        from portal.mail import bounces, receivers  # noqa: F401  (connects the signal receivers)
+        from portal.mail import bounces, checks, receivers  # noqa: F401  (signal receivers, checks)

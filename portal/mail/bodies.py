@@ -81,7 +81,9 @@ def sender_name(message: EmailMessage) -> str:
 def sender_address(message: EmailMessage) -> str:
     """The From address, lower-cased; "" if there is none that looks like an address."""
     address = parseaddr(header(message, "From"))[1].strip().lower()
-    return address if re.fullmatch(r"[^@\s]+@[^@\s]+\.?[^@\s]*", address) else ""
+    # No control characters (a NUL could not even be stored in PostgreSQL).
+    valid = re.fullmatch(r"[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+", address)
+    return address if valid else ""
 
 
 def recipient_addresses(message: EmailMessage) -> list[str]:
@@ -144,10 +146,17 @@ def _decode(part: EmailMessage) -> str:
         raise BodyError("charset", f"its text is in an unknown character set ({charset!r}); "
                         "please send plain text in UTF-8.") from None
     try:
-        return payload.decode(charset)
+        text = payload.decode(charset)
+    except LookupError:  # a codec that is not a character set ("hex", "rot13", "zip")
+        raise BodyError("charset", f"its text is in {charset!r}, which is not a character set "
+                        "we can read; please send plain text in UTF-8.") from None
     except UnicodeDecodeError:
         raise BodyError("charset", f"its text is not valid {charset} as the message says; "
                         "please send plain text in UTF-8.") from None
+    if "\x00" in text:
+        raise BodyError("nul", "its text has a NUL character, which no mail text may carry; "
+                        "please send plain text.")
+    return text
 
 
 class _TextFromHtml(HTMLParser):

@@ -6,6 +6,7 @@ or change it."""
 
 from __future__ import annotations
 
+import base64
 import logging
 import re
 from email.message import EmailMessage
@@ -13,11 +14,13 @@ from email.utils import parseaddr
 from typing import Any
 
 from anymail.signals import tracking
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import F
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -83,13 +86,28 @@ def dsn_failures(message: EmailMessage) -> list[tuple[str, str]] | None:
     return failed
 
 
-_OUTBOX_ID = re.compile(r"<outbox-(\d+)@")
+# Our Message-IDs: ``<outbox-<row id>.<mac>@<MAIL_REPLY_DOMAIN>>``; the mac (an HMAC of the row
+# id and the recipient) makes the reference unforgeable: ids are sequential, and a report that
+# listed every id would otherwise name a mail to anyone.
+_OUTBOX_ID = re.compile(r"<outbox-(\d{1,18})\.([a-z2-7]{24})@", re.IGNORECASE)
+MESSAGE_ID_SALT = "portal.mail.message-id"
 
 
-def _returned_outbox_ids(message: EmailMessage) -> set[int]:
-    """Ids of our outbox rows whose Message-ID the report returns (in its copy of the original
-    headers or message)."""
-    ids: set[int] = set()
+def _reference_mac(email_id: int, to: str) -> str:
+    digest = salted_hmac(MESSAGE_ID_SALT, f"{email_id}:{to.strip().lower()}",
+                         algorithm="sha256").digest()[:15]
+    return base64.b32encode(digest).decode().lower()
+
+
+def outbox_message_id(*, email_id: int, to: str) -> str:
+    """The Message-ID of outbox row ``email_id``, sent to ``to``."""
+    return f"<outbox-{email_id}.{_reference_mac(email_id, to)}@{settings.MAIL_REPLY_DOMAIN}>"
+
+
+def _returned_references(message: EmailMessage) -> set[tuple[int, str]]:
+    """(outbox row id, mac) of every Message-ID of ours the report returns (in its copy of the
+    original headers or message)."""
+    found: set[tuple[int, str]] = set()
     for part in message.walk():
         kind = part.get_content_type()
         if kind == "text/rfc822-headers":
@@ -101,26 +119,31 @@ def _returned_outbox_ids(message: EmailMessage) -> set[int]:
                            (inner if isinstance(inner, list) else [inner]))
         else:
             continue
-        ids |= {int(found) for found in _OUTBOX_ID.findall(text)}
-    return ids
+        found |= {(int(pk), mac.lower()) for pk, mac in _OUTBOX_ID.findall(text)}
+    return found
 
 
 def dsn_record(message: EmailMessage) -> list[str] | None:
     """Mark every address a delivery report gives up on; None if it is not one.
 
-    Only a report about a mail we sent to that address counts (it returns the original's
-    Message-ID, ``<outbox-N@...>``): anybody can write a delivery report, and a forged one must
-    not stop another player's mail."""
+    Only a report about a mail we sent to that very address counts: it must return that mail's
+    Message-ID, whose mac proves we made it for that recipient, and the outbox row must have
+    gone to the address the report says failed. Anybody can write a delivery report, and a
+    forged one must not stop another player's mail."""
     failures = dsn_failures(message)
     if failures is None:
         return None
     from portal.mail.models import OutgoingEmail
 
-    sent_to = {to.strip().lower() for to in OutgoingEmail.objects.filter(
-        pk__in=_returned_outbox_ids(message)).values_list("to", flat=True)}
+    references = _returned_references(message)
+    rows = dict(OutgoingEmail.objects.filter(
+        pk__in={pk for pk, _ in references}).values_list("pk", "to"))
     marked = []
     for address, diagnosis in failures:
-        if address.strip().lower() not in sent_to:
+        address = address.strip().lower()
+        ours = any(constant_time_compare(mac, _reference_mac(pk, address))
+                   and rows.get(pk, "").strip().lower() == address for pk, mac in references)
+        if not ours:
             logger.info("delivery report about %s names none of our mails to it", address)
             continue
         address_failing(address=address, reason=Reason.BOUNCE, detail=diagnosis, source="dsn")

@@ -69,6 +69,11 @@ class OutgoingEmail(models.Model):
                 name="outbox_pending",
                 condition=Q(status__in=["queued", "retry", "sending"]),
             ),
+            # The answers mailed to one address in the last hour (a cap on backscatter).
+            models.Index(
+                fields=["to", "created_at"], name="outbox_answers_to",
+                condition=Q(kind="reply"),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -81,7 +86,7 @@ class InboundMessage(models.Model):
     class Status(models.TextChoices):
         RECEIVED = "received", "Received, not processed yet"
         ACCEPTED = "accepted", "Orders accepted"
-        REFUSED = "refused", "Refused (answered)"
+        REFUSED = "refused", "Refused (answered when it carried a valid reply token)"
         IGNORED = "ignored", "Ignored (not answered)"
         ERROR = "error", "Processing failed"
 
@@ -107,9 +112,14 @@ class InboundMessage(models.Model):
         max_length=10, choices=Status.choices, default=Status.RECEIVED, db_index=True
     )
     outcome = models.CharField(
-        max_length=40, blank=True, help_text="Why: accepted, bad_token, wrong_sender, loop, ..."
+        max_length=40, blank=True,
+        help_text="Why: accepted, bad_token, wrong_sender, not_authentic, loop, ..."
     )
     error = models.TextField(blank=True)
+    authentication = models.CharField(
+        max_length=200, blank=True,
+        help_text="DKIM and DMARC results of the receiving server's Authentication-Results "
+                  "header, e.g. \"dkim=pass dmarc=pass (by mx.example.org)\"; empty: none.")
     match = models.ForeignKey(
         "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -1,23 +1,28 @@
-"""The reply-to token: which match, seat and phase an emailed order sheet is for.
+"""The reply-to token: which match, seat and phase an emailed order sheet is for, and which
+player it was given to.
 
-``play+<token>@<MAIL_REPLY_DOMAIN>``; the token is ``<match>-<seat>-<phase>`` (base 36, to
-keep the address's local part within 64 characters) signed with Django's TimestampSigner
-(HMAC-SHA256 of the site's secret key, a salt of its own): it cannot be guessed or altered.
-It stops working when its phase is resolved (checked when a reply arrives) and, in any case,
-after settings.MAIL_TOKEN_MAX_AGE_DAYS.
+``play+<token>@<MAIL_REPLY_DOMAIN>``; the token is ``<match>-<seat>-<phase>-<user>.<time>.<mac>``:
+numbers in base 36, and an HMAC-SHA256 (the site's secret key, a salt of its own) of the rest,
+cut to 120 bits and written in base 32. Everything is lower case, so a mail server that folds
+the case of the local part does not break it, and it stays within the 64 characters an address's
+local part may have. It cannot be guessed or altered; it names the player it was mailed to, so it
+stops working for a seat that changed hands; it stops working when its phase is resolved (checked
+when a reply arrives) and, in any case, after settings.MAIL_TOKEN_MAX_AGE_DAYS.
 """
 
 from __future__ import annotations
 
+import base64
 import re
+import time
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.conf import settings
-from django.core import signing
+from django.utils.crypto import constant_time_compare, salted_hmac
 
-SALT = "portal.mail.reply-token"
-_VALUE = re.compile(r"([0-9a-z]{1,12})-([0-9a-z]{1,12})-([0-9a-z]{1,12})")
+SALT = "portal.mail.reply-token.v2"
+_VALUE = re.compile(r"([0-9a-z]{1,12})-([0-9a-z]{1,12})-([0-9a-z]{1,12})-([0-9a-z]{1,12})")
+_TOKEN = re.compile(r"([0-9a-z-]{7,52})\.([0-9a-z]{1,12})\.([a-z2-7]{24})")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -26,15 +31,11 @@ class ReplyTarget:
     match_id: int
     seat_number: int
     phase_number: int
+    user_id: int
 
 
 class BadToken(Exception):
     """The token is missing, altered, forged or too old (the message says which)."""
-
-
-def _signer() -> signing.TimestampSigner:
-    # "." is not in the URL-safe base64 alphabet and is fine in an email local part.
-    return signing.TimestampSigner(salt=SALT, sep=".")
 
 
 def _b36(number: int) -> str:
@@ -46,35 +47,46 @@ def _b36(number: int) -> str:
             return text
 
 
-def token_value(*, match_id: int, seat_number: int, phase_number: int) -> str:
+def _mac(signed: str, key: str) -> str:
+    digest = salted_hmac(SALT, signed, secret=key, algorithm="sha256").digest()[:15]
+    return base64.b32encode(digest).decode().lower()
+
+
+def token_value(*, match_id: int, seat_number: int, phase_number: int, user_id: int) -> str:
     """The unsigned part of a token."""
-    return f"{_b36(match_id)}-{_b36(seat_number)}-{_b36(phase_number)}"
+    return "-".join(_b36(n) for n in (match_id, seat_number, phase_number, user_id))
 
 
-def token_make(*, match_id: int, seat_number: int, phase_number: int) -> str:
-    return _signer().sign(token_value(match_id=match_id, seat_number=seat_number,
-                                      phase_number=phase_number))
+def token_make(*, match_id: int, seat_number: int, phase_number: int, user_id: int,
+               now: float | None = None) -> str:
+    value = token_value(match_id=match_id, seat_number=seat_number, phase_number=phase_number,
+                        user_id=user_id)
+    signed = f"{value}.{_b36(int(time.time() if now is None else now))}"
+    return f"{signed}.{_mac(signed, settings.SECRET_KEY)}"
 
 
 def token_read(token: str) -> ReplyTarget:
-    try:
-        value = _signer().unsign(
-            token, max_age=timedelta(days=settings.MAIL_TOKEN_MAX_AGE_DAYS)
-        )
-    except signing.SignatureExpired:
-        raise BadToken("The reply address has expired.") from None
-    except signing.BadSignature:
-        raise BadToken("The reply address is not one we gave out (its signature is wrong).") \
-            from None
-    found = _VALUE.fullmatch(value)
+    """The target a token names; BadToken if it is not one we made or it has expired."""
+    found = _TOKEN.fullmatch(token.strip().lower())
     if found is None:
+        raise BadToken("The reply address is not one we gave out.")
+    value, stamp, mac = found.groups()
+    signed = f"{value}.{stamp}"
+    keys = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+    if not any(constant_time_compare(mac, _mac(signed, key)) for key in keys):
+        raise BadToken("The reply address is not one we gave out (its signature is wrong).")
+    if time.time() - int(stamp, 36) > settings.MAIL_TOKEN_MAX_AGE_DAYS * 86400:
+        raise BadToken("The reply address has expired.")
+    numbers = _VALUE.fullmatch(value)
+    if numbers is None:
         raise BadToken("The reply address does not name a match.")
-    match_id, seat, phase = (int(g, 36) for g in found.groups())
-    return ReplyTarget(match_id=match_id, seat_number=seat, phase_number=phase)
+    match_id, seat, phase, user_id = (int(g, 36) for g in numbers.groups())
+    return ReplyTarget(match_id=match_id, seat_number=seat, phase_number=phase, user_id=user_id)
 
 
-def reply_address(*, match_id: int, seat_number: int, phase_number: int) -> str:
-    token = token_make(match_id=match_id, seat_number=seat_number, phase_number=phase_number)
+def reply_address(*, match_id: int, seat_number: int, phase_number: int, user_id: int) -> str:
+    token = token_make(match_id=match_id, seat_number=seat_number, phase_number=phase_number,
+                       user_id=user_id)
     return f"{settings.MAIL_REPLY_LOCALPART}+{token}@{settings.MAIL_REPLY_DOMAIN}"
 
 

@@ -15,6 +15,7 @@ PRODUCTION_ENV = {
     "DATABASE_URL": "postgres://portal:secret@db.example.com:5432/portal",
     "REDIS_URL": "redis://redis.example.com:6379/0",
     "EMAIL_URL": "smtp://mailer:secret@smtp.example.com:587/?tls=True",
+    "ANYMAIL_WEBHOOK_SECRET": "esp:" + secrets.token_urlsafe(20),
 }
 
 
@@ -79,3 +80,11 @@ def test_rate_limits_count_the_address_the_trusted_proxy_saw():
     assert behind.stdout.strip() == "203.0.113.9", behind.stderr
     direct = manage("shell", "--no-imports", "-c", code, env=PRODUCTION_ENV)
     assert direct.stdout.strip() == "10.0.0.2", direct.stderr
+
+
+def test_production_refuses_to_start_with_open_mail_webhooks():
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "ANYMAIL_WEBHOOK_SECRET"}
+    result = manage("check", env=env)
+    assert result.returncode != 0
+    assert "mail.E001" in result.stderr
+    assert manage("check", env={**env, "INBOUND_WEBHOOKS": "false"}).returncode == 0

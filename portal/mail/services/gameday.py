@@ -42,7 +42,7 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     for seat, key in recipients:
         context = _base_context(match, seat, game)
         address = reply_address(match_id=match.pk, seat_number=seat.number,
-                                phase_number=match.phase_number)
+                                phase_number=match.phase_number, user_id=seat.user_id)
         context.update(
             gameday=gameday, gameday_name=name, next_gameday=local_time(match.deadline, seat.user),
             board=plugin.board_text(match.state, seat.number),

@@ -2,12 +2,17 @@
 
 ``inbound_store`` commits the message as received before anything else happens, so a failure
 later loses nothing (the row keeps the error, and an admin action processes it again).
-``inbound_process`` then checks, in this order: size, sender, mail loops (stored, never
-answered), the per-sender hourly cap, the reply token, the sender against the seat's player,
-the match and phase, attachments and charset, the text; and submits the orders through
-``games.services.sheet_submit`` like every other channel. Every refusal is answered with
-one clear email and changes nothing else; accepted orders are answered with the sheet as it
-counts and its receipt — to the seat's own player only.
+``inbound_process`` then checks, in this order: sender, mail loops and delivery reports (stored,
+never answered), the receiving server's DKIM / DMARC verdict, the reply token, the hourly cap
+per token, size, the seat's player against the token's and the sender, the match and phase,
+attachments and charset, the text; and submits the orders through
+``games.services.sheet_submit`` like every other channel.
+
+A From header proves nothing, so only a message with a valid reply token (one we mailed) is
+ever answered: every refusal of such a message is answered with one clear email and changes
+nothing else; accepted orders are answered with the sheet as it counts and its receipt. Without
+a valid token the message is stored as refused, with the reason, and not answered (no
+backscatter to whoever a forger named). Answers to one address are capped per hour.
 """
 
 from __future__ import annotations
@@ -29,11 +34,11 @@ import engine
 from games import plugins
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, sheet_submit
-from portal.mail import bodies, bounces
+from portal.mail import authresults, bodies, bounces
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.mail.services.notify import match_url, render
 from portal.mail.services.outbox import email_queue
-from portal.mail.tokens import BadToken, token_in_address, token_read
+from portal.mail.tokens import BadToken, ReplyTarget, token_in_address, token_read
 
 logger = logging.getLogger(__name__)
 Status = InboundMessage.Status
@@ -41,12 +46,14 @@ Status = InboundMessage.Status
 
 @dataclass
 class Refusal(Exception):
-    """Answer the sender with ``reason`` (and ``problems``), change nothing."""
+    """Answer the sender with ``reason`` (and ``problems``), change nothing. ``answer=False``:
+    store the refusal without answering, even a message with a valid token."""
 
     code: str
     reason: str
     problems: list[str] = field(default_factory=list)
     hint: str = ""
+    answer: bool = True
 
 
 @dataclass
@@ -55,6 +62,11 @@ class Ignore(Exception):
 
     code: str
     reason: str
+
+
+def _printable(text: str) -> str:
+    """A header value fit for a text column: PostgreSQL stores no NUL character."""
+    return text.replace("\x00", "\ufffd")
 
 
 def fingerprint(*, raw: bytes, sender: str, message_id: str) -> str:
@@ -90,8 +102,9 @@ def inbound_store(*, raw: bytes, source: str) -> InboundMessage:
         try:
             with transaction.atomic():
                 return InboundMessage.objects.create(
-                    source=source, raw=kept, size=len(raw), sender=sender[:254],
-                    subject=subject[:255], message_id=message_id[:255], fingerprint=key,
+                    source=source, raw=kept, size=len(raw), sender=_printable(sender)[:254],
+                    subject=_printable(subject)[:255],
+                    message_id=_printable(message_id)[:255], fingerprint=key,
                 )
         except IntegrityError:  # the same message, stored by a concurrent delivery just now
             continue
@@ -124,7 +137,9 @@ def _token(message: Any) -> str:
     return tokens[0]
 
 
-def _check_target(row: InboundMessage, message: Any, sender: str) -> tuple[Match, Seat, Phase]:
+def _target(row: InboundMessage, message: Any) -> tuple[ReplyTarget, Match, Seat, Phase]:
+    """What the reply token names; Refusal when there is no valid token (then nobody is
+    answered)."""
     try:
         target = token_read(_token(message))
     except BadToken as error:
@@ -138,7 +153,20 @@ def _check_target(row: InboundMessage, message: Any, sender: str) -> tuple[Match
     if match is None or seat is None or phase is None:
         raise Refusal("bad_token", "its reply address names a match that does not exist.")
     row.match, row.seat_number, row.phase_number = match, seat.number, phase.number
-    if seat.user is None or sender not in _user_addresses(seat.user):
+    return target, match, seat, phase
+
+
+def _check_holder(target: ReplyTarget, seat: Seat) -> None:
+    """The player the token was mailed to still holds the seat."""
+    if seat.user_id is None or seat.user_id != target.user_id:
+        raise Refusal("not_your_seat", "its reply address was given to the seat's previous "
+                      "player; the seat has changed hands since.",
+                      hint="Only the seat's current player can send its orders.")
+
+
+def _check_target(match: Match, seat: Seat, phase: Phase, sender: str) -> None:
+    """The seat's player sent the message, and the phase is open."""
+    if sender not in _user_addresses(seat.user):
         raise Refusal("wrong_sender", f"it was sent from {sender}, which is not the address "
                       "of the player of this seat.",
                       hint="Send your orders from the address your account uses.")
@@ -148,35 +176,53 @@ def _check_target(row: InboundMessage, message: Any, sender: str) -> tuple[Match
     if phase.status != Phase.Status.OPEN or match.phase_number != phase.number:
         raise Refusal("phase_resolved", f"phase {phase.number} of {match} has already been "
                       "resolved.", hint="Reply to the email of the current phase instead.")
-    return match, seat, phase
 
 
-def _read(row: InboundMessage) -> dict[str, Any]:
-    """Everything up to the submission; raises Refusal or Ignore."""
+def _check_rate(row: InboundMessage) -> None:
+    """At most MAIL_SEAT_HOURLY_CAP messages an hour per reply token: counted against what the
+    token names, so a forged From never uses up a player's allowance."""
+    hour_ago = timezone.now() - timedelta(hours=1)
+    # A seat's previous player's mails (refused as not_your_seat) do not count against its
+    # current player.
+    recent = InboundMessage.objects.filter(
+        match_id=row.match_id, seat_number=row.seat_number, phase_number=row.phase_number,
+        received_at__gte=hour_ago).exclude(pk=row.pk).exclude(outcome="not_your_seat").count()
+    if recent >= settings.MAIL_SEAT_HOURLY_CAP:
+        raise Ignore("rate_limited", f"{recent} messages to this reply address in the last "
+                     "hour")
+
+
+def _read(row: InboundMessage, reading: dict[str, Any]) -> dict[str, Any]:
+    """Everything up to the submission; raises Refusal or Ignore. Sets
+    ``reading["answerable"]`` once the message has shown a valid reply token."""
     raw = bytes(row.raw)
-    if row.size > settings.MAIL_MAX_INBOUND_BYTES:
-        head = bodies.parse_headers(raw)
-        if not bodies.sender_address(head):
-            raise Ignore("no_sender", "no From address")
-        if reason := bodies.loop_reason(head, _own_addresses()):
-            raise Ignore("loop", reason)
-        raise Refusal("too_large", f"it is {row.size // 1024} KB; order emails may be at most "
-                      f"{settings.MAIL_MAX_INBOUND_BYTES // 1024} KB.",
-                      hint="Send the orders as plain text, without attachments.")
-    message = bodies.parse(raw)
+    too_large = row.size > settings.MAIL_MAX_INBOUND_BYTES
+    # A message cut at the size limit is read by its headers only.
+    message = bodies.parse_headers(raw) if too_large else bodies.parse(raw)
     sender = bodies.sender_address(message)
     if not sender:
         raise Ignore("no_sender", "no From address (garbage or not an email)")
-    if (failed := bounces.dsn_record(message)) is not None:
+    if not too_large and (failed := bounces.dsn_record(message)) is not None:
         raise Ignore("bounce", "a delivery report; failing: " + (", ".join(failed) or "none"))
     if reason := bodies.loop_reason(message, _own_addresses()):
         raise Ignore("loop", reason)
-    hour_ago = timezone.now() - timedelta(hours=1)
-    recent = InboundMessage.objects.filter(sender=sender, received_at__gte=hour_ago).exclude(
-        pk=row.pk).count()
-    if recent >= settings.MAIL_SENDER_HOURLY_CAP:
-        raise Ignore("rate_limited", f"{recent} messages from {sender} in the last hour")
-    match, seat, phase = _check_target(row, message, sender)
+    verdict = authresults.verdict(message)
+    row.authentication = _printable(str(verdict))[:200]
+    if verdict.failed:
+        raise Refusal("not_authentic", f"the receiving mail server says {verdict.failed} "
+                      f"({verdict}).", answer=False)
+    target, match, seat, phase = _target(row, message)
+    reading["answerable"] = True
+    _check_holder(target, seat)
+    _check_rate(row)
+    if too_large:
+        raise Refusal("too_large", f"it is {row.size // 1024} KB; order emails may be at most "
+                      f"{settings.MAIL_MAX_INBOUND_BYTES // 1024} KB.",
+                      hint="Send the orders as plain text, without attachments.")
+    if "\x00" in bodies.header(message, "Subject") + bodies.header(message, "From"):
+        raise Refusal("nul", "its header has a NUL character, which no mail may carry.",
+                      hint="Send the orders from an ordinary mail program.")
+    _check_target(match, seat, phase, sender)
     attachments = bodies.attachment_names(message)
     if attachments:
         raise Refusal("attachments", "it has attachments (" + ", ".join(attachments[:5]) +
@@ -193,14 +239,28 @@ def _read(row: InboundMessage) -> dict[str, Any]:
             "phase": phase, "text": text}
 
 
+def _answers_left(address: str) -> int:
+    hour_ago = timezone.now() - timedelta(hours=1)
+    sent = OutgoingEmail.objects.filter(kind=OutgoingEmail.Kind.REPLY, to=address.lower(),
+                                        created_at__gte=hour_ago).count()
+    return settings.MAIL_ANSWERS_PER_ADDRESS_HOURLY - sent
+
+
 def _reply(row: InboundMessage, sender: str, context: dict[str, Any]) -> None:
+    """Queue the answer to ``sender``, unless it had its hourly share of answers already."""
+    if _answers_left(sender) <= 0:
+        note = (f"Not answered: {sender} had {settings.MAIL_ANSWERS_PER_ADDRESS_HOURLY} "
+                "answers in the last hour.")
+        row.error = f"{row.error}\n{note}".strip()
+        logger.info("inbound %s: %s", row.pk, note)
+        return
     text, html = render("reply", context)
     # Header values from a stranger's email: one line, bounded, or the answer could not be sent.
     subject = " ".join(row.subject.split())[:200] or "your orders"
     message_id = "".join(row.message_id.split())[:250]
     headers = {"In-Reply-To": message_id, "References": message_id} if message_id else {}
     email_queue(
-        kind=OutgoingEmail.Kind.REPLY, dedupe_key=f"reply:in{row.pk}", to=sender,
+        kind=OutgoingEmail.Kind.REPLY, dedupe_key=f"reply:in{row.pk}", to=sender.lower(),
         subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",
         body_text=text, body_html=html, match_id=row.match_id,
         phase_number=row.phase_number, headers=headers,
@@ -209,8 +269,9 @@ def _reply(row: InboundMessage, sender: str, context: dict[str, Any]) -> None:
 
 def _handle(row: InboundMessage) -> None:
     """Process a locked row; sets its status and outcome and queues the answer."""
+    reading = {"answerable": False}
     try:
-        read = _read(row)
+        read = _read(row, reading)
         match, seat, phase, text = read["match"], read["seat"], read["phase"], read["text"]
         try:
             receipt = sheet_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,
@@ -222,13 +283,17 @@ def _handle(row: InboundMessage) -> None:
                               hint="Correct them and reply again.") from None
             raise Refusal(error.code, error.message[0].lower() + error.message[1:]) from None
     except Ignore as ignore:
-        row.status, row.outcome, row.error = Status.IGNORED, ignore.code, ignore.reason
+        row.status, row.outcome, row.error = Status.IGNORED, ignore.code, _printable(ignore.reason)
         return
     except Refusal as refusal:
+        # Reasons may quote the mail (a file name, a header): no NUL may reach the database.
+        reason, problems = _printable(refusal.reason), [_printable(p) for p in refusal.problems]
         row.status, row.outcome = Status.REFUSED, refusal.code
-        row.error = "\n".join([refusal.reason, *refusal.problems])
+        row.error = "\n".join([reason, *problems])
+        if not (refusal.answer and reading["answerable"]):
+            return  # no valid reply token: whoever the From names may not have written it
         _reply(row, row.sender or bodies.sender_address(bodies.parse_headers(bytes(row.raw))), {
-            "accepted": False, "reason": refusal.reason, "problems": refusal.problems,
+            "accepted": False, "reason": reason, "problems": problems,
             "retry_hint": refusal.hint,
             "match_url": match_url(row.match) if row.match_id else "",
         })

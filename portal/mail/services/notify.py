@@ -235,7 +235,7 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
         board=plugin.board_text(state, seat.number),
         grammar=plugin.orders_help(state, seat.number),
         reply_address=reply_address(match_id=match.pk, seat_number=seat.number,
-                                    phase_number=phase.number),
+                                    phase_number=phase.number, user_id=seat.user_id),
         leave_extended=duration_text(phase.leave_extended) if phase.leave_extended else "",
         **plugin.your_move_context(match, seat, state),
     )
@@ -459,7 +459,8 @@ def digests_send(*, now: datetime | None = None) -> int:
                     deadline=local_time(timing.seat_due(match, seat.number)
                                         or match.deadline, user), submitted=done,
                     reply_address="" if done or phase is None else reply_address(
-                        match_id=match.pk, seat_number=seat.number, phase_number=phase.number),
+                        match_id=match.pk, seat_number=seat.number, phase_number=phase.number,
+                        user_id=user.pk),
                 )
             else:
                 item["result"] = result_text(match, game)

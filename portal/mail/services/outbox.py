@@ -137,10 +137,11 @@ class OutboxMessage(EmailMultiAlternatives):
 
 
 def _message(row: OutgoingEmail, connection: Any) -> EmailMultiAlternatives:
+    from portal.mail.bounces import outbox_message_id
     from portal.mail.unsubscribe import unsubscribe_headers
 
     headers = {**AUTO_HEADERS, **unsubscribe_headers(row), **row.headers,
-               "Message-ID": f"<outbox-{row.pk}@{settings.MAIL_REPLY_DOMAIN}>"}
+               "Message-ID": outbox_message_id(email_id=row.pk, to=row.to)}
     message = OutboxMessage(
         subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers,

@@ -55,24 +55,43 @@ def test_a_person_writing_is_not_a_loop():
     assert bodies.loop_reason(message(From="portal@example.test"), {"portal@example.test"})
 
 
-def test_a_token_names_match_seat_and_phase_and_cannot_be_altered():
-    token = token_make(match_id=12, seat_number=2, phase_number=7)
+def test_a_token_names_match_seat_phase_and_player_and_cannot_be_altered():
+    token = token_make(match_id=12, seat_number=2, phase_number=7, user_id=40)
     target = token_read(token)
-    assert (target.match_id, target.seat_number, target.phase_number) == (12, 2, 7)
+    assert (target.match_id, target.seat_number, target.phase_number, target.user_id) == (
+        12, 2, 7, 40)
+    for altered in ("c-1-7-14", "c-2-7-15", "d-2-7-14"):
+        with pytest.raises(BadToken):
+            token_read(token.replace("c-2-7-14", altered))
     with pytest.raises(BadToken):
-        token_read(token.replace("c-2-7", "c-1-7"))
-    with pytest.raises(BadToken):
-        token_read("c-2-7")
-    assert token != token_make(match_id=12, seat_number=1, phase_number=7)
+        token_read("c-2-7-14")
+    assert token != token_make(match_id=12, seat_number=2, phase_number=7, user_id=41)
+
+
+def test_a_token_survives_a_mail_server_that_changes_its_case():
+    token = token_make(match_id=12, seat_number=2, phase_number=7, user_id=40)
+    assert token == token.lower()
+    assert token_read(token.upper()).user_id == 40
+
+
+def test_a_token_signed_with_a_retired_secret_key_still_reads(settings):
+    token = token_make(match_id=3, seat_number=1, phase_number=2, user_id=5)
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "the new key of the site, long enough to be a key 0123456789"
+    assert token_read(token).match_id == 3
+    settings.SECRET_KEY_FALLBACKS = []
+    with pytest.raises(BadToken, match="signature"):
+        token_read(token)
 
 
 def test_the_reply_address_carries_the_token(settings):
     settings.MAIL_REPLY_DOMAIN = "play.example.test"
-    address = reply_address(match_id=3, seat_number=1, phase_number=2)
+    address = reply_address(match_id=3, seat_number=1, phase_number=2, user_id=9)
     assert token_read(token_in_address(address)).match_id == 3
-    big = reply_address(match_id=45_000, seat_number=2, phase_number=1_200)
+    big = reply_address(match_id=2_000_000_000, seat_number=100, phase_number=1_000_000,
+                        user_id=2_000_000_000)
     assert len(big.split("@")[0]) <= 64  # an email local part's limit (RFC 5321)
-    assert token_read(token_in_address(big)).phase_number == 1_200
+    assert token_read(token_in_address(big)).phase_number == 1_000_000
     assert token_in_address("play+abc@elsewhere.test") is None
     assert token_in_address("someone@play.example.test") is None
 

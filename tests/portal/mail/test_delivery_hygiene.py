@@ -148,7 +148,8 @@ def test_an_anymail_delivery_event_marks_nothing(duel):
 def test_out_of_office_answers_are_stored_and_never_answered(duel, mailboxes, subject):
     message = EmailMessage()
     message["From"] = duel.alice.email
-    message["To"] = reply_address(match_id=duel.pk, seat_number=1, phase_number=1)
+    message["To"] = reply_address(match_id=duel.pk, seat_number=1, phase_number=1,
+                                  user_id=duel.alice.pk)
     message["Subject"] = subject
     message.set_content("I am away until Monday.")
     mailboxes.clear()

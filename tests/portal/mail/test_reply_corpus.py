@@ -55,7 +55,7 @@ def test_a_client_reply_is_accepted_with_exactly_the_orders_written(file, make_u
     expected = game.parse_text(state, 1, orders)
     raw = addressed((CORPUS / file).read_bytes(), sender=alice.email,
                     to=reply_address(match_id=match.pk, seat_number=1,
-                                     phase_number=match.phase_number))
+                                     phase_number=match.phase_number, user_id=alice.pk))
 
     row = receive(raw)
     assert (row.status, row.outcome, row.error) == ("accepted", "accepted", "")
