@@ -10,6 +10,8 @@ import pkgutil
 
 from engine.base import (
     Game,
+    Option,
+    OptionKind,
     OptionsError,
     Outcome,
     PhaseKind,
@@ -18,11 +20,17 @@ from engine.base import (
     Result,
     RuleError,
     TextError,
+    gettext_noop,
+    option_applies,
+    option_value,
+    options_with,
     rng_for,
 )
 
 __all__ = [
     "Game",
+    "Option",
+    "OptionKind",
     "OptionsError",
     "Outcome",
     "PhaseKind",
@@ -33,6 +41,10 @@ __all__ = [
     "TextError",
     "games",
     "get",
+    "gettext_noop",
+    "options_with",
+    "option_applies",
+    "option_value",
     "register",
     "rng_for",
 ]

@@ -7,6 +7,7 @@ None); a state must survive ``json.loads(json.dumps(state))`` unchanged.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -63,6 +64,90 @@ class OptionsError(RuleError):
 
 class TextError(RuleError):
     """A plain-text order sheet could not be read; each problem's path names the line."""
+
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation; the portal translates it where a person reads it (the
+    engine has no locale)."""
+    return message
+
+
+class OptionKind(StrEnum):
+    """What sort of value an option takes, i.e. which widget a form draws for it."""
+
+    INT = "int"  # a whole number within minimum..maximum (None allowed if optional)
+    BOOL = "bool"  # a tick box
+    CHOICE = "choice"  # one of ``choices``
+    CHOICES = "choices"  # a list of any of ``choices`` (in their order)
+    TIME = "time"  # a time of day "HH:MM"
+    TIME_ZONE = "time_zone"  # an IANA zone name; a form starts from its user's zone
+    CUSTOM = "custom"  # drawn only by the game's own ``widget`` (JSON otherwise)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One match option as a form shows it: plain data beside ``validate_options``, which stays
+    the only judge of a value. ``path`` is where the value lives ("schedule.open"); its default
+    is ``default_options()``'s (``fallback`` where that has none, e.g. under another ``when``).
+    Texts are English, marked with ``gettext_noop``; the portal translates them."""
+
+    path: str
+    kind: OptionKind
+    label: str
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label)
+    optional: bool = False  # an empty field means None
+    # Used only while the option at this path holds one of these values (else left out).
+    when: tuple[str, tuple[Any, ...]] | None = None
+    widget: str = ""  # the name of a widget the game's web plug-in draws itself
+    fallback: Any = None
+
+
+def option_value(options: Mapping[str, Any], path: str, default: Any = None) -> Any:
+    """The value at dotted ``path`` in ``options`` (``default`` where there is none)."""
+    value: Any = options
+    for key in path.split("."):
+        if not isinstance(value, Mapping) or key not in value:
+            return default
+        value = value[key]
+    return value
+
+
+def option_applies(option: Option, options: Mapping[str, Any]) -> bool:
+    """Is ``option`` in force for ``options`` (its ``when`` holds, or it has none)?"""
+    return option.when is None or option_value(options, option.when[0]) in option.when[1]
+
+
+def options_with(schema: Iterable[Option], base: Mapping[str, Any],
+                 values: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with each field's value from ``values`` (by path), and without the fields
+    not in force for the result (switching a schedule's kind drops the other kind's keys)."""
+    out = copy.deepcopy(dict(base))
+    fields = list(schema)
+    for option in fields:
+        if option.path in values:
+            *parents, last = option.path.split(".")
+            target = out
+            for key in parents:
+                if not isinstance(target.get(key), dict):
+                    target[key] = {}
+                target = target[key]
+            target[last] = values[option.path]
+    for option in fields:
+        if not option_applies(option, out):
+            *parents, last = option.path.split(".")
+            parent = option_value(out, ".".join(parents)) if parents else out
+            if isinstance(parent, dict):
+                parent.pop(last, None)
+    return out
+
+
+# The presets a lobby offers before any detail (``Game.preset_options`` adapts each to a game).
+PRESET_QUICK = "quick"  # a person against bots, now: short deadlines
+PRESET_CORRESPONDENCE = "correspondence"  # a day a turn
+PRESET_CLOCK = "clock"  # a correspondence clock: a bank of days plus some per turn
 
 
 @dataclass(frozen=True)
@@ -142,6 +227,21 @@ class Game:
 
     def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
         raise NotImplementedError
+
+    def options_schema(self) -> tuple[Option, ...]:
+        """The options a form offers as fields (the rest are set as JSON): see ``Option``."""
+        return ()
+
+    def preset_options(self, preset: str) -> dict[str, Any]:
+        """Options that a preset (``PRESET_*``) changes from the defaults for this game, e.g.
+        frequent gamedays for a quick game. The default: none."""
+        return {}
+
+    def options_notes(self, options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Sentences a match's creator should read about valid ``options`` (e.g. when gamedays
+        open), each a ``gettext_noop`` text with %(name)s placeholders and its values (a tuple
+        of ``gettext_noop`` texts is translated item by item and read as a list)."""
+        return []
 
     # -- phases --------------------------------------------------------------------------
     def prompts(self, state: State) -> dict[int, Prompt]:

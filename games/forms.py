@@ -7,9 +7,11 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 import engine
-from games import plugins
+from engine import Option, option_applies
+from games import option_fields, plugins
 from games.models import Match
 
 # More seat pickers than this make the form unusable: further seats are open seats, filled
@@ -48,79 +50,95 @@ def parse_json_object(text: str, what: str) -> dict[str, Any]:
 
 
 class MatchCreateForm(forms.Form):
-    """Create a match: game, seats, options, time control, missed-deadline policy.
+    """Create a match: the game, a preset (how to play), seats, the game's options as fields
+    drawn from its schema, and (advanced) the time control, missed-deadline policy and the
+    options as JSON.
 
-    The seat pickers depend on the chosen game and seat count, so they are built per request.
+    The seat pickers and option fields depend on the chosen game and preset, so they are built
+    per request. Changing the game or the preset fills them in again (``options_game`` and
+    ``preset_filled`` say what they were filled for).
     """
 
-    game = forms.ChoiceField(choices=game_choices)
-    title = forms.CharField(max_length=120, required=False)
-    seat_count = forms.IntegerField(label="Number of seats", min_value=1)
+    # The fields shown before the game's options; the rest (but the JSON) go under "advanced".
+    MAIN = ("game", "preset", "title", "seat_count")
+    LATER = ("is_public",)
+
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
+    preset = forms.ChoiceField(label=_("How do you want to play?"), widget=forms.RadioSelect,
+                               choices=[(p.slug, p.label) for p in option_fields.PRESETS],
+                               required=False)
+    title = forms.CharField(label=_("Title"), max_length=120, required=False)
+    seat_count = forms.IntegerField(label=_("Number of seats"), min_value=1)
     options = forms.CharField(
+        label=_("Options as JSON"),
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         required=False,
-        help_text="The game's options as JSON; the defaults are filled in.",
+        help_text=_("Leave empty to use the fields above. Options written here are used "
+                    "instead of them, as in the API."),
     )
-    # The game the options text was filled in for: changing the game refills the defaults.
+    # What the fields were filled in for: changing the game or preset fills them in again.
     options_game = forms.CharField(widget=forms.HiddenInput, required=False)
+    preset_filled = forms.CharField(widget=forms.HiddenInput, required=False)
     hours_per_phase = forms.DecimalField(
-        label="Hours per phase",
+        label=_("Hours per phase"),
         min_value=Decimal("0.05"),
         max_value=Decimal(24 * 30),
         decimal_places=3,
         initial=Decimal(24),
-        help_text="Time control: each phase's deadline, in hours (0.05 = 3 minutes).",
+        help_text=_("Time control: each phase's deadline, in hours (0.05 = 3 minutes)."),
     )
     clock_bank_hours = forms.DecimalField(
-        label="Clock: time bank (hours)", required=False, min_value=Decimal(1),
+        label=_("Clock: time bank (hours)"), required=False, min_value=Decimal(1),
         max_value=Decimal(30 * 24), decimal_places=3,
-        help_text="Correspondence clocks instead of a fixed deadline: each seat starts with "
-                  "this bank (72 = 3 days), charged only while it owes orders and is in its "
-                  "player's active hours. Empty: the hours per phase above.")
+        help_text=_("Correspondence clocks instead of a fixed deadline: each seat starts with "
+                    "this bank (72 = 3 days), charged only while it owes orders and is in its "
+                    "player's active hours. Empty: the hours per phase above."))
     clock_increment_hours = forms.DecimalField(
-        label="Clock: added per phase (hours)", required=False, min_value=Decimal(0),
+        label=_("Clock: added per phase (hours)"), required=False, min_value=Decimal(0),
         max_value=Decimal(30 * 24), decimal_places=3, initial=Decimal(24))
     clock_cap_hours = forms.DecimalField(
-        label="Clock: largest bank (hours)", required=False, min_value=Decimal(1),
+        label=_("Clock: largest bank (hours)"), required=False, min_value=Decimal(1),
         max_value=Decimal(30 * 24), decimal_places=3, initial=Decimal(168))
     max_shift_hours = forms.DecimalField(
-        label="Move a deadline out of a player's night by at most (hours)", required=False,
+        label=_("Move a deadline out of a player's night by at most (hours)"), required=False,
         min_value=Decimal(0), max_value=Decimal(7 * 24), decimal_places=3, initial=Decimal(12),
-        help_text="A fixed deadline outside the active hours of a player who still owes orders "
-                  "moves to the start of their next window, by at most this much. 0: never; "
-                  "empty: 12.")
+        help_text=_("A fixed deadline outside the active hours of a player who still owes "
+                    "orders moves to the start of their next window, by at most this much. "
+                    "0: never; empty: 12."))
     miss_policy = forms.ChoiceField(
-        label="When a player keeps missing deadlines",
+        label=_("When a player keeps missing deadlines"),
         choices=Match.MissPolicy.choices,
         initial=Match.MissPolicy.REPLACE,
     )
     miss_limit = forms.IntegerField(
-        label="Misses in a row before that",
+        label=_("Misses in a row before that"),
         min_value=1,
         max_value=20,
         initial=3,
-        help_text="A missed deadline plays the game's default orders for that seat.",
+        help_text=_("A missed deadline plays the game's default orders for that seat."),
     )
     is_public = forms.BooleanField(
-        label="Public (anyone may watch and join open seats)", required=False, initial=True
+        label=_("Public (anyone may watch and join open seats)"), required=False, initial=True
     )
     min_reliability = forms.IntegerField(
-        label="Minimum reliability to join (%)",
+        label=_("Minimum reliability to join (%)"),
         min_value=0,
         max_value=100,
         required=False,
-        help_text="Players whose reliability record is lower (or who have none yet) cannot "
-                  "take a seat. Empty: anyone.",
+        help_text=_("Players whose reliability record is lower (or who have none yet) cannot "
+                    "take a seat. Empty: anyone."),
     )
     allow_vacations = forms.BooleanField(
-        label="Allow vacations (a player's leave extends the deadline)", required=False,
+        label=_("Allow vacations (a player's leave extends the deadline)"), required=False,
         initial=True,
-        help_text="Players take leave on their profile, from a yearly bank of days.",
+        help_text=_("Players take leave on their profile, from a yearly bank of days."),
     )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        self.refilled = False
+        self.option_names: dict[str, Option] = {}  # field name -> its option
         source = self.data if self.is_bound else self.initial
         slug = str(source.get("game") or default_game_slug())
         offered = dict(game_choices())
@@ -130,62 +148,207 @@ class MatchCreateForm(forms.Form):
         if game is None:
             return
         self.fields["game"].initial = game.slug
+        presets = option_fields.presets_for(game)
+        self.fields["preset"].choices = [(p.slug, p.label) for p in presets]
+        chosen = {p.slug: p for p in presets}
+        preset = chosen.get(str(source.get("preset") or ""), presets[0])
+        self.preset = preset
+        self.fields["preset"].initial = preset.slug
+        self.fields["preset"].help_text = preset.help
         low, high = game.min_seats, game.max_seats
         count = _int_or(source.get("seat_count"), low)
         count = min(max(count, low), high)
         self.fields["seat_count"] = forms.IntegerField(
-            label="Number of seats", min_value=low, max_value=high, initial=count,
-            help_text=f"{game.name or game.slug}: {low}–{high} seats."
-            + (f" Seats after {MAX_SEAT_PICKERS} are open seats, filled through the invite link."
-               if high > MAX_SEAT_PICKERS else ""),
+            label=_("Number of seats"), min_value=low, max_value=high, initial=count,
+            help_text=_("%(game)s: %(low)s–%(high)s seats.") % {
+                "game": game.name or game.slug, "low": low, "high": high}
+            + (" " + _("Seats after %(count)s are open seats, filled through the invite "
+                       "link.") % {"count": MAX_SEAT_PICKERS} if high > MAX_SEAT_PICKERS
+               else ""),
             # A game with one seat count has nothing to choose.
             widget=forms.HiddenInput if low == high else forms.NumberInput,
         )
-        self.options_refilled = False
-        if self.is_bound and self.data.get("options_game") not in (None, "", game.slug):
-            # The options text was written for the previously chosen game: start from defaults.
-            self.data = self.data.copy()
-            self.data["options"] = options_json(game.default_options())
-            self.data["options_game"] = game.slug
-            self.options_refilled = True
-        if not self.is_bound:
-            self.initial["seat_count"] = count
-            if self.initial.get("options_game") != game.slug or not self.initial.get("options"):
-                self.initial["options"] = options_json(game.default_options())
-                self.initial["options_game"] = game.slug
-        choices = [(ME, "Me"), (OPEN, "Open seat (another player joins)")]
-        choices += [(f"{BOT_PREFIX}{bot}", f"Bot: {bot}") for bot in game.bots]
-        # By default: me against bots (or open seats for a game without bots).
-        others = f"{BOT_PREFIX}{game.bots[0]}" if game.bots else OPEN
+        self.base_options = option_fields.preset_base(game, preset)
+        plugin = plugins.plugin_for(game.slug)
+        for option in game.options_schema():
+            field = option_fields.make_field(option, plugin)
+            if field is not None:
+                name = option_fields.field_name(option)
+                self.fields[name] = field
+                self.option_names[name] = option
+        choices = [(ME, _("Me")), (OPEN, _("Open seat (another player joins)"))]
+        choices += [(f"{BOT_PREFIX}{bot}", _("Bot: %(bot)s") % {"bot": bot})
+                    for bot in game.bots]
         for number in range(1, min(count, MAX_SEAT_PICKERS) + 1):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
-                label=f"Seat {number}: {game.seat_name(number)}",
-                choices=choices,
-                initial=ME if number == 1 else others,
-            )
-        # Keep the seat pickers next to the seat count.
-        order = ["game", "title", "seat_count"]
+                label=seat_label(game, number), choices=choices)
+        self._fill(game, preset, count, source)
+        order = [*self.MAIN]
         order += [f"seat_{n}" for n in range(1, min(count, MAX_SEAT_PICKERS) + 1)]
+        order += [*self.option_names, *self.LATER]
         self.order_fields(order)
 
+    def _fill(self, game: Any, preset: option_fields.Preset, count: int,
+              source: Any) -> None:
+        """Start values of the preset (and option fields) for this game and preset; a bound
+        form filled for another game or preset gets them instead of what it carried."""
+        others = f"{BOT_PREFIX}{game.bots[0]}" if game.bots and preset.bots else OPEN
+        zone = getattr(getattr(self.user, "profile", None), "time_zone", None)
+        fill: dict[str, Any] = {
+            "hours_per_phase": preset.hours_per_phase,
+            "clock_bank_hours": preset.clock_bank_hours,
+            "clock_increment_hours": preset.clock_increment_hours,
+            "clock_cap_hours": preset.clock_cap_hours,
+            "options_game": game.slug, "preset_filled": preset.slug,
+        }
+        fill.update({f"seat_{n}": ME if n == 1 else others
+                     for n in range(1, min(count, MAX_SEAT_PICKERS) + 1)})
+        starts = option_fields.start_values(game, self.base_options, zone)
+        fill.update({name: starts[option.path] for name, option in self.option_names.items()})
+        game_changed = source.get("options_game") not in (None, "", game.slug)
+        stale = game_changed or source.get("preset_filled") not in (None, "", preset.slug)
+        if not self.is_bound:
+            # A re-draw carries the fields as they were: an option box left empty is absent.
+            redraw = "preset_filled" in self.initial and not stale
+            for name, value in fill.items():
+                if stale or name not in self.initial:
+                    self.initial[name] = value
+                    if redraw and name in self.option_names and isinstance(
+                            self.fields[name], forms.BooleanField | forms.MultipleChoiceField):
+                        self.initial[name] = [] if isinstance(value, list) else False
+                elif name in self.option_names:
+                    self.initial[name] = _one_or_many(self.fields[name], self.initial[name])
+            if game_changed:
+                self.initial["options"] = ""
+            return
+        if stale:
+            # Filled in for another game or preset: start again from this one's values.
+            self.data = self.data.copy()
+            for name, value in fill.items():
+                if isinstance(value, list) and hasattr(self.data, "setlist"):
+                    self.data.setlist(name, value)
+                elif isinstance(value, bool):
+                    if value:
+                        self.data[name] = "on"
+                    else:
+                        self.data.pop(name, None)
+                else:
+                    self.data[name] = "" if value is None else str(value)
+            if game_changed:
+                self.data["options"] = ""
+            self.refilled = True
+        for name in self.option_names:
+            self.fields[name].initial = fill[name]
+
+    # -- what the template shows where ---------------------------------------------------
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields
                 if name.startswith("seat_") and name[5:].isdigit()]
 
-    def clean_options(self) -> dict[str, Any]:
-        if self.options_refilled:
-            raise forms.ValidationError(
-                "The options were written for another game; this game's defaults are filled in "
-                "now. Check them and create the match again."
-            )
-        return parse_json_object(self.cleaned_data.get("options", ""), "Options")
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in (*self.MAIN, *[f.name for f in self.seat_fields()])
+                if name in self.fields and not self.fields[name].widget.is_hidden]
+
+    def option_bound_fields(self) -> list[tuple[forms.BoundField, bool]]:
+        """Each option field and whether to hide it: out of force for the options as they
+        stand (e.g. the minutes of a schedule kind not chosen)."""
+        current = self.current_options()
+        return [(self[name], not option_applies(option, current))
+                for name, option in self.option_names.items()]
+
+    def later_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.LATER]
+
+    def advanced_fields(self) -> list[forms.BoundField]:
+        shown = {*self.MAIN, *self.option_names, *self.LATER, "options"}
+        return [field for field in self.visible_fields()
+                if field.name not in shown and not field.name.startswith("seat_")]
+
+    def advanced_has_errors(self) -> bool:
+        return self.is_bound and any(field.errors for field in self.advanced_fields()) or \
+            bool(self.is_bound and self.errors.get("options"))
+
+    def triggers(self) -> set[str]:
+        """The fields whose change re-draws the form (what other fields depend on)."""
+        depended = {option.when[0] for option in self.option_names.values() if option.when}
+        return {"game", "preset", "seat_count"} | {
+            name for name, option in self.option_names.items() if option.path in depended}
+
+    # -- the options -------------------------------------------------------------------------
+    def options_as_json(self) -> bool:
+        """Did the person write the options as JSON (then the fields are not used)?"""
+        source = self.data if self.is_bound else self.initial
+        return bool(str(source.get("options") or "").strip())
+
+    def _raw_values(self) -> dict[str, Any]:
+        """The option fields' values as they stand: cleaned where the form was validated, read
+        from the data of a bound form, else their start values."""
+        values: dict[str, Any] = {}
+        cleaned = getattr(self, "cleaned_data", {})
+        for name, option in self.option_names.items():
+            field = self.fields[name]
+            if name in cleaned:
+                value = cleaned[name]
+            elif self.is_bound:
+                try:
+                    value = field.clean(field.widget.value_from_datadict(
+                        self.data, self.files, self.add_prefix(name)))
+                except forms.ValidationError:
+                    value = field.initial
+            else:
+                value = self.initial.get(name, field.initial)
+            values[option.path] = option_fields.field_value(option, value)
+        return values
+
+    def current_options(self) -> dict[str, Any]:
+        """The options the fields give as they stand (to show what they mean)."""
+        if self.game_obj is None:
+            return {}
+        try:
+            return option_fields.options_from(self.game_obj, self.base_options,
+                                              self._raw_values())
+        except (TypeError, ValueError):
+            return dict(self.base_options)
+
+    def options_notes(self) -> list[str]:
+        """What the game says about these options (e.g. when gamedays open)."""
+        if self.game_obj is None or self.options_as_json():
+            return []
+        try:
+            options = self.game_obj.validate_options(self.current_options())
+        except engine.RuleError:
+            return []
+        return option_fields.notes_text(self.game_obj, options)
+
+    def fields_json(self) -> str:
+        """The options the fields give, as JSON (a start for the JSON box and the API)."""
+        return options_json(self.current_options())
+
+    def clean_options(self) -> dict[str, Any] | None:
+        """The options as JSON, or None when left empty (the fields are used)."""
+        text = self.cleaned_data.get("options", "")
+        if not text.strip():
+            return None
+        return parse_json_object(text, _("Options"))
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         if self.game_obj is None:
-            raise forms.ValidationError("No game is installed on this site.")
+            raise forms.ValidationError(_("No game is installed on this site."))
+        if self.refilled:
+            raise forms.ValidationError(_(
+                "The settings were filled in again for the game and the way to play you "
+                "chose. Check them and create the match again."))
         if cleaned.get("game") and cleaned["game"] != self.game_obj.slug:
-            self.add_error("game", "Choose one of the listed games.")
+            self.add_error("game", _("Choose one of the listed games."))
+        in_force = option_fields.fields_in_force(self.option_names.values(),
+                                                 self.current_options())
+        for name, option in self.option_names.items():
+            # A field out of force or bypassed by the JSON is not used: nor are its problems.
+            if (option not in in_force or self.options_as_json()) and name in self.errors:
+                del self.errors[name]
+        if "options" in cleaned and cleaned["options"] is None and not self.errors:
+            cleaned["options"] = self.current_options()
         count = cleaned.get("seat_count")
         if count is None:
             return cleaned
@@ -194,7 +357,7 @@ class MatchCreateForm(forms.Form):
         if any(pick is None for pick in picks):
             return cleaned  # a seat field has its own error already
         if picks.count(ME) > 1:
-            raise forms.ValidationError("You can take only one seat.")
+            raise forms.ValidationError(_("You can take only one seat."))
         seats: list[dict[str, Any]] = []
         for pick in picks:
             if pick == ME:
@@ -205,6 +368,35 @@ class MatchCreateForm(forms.Form):
                 seats.append({"kind": "bot", "bot": pick.removeprefix(BOT_PREFIX)})
         cleaned["seats"] = seats
         return cleaned
+
+    def add_option_problems(self, problems: list[Any]) -> None:
+        """Put the engine's problems with the options next to the fields they are about."""
+        for problem in problems:
+            option = None if self.options_as_json() else option_fields.field_for_path(
+                self.option_names.values(), problem.path)
+            name = option_fields.field_name(option) if option is not None else None
+            if name in self.fields:
+                self.add_error(name, problem.message)
+            elif self.options_as_json() or not problem.path:
+                self.add_error("options" if self.options_as_json() else None, str(problem))
+            else:
+                self.add_error(None, str(problem))
+
+
+def seat_label(game: Any, number: int) -> str:
+    """"Seat 2", or "Seat 2 (South)" when the game names its seats."""
+    name = game.seat_name(number)
+    if not name or name == f"Seat {number}":  # the engine's default name says nothing more
+        return _("Seat %(number)s") % {"number": number}
+    return _("Seat %(number)s (%(name)s)") % {"number": number, "name": name}
+
+
+def _one_or_many(field: forms.Field, value: Any) -> Any:
+    """A re-drawn option field's value (a list from the query string) as the field holds it."""
+    many = isinstance(field, forms.MultipleChoiceField | forms.MultiValueField)
+    if isinstance(value, list):
+        return value if many else (value[-1] if value else "")
+    return [value] if isinstance(field, forms.MultipleChoiceField) else value
 
 
 def _int_or(value: Any, default: int) -> int:

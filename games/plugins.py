@@ -29,7 +29,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 import engine
-from engine import Game, Problem
+from engine import Game, Option, Problem
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -50,8 +50,6 @@ class GamePlugin:
     # (games/partials/typed_orders.html, "Type your orders instead": also the keyboard and
     # screen-reader path).
     text_panel: bool = True
-    # Option widgets shown on the create form above the options JSON (None: the JSON alone).
-    options_template: str | None = None
     # The rules page and its context (``rules_context``).
     rules_template: str = "games/generic/rules.html"
     # A replay frame (partial) and the board template of the generic page.
@@ -70,6 +68,13 @@ class GamePlugin:
     @property
     def name(self) -> str:
         return self.game.name or self.slug
+
+    # -- the create form -----------------------------------------------------------------
+    def option_field(self, option: Option, **kwargs: Any) -> Any:
+        """The form field (a ``django.forms.Field`` made with ``kwargs``: label, help text)
+        for an option this game draws itself (``Option.widget`` names which); its cleaned
+        value is the option's value. The default: None, the option is set in the JSON only."""
+        return None
 
     # -- URLs ---------------------------------------------------------------------------
     def match_urls(self) -> list[URLPattern]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.base import (
     Game,
+    Option,
     Outcome,
     PhaseKind,
     Problem,
@@ -19,7 +20,7 @@ from engine.base import (
 )
 from engine.final_act import board
 from engine.final_act.legal import legal_actions
-from engine.final_act.options import default_options, validate_options
+from engine.final_act.options import OPTIONS_SCHEMA, default_options, validate_options
 from engine.final_act.orders import default_orders, sheet_warnings, validate_orders
 from engine.final_act.position import Position
 from engine.final_act.rounds import resolve_round
@@ -68,6 +69,9 @@ class FinalAct(Game):
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return validate_options(options)
+
+    def options_schema(self) -> tuple[Option, ...]:
+        return OPTIONS_SCHEMA
 
     def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
         if seats != 2:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import OptionsError, Problem
+from engine.base import Option, OptionKind, OptionsError, Problem
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.checks import is_int, unknown_fields
 from engine.final_act.scenario import validate_scenario
@@ -96,3 +97,21 @@ def validate_options(options: Any) -> dict[str, Any]:
     if problems:
         raise OptionsError(problems)
     return result
+
+
+# -- the options as a form shows them (``validate_options`` above stays the judge) -------------
+
+OPTIONS_SCHEMA: tuple[Option, ...] = (
+    Option("advanced", OptionKind.CHOICES, _("Advanced rules"),
+           choices=(("wrecks", _("Wrecks block squares and line of fire")),
+                    ("officer_loss", _("Officer loss costs a shell")),
+                    ("double_shot", _("Double shot, once per game")),
+                    ("repair", _("Repair behind a berm, once per game")))),
+    # null or {"mode", "k"}: drawn by the web plug-in's own widget
+    Option("tokens", OptionKind.CUSTOM, _("Action tokens"),
+           _("k is the number of tokens each side gets (1 to 7)."), widget="action-tokens"),
+    Option("extra_forces", OptionKind.BOOL,
+           _("Extra Forces (anti-tank infantry and a repair unit)")),
+    Option("round_limit", OptionKind.INT, _("Round limit"),
+           _("The match ends after this many rounds."), minimum=1, maximum=MAX_ROUND_LIMIT),
+)

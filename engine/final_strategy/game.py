@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.base import (
     Game,
+    Option,
     OptionsError,
     Outcome,
     PhaseKind,
@@ -21,6 +22,7 @@ from engine.base import (
 )
 from engine.final_strategy import board, bots, text
 from engine.final_strategy.options import (
+    OPTIONS_SCHEMA,
     check_scenario_seats,
     default_options,
     validate_options,
@@ -76,6 +78,9 @@ class FinalStrategy(Game):
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return validate_options(options)
+
+    def options_schema(self) -> tuple[Option, ...]:
+        return OPTIONS_SCHEMA
 
     def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
         if seats not in board.ALLOTMENT:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import OptionsError, Problem
+from engine.base import Option, OptionKind, OptionsError, Problem
+from engine.base import gettext_noop as _
 from engine.final_strategy import board
 from engine.final_strategy.position import SLOT_NAMES
 
@@ -175,3 +176,15 @@ def check_scenario_seats(scenario: Mapping[str, Any], seats: int) -> None:
             problems.append(Problem("scenario.removed", f"There is no seat {seat}."))
     if problems:
         raise OptionsError(problems)
+
+
+# -- the options as a form shows them (``validate_options`` above stays the judge) -------------
+
+OPTIONS_SCHEMA: tuple[Option, ...] = (
+    Option("turn_limit", OptionKind.INT, _("Turn limit"),
+           _("The match ends after this many turns; empty: no limit."), minimum=1,
+           maximum=10000, optional=True),
+    Option("miss_limit", OptionKind.INT, _("Missed turns before a player is out"),
+           _("A player who misses this many turns in a row leaves the board."), minimum=1,
+           maximum=10000),
+)

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.base import (
     Game,
+    Option,
     Outcome,
     PhaseKind,
     Prompt,
@@ -36,6 +37,9 @@ class PanzerSquadron(Game):
 
     def validate_options(self, opts: Mapping[str, Any]) -> dict[str, Any]:
         return options.validate_options(opts)
+
+    def options_schema(self) -> tuple[Option, ...]:
+        return options.OPTIONS_SCHEMA
 
     def start(self, seats: int, opts: Mapping[str, Any], seed: int) -> State:
         if seats != 2:

@@ -6,7 +6,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import OptionsError, Problem, State
+from engine.base import Option, OptionKind, OptionsError, Problem, State
+from engine.base import gettext_noop as _
 from engine.panzer_squadron import hexes
 from engine.panzer_squadron.data import CARDS, DEFAULT_MAP, MAPS
 
@@ -185,3 +186,14 @@ def start(options: Mapping[str, Any]) -> State:
         "result": None,
     }
     return state
+
+
+# -- the options as a form shows them (``validate_options`` above stays the judge) -------------
+
+OPTIONS_SCHEMA: tuple[Option, ...] = (
+    Option("map", OptionKind.CHOICE, _("Map"),
+           choices=tuple((name, m["title"]) for name, m in sorted(MAPS.items()))),
+    Option("turn_limit", OptionKind.INT, _("Turn limit"),
+           _("The match ends after this many turns; empty: no limit."), minimum=1, maximum=99,
+           optional=True),
+)

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.base import (
     Game,
+    Option,
     Outcome,
     PhaseKind,
     Problem,
@@ -21,7 +22,13 @@ from engine.base import (
 from engine.tank_game import legal, rules, schedule, text, view
 from engine.tank_game import state as setup
 from engine.tank_game.gameday import open_gameday
-from engine.tank_game.options import default_options, validate_options
+from engine.tank_game.options import (
+    OPTIONS_SCHEMA,
+    default_options,
+    options_notes,
+    preset_options,
+    validate_options,
+)
 
 
 class TankGame(Game):
@@ -41,12 +48,25 @@ class TankGame(Game):
     def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
         return setup.start(seats, validate_options(options), seed)
 
+    def options_schema(self) -> tuple[Option, ...]:
+        return OPTIONS_SCHEMA
+
+    def preset_options(self, preset: str) -> dict[str, Any]:
+        return preset_options(preset)
+
+    def options_notes(self, options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        return options_notes(options)
+
     # -- time ------------------------------------------------------------------------------
     def window_open(self, state: State, now: datetime) -> bool:
-        return schedule.current(state["options"]["schedule"], rules.aware(now)) is not None
+        now = rules.aware(now)
+        return rules.first_waits_for_tick(state) or rules.gameday_now(state, now) is not None
 
     def gameday_key(self, state: State, now: datetime) -> str | None:
-        day = schedule.current(state["options"]["schedule"], rules.aware(now))
+        now = rules.aware(now)
+        if rules.first_waits_for_tick(state):
+            return schedule.first_at_start(state["options"]["schedule"], now).key
+        day = rules.gameday_now(state, now)
         return day.key if day is not None else None
 
     def next_tick_at(self, state: State, now: datetime) -> datetime | None:
@@ -83,6 +103,9 @@ class TankGame(Game):
             return Outcome(state, [])
         new = setup.clone(state)
         events: list[dict[str, Any]] = []
+        if rules.first_waits_for_tick(state):
+            new["first_window"] = {"key": day.key, "start": day.start.astimezone(UTC).isoformat(),
+                                   "end": day.end.astimezone(UTC).isoformat()}
         # logged at the gameday's opening time, however late the tick runs (catch-up)
         open_gameday(new, day.key, day.start.astimezone(UTC).isoformat(), events)
         return Outcome(new, events)

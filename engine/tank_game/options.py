@@ -8,28 +8,34 @@ from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.base import OptionsError, Problem
+from engine.base import PRESET_QUICK, Option, OptionKind, OptionsError, Problem
+from engine.base import gettext_noop as _
 from engine.tank_game.maps import MAPS
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 _SEAT = re.compile(r"[0-9]{1,3}")
 
+# A gameday every day (the rule book's Monday, Wednesday and Thursday 10:00-16:00 is a
+# choice away), the first one open as soon as the match starts: a new match is playable at once.
 DEFAULT_SCHEDULE: dict[str, Any] = {
     "kind": "weekly",
-    "weekdays": ["mon", "wed", "thu"],
+    "weekdays": list(WEEKDAYS),
     "open": "10:00",
-    "close": "16:00",
+    "close": "22:00",
     "time_zone": "UTC",
     "holidays": [],
+    "first_gameday_at_start": True,
 }
+# A quick game (against a bot, now): a gameday every two minutes, always open.
+QUICK_SCHEDULE: dict[str, Any] = {"kind": "every", "minutes": 2, "open_minutes": 2}
 
 
 def default_options() -> dict[str, Any]:
     return {
         "map": "classic",
         "cooldown_minutes": 5,
-        "schedule": dict(DEFAULT_SCHEDULE, weekdays=["mon", "wed", "thu"], holidays=[]),
+        "schedule": dict(DEFAULT_SCHEDULE, weekdays=list(WEEKDAYS), holidays=[]),
         "armistice_limit": 50,
         "bounties": {},
         "names": {},
@@ -116,6 +122,12 @@ def _schedule(raw: Any, problems: list[Problem]) -> dict[str, Any]:
         except (TypeError, ValueError):
             problems.append(Problem(f"schedule.holidays.{i}", f"{day!r} is not a date YYYY-MM-DD."))
     out["holidays"] = sorted(set(good))
+    # Absent in schedules stored before it existed: their first gameday waited for the schedule.
+    at_start = raw.get("first_gameday_at_start", False)
+    if not isinstance(at_start, bool):
+        problems.append(Problem("schedule.first_gameday_at_start", "true or false."))
+        at_start = False
+    out["first_gameday_at_start"] = at_start
     return out
 
 
@@ -176,3 +188,73 @@ def validate_options(options: Any) -> dict[str, Any]:
     if problems:
         raise OptionsError(problems)
     return out
+
+
+# -- the options as a form shows them (``validate_options`` above stays the judge) -------------
+
+WEEKDAY_NAMES = (_("Monday"), _("Tuesday"), _("Wednesday"), _("Thursday"), _("Friday"),
+                 _("Saturday"), _("Sunday"))
+_WEEKLY = ("schedule.kind", ("weekly",))
+_EVERY = ("schedule.kind", ("every",))
+
+OPTIONS_SCHEMA: tuple[Option, ...] = (
+    Option("map", OptionKind.CHOICE, _("Map"),
+           choices=(("classic", _("Classic: 12 × 12 squares, up to 16 tanks")),
+                    ("big", _("Big: 26 × 26 squares, up to 104 tanks")))),
+    Option("schedule.kind", OptionKind.CHOICE, _("Gamedays"),
+           _("Tanks act only while a gameday is open; each gameday gives every living tank "
+             "an action point."),
+           choices=(("weekly", _("Daily, or on the days you choose, at set hours")),
+                    ("every", _("Every few minutes (a quick game)")))),
+    Option("schedule.first_gameday_at_start", OptionKind.BOOL,
+           _("The first gameday opens as soon as the match starts"),
+           _("It lasts until that day's closing time, or until the next gameday opens."),
+           when=_WEEKLY),
+    Option("schedule.weekdays", OptionKind.CHOICES, _("Days with a gameday"),
+           choices=tuple(zip(WEEKDAYS, WEEKDAY_NAMES, strict=True)), when=_WEEKLY),
+    Option("schedule.open", OptionKind.TIME, _("A gameday opens at"), when=_WEEKLY),
+    Option("schedule.close", OptionKind.TIME, _("and closes at"), when=_WEEKLY),
+    Option("schedule.time_zone", OptionKind.TIME_ZONE, _("Time zone of the gamedays"),
+           _("Yours, unless you choose another."), when=_WEEKLY),
+    Option("schedule.holidays", OptionKind.CUSTOM, _("Holidays (no gameday)"), when=_WEEKLY,
+           fallback=[]),
+    Option("schedule.minutes", OptionKind.INT, _("Minutes from one gameday to the next"),
+           minimum=1, maximum=10080, when=_EVERY, fallback=60),
+    Option("schedule.open_minutes", OptionKind.CUSTOM, _("Minutes a gameday stays open"),
+           when=_EVERY, fallback=60),
+    Option("cooldown_minutes", OptionKind.INT, _("Cooldown after each action (minutes)"),
+           _("A tank waits this long before its next action; Council votes do not wait."),
+           minimum=0, maximum=1440),
+    Option("armistice_limit", OptionKind.INT, _("Armistice limit"),
+           _("The Council wins when the armistice counter reaches this (it grows each gameday "
+             "by the number of Council members)."), minimum=1, maximum=100000),
+)
+
+
+def preset_options(preset: str) -> dict[str, Any]:
+    """A quick game has a gameday every two minutes and a one-minute cooldown."""
+    if preset == PRESET_QUICK:
+        return {"schedule": dict(QUICK_SCHEDULE), "cooldown_minutes": 1}
+    return {}
+
+
+def options_notes(options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """When gamedays open, in words (``options`` are valid)."""
+    schedule = options["schedule"]
+    if schedule["kind"] == "every":
+        return [(_("A gameday opens every %(minutes)s minutes and stays open %(open)s "
+                   "minutes."), {"minutes": schedule["minutes"],
+                                 "open": schedule["open_minutes"]})]
+    days = schedule["weekdays"]
+    values = {"open": schedule["open"], "close": schedule["close"],
+              "zone": schedule["time_zone"],
+              "days": tuple(WEEKDAY_NAMES[WEEKDAYS.index(d)] for d in days)}
+    if len(days) == len(WEEKDAYS):
+        later = _("A gameday opens every day at %(open)s and closes at %(close)s (%(zone)s).")
+    else:
+        later = _("A gameday opens at %(open)s and closes at %(close)s (%(zone)s) on these "
+                  "days: %(days)s.")
+    if schedule.get("first_gameday_at_start", False):
+        return [(_("The first gameday opens as soon as the match starts."), {}),
+                (later, values)]
+    return [(later, values)]

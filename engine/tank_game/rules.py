@@ -50,12 +50,31 @@ def _seconds(left: timedelta) -> str:
     return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
+def first_waits_for_tick(state: State) -> bool:
+    """Before its first tick, is the match's first gameday open anyway (it opens when the
+    match starts, and its tick changes nothing but that)?"""
+    return state["gameday"] is None and schedule.opens_at_start(state["options"]["schedule"])
+
+
+def gameday_now(state: State, now: datetime) -> schedule.Gameday | None:
+    """The gameday open at ``now``: the first one while it lasts (when it opened with the
+    match), else the schedule's."""
+    first = state.get("first_window")
+    if first is not None and state["gameday"] == first["key"]:
+        start, end = (datetime.fromisoformat(first[k]) for k in ("start", "end"))
+        if start <= now < end:
+            return schedule.Gameday(first["key"], start, end)
+    return schedule.current(state["options"]["schedule"], now)
+
+
 def time_problems(state: State, seat: int, kind: str, now: datetime) -> list[Problem]:
     """Window and cooldown problems for ``seat`` doing ``kind`` at ``now``."""
     problems: list[Problem] = []
     sched = state["options"]["schedule"]
-    day = schedule.current(sched, now)
-    if day is None:
+    day = gameday_now(state, now)
+    if first_waits_for_tick(state):
+        pass  # open since the start; the tick that says so comes first in the portal
+    elif day is None:
         opening = schedule.next_opening(sched, now)
         problems.append(
             Problem(
@@ -107,6 +126,8 @@ def next_tick_at(state: State, now: datetime) -> datetime | None:
     if state["over"] is not None:
         return None
     sched = state["options"]["schedule"]
+    if first_waits_for_tick(state):
+        return now
     if state["gameday"] is None:
         day = schedule.current(sched, now)
         return day.start if day is not None else schedule.next_opening(sched, now).start
@@ -118,6 +139,8 @@ def due_gameday(state: State, now: datetime) -> schedule.Gameday | None:
     if state["over"] is not None:
         return None
     sched = state["options"]["schedule"]
+    if first_waits_for_tick(state):
+        return schedule.first_at_start(sched, now)
     if state["gameday"] is None:
         day = schedule.current(sched, now)
         return day

@@ -57,6 +57,24 @@ def current(schedule: dict[str, Any], now: datetime) -> Gameday | None:
     return day if day is not None and day.start <= now < day.end else None
 
 
+def opens_at_start(schedule: dict[str, Any]) -> bool:
+    """Does the match's first gameday open when the match starts (not on the schedule)?"""
+    return schedule["kind"] == "weekly" and bool(schedule.get("first_gameday_at_start", False))
+
+
+def first_at_start(schedule: dict[str, Any], start: datetime) -> Gameday:
+    """The first gameday of a match started at ``start`` whose schedule opens it then: it
+    carries the local date of ``start`` as its key and lasts until that date's closing time,
+    or (that date has no gameday or it has closed) until the next gameday opens."""
+    local = start.astimezone(_zone(schedule)).date()
+    regular = _weekly(schedule, local)
+    if regular is not None and start < regular.end:
+        end = regular.end
+    else:
+        end = first_after(schedule, local.isoformat()).start
+    return Gameday(local.isoformat(), start, end)
+
+
 def first_after(schedule: dict[str, Any], key: str) -> Gameday:
     """The gameday after the one named ``key``."""
     if schedule["kind"] == "every":

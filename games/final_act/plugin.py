@@ -9,19 +9,23 @@ from typing import Any
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 
-from engine import Problem
+from engine import Option, Problem
 from games import plugins
-from games.final_act import rules, setup_views, views
+from games.final_act import options_form, rules, setup_views, views
 
 
 class FinalActPlugin(plugins.GamePlugin):
     slug = "final-act"
     match_template = "games/final-act/match.html"
     text_panel = False
-    options_template = "games/final-act/options.html"
     rules_template = "games/final-act/rules.html"
     replay_template = "games/final-act/replay.html"
     replay_anchor = "fa-report"
+
+    def option_field(self, option: Option, **kwargs: Any) -> Any:
+        if option.widget == "action-tokens":
+            return options_form.TokensField(**kwargs)
+        return None
 
     def match_urls(self) -> list[URLPattern]:
         return [

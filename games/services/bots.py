@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from engine import PhaseKind, rng_for
@@ -9,6 +10,12 @@ from games.models import Match, Seat, Submission
 from games.services.common import Receipt, game_for
 from games.services.errors import ServiceError
 from games.services.submit import sheet_submit
+
+logger = logging.getLogger(__name__)
+
+# Refusals that only mean "not now" for a bot in a continuous phase: outside a gameday, or
+# still cooling down. The bot acts when the next gameday's tick queues it again.
+WAITING = {"window_closed", "cooldown"}
 
 
 def bot_submit(*, match_id: Any, seat_number: int, phase_number: int) -> Receipt | None:
@@ -34,5 +41,9 @@ def bot_submit(*, match_id: Any, seat_number: int, phase_number: int) -> Receipt
                             phase_number=phase_number, data=data, source=Submission.Source.BOT)
     except ServiceError as error:
         if error.code in {"stale_phase", "deadline_passed", "not_active"}:
+            return None
+        if error.code in WAITING:
+            # Not an error: the next gameday's tick queues the bot again.
+            logger.info("match %s: bot seat %s waits (%s)", match.pk, seat_number, error.code)
             return None
         raise

@@ -14,15 +14,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import plugins, selectors
 from games.forms import JoinForm, MatchCreateForm
 from games.models import Match, Seat
+from games.option_fields import FIELD_PREFIX
 from games.services import ServiceError, match_create, seat_join
 from games.services.timing import seat_clocks
 from games.views.access import match_path, match_url, redirect_to, status_for
 
 LOBBY_SIZE = 25  # per list and page (the lobby shows two lists)
 CREATE_FIELDS = (
-    "game", "title", "seat_count", "options", "options_game", "hours_per_phase", "miss_policy",
-    "miss_limit", "is_public", "min_reliability", "clock_bank_hours", "clock_increment_hours",
-    "clock_cap_hours", "max_shift_hours",
+    "game", "preset", "title", "seat_count", "options", "options_game", "preset_filled",
+    "hours_per_phase", "miss_policy", "miss_limit", "is_public", "min_reliability",
+    "clock_bank_hours", "clock_increment_hours", "clock_cap_hours", "max_shift_hours",
+    "allow_vacations",
 )
 
 
@@ -96,10 +98,7 @@ def create(request: HttpRequest) -> HttpResponse:
     template = "games/partials/create_form.html" if request.htmx else "games/match_create.html"
     if request.method == "GET":
         # A GET with the form's fields re-draws it for another game or seat count.
-        initial = {name: request.GET[name] for name in CREATE_FIELDS if name in request.GET}
-        if "options_game" in request.GET:  # a re-draw of the form: keep the box as it was
-            initial["is_public"] = "is_public" in request.GET
-        form = MatchCreateForm(initial=initial, user=request.user)
+        form = MatchCreateForm(initial=_redraw_initial(request), user=request.user)
         return render(request, template, _create_context(form))
 
     form = MatchCreateForm(request.POST, user=request.user)
@@ -170,12 +169,24 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     return redirect_to(request, match_url(match))
 
 
+def _redraw_initial(request: HttpRequest) -> dict:
+    """A GET's form fields (a re-draw for another game, preset or seat count) as the form's
+    start values."""
+    names = [*CREATE_FIELDS, *(name for name in request.GET
+                               if name.startswith(("seat_", FIELD_PREFIX)))]
+    initial: dict = {}
+    for name in names:
+        values = request.GET.getlist(name)
+        if values:  # an option field may hold several (the form takes what it needs)
+            initial[name] = values if name.startswith(FIELD_PREFIX) else values[-1]
+    if "options_game" in request.GET:  # a re-draw of the form: keep the boxes as they were
+        for name in ("is_public", "allow_vacations"):
+            initial[name] = name in request.GET
+    return initial
+
+
 def _create_context(form: MatchCreateForm) -> dict:
-    """The form, plus the game's own option widgets if it has a template for them."""
-    options_template = None
-    if form.game_obj is not None:
-        options_template = plugins.plugin_for(form.game_obj.slug).options_template
-    return {"form": form, "options_template": options_template}
+    return {"form": form}
 
 
 def _attach_errors(form: MatchCreateForm, error: ServiceError) -> None:
@@ -183,15 +194,15 @@ def _attach_errors(form: MatchCreateForm, error: ServiceError) -> None:
     if not error.problems:
         form.add_error(None, error.message)
         return
+    if error.code == "invalid_options":
+        form.add_option_problems(list(error.problems))
+        return
     for problem in error.problems:
         field = None
         if problem.path.startswith("seats."):
             name = f"seat_{problem.path.removeprefix('seats.')}"
             field = name if name in form.fields else None
-        elif error.code == "invalid_options":
-            field = "options"
-        form.add_error(field, f"{problem.path}: {problem.message}" if field == "options"
-                       or field is None else problem.message)
+        form.add_error(field, problem.message if field else str(problem))
 
 
 def _refused(request, template, message, status, context) -> HttpResponse:

@@ -26,8 +26,8 @@ def test_seat_pickers_follow_the_game_and_offer_its_bots():
     assert [f.name for f in form.seat_fields()] == ["seat_1", "seat_2"]
     choices = dict(form.fields["seat_2"].choices)
     assert set(choices) == {"me", "open", "bot:random"}
-    assert form.fields["seat_1"].label == "Seat 1: North"
-    assert form.fields["seat_2"].initial == "bot:random"
+    assert form.fields["seat_1"].label == "Seat 1 (North)"
+    assert form["seat_2"].value() == "bot:random"  # the first preset: playing the bot now
 
 
 def test_the_default_game_is_final_act_when_installed():
@@ -63,12 +63,13 @@ def test_options_must_be_a_json_object(text, message):
     assert form.errors["options"] == [message]
 
 
-def test_options_written_for_another_game_are_replaced_by_defaults_with_a_warning():
+def test_options_written_for_another_game_are_emptied_with_a_warning():
     form = MatchCreateForm(create_data(options='{"rounds": 2}', options_game="sealed-notes"),
                            user=Someone())
     assert not form.is_valid()
-    assert "written for another game" in form.errors["options"][0]
-    assert json.loads(form["options"].value()) == engine.get("toy-duel").default_options()
+    assert "filled in again" in form.non_field_errors()[0]
+    assert form["options"].value() == ""  # the fields (the game's defaults) are used again
+    assert json.loads(form.fields_json()) == engine.get("toy-duel").default_options()
 
 
 def test_seat_count_outside_the_games_range_is_refused():

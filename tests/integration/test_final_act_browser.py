@@ -173,8 +173,7 @@ def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_pa
 
     page.goto(page.base + "/matches/new/?game=final-act")
     page.select_option("select[name=seat_2]", "bot:random")
-    page.fill("#fa-round-limit", "3")
-    page.dispatch_event("#fa-round-limit", "change")
+    page.fill("input[name=option__round_limit]", "3")
     page.fill("input[name=title]", "Alice against the bot")
     page.click("button:has-text('Create the match')")
     page.wait_for_url(re.compile(r".*/matches/\d+/$"))

@@ -75,6 +75,7 @@ def test_a_whole_match_against_the_bot_through_the_pages(stack, page):
     page.goto(page.base + "/matches/new/?game=panzer-squadron")
     page.select_option("select[name=seat_2]", "bot:greedy")
     options = {"scenario": SCENARIO, "turn_limit": 2, "dice": [4]}  # A1's first move: 3 points
+    page.click("#create-advanced summary")  # the options as JSON are "advanced"
     page.fill("textarea[name=options]", json.dumps(options))
     page.fill("input[name=title]", "Alice against the panzer bot")
     page.click("button:has-text('Create the match')")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from engine.base import rng_for
 
@@ -34,9 +35,13 @@ def test_tick_runs_the_start_of_gameday_effects_in_order(h) -> None:
     assert h.log[-1]["kind"] == "tick"
 
 
+RULE_BOOK = {"kind": "weekly", "weekdays": ["mon", "wed", "thu"], "open": "10:00",
+             "close": "16:00", "time_zone": "UTC"}
+
+
 def test_first_tick_only_opens_the_first_gameday(h) -> None:
     """Tanks start with 1 AP: the first gameday's tick opens the day without a second AP."""
-    state = h.game.start(2, h.game.validate_options({}), 1)
+    state = h.game.start(2, h.game.validate_options({"schedule": RULE_BOOK}), 1)
     now = datetime(2026, 1, 5, 11, 0, tzinfo=UTC)  # Monday 11:00 UTC, inside 10:00-16:00
     assert h.game.next_tick_at(state, now) == datetime(2026, 1, 5, 10, 0, tzinfo=UTC)
     state = h.game.tick(state, now, random.Random(0)).state
@@ -224,3 +229,58 @@ def test_every_action_stores_its_timestamp_so_replay_is_exact(h) -> None:
         )
     assert len(inputs) > 4
     assert h.game.replay(4, options, 9, inputs) == live
+
+
+PARIS = ZoneInfo("Europe/Paris")
+
+
+def test_the_first_gameday_opens_when_the_match_starts_at_any_hour(h) -> None:
+    """Our ruling: a match's first gameday opens when it starts (the default), whatever the
+    hour, and lasts until that day's closing time; later gamedays follow the daily schedule in
+    the match's time zone. Here a match started at 03:00 on a Tuesday in Paris."""
+    schedule = dict(h.game.default_options()["schedule"], time_zone="Europe/Paris")
+    state = h.game.start(2, h.game.validate_options({"schedule": schedule}), 1)
+    start = datetime(2026, 11, 24, 3, 0, tzinfo=PARIS)
+    assert h.game.window_open(state, start)
+    assert h.game.next_tick_at(state, start) == start  # due at once: the portal ticks first
+    assert h.game.gameday_key(state, start) == "2026-11-24"
+    state = h.game.tick(state, start, random.Random(0)).state
+    assert state["gameday"] == "2026-11-24"
+    move = h.game.legal_actions(state, 1)[0]
+    later = start + timedelta(seconds=1)
+    assert h.game.action_problems(state, 1, move, later) == []
+    h.game.apply(state, 1, move, later, random.Random(0))
+    assert h.game.window_open(state, datetime(2026, 11, 24, 21, 59, tzinfo=PARIS))
+    assert not h.game.window_open(state, datetime(2026, 11, 24, 22, 0, tzinfo=PARIS))
+    assert h.game.next_tick_at(state, later) == datetime(2026, 11, 25, 10, 0, tzinfo=PARIS)
+
+
+def test_a_first_gameday_started_after_closing_time_lasts_until_the_next_opens(h) -> None:
+    """Started after the day's closing time (or on a day without a gameday), the first gameday
+    stays open until the next one opens."""
+    schedule = dict(RULE_BOOK, first_gameday_at_start=True)  # Mon, Wed, Thu 10:00-16:00 UTC
+    state = h.game.start(2, h.game.validate_options({"schedule": schedule}), 1)
+    tuesday = datetime(2026, 11, 24, 17, 0, tzinfo=UTC)  # no gameday on Tuesdays
+    state = h.game.tick(state, tuesday, random.Random(0)).state
+    assert h.game.window_open(state, datetime(2026, 11, 25, 9, 59, tzinfo=UTC))
+    wednesday = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
+    assert h.game.next_tick_at(state, tuesday) == wednesday
+    move = h.game.legal_actions(state, 1)[0]
+    assert [p.path for p in h.game.action_problems(state, 1, move, wednesday)] == ["window"]
+    state = h.game.tick(state, wednesday, random.Random(0)).state
+    assert state["gameday"] == "2026-11-25" and h.game.action_problems(state, 1, move,
+                                                                       wednesday) == []
+
+
+def test_the_first_gameday_opened_at_the_start_replays_the_same(h) -> None:
+    """The first gameday's window comes from its tick's time, so a replay rebuilds it."""
+    options = h.game.validate_options({})
+    start = datetime(2026, 11, 24, 3, 0, tzinfo=UTC)
+    state = h.game.start(2, options, 1)
+    state = h.game.tick(state, start, rng_for(1, 1)).state
+    move = h.game.legal_actions(state, 1)[0]
+    at = start + timedelta(minutes=1)
+    state = h.game.apply(state, 1, move, at, rng_for(1, 2)).state
+    inputs = [{"seq": 1, "kind": "tick", "seat": None, "action": None, "at": start.isoformat()},
+              {"seq": 2, "kind": "action", "seat": 1, "action": move, "at": at.isoformat()}]
+    assert h.game.replay(2, options, 1, inputs) == state
