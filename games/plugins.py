@@ -97,10 +97,9 @@ class GamePlugin:
                 extra["my_sheet_text"] = sheet_text(game, match.state, my_seat.number,
                                                     sheet.data)
         extra["board"] = self.board_html(match, match.state, seat)
-        wanted = request.GET.get("replay", "")
-        if wanted.isdigit() and context.get("resolved_phases"):
-            extra["replay_frame"] = frame_for(match, seat, int(wanted),
-                                              context["resolved_phases"])
+        wanted = replay_wanted(request)
+        if wanted is not None and context.get("resolved_phases"):
+            extra["replay_frame"] = frame_for(match, seat, wanted, context["resolved_phases"])
         return extra
 
     def board_html(self, match: Match, state: Any, seat: int | None) -> str:
@@ -193,6 +192,14 @@ class GamePlugin:
 
 
 # -- text helpers shared by the default parts ---------------------------------------------------
+
+def replay_wanted(request: HttpRequest) -> int | None:
+    """The phase number of ``?replay=`` (None without one); a 400 if it is not one."""
+    from games.parsing import parse_int
+
+    wanted = request.GET.get("replay", "")
+    return parse_int(wanted, min=1, max=10**9, field="replay") if wanted else None
+
 
 def sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:
     """A sheet in the game's text grammar (JSON for a game without one)."""

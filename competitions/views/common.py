@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from games.parsing import id_or_none
 from games.services import ServiceError
 
 STATUS_FOR_CODE = {"not_found": 404, "not_allowed": 403, "bad_invite": 403, "not_open": 409,
@@ -27,5 +28,5 @@ def done(request: HttpRequest, url: str) -> HttpResponse:
 
 
 def post_id(request: HttpRequest, name: str) -> int | None:
-    value = request.POST.get(name, "")
-    return int(value) if value.isdigit() else None
+    """A posted id (or count), or None if the field holds none."""
+    return id_or_none(request.POST.get(name, ""))

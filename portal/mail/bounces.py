@@ -18,6 +18,7 @@ from django.db.models import F
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from portal.mail.models import FailingAddress
@@ -149,4 +150,9 @@ def failing_banner(request: HttpRequest) -> dict[str, Any]:
 def resume(request: HttpRequest) -> HttpResponse:
     """The banner's "it works again" button."""
     address_resume(address=request.user.email)
-    return redirect(request.POST.get("next") or "accounts_profile")
+    # Only a path on this site: neither another site (an open redirect) nor a view's name.
+    wanted = request.POST.get("next", "")
+    if wanted.startswith("/") and url_has_allowed_host_and_scheme(
+            wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return redirect(wanted)
+    return redirect("accounts_profile")

@@ -8,7 +8,7 @@ from django.urls import include, path
 from portal.mail import bounces, unsubscribe
 
 urlpatterns = [
-    path("anymail/", include("anymail.urls")),
+    path("anymail/", include("portal.mail.webhooks")),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="mail_unsubscribe"),
     path("address/resume/", bounces.resume, name="mail_address_resume"),
     path("resubscribe/<str:kind>/", unsubscribe.resubscribe, name="mail_resubscribe"),

@@ -15,6 +15,7 @@ from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 
+from games.parsing import id_or_none
 from games.services import ServiceError
 from portal.push.models import PushSubscription
 from portal.push.vapid import b64url_decode
@@ -102,8 +103,8 @@ def subscription_save(*, user: AbstractBaseUser, data: Any, label: str = "") -> 
 
 
 def _own(user: AbstractBaseUser, subscription_id: Any) -> PushSubscription:
-    subscription = PushSubscription.objects.filter(pk=str(subscription_id).strip() if str(
-        subscription_id).strip().isdigit() else None, user=user).first()
+    subscription = PushSubscription.objects.filter(pk=id_or_none(subscription_id),
+                                                   user=user).first()
     if subscription is None:
         raise ServiceError("not_found", "You have no such device with push.")
     return subscription
