@@ -29,6 +29,7 @@ from games.final_act.sheet_panel import (
     unit_rows,
 )
 from games.models import Match, Phase, Seat, Submission
+from games.plugins import replay_wanted
 from games.services import ServiceError
 from games.views.access import (
     PhaseClosed,
@@ -37,7 +38,6 @@ from games.views.access import (
     seal_posted,
     status_for,
 )
-from games.plugins import replay_wanted
 from games.views.replay import frame_for
 
 REPORT_BOARD = "fa-board-report"

@@ -21,8 +21,8 @@ from engine.panzer_squadron.board import Board
 from engine.panzer_squadron.options import MODES
 from games import selectors
 from games.models import Match
-from games.parsing import InvalidNumber, parse_int
 from games.panzer_squadron.board import board_svg, legend
+from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, orders_submit
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
 

@@ -134,7 +134,8 @@ def test_a_nul_in_a_form_field_is_a_bad_request_and_changes_nothing(alice_client
 
 @pytest.mark.parametrize("body", [
     '{"title": "a\\u0000b", "game": "toy-duel", "seats": [{"kind": "me"}, {"kind": "open"}]}',
-    '{"title": "ok", "game": "toy-duel", "seats": [{"kind": "me"}, {"kind": "open"}], "options": {"\\u0000": 1}}',
+    '{"title": "ok", "game": "toy-duel", "seats": [{"kind": "me"}, {"kind": "open"}],'
+    ' "options": {"\\u0000": 1}}',
 ])
 def test_a_nul_in_a_json_body_is_a_bad_request_before_the_api_reads_it(body):
     alice = make_user("alice")
@@ -149,8 +150,8 @@ def test_an_escaped_backslash_before_u0000_is_not_a_nul():
     alice = make_user("alice")
     client = Client(HTTP_AUTHORIZATION=f"Bearer {api_token_create(user=alice, name='t').token}")
     response = client.post("/api/v1/matches", json.dumps(
-        {"title": "back\\u0000slash", "game": "toy-duel", "seats": [{"kind": "me"}, {"kind": "open"}]}),
-        content_type="application/json")
+        {"title": "back\\u0000slash", "game": "toy-duel",
+         "seats": [{"kind": "me"}, {"kind": "open"}]}), content_type="application/json")
     assert response.status_code == 201, response.content
     assert Match.objects.get().title == "back\\u0000slash"
 
@@ -167,3 +168,18 @@ def test_a_payload_the_esp_would_not_send_is_a_bad_request(client, body):
     response = client.post("/mail/anymail/postmark/tracking/", body,
                            content_type="application/json")
     assert response.status_code == 400
+
+
+# --- the admin -------------------------------------------------------------------------
+
+def test_an_empty_to_field_in_the_admin_is_a_bad_request(client):
+    from django.contrib.auth.models import Group
+
+    moderator = make_user("moderator", staff=True)
+    moderator.groups.add(Group.objects.get(name="Moderator"))
+    match = duel(make_user("alice"), make_user("bob"))
+    client.force_login(moderator)
+    seat = match.seats.get(number=1)
+    url = reverse("admin:games_seat_change", args=[seat.pk])
+    assert client.get(url).status_code == 200
+    assert client.get(url, {"_to_field": ""}).status_code == 400
