@@ -13,7 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+    QueryDict,
+)
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
 
@@ -70,6 +76,16 @@ def request_has_nul(request: HttpRequest) -> bool:
         return False  # not JSON: the view says so
 
 
+def _refusal(request: HttpRequest, message: str) -> HttpResponse:
+    """A 400 in the shape the client reads: the API's error object for JSON, else text."""
+    wants_json = (request.content_type == "application/json"
+                  or "application/json" in request.headers.get("Accept", "")
+                  or request.path_info.startswith("/api/"))
+    if wants_json:
+        return JsonResponse({"code": "invalid", "message": message, "problems": []}, status=400)
+    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+
+
 class RefuseNulMiddleware:
     """Answer 400 with a sentence to any request holding a NUL character (see the module)."""
 
@@ -80,11 +96,9 @@ class RefuseNulMiddleware:
         try:
             refused = request_has_nul(request)
         except MultiPartParserError:
-            return HttpResponseBadRequest(_("The form's data could not be read."),
-                                          content_type="text/plain; charset=utf-8")
+            return _refusal(request, _("The form's data could not be read."))
         if refused:
-            return HttpResponseBadRequest(
-                _("This request contains a NUL character (\\0 or %00), which no address, "
-                  "form field or API field of this site accepts. Remove it and try again."),
-                content_type="text/plain; charset=utf-8")
+            return _refusal(request, _(
+                "This request contains a NUL character (\\0 or %00), which no address, form "
+                "field or API field of this site accepts. Remove it and try again."))
         return self.get_response(request)
