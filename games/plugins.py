@@ -102,10 +102,9 @@ class GamePlugin:
             return extra
         seat = my_seat.number if my_seat is not None else None
         extra["board"] = self.board_html(match, match.state, seat)
-        wanted = request.GET.get("replay", "")
-        if wanted.isdigit() and context.get("resolved_phases"):
-            extra["replay_frame"] = frame_for(match, seat, int(wanted),
-                                              context["resolved_phases"])
+        wanted = replay_wanted(request)
+        if wanted is not None and context.get("resolved_phases"):
+            extra["replay_frame"] = frame_for(match, seat, wanted, context["resolved_phases"])
         return extra
 
     def typed_orders_context(self, match: Match, seat: int, sheet: Any) -> dict[str, Any]:
@@ -231,6 +230,14 @@ class GamePlugin:
 
 
 # -- text helpers shared by the default parts ---------------------------------------------------
+
+def replay_wanted(request: HttpRequest) -> int | None:
+    """The phase number of ``?replay=`` (None without one); a 400 if it is not one."""
+    from games.parsing import parse_int
+
+    wanted = request.GET.get("replay", "")
+    return parse_int(wanted, min=1, max=10**9, field="replay") if wanted else None
+
 
 def sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:
     """A sheet in the game's text grammar (JSON for a game without one)."""

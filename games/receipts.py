@@ -32,4 +32,4 @@ def receipt_verify(*, salt: str, data: Any, receipt: str) -> bool:
         expected = receipt_for(salt=salt, data=data)
     except (TypeError, ValueError):
         return False
-    return hmac.compare_digest(expected, str(receipt))
+    return hmac.compare_digest(expected.encode(), str(receipt).encode())  # bytes: any text

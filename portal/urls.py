@@ -1,5 +1,9 @@
+from functools import wraps
+
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
+from django.contrib.admin.options import TO_FIELD_VAR
+from django.core.exceptions import BadRequest
 from django.urls import include, path
 
 from portal import home
@@ -7,6 +11,24 @@ from portal.api.api import api
 
 # The admin logs in through the site's log-in page, so it is throttled like every log-in.
 admin.site.login = secure_admin_login(admin.site.login)
+_admin_view = admin.site.admin_view
+
+
+def _admin_view_refusing_empty_to_field(view, cacheable=False):
+    """The admin's views, but ``?_to_field=`` (empty) is a 400: Django skips its check of the
+    field for an empty name and then fails to find a field named "" (a 500)."""
+    wrapped = _admin_view(view, cacheable)
+
+    @wraps(wrapped)
+    def admin_page(request, *args, **kwargs):
+        if "" in (request.GET.get(TO_FIELD_VAR), request.POST.get(TO_FIELD_VAR)):
+            raise BadRequest("_to_field names no field.")
+        return wrapped(request, *args, **kwargs)
+
+    return admin_page
+
+
+admin.site.admin_view = _admin_view_refusing_empty_to_field
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -27,6 +27,7 @@ from competitions.models import (
     Membership,
 )
 from games.models import Match
+from games.parsing import id_or_none
 from games.services import ServiceError, match_create
 
 Role = Membership.Role
@@ -39,7 +40,7 @@ def _require_user(user: AbstractBaseUser | None) -> None:
 
 def club_lock(club_id: Any) -> Club:
     try:
-        return Club.objects.select_for_update().get(pk=club_id)
+        return Club.objects.select_for_update().get(pk=id_or_none(club_id))
     except (Club.DoesNotExist, ValueError, TypeError):
         raise ServiceError("not_found", f"There is no club {club_id}.") from None
 
@@ -231,8 +232,7 @@ def club_member_remove(*, club_id: Any, by: AbstractBaseUser, user_id: Any) -> N
     it with ``club_removal_lift``."""
     club = club_lock(club_id)
     mine = require_organiser(club, by)
-    target = Membership.objects.filter(club=club, user_id=user_id).first() if str(
-        user_id).isdigit() else None
+    target = Membership.objects.filter(club=club, user_id=id_or_none(user_id)).first()
     if target is None:
         raise ServiceError("not_found", "That person is not a member of this club.")
     is_owner = (mine is not None and mine.role == Role.OWNER) or getattr(by, "is_staff", False)
@@ -271,8 +271,7 @@ def club_member_set_role(*, club_id: Any, by: AbstractBaseUser, user_id: Any,
         raise ServiceError("not_allowed", "Only an owner changes roles.")
     if role not in Role.values:
         raise ServiceError("invalid", f"Unknown role {role!r}.")
-    target = Membership.objects.filter(club=club, user_id=user_id).first() if str(
-        user_id).isdigit() else None
+    target = Membership.objects.filter(club=club, user_id=id_or_none(user_id)).first()
     if target is None:
         raise ServiceError("not_found", "That person is not a member of this club.")
     if target.role == Role.OWNER and role != Role.OWNER and not _owners_left(club, target):

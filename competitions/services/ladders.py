@@ -27,6 +27,7 @@ from competitions.models import (
 )
 from competitions.services.clubs import membership_of, require_organiser
 from games.models import Match, ModerationEntry, Seat
+from games.parsing import id_or_none
 from games.services import ServiceError, match_create
 
 MODEL = PlackettLuce()
@@ -36,7 +37,7 @@ DEFAULT_SIGMA = MODEL.sigma
 
 def ladder_lock(ladder_id: Any) -> Ladder:
     try:
-        return Ladder.objects.select_for_update().get(pk=ladder_id)
+        return Ladder.objects.select_for_update().get(pk=id_or_none(ladder_id))
     except (Ladder.DoesNotExist, ValueError, TypeError):
         raise ServiceError("not_found", f"There is no ladder {ladder_id}.") from None
 
@@ -331,7 +332,7 @@ def challenge_create(*, ladder_id: Any, by: AbstractBaseUser, opponent: Any = No
 
 def _challenge_lock(challenge_id: Any) -> Challenge:
     try:
-        return Challenge.objects.select_for_update().get(pk=challenge_id)
+        return Challenge.objects.select_for_update().get(pk=id_or_none(challenge_id))
     except (Challenge.DoesNotExist, ValueError, TypeError):
         raise ServiceError("not_found", "There is no such challenge.") from None
 

@@ -20,6 +20,7 @@ import engine
 from competitions.models import Club, Entry, Ladder, Tournament, TournamentStatusChange
 from competitions.services.clubs import membership_of, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
+from games.parsing import InvalidNumber, id_or_none, parse_int
 from games.services import ServiceError, reliability_check
 
 Format = Tournament.Format
@@ -28,7 +29,7 @@ Format = Tournament.Format
 def tournament_lock(tournament_id: Any) -> Tournament:
     """Lock and return the tournament row: every change to a tournament goes through here."""
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
+        return Tournament.objects.select_for_update().get(pk=id_or_none(tournament_id))
     except (Tournament.DoesNotExist, ValueError, TypeError):
         raise ServiceError("not_found", f"There is no tournament {tournament_id}.") from None
 
@@ -65,8 +66,9 @@ def _whole(value: Any, what: str, low: int, high: int, empty_ok: bool = True) ->
     if value in (None, "") and empty_ok:
         return None
     try:
-        number = int(str(value))
-    except (TypeError, ValueError):
+        number = parse_int(value.strip() if isinstance(value, str) else value,
+                           min=-(10**18), max=10**18, field=what)
+    except InvalidNumber:
         raise ServiceError("invalid", f"{what} must be a whole number.") from None
     if not low <= number <= high:
         raise ServiceError("invalid", f"{what} must be between {low} and {high}.")
@@ -90,7 +92,7 @@ def tournament_create(
         raise ServiceError("not_allowed", "Log in first.")
     club = None
     if club_id not in (None, ""):
-        club = Club.objects.filter(pk=club_id).first() if str(club_id).isdigit() else None
+        club = Club.objects.filter(pk=id_or_none(club_id)).first()
         if club is None:
             raise ServiceError("not_found", "There is no such club.")
         require_organiser(club, by)

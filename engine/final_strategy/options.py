@@ -22,11 +22,17 @@ def _count(value: Any) -> bool:
 
 
 def _seat(value: Any) -> int | None:
-    try:
-        seat = int(value)
-    except (TypeError, ValueError):
+    """A seat given as a value: a whole number 1 to 4, never a string or a float read as one."""
+    if isinstance(value, bool) or not isinstance(value, int):
         return None
-    return seat if 1 <= seat <= MAX_SEATS and not isinstance(value, bool) else None
+    return value if 1 <= value <= MAX_SEATS else None
+
+
+def _seat_key(key: Any) -> int | None:
+    """A seat given as an object's key, which JSON writes as text: "1" to "4" (or the int)."""
+    if isinstance(key, str):
+        return int(key) if key in {str(n) for n in range(1, MAX_SEATS + 1)} else None
+    return _seat(key)
 
 
 def validate_scenario(raw: Any, problems: list[Problem]) -> dict[str, Any] | None:
@@ -84,7 +90,7 @@ def validate_scenario(raw: Any, problems: list[Problem]) -> dict[str, Any] | Non
         problems.append(Problem("scenario.bunkers", "Bunkers map a seat to its counts."))
         raw_bunkers = {}
     for key, counts in raw_bunkers.items():
-        seat = _seat(key)
+        seat = _seat_key(key)
         if seat is None or not isinstance(counts, Mapping):
             problems.append(Problem(f"scenario.bunkers.{key}", "Bunkers map a seat (1 to 4) to "
                                     "{troops, kidnappers, bombs}."))
@@ -103,15 +109,15 @@ def validate_scenario(raw: Any, problems: list[Problem]) -> dict[str, Any] | Non
         problems.append(Problem("scenario.prisoners", "Prisoners map captor → victim → count."))
         raw_prisoners = {}
     for captor, by in raw_prisoners.items():
-        if _seat(captor) is None or not isinstance(by, Mapping):
+        if _seat_key(captor) is None or not isinstance(by, Mapping):
             problems.append(Problem(f"scenario.prisoners.{captor}", "Not a seat 1 to 4."))
             continue
         for victim, n in by.items():
-            if _seat(victim) is None or not _count(n):
+            if _seat_key(victim) is None or not _count(n):
                 problems.append(Problem(f"scenario.prisoners.{captor}.{victim}",
                                         "A victim seat (1 to 4) and a count, 0 or more."))
             elif n:
-                prisoners.setdefault(str(_seat(captor)), {})[str(_seat(victim))] = n
+                prisoners.setdefault(str(_seat_key(captor)), {})[str(_seat_key(victim))] = n
     removed = []
     for i, value in enumerate(raw.get("removed", [])):
         seat = _seat(value)

@@ -30,6 +30,7 @@ from games.final_act.sheet_panel import (
     unit_rows,
 )
 from games.models import Match, Phase, Seat, Submission
+from games.plugins import replay_wanted
 from games.services import ServiceError
 from games.views.access import (
     PhaseClosed,
@@ -67,9 +68,9 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
         extra["fa_live_board"] = live_board(match, view, seat, None)
     resolved = context.get("resolved_phases") or []
     history = context.get("history") or []
-    wanted = request.GET.get("replay", "")
-    if resolved and wanted.isdigit():  # a replay frame asked for without HTMX
-        extra["fa_report"] = frame_for(match, seat, int(wanted), resolved)
+    wanted = replay_wanted(request)
+    if resolved and wanted is not None:  # a replay frame asked for without HTMX
+        extra["fa_report"] = frame_for(match, seat, wanted, resolved)
     if resolved and history and not extra.get("fa_report"):
         last = history[0]["phase"]  # the newest, loaded in full
         extra["fa_report"] = replay_context(match, game, seat, last, resolved,

@@ -22,6 +22,7 @@ from engine.panzer_squadron.options import MODES
 from games import selectors
 from games.models import Match
 from games.panzer_squadron.board import board_svg, legend
+from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, orders_submit
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
 
@@ -135,10 +136,11 @@ def _hex_or_none(value: str, name: str) -> str | None:
 
 
 def _phase_number(request: HttpRequest) -> int:
-    value = _field(request, "phase_number", 12)
-    if not value.isdigit():
-        raise BadForm("The form does not say which phase it is for; reload the page.")
-    return int(value)
+    try:
+        return parse_int(_field(request, "phase_number", 12), min=1, max=10**9,
+                         field="phase_number")
+    except InvalidNumber:
+        raise BadForm("The form does not say which phase it is for; reload the page.") from None
 
 
 def activation_from_post(request: HttpRequest) -> dict[str, Any]:
@@ -183,9 +185,11 @@ def reactions_from_post(request: HttpRequest, names: list[str]) -> dict[str, Any
         if not mode:
             continue
         raw = _field(request, f"max_{name}", 3)
-        if raw and not raw.isdigit():
-            raise BadForm(f"The maximum range of {name} is a whole number or empty.")
-        found[name] = {"mode": mode, "max_range": int(raw) if raw else None}
+        try:
+            max_range = parse_int(raw, min=0, max=999, field=f"max_{name}") if raw else None
+        except InvalidNumber:
+            raise BadForm(f"The maximum range of {name} is a whole number or empty.") from None
+        found[name] = {"mode": mode, "max_range": max_range}
     if not found:
         raise BadForm("No reaction was given.")
     return {"reactions": found}

@@ -17,6 +17,7 @@ from clocks.services import windows_of_users
 from engine import Game, PhaseKind, Problem, Prompt, Result
 from games.bulk import rows_insert
 from games.models import Match, Phase, Seat
+from games.parsing import id_or_none
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
 from games.services.timing import needs_windows, phase_timing, uses_clock
@@ -52,7 +53,7 @@ def match_lock(match_id: Any) -> Match:
     transaction inserts a row that refers to it (a mail, a pairing, a rating). With ``FOR
     UPDATE`` such a row would make the resolution's ``SKIP LOCKED`` pass the match by."""
     try:
-        return Match.objects.select_for_update(no_key=True).get(pk=match_id)
+        return Match.objects.select_for_update(no_key=True).get(pk=id_or_none(match_id))
     except (Match.DoesNotExist, ValueError, TypeError):
         raise ServiceError("not_found", f"There is no match {match_id}.") from None
 

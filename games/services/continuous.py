@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
 from games.models import Action, LogbookStrike, Match, ModerationEntry, Phase, Seat
+from games.parsing import id_or_none
 from games.receipts import new_salt, receipt_for
 from games.services.common import (
     Receipt,
@@ -239,7 +240,7 @@ def actions_submit(
     grammar. Returns an ``orders.Receipt`` of the accepted actions with the refused ones as
     warnings; raises ServiceError if none was accepted.
     """
-    match = Match.objects.filter(pk=match_id).first() if str(match_id).isdigit() else None
+    match = Match.objects.filter(pk=id_or_none(match_id)).first()
     if match is None:
         raise ServiceError("not_found", f"There is no match {match_id}.")
     _active_continuous(match)

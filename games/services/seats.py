@@ -36,12 +36,11 @@ def seat_join(
     """
     _require_user(user)
     match = match_lock(match_id)
-    if not match.is_public and not (
-        invite_token and hmac.compare_digest(str(invite_token), match.invite_token)
-    ):
+    # Compared as bytes: compare_digest refuses text with non-ASCII characters (a TypeError).
+    with_invite = bool(invite_token) and hmac.compare_digest(str(invite_token).encode(),
+                                                              match.invite_token.encode())
+    if not match.is_public and not with_invite:
         raise ServiceError("bad_invite", "This match is private: you need its invitation link.")
-    with_invite = bool(invite_token) and hmac.compare_digest(str(invite_token),
-                                                              match.invite_token)
     # A seat a moderator opened in a match in play is taken with the invite link only.
     if match.status != Match.Status.OPEN and not (match.status == Match.Status.ACTIVE
                                                   and with_invite):

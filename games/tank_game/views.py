@@ -22,6 +22,7 @@ import engine
 from engine import Game
 from games import selectors
 from games.models import Action, Match
+from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, actions_apply, match_replay
 from games.services.continuous import LOGBOOK_PAGE, logbook_window
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
@@ -295,9 +296,10 @@ def _entry_number(request: HttpRequest, name: str) -> int | None:
     raw = request.GET.get(name, "")
     if raw == "":
         return None
-    if not raw.isdigit() or len(raw) > 9:
-        raise BadForm(f"{name} must be a logbook entry number, not {raw!r}.")
-    return int(raw)
+    try:
+        return parse_int(raw, min=0, max=999_999_999, field=name)
+    except InvalidNumber as error:
+        raise BadForm(f"{name} must be a logbook entry number: {error}") from None
 
 
 def _upto(request: HttpRequest) -> int | None:

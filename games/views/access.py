@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from games import selectors
 from games.models import Match
+from games.parsing import InvalidNumber, parse_int
 from games.prepared import Prepared
 from games.services.errors import ServiceError
 
@@ -141,11 +142,12 @@ def posted_phase_number(request: HttpRequest) -> int:
     is refused like one for a phase that has passed."""
     from games.services.errors import ServiceError
 
-    value = request.POST.get("phase_number", "").strip()
-    if not value.isdigit():
+    try:
+        return parse_int(request.POST.get("phase_number", "").strip(), min=1, max=10**9,
+                         field="phase_number")
+    except InvalidNumber:
         raise ServiceError("stale_phase", "The form does not say which phase it is for; "
-                                          "reload the page.")
-    return int(value)
+                                          "reload the page.") from None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from games import plugins, selectors
 from games.forms import JoinForm, MatchCreateForm
 from games.models import Match, Seat
 from games.option_fields import FIELD_PREFIX
+from games.parsing import InvalidNumber, parse_id, parse_int
 from games.services import ServiceError, match_create, seat_join
 from games.services.timing import seat_clocks
 from games.views.access import match_path, match_url, redirect_to, status_for
@@ -61,10 +62,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def _page_number(request: HttpRequest) -> int:
-    value = request.GET.get("page", "1")
-    if not value.isdigit() or not 1 <= int(value) <= 10_000:
-        raise Http404("No such page.")
-    return int(value)
+    try:
+        return parse_int(request.GET.get("page", "1"), min=1, max=10_000, field="page")
+    except InvalidNumber:
+        raise Http404("No such page.") from None
 
 
 @login_required
@@ -72,10 +73,12 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     """The user's current matches, then their finished ones a page at a time (``?before=``:
     the seat id the previous page ended with)."""
     before = request.GET.get("before")
-    if before is not None and not before.isdigit():
-        raise Http404("No such page.")
+    try:
+        finished_before = None if before is None else parse_id(before, field="before")
+    except InvalidNumber:
+        raise Http404("No such page.") from None
     entries = selectors.matches_for_user(
-        request.user, finished_before=int(before) if before else None,
+        request.user, finished_before=finished_before,
         finished_limit=selectors.FINISHED_PAGE + 1)
     finished = [m for m in entries if m.status in (Match.Status.FINISHED, Match.Status.ABORTED)]
     older = None

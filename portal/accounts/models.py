@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.parsing import InvalidNumber, parse_int
+
 # Reminders further out than this are not reminders any more.
 MAX_REMINDER_HOURS = 7 * 24
 
@@ -28,12 +30,13 @@ def parse_reminder_hours(value: str) -> list[int]:
     for item in (part.strip() for part in value.split(",")):
         if not item:
             continue
-        if not item.isdigit():
+        try:
+            number = parse_int(item, min=0, max=10**9, field="reminder_hours")
+        except InvalidNumber:
             raise ValidationError(
-                f"“{item}” is not a whole number of hours; write e.g. “24,1”.",
+                f"“{item[:20]}” is not a whole number of hours; write e.g. “24,1”.",
                 code="invalid",
-            )
-        number = int(item)
+            ) from None
         if not 1 <= number <= MAX_REMINDER_HOURS:
             raise ValidationError(
                 f"{number} is out of range: reminders go from 1 to {MAX_REMINDER_HOURS} hours "

@@ -19,6 +19,7 @@ from icalendar import Calendar, Event
 import engine
 from engine import PhaseKind
 from games.models import Match, Seat
+from games.parsing import id_or_none
 from portal.feeds.models import CalendarFeed
 
 # How long an event lasts in the calendar (a deadline is a moment; calendars want a span).
@@ -56,13 +57,14 @@ def calendar_regenerate(*, user: AbstractBaseUser) -> str:
 
 def calendar_user(*, token: str) -> AbstractBaseUser | None:
     """The user whose current feed token this is, or None (unknown, forged or regenerated)."""
-    user_id, _, signature = (token or "").partition("-")
-    if not user_id.isdigit() or len(user_id) > 18 or not signature:
+    text, _, signature = (token or "").partition("-")
+    user_id = id_or_none(text)
+    if user_id is None or not signature:
         return None
-    expected = _signature(int(user_id), _generation(int(user_id)))
-    if not hmac.compare_digest(signature, expected):
+    expected = _signature(user_id, _generation(user_id))
+    if not hmac.compare_digest(signature.encode(), expected.encode()):  # bytes: any text
         return None
-    return get_user_model().objects.filter(pk=int(user_id), is_active=True).first()
+    return get_user_model().objects.filter(pk=user_id, is_active=True).first()
 
 
 def _zone(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:

@@ -173,8 +173,9 @@ def failing_banner(request: HttpRequest) -> dict[str, Any]:
 def resume(request: HttpRequest) -> HttpResponse:
     """The banner's "it works again" button."""
     address_resume(address=request.user.email)
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
-        target = "accounts_profile"  # only back to a page of this site
-    return redirect(target)
+    # Only a path on this site: neither another site (an open redirect) nor a view's name.
+    wanted = request.POST.get("next", "")
+    if wanted.startswith("/") and url_has_allowed_host_and_scheme(
+            wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return redirect(wanted)
+    return redirect("accounts_profile")

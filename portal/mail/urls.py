@@ -9,12 +9,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from anymail import urls as anymail_urls
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import URLPattern, include, path
 
-from portal.mail import bounces, unsubscribe
+from portal.mail import bounces, unsubscribe, webhooks
 
 
 def webhook_switch(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -29,13 +28,14 @@ def webhook_switch(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return switched
 
 
+# anymail's webhooks, guarded against strangers' junk (webhooks.py), behind the switch.
 anymail_patterns = [
     URLPattern(p.pattern, webhook_switch(p.callback), p.default_args, p.name)
-    for p in anymail_urls.urlpatterns
+    for p in webhooks.urlpatterns
 ]
 
 urlpatterns = [
-    path("anymail/", include((anymail_patterns, anymail_urls.app_name))),
+    path("anymail/", include((anymail_patterns, webhooks.app_name))),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="mail_unsubscribe"),
     path("address/resume/", bounces.resume, name="mail_address_resume"),
     path("resubscribe/<str:kind>/", unsubscribe.resubscribe, name="mail_resubscribe"),

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.parsing import id_or_none
 from games.services import ServiceError
 from games.views.access import status_for
 from portal.push import services, vapid
@@ -98,7 +99,7 @@ def delete(request: HttpRequest, subscription_id: str) -> HttpResponse:
 @require_POST
 def test(request: HttpRequest, subscription_id: str) -> HttpResponse:
     subscription = PushSubscription.objects.filter(
-        pk=subscription_id if subscription_id.isdigit() else None, user=request.user).first()
+        pk=id_or_none(subscription_id), user=request.user).first()
     if subscription is None:
         return _refused(request, ServiceError("not_found", "You have no such device with push."))
     if services.push_test(subscription=subscription) is None:

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games.parsing import id_or_none
 from games.services import ServiceError
 from portal import outbound
 from portal.push.models import PushSubscription
@@ -117,8 +118,8 @@ def _save(user: AbstractBaseUser, fields: dict[str, str], label: str) -> PushSub
 
 
 def _own(user: AbstractBaseUser, subscription_id: Any) -> PushSubscription:
-    subscription = PushSubscription.objects.filter(pk=str(subscription_id).strip() if str(
-        subscription_id).strip().isdigit() else None, user=user).first()
+    subscription = PushSubscription.objects.filter(pk=id_or_none(subscription_id),
+                                                   user=user).first()
     if subscription is None:
         raise ServiceError("not_found", "You have no such device with push.")
     return subscription

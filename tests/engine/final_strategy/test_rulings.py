@@ -318,6 +318,22 @@ def test_scenario_refuses_impossible_positions():
         GAME.start(2, {"scenario": {"to_move": 3}}, 1)
 
 
+@pytest.mark.parametrize("field, value, path", [
+    ("to_move", "1", "scenario.to_move"),
+    ("to_move", 1.0, "scenario.to_move"),
+    ("to_move", True, "scenario.to_move"),
+    ("pieces", [{"seat": "2", "kind": "troop", "at": "c3"}], "scenario.pieces.0.seat"),
+    ("removed", ["2"], "scenario.removed.0"),
+    ("bunkers", {"²": {"troops": 1}}, "scenario.bunkers.²"),
+])
+def test_scenario_refuses_a_seat_written_as_anything_but_a_whole_number(field, value, path):
+    """A seat given as text ("1"), a float or a boolean is refused, never read as that seat
+    (only an object's keys, which JSON writes as text, name seats as "1" to "4")."""
+    with pytest.raises(OptionsError) as refused:
+        GAME.validate_options({"scenario": {field: value}})
+    assert path in {p.path for p in refused.value.problems}
+
+
 def test_scenario_bunkers_default_to_the_allotment_less_pieces_and_prisoners():
     """A seat missing from bunkers gets its allotment less its pieces on the board and its
     troops held as prisoners."""

@@ -1,0 +1,436 @@
+"""The whole site, every URL pattern found from the root resolver, requested by every role.
+
+A world holds a match of every registered game (seat 1 has sealed a sheet where the first
+phase is simultaneous), a club with a ladder, a challenge, a join request and a tournament,
+tokens of every kind, and the roles: anonymous, a spectator, each seat and a moderator. Every
+leaf of ``get_resolver()`` (the admin, the API, the games' plug-ins included) is requested with
+its path parameters filled with real values and with junk the converter lets through, as GET,
+HTMX GET, GET with junk query strings, POST with junk form bodies (with a CSRF token), and POST
+without a CSRF token. The walk fails on:
+
+- any 5xx (or exception);
+- a POST without a CSRF token that is not refused (403), unless the view is ``csrf_exempt``
+  (found on the view: the token-authenticated API, the ESP webhooks, one-click unsubscribes);
+- a response to anyone but its author that shows a sealed sheet (its text as stored, or its
+  salt) while the phase is still sealed.
+
+Nothing is listed by hand but the real values a path parameter can take, by its name: a new
+URL is walked as soon as it is mounted, and a new parameter name fails here until it has real
+values.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import random
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import pytest
+from django.apps import apps
+from django.contrib.admin.views import main as admin_changelist
+from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls.resolvers import RegexPattern, RoutePattern
+from django.utils.regex_helper import normalize
+
+import engine
+import tests.portal.notegame  # noqa: F401  (registers games whose sheets are free text)
+from engine import PhaseKind
+from games.models import Match, Phase, Submission
+from games.plugins import sheet_text
+from games.services import orders_submit
+from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "spectator", "seat1", "seat2", "moderator")
+# Junk addresses and query strings hit the same parsers whoever sends them: they are sent by a
+# player (who reaches the most game pages) and the moderator (who reaches the admin), which
+# keeps the walk within its time budget.
+JUNK_ROLES = ("seat1", "moderator")
+MARKER = "SEALED-WALK-MARKER-5d0c7e"
+ROOT = Path(__file__).resolve().parent.parent
+
+# Junk for path parameters (kept only where the converter's pattern lets it through) and for
+# query strings and form fields.
+LONG_DIGITS = "9" * 5000
+# (A NUL in a path is refused before any view: once, at the end of the walk.)
+PATH_JUNK = ("0", "\N{SUPERSCRIPT TWO}", LONG_DIGITS, "x" * 3000)
+FIELD_JUNK = ("\N{SUPERSCRIPT TWO}", LONG_DIGITS, "-1", "x" * 5000, "", "1.5", "١٢")
+
+
+# --- the URL patterns --------------------------------------------------------------------
+
+@dataclass
+class Leaf:
+    """One URL pattern with the patterns it is included under."""
+
+    chain: list[Any]
+    callback: Any
+
+    @property
+    def route(self) -> str:
+        return "".join(str(p.pattern) for p in self.chain)
+
+    @property
+    def csrf_exempt(self) -> bool:
+        return bool(getattr(self.callback, "csrf_exempt", False))
+
+    @property
+    def admin_model(self) -> Any:
+        """The model of an admin page (its ModelAdmin, on the view or the method it wraps)."""
+        view = self.callback
+        while view is not None:
+            owner = getattr(view, "model_admin", None) or getattr(view, "__self__", None)
+            if getattr(owner, "model", None) is not None:
+                return owner.model
+            view = getattr(view, "__wrapped__", None)
+        return None
+
+
+def leaves(patterns: list[Any], chain: list[Any] | None = None) -> Iterator[Leaf]:
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from leaves(pattern.url_patterns, [*(chain or []), pattern])
+        else:
+            assert isinstance(pattern, URLPattern)
+            yield Leaf([*(chain or []), pattern], pattern.callback)
+
+
+def _piece(pattern: Any, values: dict[str, str]) -> str | None:
+    """One pattern's part of a URL for ``values``, or None if its converters refuse one."""
+    if isinstance(pattern, RoutePattern):
+        route = str(pattern)
+        for name, converter in pattern.converters.items():
+            value = values[name]
+            if not re.fullmatch(converter.regex, value):
+                return None
+            try:
+                converter.to_python(value)
+            except ValueError:  # the resolver refuses it: nothing behind it is reached
+                return None
+            route = re.sub(rf"<(?:\w+:)?{name}>", lambda _m, v=value: quote(v, safe=""), route)
+        return route
+    assert isinstance(pattern, RegexPattern)
+    for form, params in normalize(pattern.regex.pattern):
+        plain = form % {name: values[name] for name in params}
+        found = pattern.regex.search(plain)
+        if found is not None and found.start() == 0 and found.end() == len(plain):
+            return form % {name: quote(values[name], safe="") for name in params}
+    return None
+
+
+def arg_names(leaf: Leaf) -> list[str]:
+    names: list[str] = []
+    for pattern in leaf.chain:
+        names += [n for n in pattern.pattern.regex.groupindex if n not in names]
+    return names
+
+
+def build_url(leaf: Leaf, values: dict[str, str]) -> str | None:
+    parts = [_piece(p.pattern, values) for p in leaf.chain]
+    return None if None in parts else "/" + "".join(parts)  # type: ignore[arg-type]
+
+
+# --- names the code reads from query strings and forms -----------------------------------
+
+def code_field_names() -> tuple[set[str], set[str]]:
+    """(query-string names, form-field names) the site's code reads, found in its source."""
+    query: set[str] = set()
+    form: set[str] = set()
+    for folder in ("games", "portal", "competitions", "clocks"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text()
+            query |= {m for m in re.findall(r"""GET(?:\.get|\.getlist)?\(?\[?\s*["'](\w+)["']""",
+                                            text)}
+            form |= {m for m in re.findall(r"""POST(?:\.get|\.getlist)?\(?\[?\s*["'](\w+)["']""",
+                                           text)}
+    # The admin's changelist reads its own (page, order, search, ...).
+    query |= {getattr(admin_changelist, n) for n in dir(admin_changelist) if n.endswith("_VAR")}
+    return query, form
+
+
+_INPUT_NAME = re.compile(r"""<(?:input|select|textarea)\b[^>]*?\bname=["']([^"']+)["']""")
+
+
+# --- the world ---------------------------------------------------------------------------
+
+@dataclass
+class World:
+    users: dict[str, Any]
+    matches: dict[str, Match]
+    values: dict[str, list[str]]
+    sealed: list[tuple[int, list[str]]] = field(default_factory=list)  # (phase id, markers)
+
+
+def _first_sheet(game: Any, match: Match) -> Any:
+    """Seat 1's sheet for the first phase: the marker as text where the game reads free text,
+    else a bot's sheet or the default."""
+    state = match.state
+    try:
+        return {"text": MARKER, "data": game.parse_text(state, 1, MARKER)}
+    except Exception:  # a game whose grammar has no room for the marker
+        pass
+    if game.bots:
+        return {"data": game.bot_submission(state, 1, game.bots[0], random.Random(1))}
+    return {"data": game.default_submission(state, 1)}
+
+
+def _markers(text: str, salt: str) -> list[str]:
+    found = [salt]
+    if len(text) >= 12:
+        found += [text, html.escape(text), json.dumps(text)[1:-1]]
+    return found
+
+
+def build_world() -> World:
+    from competitions.models import Challenge, JoinRequest, Tournament
+    from competitions.services.clubs import club_create, club_request_join
+    from competitions.services.ladders import challenge_create, ladder_create
+    from competitions.services.tournaments import tournament_create
+    from portal.api.services import api_token_create
+    from portal.feeds.services import calendar_token
+    from portal.mail.unsubscribe import NOTIFICATIONS, unsubscribe_token
+    from portal.push.models import PushSubscription
+    from portal.push.services.subscriptions import unsubscribe_token as push_token
+
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    moderator = make_user("moderator", staff=True)
+    moderator.groups.add(Group.objects.get(name="Moderator"))
+    users = {"anonymous": None, "spectator": carol, "seat1": alice, "seat2": bob,
+             "moderator": moderator}
+    world = World(users=users, matches={}, values={})
+    for slug, game in sorted(engine.games().items()):
+        match = duel(alice, bob, game=slug, title=f"Walk {slug}", is_public=slug != "toy-duel")
+        world.matches[slug] = match
+        prompt = game.prompts(match.state).get(1)
+        if match.status == Match.Status.ACTIVE and prompt and \
+                prompt.kind == PhaseKind.SIMULTANEOUS:
+            sheet = _first_sheet(game, match)
+            orders_submit(match_id=match.pk, seat_number=1, user=alice, source="web",
+                          phase_number=match.phase_number, **(
+                              {"text": sheet["text"]} if "text" in sheet else
+                              {"data": sheet["data"]}))
+            stored = Submission.objects.get(phase__match=match, seat__number=1)
+            text = sheet_text(game, match.state, 1, stored.data)
+            world.sealed.append((stored.phase_id, _markers(text, stored.salt)))
+
+    club = club_create(by=alice, name="Walkers")
+    club_request_join(club_id=club.pk, user=carol, message="let me in")
+    ladder = ladder_create(by=alice, club_id=club.pk, game="toy-duel")
+    from competitions.services.clubs import club_join_by_token
+    club_join_by_token(token=club.invite_token, user=bob)
+    challenge_create(ladder_id=ladder.pk, by=alice, opponent=bob)
+    tournament_create(by=alice, name="Walk cup", game="toy-duel", format="round_robin",
+                      club_id=club.pk)
+    subscription = PushSubscription.objects.create(
+        user=alice, endpoint="https://push.example.test/walk", p256dh="k" * 87, auth="a" * 22)
+    api_token = api_token_create(user=alice, name="walk")
+    kind = sorted(NOTIFICATIONS)[0]
+
+    def ids(model: Any) -> list[str]:
+        return [str(pk) for pk in model.objects.order_by("pk").values_list("pk", flat=True)[:2]]
+
+    match_ct = ContentType.objects.get_for_model(Match)
+    world.values = {
+        "match_id": [str(m.pk) for m in world.matches.values()],
+        "seat_number": ["1", "2"],
+        "phase_number": ["1", "2"],
+        "token": [world.matches["toy-duel"].invite_token, club.invite_token,
+                  calendar_token(user=alice) + ".x", calendar_token(user=alice),
+                  unsubscribe_token(user_id=alice.pk, kind=kind), push_token(subscription.pk)],
+        "slug": [club.slug, *sorted(engine.games())],
+        "request_id": ids(JoinRequest),
+        "user_id": [str(u.pk) for u in (alice, bob, carol)],
+        "ladder_id": [str(ladder.pk)],
+        "challenge_id": ids(Challenge),
+        "tournament_id": ids(Tournament),
+        "action": ["register", "withdraw", "start", "close", "open", "cancel"],
+        "token_id": [str(api_token.row.pk)],
+        "subscription_id": [str(subscription.pk)],
+        "kind": [kind],
+        "key": ["not-a-key"],
+        "uidb36": ["1"],
+        "app_label": [a.label for a in apps.get_app_configs()],
+        "content_type_id": [str(match_ct.pk)],
+        "object_id": [],  # an admin page's model's own rows (see urls_of)
+        "url": ["no/such/page/"],  # the admin's catch-all
+    }
+    return world
+
+
+def urls_of(leaf: Leaf, world: World) -> Iterator[tuple[str, bool]]:
+    """(url, junk?) for the leaf: its parameters at their first real values, then each
+    parameter in turn at each of its other real values and at each junk value."""
+    names = arg_names(leaf)
+    real: dict[str, list[str]] = {}
+    for name in names:
+        if name in ("object_id", "id") and leaf.admin_model is not None:
+            real[name] = [str(pk) for pk in leaf.admin_model._default_manager.order_by("pk")
+                          .values_list("pk", flat=True)[:1]] or ["1"]
+        elif name == "object_id":
+            real[name] = [str(world.matches["toy-duel"].pk)]
+        else:
+            assert world.values.get(name), (
+                f"{leaf.route}: give the path parameter {name!r} real values in build_world")
+            real[name] = world.values[name]
+    seen: set[str] = set()
+    # Each real value of each parameter once, the others at their first real value (the full
+    # product multiplies requests that say nothing new: clubs named after a game, ...).
+    first = {n: real[n][0] for n in names}
+    combos = [first] + [{**first, name: value} for name in names for value in real[name][1:]]
+    for values in combos:
+        url = build_url(leaf, values)
+        if url and url not in seen:
+            seen.add(url)
+            yield url, False
+    for name in names:
+        for junk in PATH_JUNK:
+            url = build_url(leaf, {**first, name: junk})
+            if url and url not in seen:
+                seen.add(url)
+                yield url, True
+
+
+# --- the walk ----------------------------------------------------------------------------
+
+@dataclass
+class Walk:
+    role: str
+    world: World
+    failures: list[str] = field(default_factory=list)
+    requests: int = 0
+    query_names: set[str] = field(default_factory=set)
+    form_names: set[str] = field(default_factory=set)
+    reached: set[int] = field(default_factory=set)  # id() of the leaves a role got into
+
+    def __post_init__(self) -> None:
+        user = self.world.users[self.role]
+        self.client = Client()  # CSRF not enforced: junk bodies reach the views
+        self.bare = Client(enforce_csrf_checks=True)  # for the POSTs without a token
+        for client in (self.client, self.bare):
+            if user is not None:
+                client.force_login(user)
+        self.forbidden = [] if self.role == "seat1" else [
+            (phase_id, marker) for phase_id, markers in self.world.sealed for marker in markers]
+
+    def request(self, client: Client, method: str, url: str, **kwargs: Any) -> Any:
+        self.requests += 1
+        try:
+            with transaction.atomic():
+                response = getattr(client, method)(url, **kwargs)
+        except Exception as error:  # noqa: BLE001  (each failure is reported, the walk goes on)
+            self.failures.append(f"{method.upper()} {url[:160]} raised {error!r}"[:600])
+            return None
+        if response.status_code >= 500:
+            self.failures.append(f"{method.upper()} {url[:160]} answered "
+                                 f"{response.status_code}")
+        session = response.cookies.get("sessionid")
+        if session is not None and self.world.users[self.role] is not None:
+            client.force_login(self.world.users[self.role])  # a log-out must not end the walk
+        self.check_secrets(method, url, response)
+        return response
+
+    def check_secrets(self, method: str, url: str, response: Any) -> None:
+        if not self.forbidden:
+            return
+        content = (b"".join(response.streaming_content) if getattr(response, "streaming", False)
+                   else response.content)
+        body = content.decode(errors="replace")
+        for phase_id, marker in self.forbidden:
+            if marker in body and self.still_sealed(phase_id):
+                self.failures.append(f"{self.role} saw a sealed sheet ({marker[:40]!r}) at "
+                                     f"{method.upper()} {url[:160]}")
+
+    @staticmethod
+    def still_sealed(phase_id: int) -> bool:
+        return Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN).exists()
+
+    def visit(self, leaf: Leaf, url: str, junk: bool, number: int) -> None:
+        """Every request of one URL; fewer where the first answer shows that the view was not
+        reached (a log-in wall, a 404) or where the URL itself is junk. Junk URLs of a pattern
+        are only visited by a role that reached its view with real values."""
+        if junk and (self.role not in JUNK_ROLES or id(leaf) not in self.reached):
+            return
+        response = self.request(self.client, "get", url)
+        status = response.status_code if response is not None else 500
+        login_wall = status == 302 and "/login/" in response.get("Location", "")
+        if not junk and not login_wall and status != 404:
+            self.reached.add(id(leaf))
+        form_names = set(self.form_names)
+        if status == 200 and not getattr(response, "streaming", False):
+            form_names |= set(_INPUT_NAME.findall(response.content.decode(errors="replace")))
+        if not junk and not login_wall and status != 404:
+            self.request(self.client, "get", url, headers={"HX-Request": "true"})
+            if status < 400 and self.role in JUNK_ROLES:
+                for query in junk_queries(self.query_names, number):
+                    self.request(self.client, "get", f"{url}?{query}")
+        if not login_wall:
+            self.request(self.client, "post", url, data=junk_fields(form_names, number))
+        if not login_wall and (leaf.csrf_exempt or status == 405):  # may read a JSON body
+            self.request(self.client, "post", url, data=json.dumps(
+                junk_fields(form_names, number + 1)), content_type="application/json")
+        if junk:
+            return
+        response = self.request(self.bare, "post", url, data={"phase_number": "1"})
+        if response is not None and not leaf.csrf_exempt and response.status_code != 403:
+            self.failures.append(f"POST {url[:160]} without a CSRF token answered "
+                                 f"{response.status_code} (not csrf_exempt)")
+
+
+def junk_fields(names: set[str], number: int) -> dict[str, str]:
+    """Junk for each field, a different junk for neighbouring fields and requests."""
+    return {n: FIELD_JUNK[(i + number) % len(FIELD_JUNK)] for i, n in enumerate(sorted(names))}
+
+
+def junk_queries(names: set[str], number: int) -> list[str]:
+    """The numbers that broke parsers in every parameter at once, then a mix of all junk."""
+    return [urlencode(dict.fromkeys(sorted(names), junk))
+            for junk in ("\N{SUPERSCRIPT TWO}", LONG_DIGITS)] + [
+        urlencode(junk_fields(names, number))]
+
+
+@pytest.fixture
+def quiet_request_log():
+    """Thousands of 404s and 400s are the walk's point; a failure is reported by the test."""
+    logger = logging.getLogger("django.request")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    yield
+    logger.setLevel(level)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("role", ROLES)
+def test_every_url_answers_every_role_without_failing_or_leaking(role: str, quiet_request_log
+                                                                  ) -> None:
+    started = time.monotonic()
+    world = build_world()
+    walk = Walk(role, world)
+    walk.query_names, walk.form_names = code_field_names()
+    targets = [(leaf, url, junk) for leaf in leaves(get_resolver().url_patterns)
+               for url, junk in urls_of(leaf, world)]
+    # The junk URLs last: a request that changes the world (a log-out, leaving a match) then
+    # hides the least.
+    targets.sort(key=lambda target: target[2])
+    for number, (leaf, url, junk) in enumerate(targets):
+        walk.visit(leaf, url, junk, number)
+    # A NUL anywhere is refused before any view runs.
+    for url in ("/?page=%00", "/matches/mine/?before=a%00"):
+        response = walk.request(walk.client, "get", url)
+        assert response is not None and response.status_code == 400, url
+    elapsed = time.monotonic() - started
+    print(f"{role}: {len(targets)} URLs, {walk.requests} requests in {elapsed:.1f} s")
+    assert not walk.failures, "\n".join(walk.failures[:80]) + f"\n({len(walk.failures)} in all)"
+    assert len(targets) > 300
