@@ -33,8 +33,10 @@ class Home:
 
 def home_for(user: AbstractBaseUser) -> Home:
     """What the home page shows ``user``: a few short queries, each bounded."""
-    current = [m for m in selectors.matches_for_user(user, finished_limit=0)
-               if m.status in (Match.Status.ACTIVE, Match.Status.OPEN)]
+    # Current and recently finished matches in one round trip (a limit of 0 cannot be
+    # prepared: an empty query).
+    mine = selectors.matches_for_user(user, finished_limit=RECENT_RESULTS)
+    current = [m for m in mine if m.status in (Match.Status.ACTIVE, Match.Status.OPEN)]
     waiting = [m for m in current if m.waiting_for_me]
     for match in current:
         match.url = match_path(match.pk)
@@ -51,8 +53,8 @@ def home_for(user: AbstractBaseUser) -> Home:
         tournament__entries__user=user, tournament__entries__status=Entry.Status.ACTIVE,
         tournament__status=Tournament.Status.RUNNING)
         .select_related("tournament").order_by("ends_at")[:10])
-    results = [_result_for(match) for match in
-               selectors.matches_finished_for_user(user, limit=RECENT_RESULTS)]
+    results = [_result_for(match) for match in mine
+               if match.status in (Match.Status.FINISHED, Match.Status.ABORTED)]
     return Home(waiting=waiting, others=len(current) - len(waiting), challenges=challenges,
                 open_tournaments=open_tournaments, rounds=rounds, results=results)
 
@@ -82,7 +84,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def next_match(request: HttpRequest) -> HttpResponse:
     """The match needing my move with the soonest deadline (after ``?after=<match id>``'s
     place in that order, so that "next" walks through them all), or home when none does."""
-    waiting = [m.pk for m in selectors.matches_for_user(request.user, finished_limit=0)
+    waiting = [m.pk for m in selectors.matches_for_user(request.user, finished_limit=1)
                if m.waiting_for_me]
     after = request.GET.get("after", "")
     if after in {str(pk) for pk in waiting}:

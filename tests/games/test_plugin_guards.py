@@ -104,7 +104,7 @@ def test_every_installed_game_has_a_rules_page_and_a_replay(client, phases_match
     play_round(match, people)
     client.force_login(people["seat1"])
     frame = client.get(reverse("games:replay", args=[match.pk, 1]), HTTP_HX_REQUEST="true")
-    assert frame.status_code == 200 and "duel" in frame.content.decode()
+    assert frame.status_code == 200 and "Duel" in frame.content.decode()  # the event, told
     page = client.get(reverse("games:match", args=[match.pk]) + "?replay=1").content.decode()
     assert 'id="replay"' in page and "Phase 1" in page
 

@@ -76,7 +76,7 @@ def test_only_seats_that_owe_input_are_charged_then_get_the_increment(toy_duel, 
     submit(match, match.alice, 1, 4)  # alice's clock stops at 2 h
     clocks = seat_clocks(Match.objects.get(pk=match.pk), clock.advance(8 * H))
     assert clocks[1].left == 70 * H and not clocks[1].running
-    assert clocks[2].left == 62 * H and clocks[2].running and clocks[2].text == "2 d 14 h"
+    assert clocks[2].left == 62 * H and clocks[2].running and clocks[2].text == "2 days, 14 hours"
     submit(match, match.bob, 2, 2)  # at 10 h: complete
     assert services.phase_resolve(match_id=match.pk, phase_number=1)
     assert banks(match) == {"1": 72 - 2 + 24, "2": 72 - 10 + 24}
