@@ -158,7 +158,7 @@ def test_removing_a_bot_before_the_start_deletes_it_and_later_withdraws_it(cup):
     first, second, third = (enter_bot(tournament, owner) for _ in range(3))
     services.tournament_bot_remove(tournament_id=tournament.pk, by=owner, entry_id=second.pk)
     assert not Entry.objects.filter(pk=second.pk).exists()
-    assert enter_bot(tournament, owner).name == "random bot 4"  # names are never reused
+    assert enter_bot(tournament, owner).name == "random bot 4"  # numbered on from the highest
     services.tournament_register(tournament_id=tournament.pk, user=member)
     with pytest.raises(ServiceError) as error:  # a person is not removed as a bot
         services.tournament_bot_remove(
