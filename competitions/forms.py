@@ -26,10 +26,19 @@ class ClubForm(forms.Form):
 
 
 class LadderForm(forms.Form):
-    game = forms.ChoiceField(choices=game_choices)
-    name = forms.CharField(max_length=80, required=False)
-    hours_per_phase = forms.DecimalField(min_value=0.001, max_value=8760, initial=72)
-    challenge_days = forms.IntegerField(min_value=1, max_value=60, initial=7)
+    game = forms.ChoiceField(
+        choices=game_choices,
+        help_text=_("A ladder is a standing ranking of one game: any member may challenge any "
+                    "other at any time, each finished game moves both players' ratings, and "
+                    "it never ends. Good for a club that plays whenever people have time."))
+    name = forms.CharField(max_length=80, required=False,
+                           help_text=_("Empty: named after the game."))
+    hours_per_phase = forms.DecimalField(
+        min_value=0.001, max_value=8760, initial=72, label=_("Hours per turn"),
+        help_text=_("How long each player has for a turn in a ladder game (72: three days)."))
+    challenge_days = forms.IntegerField(
+        min_value=1, max_value=60, initial=7, label=_("Days to answer a challenge"),
+        help_text=_("A challenge nobody accepted by then lapses."))
     decay_sigma_per_week = forms.FloatField(
         min_value=0, max_value=8, initial=0,
         label=_("Rating doubt added per week without a game"),
@@ -81,10 +90,22 @@ class ClubMatchForm(forms.Form):
         return cleaned
 
 
+FORMAT_HELP = _(
+    "Round robin: everyone plays everyone once (twice with two cycles); best for up to about "
+    "ten players. "
+    "Swiss: each round pairs players with equal scores who have not met yet, so a few rounds "
+    "rank a large field without knocking anyone out. "
+    "Single elimination: a knockout bracket; a player who loses once is out. "
+    "Double elimination: a knockout in which a player is out only after a second loss (the "
+    "first sends them to a losers' bracket). "
+    "Multi-seat pods: for games of three or more; each round seats players with similar "
+    "scores at tables of the pod size.")
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
     game = forms.ChoiceField(choices=game_choices)
-    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    format = forms.ChoiceField(choices=Tournament.Format.choices, help_text=FORMAT_HELP)
     max_players = forms.IntegerField(min_value=2, max_value=4096, required=False)
     rating_floor = forms.FloatField(min_value=-1000, max_value=1000, required=False)
     min_reliability = forms.IntegerField(
@@ -97,12 +118,20 @@ class TournamentForm(forms.Form):
                                 label="Cycles (round robin)")
     seats_per_match = forms.IntegerField(min_value=3, max_value=100, required=False,
                                          label="Pod size (pods)")
-    round_hours = forms.DecimalField(min_value=0.01, max_value=8760, initial=168,
-                                     label="Round length (hours)")
-    hours_per_phase = forms.DecimalField(min_value=0.001, max_value=8760, initial=48)
-    adjudication = forms.ChoiceField(choices=Tournament.Adjudication.choices,
-                                     label="Unfinished at the round's end")
-    bye_score = forms.DecimalField(min_value=0, max_value=1, initial=1, decimal_places=1)
+    round_hours = forms.DecimalField(
+        min_value=0.01, max_value=8760, initial=168, label="Round length (hours)",
+        help_text=_("Every game of a round must end within this time (168: a week); the next "
+                    "round starts as soon as all games of this one are over."))
+    hours_per_phase = forms.DecimalField(
+        min_value=0.001, max_value=8760, initial=48,
+        help_text=_("How long each player has for a turn (48: two days)."))
+    adjudication = forms.ChoiceField(
+        choices=Tournament.Adjudication.choices, label="Unfinished at the round's end",
+        help_text=_("What a game still running when its round ends counts as."))
+    bye_score = forms.DecimalField(
+        min_value=0, max_value=1, initial=1, decimal_places=1,
+        help_text=_("With an odd number of players one sits a round out and gets these "
+                    "points (1: a win)."))
     late_entry = forms.BooleanField(required=False, label="Late entry (Swiss)")
     fixed_deadlines = forms.BooleanField(
         required=False, label="Fixed deadlines",

@@ -9,10 +9,12 @@ pairing per match.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
@@ -450,13 +452,20 @@ class TournamentStatusChange(models.Model):
 
 
 class Entry(models.Model):
+    """A player in a tournament: a member (``user``) or one of the game's bots (``bot``, entered
+    by an organiser, told apart from the others of its kind by ``bot_number``)."""
+
     class Status(models.TextChoices):
         ACTIVE = "active", "Playing"
         WITHDRAWN = "withdrawn", "Withdrawn"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="tournament_entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="tournament_entries")
+    bot = models.CharField(max_length=40, blank=True, default="",
+                           help_text=_("One of the game's bots; empty for a person."))
+    bot_number = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Tells bots of one kind apart: random bot 2."))
     start_number = models.PositiveIntegerField(null=True, blank=True)
     rating = models.FloatField(default=0, help_text="Conservative rating when registered.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
@@ -472,10 +481,37 @@ class Entry(models.Model):
             models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique_user"),
             models.UniqueConstraint(fields=["tournament", "start_number"],
                                     name="entry_unique_start_number"),
+            models.UniqueConstraint(fields=["tournament", "bot", "bot_number"],
+                                    condition=Q(user__isnull=True),
+                                    name="entry_unique_bot_number"),
+            # Exactly one of them: a person, or a bot with its number.
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False, bot="", bot_number__isnull=True)
+                           | (Q(user__isnull=True, bot_number__isnull=False) & ~Q(bot=""))),
+                name="entry_user_or_bot"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.tournament}"
+        return f"{self.name} in {self.tournament}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def name(self) -> str:
+        """How standings, pairings and mails name the entry: the user name, or "random bot 2"."""
+        if self.user_id is None:
+            return gettext("%(bot)s bot %(number)s") % {"bot": self.bot,
+                                                         "number": self.bot_number}
+        return self.user.get_username()
+
+    @property
+    def seat(self) -> dict[str, Any]:
+        """The entry's seat in a match, as ``games.services.match_create`` takes it."""
+        if self.user_id is None:
+            return {"kind": "bot", "bot": self.bot}
+        return {"kind": "human", "user": self.user}
 
 
 class Round(models.Model):

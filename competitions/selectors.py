@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+import engine
 from competitions import bracket as brackets
 from competitions import pairing as core
 from competitions.models import (
@@ -105,7 +106,7 @@ def tournament_standings(*, tournament: Tournament) -> list[dict[str, Any]]:
         rows = core.standings(core_players(entries), core_games(tournament, entries))
     for row in rows:
         entry = by_number[row["id"]]
-        row.update(entry_id=entry.pk, name=entry.user.get_username(),
+        row.update(entry_id=entry.pk, name=entry.name, is_bot=entry.is_bot,
                    start_number=entry.start_number, withdrawn=entry.status != "active")
     return rows
 
@@ -159,7 +160,7 @@ def tournament_bracket(*, tournament: Tournament) -> list[dict[str, Any]]:
             return {"label": "…", "seed": None}
         if value == brackets.EMPTY:
             return {"label": "bye", "seed": None}
-        return {"label": by_number[value].user.get_username(), "seed": value}
+        return {"label": by_number[value].name, "seed": value}
 
     for match in matches:
         row = state[match.key]
@@ -173,6 +174,16 @@ def tournament_bracket(*, tournament: Tournament) -> list[dict[str, Any]]:
     names = {"W": "Winners", "L": "Losers", "F": "Final"}
     return [{"title": f"{names[b]} round {r}" if b != "F" else "Grand final",
              "bracket": b, "matches": ms} for (b, r), ms in columns.items()]
+
+
+def tournament_bots_available(*, tournament: Tournament) -> tuple[str, ...]:
+    """The bots an organiser may enter now: the game's, while registration is open."""
+    if tournament.status != Tournament.Status.REGISTRATION or not tournament.registration_open:
+        return ()
+    try:
+        return tuple(engine.get(tournament.game).bots)
+    except KeyError:  # a game no longer installed
+        return ()
 
 
 def entries_of(tournament: Tournament) -> QuerySet[Entry]:

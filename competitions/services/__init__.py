@@ -37,6 +37,8 @@ from competitions.services.ladders import (
 from competitions.services.rounds import pairing_result_record, round_adjudicate
 from competitions.services.sweep import competitions_sweep
 from competitions.services.tournaments import (
+    tournament_bot_enter,
+    tournament_bot_remove,
     tournament_cancel,
     tournament_create,
     tournament_register,
@@ -64,7 +66,7 @@ __all__ = [
     "club_removal_lift", "club_request_decide", "club_request_join", "competitions_sweep",
     "ladder_create", "ladder_match_record", "ladder_match_void", "match_ended_record",
     "match_rate", "membership_of", "pairing_result_record", "require_organiser",
-    "round_adjudicate", "site_ladder", "tournament_cancel", "tournament_create",
-    "tournament_register", "tournament_registration_set", "tournament_start",
-    "tournament_withdraw",
+    "round_adjudicate", "site_ladder", "tournament_bot_enter", "tournament_bot_remove",
+    "tournament_cancel", "tournament_create", "tournament_register",
+    "tournament_registration_set", "tournament_start", "tournament_withdraw",
 ]

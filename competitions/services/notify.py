@@ -38,15 +38,15 @@ def club_invitation_mail(*, invitation: ClubInvitation) -> None:
 
 
 def round_started_mail(*, tournament: Tournament, round_: Round) -> None:
-    """Each player of the round: their match (or bye) and where to play it."""
+    """Each player of the round: their match (or bye) and where to play it (bots get none)."""
     page = _url("competitions:tournament", tournament.pk)
     for pairing in Pairing.objects.filter(round=round_).select_related(
             "first__user", "second__user", "match"):
         entry_ids = pairing.pod or [e for e in (pairing.first_id, pairing.second_id) if e]
         entries = Entry.objects.filter(pk__in=entry_ids).select_related("user")
-        names = {e.pk: e.user.get_username() for e in entries}
+        names = {e.pk: e.name for e in entries}
         for entry in entries:
-            if not _wants_mail(entry.user):
+            if entry.is_bot or not _wants_mail(entry.user):
                 continue
             if pairing.match_id:
                 others = ", ".join(names[e] for e in entry_ids if e != entry.pk)
@@ -73,7 +73,8 @@ def tournament_finished_mail(*, tournament: Tournament) -> None:
     table = "\n".join(f"{row['rank']:>3}. {row['name']} {row.get('points', '')}"
                       for row in rows[:10])
     page = _url("competitions:tournament", tournament.pk)
-    for entry in Entry.objects.filter(tournament=tournament).select_related("user"):
+    for entry in Entry.objects.filter(tournament=tournament, user__isnull=False) \
+            .select_related("user"):
         if not _wants_mail(entry.user):
             continue
         mine = next((row for row in rows if row["entry_id"] == entry.pk), None)

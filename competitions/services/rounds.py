@@ -188,7 +188,7 @@ def _create_match(tournament: Tournament, round_: Round, board_number: int,
     fixed = {"max_shift_hours": 0, "allow_vacations": False} if tournament.fixed_deadlines else {}
     match = match_create(
         creator=tournament.created_by, game=tournament.game, options=tournament.options,
-        seats=[{"kind": "human", "user": e.user} for e in entries],
+        seats=[e.seat for e in entries],  # a bot entry plays in a bot seat
         hours_per_phase=tournament.hours_per_phase,
         is_public=tournament.club is None or tournament.club.is_public,
         title=f"{tournament.name}: round {round_.number}, board {board_number}"[:120],

@@ -14,7 +14,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from competitions.models import Club, Entry, Ladder, Tournament, TournamentStatusChange
@@ -216,6 +218,54 @@ def tournament_registration_set(*, tournament_id: Any, by: AbstractBaseUser,
     tournament.registration_open = bool(is_open)
     tournament.save(update_fields=["registration_open"])
     return tournament
+
+
+@transaction.atomic
+def tournament_bot_enter(*, tournament_id: Any, by: AbstractBaseUser, bot: str) -> Entry:
+    """An organiser enters one of the game's bots while registration is open (several may
+    play: each is numbered, "random bot 2"). A bot counts towards the most players."""
+    tournament = tournament_lock(tournament_id)
+    _require_organiser(tournament, by)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise ServiceError("not_open", _("The tournament has started: bots can be entered only "
+                                         "before the first round."))
+    if not tournament.registration_open:
+        raise ServiceError("not_open", _("Registration is closed: open it again to enter a "
+                                         "bot."))
+    the_game = engine.get(tournament.game)
+    if bot not in the_game.bots:
+        if not the_game.bots:
+            raise ServiceError("invalid", _("%(game)s has no bots.") % {"game": the_game.name})
+        raise ServiceError("invalid", _("%(game)s has no bot called “%(bot)s”; its bots are: "
+                                        "%(bots)s.") % {"game": the_game.name, "bot": bot,
+                                                        "bots": ", ".join(the_game.bots)})
+    active = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
+    if tournament.max_players and active >= tournament.max_players:
+        raise ServiceError("not_open", _("The tournament is full."))
+    last = Entry.objects.filter(tournament=tournament, user=None, bot=bot).aggregate(
+        last=Max("bot_number"))["last"]
+    return Entry.objects.create(tournament=tournament, bot=bot, bot_number=(last or 0) + 1)
+
+
+@transaction.atomic
+def tournament_bot_remove(*, tournament_id: Any, by: AbstractBaseUser, entry_id: Any) -> None:
+    """An organiser takes a bot out: before the start its entry goes; later it is withdrawn
+    (future rounds leave it out, finished results stay, a match in play is played out)."""
+    tournament = tournament_lock(tournament_id)
+    _require_organiser(tournament, by)
+    entry = None
+    if str(entry_id).isdigit():
+        entry = Entry.objects.filter(tournament=tournament, user=None, pk=entry_id).first()
+    if entry is None or entry.status != Entry.Status.ACTIVE:
+        raise ServiceError("not_found", _("There is no such bot playing in this tournament."))
+    if tournament.status == Tournament.Status.REGISTRATION:
+        entry.delete()
+        return
+    if tournament.status != Tournament.Status.RUNNING:
+        raise ServiceError("not_active", _("The tournament is over."))
+    entry.status = Entry.Status.WITHDRAWN
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["status", "withdrawn_at"])
 
 
 def _require_organiser(tournament: Tournament, by: Any) -> None:

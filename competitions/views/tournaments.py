@@ -66,17 +66,21 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if current is not None:
         pairings = list(Pairing.objects.filter(round=current).select_related(
             "first__user", "second__user", "match"))
-        names = {e.pk: e.user.get_username() for e in selectors.entries_of(tournament)}
+        names = {e.pk: e.name for e in selectors.entries_of(tournament)}
         for p in pairings:
             p.pod_names = [names.get(eid, "?") for eid in p.pod]
     membership = services.membership_of(tournament.club, request.user) if tournament.club \
         else None
     can_organise = request.user.is_authenticated and (
         request.user.is_staff or (membership is not None and membership.can_organise))
+    entries = selectors.entries_of(tournament)
     return render(request, "competitions/tournament.html", {
-        "tournament": tournament, "entry": entry, "entries": selectors.entries_of(tournament),
+        "tournament": tournament, "entry": entry, "entries": entries,
         "standings": selectors.tournament_standings(tournament=tournament),
         "current": current, "pairings": pairings, "can_organise": can_organise,
+        "bots": selectors.tournament_bots_available(tournament=tournament) if can_organise
+        else (),
+        "bot_entries": [e for e in entries if e.is_bot],
     })
 
 
@@ -97,7 +101,8 @@ def tournament_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse
 @login_required
 @require_POST
 def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
-    """register / withdraw (players), start / close / open / cancel (organisers)."""
+    """register / withdraw (players), start / close / open / cancel / add-bot / remove-bot
+    (organisers)."""
     tournament = _tournament_or_404(request, tournament_id)
     try:
         if action == "register":
@@ -111,6 +116,12 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
         elif action in ("close", "open"):
             services.tournament_registration_set(tournament_id=tournament.pk, by=request.user,
                                                  is_open=action == "open")
+        elif action == "add-bot":
+            services.tournament_bot_enter(tournament_id=tournament.pk, by=request.user,
+                                          bot=request.POST.get("bot", ""))
+        elif action == "remove-bot":
+            services.tournament_bot_remove(tournament_id=tournament.pk, by=request.user,
+                                           entry_id=request.POST.get("entry", ""))
         elif action == "cancel":
             services.tournament_cancel(tournament_id=tournament.pk, by=request.user,
                                        note=request.POST.get("note", ""))

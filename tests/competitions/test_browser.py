@@ -81,3 +81,38 @@ def test_a_player_registers_and_reads_the_standings(page):
     cells = page.locator("#crosstable tbody tr").all_inner_texts()
     assert any("alice" in row and "+" in row for row in cells)
     assert any("bob" in row and "-" in row for row in cells)
+
+
+def test_an_organiser_tries_a_format_with_two_bots(page):
+    owner = make_user("organiser")
+    club = services.club_create(by=owner, name="Try-out club")
+
+    page.goto(page.base + "/accounts/login/")
+    page.fill("input[name=login]", "organiser")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/home/")
+    page.goto(page.base + f"/clubs/{club.slug}/")
+    assert "A tournament is a fixed event" in page.inner_text("#club-explained")
+    page.click("text=New tournament")
+    page.fill("input[name=name]", "Bot round robin")
+    page.select_option("select[name=game]", "toy-duel")
+    page.select_option("select[name=format]", "round_robin")
+    page.click("button:has-text('Create the tournament')")
+    page.wait_for_selector("#tournament-bots")
+    for _ in range(2):
+        page.select_option("#tournament-bots select[name=bot]", "random")
+        page.click("button:has-text('Enter the bot')")
+        page.wait_for_load_state()
+    assert "random bot 2" in page.inner_text("#tournament-bots")
+    page.click("button:has-text('Register')")
+    page.wait_for_selector("text=You are registered")
+    page.click("button:has-text('Start the tournament')")
+    page.wait_for_selector("#round-heading")
+    assert page.inner_text("#tournament-status") == "Running"
+    round_one = page.inner_text("section[aria-labelledby=round-heading]")
+    assert "Round 1" in round_one and "random bot" in round_one
+    tournament = Entry.objects.get(user=owner).tournament
+    (board,) = Pairing.objects.filter(round__tournament=tournament).exclude(match=None)
+    page.click(f"a[href='/matches/{board.match_id}/']")
+    page.wait_for_url(f"**/matches/{board.match_id}/")

@@ -160,3 +160,31 @@ def test_two_boards_finishing_at_once_on_two_workers_pair_the_next_round_once(st
     site = services.site_ladder(game="toy-duel")
     assert RatingUpdate.objects.filter(ladder=site,
                                        match_id__in=[b.match_id for b in boards]).count() == 2
+
+
+def test_a_swiss_of_bots_entered_by_the_organiser_plays_itself_on_the_real_worker(stack,
+                                                                                   make_user):
+    """Nobody submits anything: the bot seats' tasks, the resolutions and the pairing of the
+    next rounds all run on the worker; no mail, no rating."""
+    from portal.mail.models import OutgoingEmail
+
+    stack.worker(concurrency=2)
+    owner = make_user("bot-owner")
+    club = services.club_create(by=owner, name="Bot club")
+    tournament = services.tournament_create(by=owner, club_id=club.pk, name="Bot cup",
+                                            game="toy-duel", format="swiss",
+                                            options={"target": 1}, rounds_planned=2)
+    for _ in range(4):
+        services.tournament_bot_enter(tournament_id=tournament.pk, by=owner, bot="random")
+    services.tournament_start(tournament_id=tournament.pk, by=owner)
+    wait_until(lambda: Tournament.objects.get(pk=tournament.pk).status == "finished",
+               timeout=180, what="the bots' tournament to finish")
+    pairings = assert_each_round_once(tournament, 2)
+    assert len(pairings) == 4
+    assert Submission.objects.filter(seat__match_id__in=[p.match_id for p in pairings]) \
+        .exclude(source="bot").count() == 0
+    assert not RatingUpdate.objects.filter(match_id__in=[p.match_id for p in pairings]).exists()
+    assert not OutgoingEmail.objects.filter(
+        dedupe_key__startswith=f"tournament:{tournament.pk}:").exists()
+    assert sorted(r["name"] for r in tournament_standings(tournament=tournament)) == [
+        f"random bot {n}" for n in range(1, 5)]
