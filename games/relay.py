@@ -24,7 +24,7 @@ import psycopg
 from django.conf import settings
 from django.db import connection
 
-from games.services.outbox import outbox_sweep
+from games.services.outbox import outbox_catch_up
 from games.services.queue import dispatch
 
 logger = logging.getLogger(__name__)
@@ -95,9 +95,10 @@ class Relay:
                         dispatch(pairs, now=True)
 
     def _catch_up(self) -> None:
-        """Queue every undone row nobody holds (written while no relay listened)."""
+        """Queue every undone row nobody holds (written while no relay listened), in batches
+        until none is left."""
         try:
-            queued = outbox_sweep(min_age=0)
+            queued = outbox_catch_up()
         finally:
             connection.close()  # this thread's Django connection: not kept between catch-ups
         if queued:
