@@ -144,12 +144,12 @@ def main() -> None:
         first = worker("first")
         first_lead = wait(leader, 30, "the first worker's relay leading")
         worker("second")
-        assert leader() == first_lead
 
         queued = services.deadlines_sweep()
         kill_at = int(args.kill_at * args.matches)
         wait(lambda: swept.filter(phase_number=2).count() >= kill_at, 600,
              "the backlog being resolved")
+        killed_leader = leader() == first_lead  # (it led since it started)
         os.killpg(first.pid, signal.SIGKILL)
         killed_at = timezone.now()
         first.wait()
@@ -187,7 +187,7 @@ def main() -> None:
         "matches": args.matches,
         "sweep_queued": queued,
         "left_at_kill": left,
-        "new_leader_pid_changed": new_lead != first_lead,
+        "killed_the_leader": killed_leader and new_lead != first_lead,
         "new_leader_s": round((led_at - killed_at).total_seconds(), 2),
         "unheard_rows": len(unheard),
         "unheard_p50_s": p(unheard, 0.5),
