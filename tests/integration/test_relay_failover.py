@@ -31,7 +31,7 @@ from tests.integration.test_lifecycle import duel
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-MATCHES = 90
+MATCHES = 100
 BATCH = 2  # rows per dispatch task: the old catch-up stopped after 10 * BATCH
 KILL_AFTER = 20  # matches resolved when the leader dies
 # How long after the kill no relay listens: the test holds the lead that long (as PostgreSQL
@@ -102,7 +102,7 @@ class LeadHeld:
 
 def test_a_new_leader_carries_out_every_row_written_while_no_relay_listened(stack, make_user):
     workers = {"OUTBOX_DISPATCH_BATCH": str(BATCH), "OUTBOX_GRACE_SECONDS": "300",
-               "TEST_VISIBILITY_TIMEOUT": "5", "TOY_DUEL_RESOLVE_SLEEP": "0.05"}
+               "TEST_VISIBILITY_TIMEOUT": "5", "TOY_DUEL_RESOLVE_SLEEP": "0.1"}
     leader = stack.worker(**workers)
     leader.wait_for_log("outbox relay: leading")
     survivor = stack.worker(**workers)
@@ -119,9 +119,11 @@ def test_a_new_leader_carries_out_every_row_written_while_no_relay_listened(stac
     leader.kill()
     killed_at = timezone.now()
     assert lead.held.wait(10), "the dead leader's lock was not released"
+    # Each resolution takes at least 0.1 s (the toy game's sleep), so the survivor resolves
+    # at most 40 matches in the meantime: some are still left when it leads.
     time.sleep(UNHEARD_SECONDS)
     left = backlog.filter(phase_number=1).count()
-    assert left >= 20, f"only {left} matches were left to resolve"
+    assert left >= 10, f"only {left} matches were left to resolve"
     lead.release()
     led_at = wait_until(lambda: leading_since(survivor, seen), 15, "the survivor leading",
                         interval=0.02)
@@ -141,7 +143,8 @@ def test_a_new_leader_carries_out_every_row_written_while_no_relay_listened(stac
         f"leader {(led_at - killed_at).total_seconds():.2f} s after it; commit to carried out: "
         f"written while no relay listened {delays(unheard)}; before the kill (a relay "
         f"listened; the baseline) {delays(before)}; after the new leader {delays(later)}\n")
-    assert len(unheard) >= 30, f"only {len(unheard)} rows were written unheard"
+    # More than the old catch-up took (the oldest undone rows first): some were left undone.
+    assert len(unheard) > 10 * BATCH + 4, f"only {len(unheard)} rows were written unheard"
     # They wait for no sweeper, only for the queue: the catch-up queued them before the new
     # leader relayed anything, so they are through no later than the rows written after it.
     assert later, "nothing was written after the new leader started"
