@@ -10,21 +10,24 @@ only if its transaction committed.
 Every Celery worker runs a relay in its main process (``portal/celery.py``); one leads,
 holding a PostgreSQL advisory lock on its own connection, and the others wait for it to go
 away (a dead worker's connection ends, and its lock with it). On taking the lead, after it
-started listening, a relay queues every undone row nobody holds: rows written while no relay
-listened are not lost. A notification it could not queue (the broker down) leaves its rows
-undone for the outbox sweeper, as a lost message would.
+started listening, a relay catches up (``outbox_catch_up``): it queues every undone row nobody
+holds, a batch at a time, up to the newest row when it started (a later one is notified), so
+rows written while no relay listened go out at once, not after the sweeper's grace time. A
+notification it could not queue (the broker down) leaves its rows undone for the outbox
+sweeper, as a lost message would.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 
 import psycopg
 from django.conf import settings
 from django.db import connection
 
-from games.services.outbox import outbox_sweep
+from games.services.outbox import outbox_catch_up
 from games.services.queue import dispatch
 
 logger = logging.getLogger(__name__)
@@ -95,13 +98,16 @@ class Relay:
                         dispatch(pairs, now=True)
 
     def _catch_up(self) -> None:
-        """Queue every undone row nobody holds (written while no relay listened)."""
+        """Queue every undone row nobody holds (written while no relay listened), in batches
+        until none is left."""
+        started = time.monotonic()
         try:
-            queued = outbox_sweep(min_age=0)
+            queued = outbox_catch_up()
         finally:
             connection.close()  # this thread's Django connection: not kept between catch-ups
         if queued:
-            logger.info("outbox relay: queued %s row(s) written while nobody listened", queued)
+            logger.info("outbox relay: queued %s undone row(s) nobody held in %.2f s", queued,
+                        time.monotonic() - started)
 
 
 def relay_start() -> Relay | None:

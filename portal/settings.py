@@ -351,6 +351,9 @@ SWEEP_OUTAGE_SECONDS = float(os.environ.get("SWEEP_OUTAGE_SECONDS", "600"))
 SWEEP_CLAIM_SECONDS = float(os.environ.get("SWEEP_CLAIM_SECONDS", "60"))
 # An outbox row (a promised side effect) still undone after this long is dispatched again.
 OUTBOX_GRACE_SECONDS = float(os.environ.get("OUTBOX_GRACE_SECONDS", "30"))
+# Outbox rows per dispatch task the sweeper and the relay's catch-up queue (read and queued a
+# batch at a time, so a backlog of any size takes bounded memory).
+OUTBOX_DISPATCH_BATCH = int(os.environ.get("OUTBOX_DISPATCH_BATCH", "200"))
 # On PostgreSQL the outbox relay (games/relay.py, run by every Celery worker; one of them
 # leads) queues the dispatch of outbox rows when their transaction commits, so the lifecycle's
 # transactions publish nothing themselves. Off, or on another database, each transaction

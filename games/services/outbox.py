@@ -14,7 +14,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from games.models import OutboxEvent
@@ -25,7 +25,6 @@ logger = logging.getLogger(__name__)
 
 # A row that failed this often is left for the admins (its last error is on it).
 MAX_ATTEMPTS = 5
-DISPATCH_BATCH = 200
 
 
 def _carry_out(row: OutboxEvent) -> None:
@@ -77,18 +76,43 @@ def outbox_dispatch(*, ids: list[Any]) -> int:
     return done
 
 
-def outbox_sweep(*, now: datetime | None = None, min_age: float | None = None) -> int:
-    """Queue dispatch of rows still undone ``min_age`` seconds after they were written (by
-    default the grace time; the relay, catching up, takes them all) that nobody holds, in
-    batches. Returns how many rows were queued."""
+def outbox_sweep(*, now: datetime | None = None) -> int:
+    """Queue dispatch of every row still undone the grace time after it was written that
+    nobody holds (beat's backstop). Returns how many rows were queued."""
     now = now or timezone.now()
-    grace = timedelta(seconds=settings.OUTBOX_GRACE_SECONDS)
-    age = grace if min_age is None else timedelta(seconds=min_age)
-    rows = list(OutboxEvent.objects.filter(Q(claimed_at__isnull=True) |
-                                           Q(claimed_at__lt=now - grace),
-                                           done_at__isnull=True, created_at__lte=now - age,
-                                           attempts__lt=MAX_ATTEMPTS)
-                .order_by("created_at").values_list("pk", "kind")[:10 * DISPATCH_BATCH])
-    for start in range(0, len(rows), DISPATCH_BATCH):
-        dispatch(rows[start:start + DISPATCH_BATCH])
-    return len(rows)
+    written = now - timedelta(seconds=settings.OUTBOX_GRACE_SECONDS)
+    return _queue_undone(_undone(now).filter(created_at__lte=written))
+
+
+def outbox_catch_up() -> int:
+    """Queue dispatch of every undone row nobody holds, however recent (the relay's, on taking
+    the lead: rows written while no relay listened). It goes up to the newest row when it
+    starts, by id rather than by clock: a row committed before the relay listened has an id
+    no higher, and one committed after is notified. Returns how many rows were queued."""
+    newest = OutboxEvent.objects.aggregate(newest=Max("pk"))["newest"]
+    if newest is None:
+        return 0
+    return _queue_undone(_undone(timezone.now()).filter(pk__lte=newest))
+
+
+def _undone(now: datetime) -> QuerySet[OutboxEvent]:
+    """Rows still to do that nobody holds (a claim older than the grace time counts as lost),
+    short of those left for the admins."""
+    stale = now - timedelta(seconds=settings.OUTBOX_GRACE_SECONDS)
+    return OutboxEvent.objects.filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale),
+                                      done_at__isnull=True, attempts__lt=MAX_ATTEMPTS)
+
+
+def _queue_undone(rows: QuerySet[OutboxEvent]) -> int:
+    """Queue the dispatch of ``rows``, a batch (settings.OUTBOX_DISPATCH_BATCH) at a time in id
+    order, each batch read after the last one's highest id, until none is left: one batch in
+    memory whatever the backlog. A broker that refuses ends it (the sweeper finds the rest).
+    Returns how many rows were queued."""
+    size = settings.OUTBOX_DISPATCH_BATCH
+    queued, after = 0, 0
+    while batch := list(rows.filter(pk__gt=after).order_by("pk").values_list("pk", "kind")[:size]):
+        if not dispatch(batch):
+            break
+        queued += len(batch)
+        after = batch[-1][0]
+    return queued

@@ -151,16 +151,19 @@ def dispatch_on_commit(rows: list[OutboxEvent]) -> None:
             transaction.on_commit(enqueue)
 
 
-def dispatch(pairs: list[tuple[int, str]], *, now: bool = False) -> None:
+def dispatch(pairs: list[tuple[int, str]], *, now: bool = False) -> bool:
     """Queue the dispatch of the outbox rows ``pairs`` (id, kind) whatever the relay does (the
     sweeper's and the relay's own): on commit (at once outside a transaction), or ``now``
     without asking the database. A broker that refuses is logged; the sweeper queues the
-    rows again."""
+    rows again. Returns False if it refused what was queued at once."""
+    sent = True
+    at_once = now or not transaction.get_connection().in_atomic_block
     for enqueue in _dispatches(pairs):
-        if now:
-            enqueue()
+        if at_once:
+            sent = enqueue() and sent
         else:
             transaction.on_commit(enqueue)
+    return sent
 
 
 def _dispatches(pairs: list[tuple[int, str]]) -> list[Enqueue]:
