@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0016_outbox_notify'),
+        ('games', '0018_moderation_excuse_strike_kinds'),
     ]
 
     operations = [
