@@ -1,7 +1,7 @@
 """The Jinja2 environment for the few hot parts rendered with Jinja2 (``templates_jinja/``):
 the lobby's lists, the rows of "my matches" and Final Act's order sheet, each many rows per
 page, where Django's template engine cost most of the page (``scripts/profile_pages.py``
-measures it). The filters are Django's own (remembered, ``portal.dates``), so that a date or
+measures it). The filters are Django's own (remembered, ``games.dates``), so that a date or
 a number reads the same as on the Django-rendered pages around them."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, pass_context
 from jinja2.runtime import Context
 
-from portal import dates
+from games import dates
 
 
 @pass_context

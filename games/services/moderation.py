@@ -21,13 +21,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine import Outcome, PhaseKind, RuleError, rng_for
+from games import dates
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services.common import game_for, match_lock, phase_open, required_seats
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, task_event
 from games.services.timing import clocks_excuse, uses_clock
-from portal import dates
 
 logger = logging.getLogger(__name__)
 

@@ -31,8 +31,8 @@ from clocks.arithmetic import (
     deadline_shift,
     expiry,
 )
+from games import dates
 from games.models import Match
-from portal import dates
 
 
 def _hours(value: Decimal | float | int | None) -> timedelta:

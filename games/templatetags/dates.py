@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django import template
 
-from portal import dates
+from games import dates
 
 register = template.Library()
 register.filter("date_kept", dates.date, expects_localtime=False)

@@ -279,7 +279,7 @@ def test_a_ladders_inactivity_decay_is_asked_in_plain_words():
 def test_a_duration_reads_as_words_in_the_readers_language(span, english, french):
     from django.utils import translation
 
-    from portal.dates import duration
+    from games.dates import duration
 
     with translation.override("en-gb"):
         assert duration(span) == english
