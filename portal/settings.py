@@ -339,6 +339,8 @@ INSTALLED_GAMES = [
     "final_strategy",
     "panzer_squadron",
 ]
+# The game of `manage.py demo_setup`'s matches (the first installed one if it is not).
+DEMO_GAME = os.environ.get("DEMO_GAME", "final-act")
 # Extra modules that register engine games and plug-ins (tests add tiny toy games this way).
 ENGINE_EXTRA_GAMES = env_list("ENGINE_EXTRA_GAMES")
 # After this many failed attempts a phase's resolution is quarantined for admins.

@@ -18,7 +18,6 @@ from games.services import match_create
 DEMO_USERS = ("alice", "bob")
 DEMO_MODERATOR = "moderator"  # staff, in the Moderator group: the way into /admin/
 DEFAULT_PASSWORD = "tank-demo-pass"
-PREFERRED_GAME = "final-act"
 LIVE = (Match.Status.OPEN, Match.Status.ACTIVE)
 
 
@@ -74,7 +73,7 @@ class Command(BaseCommand):
         if not games:
             raise CommandError("No game is registered; nothing to set up.")
         try:
-            return engine.get(PREFERRED_GAME)
+            return engine.get(settings.DEMO_GAME)
         except KeyError:
             return games[sorted(games)[0]]
 
