@@ -15,6 +15,13 @@ from games.services.queue import dispatch
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _only_these_rows():
+    """The catch-up and the sweep read the whole outbox: each test starts from an empty one
+    (a browser test's live server may have written rows after its database was flushed)."""
+    OutboxEvent.objects.all().delete()
+
+
 def undone(count: int, written_ago: float = 0) -> list[int]:
     created = timezone.now() - timedelta(seconds=written_ago)
     rows = OutboxEvent.objects.bulk_create([

@@ -2,7 +2,6 @@
 does — HTMX swaps, the status poll that reloads the page when a phase resolves, the option
 widgets that edit the JSON options. Skipped where Playwright or Chromium is not installed."""
 
-import json
 import os
 import re
 import shutil
@@ -88,38 +87,34 @@ def test_orders_are_sealed_in_place_and_the_page_follows_the_resolution(page):
     assert "(matches the sealed sheet)" in page.inner_text("#history")
 
 
-def test_option_widgets_edit_the_json_options_and_the_match_is_created(page):
+def test_the_games_option_fields_make_the_options_and_the_match_is_created(page):
+    """No JSON to write: the game's options are fields (Final Act's tokens its plug-in's own
+    widget), and the match is created with what they say."""
     make_user("alice")
     log_in(page, "alice")
     page.goto(page.base + "/matches/new/?game=final-act")
-    k = page.locator("#fa-tokens-k")
-    assert k.is_disabled()  # no tokens yet: k means nothing
-    page.check("input[value=wrecks]")
-    page.select_option("#fa-tokens", "draft-k")
-    assert not k.is_disabled()
-    k.fill("5")
-    k.dispatch_event("change")
-    page.check("input[data-option=extra_forces]")
-    options = json.loads(page.input_value("textarea[name=options]"))
-    assert options == {"advanced": ["wrecks"], "tokens": {"mode": "draft-k", "k": 5},
-                       "extra_forces": True, "round_limit": 80}
+    page.check("input[name=option__advanced][value=wrecks]")
+    page.select_option("#id_option__tokens_0", "draft-k")
+    page.fill("#id_option__tokens_1", "5")
+    page.check("#id_option__extra_forces")
     page.fill("input[name=title]", "Made in a browser")
     page.click("button:has-text('Create the match')")
     page.wait_for_url(re.compile(r".*/matches/\d+/$"))
     match = Match.objects.get(title="Made in a browser")
     assert match.options["tokens"] == {"mode": "draft-k", "k": 5}
-    assert match.status == Match.Status.ACTIVE
+    assert match.options["advanced"] == ["wrecks"] and match.options["extra_forces"] is True
+    assert match.status == Match.Status.ACTIVE  # the preset put the bot in the other seat
 
 
-def test_broken_options_json_greys_out_the_widgets_and_the_server_explains(page):
+def test_broken_options_json_under_advanced_is_explained_and_nothing_is_made(page):
     make_user("alice")
     log_in(page, "alice")
     page.goto(page.base + "/matches/new/?game=final-act")
+    page.click("summary:has-text('Advanced')")
     page.fill("textarea[name=options]", "{broken")
-    assert page.locator("input[value=wrecks]").is_disabled()  # inside the greyed fieldset
     page.click("button:has-text('Create the match')")
     page.wait_for_selector("#create-form .errors")
-    assert "Options are not valid JSON" in page.inner_text("#create-form")
+    assert "not valid JSON" in page.inner_text("#create-form")
     assert not Match.objects.exists()
 
 
