@@ -3,59 +3,16 @@ does — HTMX swaps, the status poll that reloads the page when a phase resolves
 widgets that edit the JSON options. Skipped where Playwright or Chromium is not installed."""
 
 import json
-import os
 import re
-import shutil
-
-import pytest
 
 from games.models import Match, Submission
 from games.services import orders_submit, phase_resolve
-from tests.portal.builders import PASSWORD, duel, make_user
+from tests.browser import BROWSER_MARKS, browser_page, log_in
+from tests.portal.builders import duel, make_user
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
+pytestmark = BROWSER_MARKS
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    # Under CI a missing Chromium is an error (.ci/run installs it), never a skip.
-    pytest.mark.skipif(
-        not CHROMIUM and os.environ.get("CI") != "true",
-        reason="needs Chromium (apt-get install chromium)",
-    ),
-]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API keeps an event loop in this thread while the test also uses the
-    # ORM; Django's async-safety check would take that for ORM calls from async code.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser, live_server):
-    page = browser.new_page(bypass_csp=True)  # see tests/portal/test_csp_browser.py
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.base = live_server.url
-    yield page
-    assert errors == [], f"JavaScript errors: {errors}"
-
-
-def log_in(page, username):
-    page.goto(page.base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/home/")
+page = browser_page()
 
 
 def test_orders_are_sealed_in_place_and_the_page_follows_the_resolution(page):
