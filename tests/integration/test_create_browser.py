@@ -137,9 +137,10 @@ def test_final_strategy_against_the_bot(stack, page):
         page.goto(url)
         example = page.locator("#example-sheet")
         if example.count():
-            page.click("summary:has-text('Example')")
+            page.click("#typed-orders summary")  # the text grammar, on demand under the board
+            page.click("#typed-orders summary:has-text('Example')")
             page.click("button:has-text('Start from this example')")
-            page.click("#orders-panel button[type=submit]")
+            page.click("#typed-orders button[type=submit]")
             settled(page)
             played += 1
         else:

@@ -98,7 +98,7 @@ def test_a_whole_match_against_the_bot_through_the_pages(stack, page):
 
     # the replay steps through every phase, the dice in its story
     page.click("text=Step through the replay from the start")
-    assert "activates" in page.content()
+    assert "is activated to" in page.content()
     found = False
     for number in range(1, match.phase_number):
         page.goto(f"{url}?replay={number}")
