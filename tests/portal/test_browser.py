@@ -1,8 +1,7 @@
 """The pages in a real browser (Debian's Chromium driven by Playwright): what only JavaScript
 does — HTMX swaps, the status poll that reloads the page when a phase resolves, the option
-widgets that edit the JSON options. Skipped where Playwright or Chromium is not installed."""
+fields that give the options. Skipped where Playwright or Chromium is not installed."""
 
-import json
 import re
 
 from games.models import Match, Submission
@@ -45,38 +44,34 @@ def test_orders_are_sealed_in_place_and_the_page_follows_the_resolution(page):
     assert "(matches the sealed sheet)" in page.inner_text("#history")
 
 
-def test_option_widgets_edit_the_json_options_and_the_match_is_created(page):
+def test_option_fields_give_the_options_and_the_match_is_created(page):
     make_user("alice")
     log_in(page, "alice")
     page.goto(page.base + "/matches/new/?game=final-act")
-    k = page.locator("#fa-tokens-k")
-    assert k.is_disabled()  # no tokens yet: k means nothing
-    page.check("input[value=wrecks]")
-    page.select_option("#fa-tokens", "draft-k")
-    assert not k.is_disabled()
-    k.fill("5")
-    k.dispatch_event("change")
-    page.check("input[data-option=extra_forces]")
-    options = json.loads(page.input_value("textarea[name=options]"))
-    assert options == {"advanced": ["wrecks"], "tokens": {"mode": "draft-k", "k": 5},
-                       "extra_forces": True, "round_limit": 80}
+    page.check("input[name=option__advanced][value=wrecks]")
+    page.select_option("select[name=option__tokens_0]", "draft-k")  # Final Act's own widget
+    page.fill("input[name=option__tokens_1]", "5")
+    page.check("input[name=option__extra_forces]")
     page.fill("input[name=title]", "Made in a browser")
     page.click("button:has-text('Create the match')")
     page.wait_for_url(re.compile(r".*/matches/\d+/$"))
     match = Match.objects.get(title="Made in a browser")
-    assert match.options["tokens"] == {"mode": "draft-k", "k": 5}
+    assert match.options == {"advanced": ["wrecks"], "tokens": {"mode": "draft-k", "k": 5},
+                             "extra_forces": True, "round_limit": 80}
     assert match.status == Match.Status.ACTIVE
 
 
-def test_broken_options_json_greys_out_the_widgets_and_the_server_explains(page):
+def test_broken_options_json_sets_the_fields_aside_and_the_server_explains(page):
     make_user("alice")
     log_in(page, "alice")
     page.goto(page.base + "/matches/new/?game=final-act")
+    page.click("#create-advanced summary")  # the options as JSON are "advanced"
     page.fill("textarea[name=options]", "{broken")
-    assert page.locator("input[value=wrecks]").is_disabled()  # inside the greyed fieldset
     page.click("button:has-text('Create the match')")
     page.wait_for_selector("#create-form .errors")
     assert "Options are not valid JSON" in page.inner_text("#create-form")
+    assert "these fields are not used" in page.inner_text("#game-options")
+    assert page.input_value("textarea[name=options]") == "{broken"  # nothing lost
     assert not Match.objects.exists()
 
 
