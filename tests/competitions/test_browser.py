@@ -1,42 +1,16 @@
 """A player registers for a tournament and reads the standings, in a real browser (Debian's
 Chromium driven by Playwright, as tests/portal/test_browser.py does)."""
 
-import os
-import shutil
-
-import pytest
-
 from competitions import services
 from competitions.models import Entry, Pairing
 from games.models import Match, OutboxEvent
 from games.services import orders_submit, outbox_dispatch, phase_resolve
-from tests.portal.builders import PASSWORD, make_user
+from tests.browser import BROWSER_MARKS, browser_page, log_in
+from tests.portal.builders import make_user
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
+pytestmark = BROWSER_MARKS
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
-                       reason="needs Chromium (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def page(monkeypatch, live_server):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(bypass_csp=True)  # see tests/portal/test_csp_browser.py
-        page.set_default_timeout(15_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.base = live_server.url
-        yield page
-        browser.close()
-        assert errors == [], f"JavaScript errors: {errors}"
+page = browser_page()
 
 
 def test_a_player_registers_and_reads_the_standings(page):
@@ -49,11 +23,7 @@ def test_a_player_registers_and_reads_the_standings(page):
                                             options={"target": 1}, rounds_planned=1)
     services.tournament_register(tournament_id=tournament.pk, user=bob)
 
-    page.goto(page.base + "/accounts/login/")
-    page.fill("input[name=login]", "alice")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/home/")
+    log_in(page, "alice")
     page.click("text=Clubs")
     page.click("text=Browser club")
     page.click("text=Browser Swiss")
@@ -87,11 +57,7 @@ def test_an_organiser_tries_a_format_with_two_bots(page):
     owner = make_user("organiser")
     club = services.club_create(by=owner, name="Try-out club")
 
-    page.goto(page.base + "/accounts/login/")
-    page.fill("input[name=login]", "organiser")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/home/")
+    log_in(page, "organiser")
     page.goto(page.base + f"/clubs/{club.slug}/")
     assert "A tournament is a fixed event" in page.inner_text("#club-explained")
     page.click("text=New tournament")

@@ -20,6 +20,7 @@ from games.final_act.setup_panel import (
 )
 from games.models import Match, Phase, Submission
 from games.services import orders_submit, phase_resolve
+from tests.browser import browser_test, log_in
 from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -583,104 +584,62 @@ def test_the_other_sides_sealed_setup_never_reaches_this_seat(alice, players, ma
 
 # -- in a real browser -----------------------------------------------------------------------------
 
-def _browser_page():
-    """Playwright and Chromium, as in tests/portal/test_browser.py (None where missing)."""
-    import os
-    import shutil
-
-    try:
-        from playwright import sync_api
-    except ImportError:
-        return None, None
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-        "chromium-browser")
-    return sync_api, chromium
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_placing_pieces_by_clicking_the_board_fills_the_form_and_seals(monkeypatch,
-                                                                       live_server):
-    import os
-
-    from tests.portal.builders import PASSWORD
-
-    sync_api, chromium = _browser_page()
-    if sync_api is None or not chromium:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true needs Playwright and Chromium")
-        pytest.skip("needs Playwright and Chromium (apt-get install chromium)")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+@browser_test
+def test_placing_pieces_by_clicking_the_board_fills_the_form_and_seals(new_page):
     alice, bob = make_user("alice"), make_user("bob")
     match = duel(alice, bob, game="final-act")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        page = browser.new_page(bypass_csp=True)  # eval polls: see test_csp_browser
-        page.set_default_timeout(15_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(live_server.url + "/accounts/login/")
-        page.fill("input[name=login]", "alice")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("button[type=submit]")
-        page.wait_for_url("**/home/")
-        page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page = new_page()
+    log_in(page, "alice")
+    page.goto(f"{page.base}/matches/{match.pk}/")
 
-        page.click("#fa-setup-default")
-        page.wait_for_selector("#fa-setup-check >> text=This setup is valid.")
-        assert page.input_value("#fa-f-swamp") == "a5 b5 a6 b6"
+    page.click("#fa-setup-default")
+    page.wait_for_selector("#fa-setup-check >> text=This setup is valid.")
+    assert page.input_value("#fa-f-swamp") == "a5 b5 a6 b6"
 
-        def square(name):
-            return f'#fa-board-live rect[data-square="{name}"]'
+    def square(name):
+        return f'#fa-board-live rect[data-square="{name}"]'
 
-        # The swamp: one click takes the 2 x 2 block below and right of it on screen.
-        page.click('button[data-piece="swamp"]')
-        assert "is-area" in page.get_attribute(square("g6"), "class")
-        page.click(square("g6"))
-        assert page.input_value("#fa-f-swamp") == "g6 h6 g5 h5"
-        page.wait_for_selector('#fa-board-live rect[data-square="h5"].terrain-swamp')
-        # A unit, placed then turned with the R key, its square chosen from the keyboard.
-        page.click('button[data-piece="unit"][data-unit="C"]')
-        page.focus(square("f2"))
-        page.keyboard.press("ArrowRight")
-        page.keyboard.press("Enter")
-        assert page.input_value("#fa-u-C-at") == "g2"
-        page.keyboard.press("r")  # turns the unit just placed, not the next one
-        assert page.input_value("#fa-u-C-facing") == "E"
-        assert page.get_attribute('button[data-unit="C"]', "aria-pressed") == "false"
-        page.wait_for_selector('#fa-board-live g.fa-unit[data-unit="C"][data-square="g2"]')
-        page.wait_for_selector("#fa-setup-check >> text=This setup is valid.")
-        # Overlap: the minefield onto the swamp, by clicking both ends.
-        page.click('button[data-piece="minefield"]')
-        page.click(square("f5"))
-        page.click(square("h5"))
-        assert page.input_value("#fa-f-minefield") == "f5 g5 h5"
-        page.wait_for_selector("#fa-setup-notes-minefield >> text=overlaps the swamp")
-        page.click(square("g5"))  # the passage, chosen next
-        assert page.input_value("#fa-f-minefield-passage") == "g5"
-        page.click("#fa-setup-clear")
-        page.wait_for_function("document.querySelector('#fa-f-swamp').value === ''")
-        page.click("#fa-setup-default")
-        page.wait_for_function("document.querySelector('#fa-f-swamp').value !== ''")
-        page.click("#fa-setup-seal")
-        page.wait_for_selector("#fa-setup-panel >> text=Setup sealed (revision 1)")
+    # The swamp: one click takes the 2 x 2 block below and right of it on screen.
+    page.click('button[data-piece="swamp"]')
+    assert "is-area" in page.get_attribute(square("g6"), "class")
+    page.click(square("g6"))
+    assert page.input_value("#fa-f-swamp") == "g6 h6 g5 h5"
+    page.wait_for_selector('#fa-board-live rect[data-square="h5"].terrain-swamp')
+    # A unit, placed then turned with the R key, its square chosen from the keyboard.
+    page.click('button[data-piece="unit"][data-unit="C"]')
+    page.focus(square("f2"))
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    assert page.input_value("#fa-u-C-at") == "g2"
+    page.keyboard.press("r")  # turns the unit just placed, not the next one
+    assert page.input_value("#fa-u-C-facing") == "E"
+    assert page.get_attribute('button[data-unit="C"]', "aria-pressed") == "false"
+    page.wait_for_selector('#fa-board-live g.fa-unit[data-unit="C"][data-square="g2"]')
+    page.wait_for_selector("#fa-setup-check >> text=This setup is valid.")
+    # Overlap: the minefield onto the swamp, by clicking both ends.
+    page.click('button[data-piece="minefield"]')
+    page.click(square("f5"))
+    page.click(square("h5"))
+    assert page.input_value("#fa-f-minefield") == "f5 g5 h5"
+    page.wait_for_selector("#fa-setup-notes-minefield >> text=overlaps the swamp")
+    page.click(square("g5"))  # the passage, chosen next
+    assert page.input_value("#fa-f-minefield-passage") == "g5"
+    page.click("#fa-setup-clear")
+    page.wait_for_function("document.querySelector('#fa-f-swamp').value === ''")
+    page.click("#fa-setup-default")
+    page.wait_for_function("document.querySelector('#fa-f-swamp').value !== ''")
+    page.click("#fa-setup-seal")
+    page.wait_for_selector("#fa-setup-panel >> text=Setup sealed (revision 1)")
 
-        # Delta sees the board turned: "top left on screen" follows what Delta sees.
-        delta = browser.new_page(bypass_csp=True)
-        delta.on("pageerror", lambda error: errors.append(str(error)))
-        delta.goto(live_server.url + "/accounts/login/")
-        delta.fill("input[name=login]", "bob")
-        delta.fill("input[name=password]", PASSWORD)
-        delta.click("button[type=submit]")
-        delta.wait_for_url("**/home/")
-        delta.goto(f"{live_server.url}/matches/{match.pk}/")
-        delta.click('button[data-piece="swamp"]')
-        delta.click(square("b8"))
-        assert delta.input_value("#fa-f-swamp") == "b8 a8 b9 a9"
-        delta.click('button[data-piece="swamp"]')
-        delta.click(square("l12"))  # at the corner the block moves inwards
-        assert sorted(delta.input_value("#fa-f-swamp").split()) == ["k11", "k12", "l11", "l12"]
-        browser.close()
-    assert errors == [], f"JavaScript errors: {errors}"
+    # Delta sees the board turned: "top left on screen" follows what Delta sees.
+    delta = new_page()
+    log_in(delta, "bob")
+    delta.goto(f"{delta.base}/matches/{match.pk}/")
+    delta.click('button[data-piece="swamp"]')
+    delta.click(square("b8"))
+    assert delta.input_value("#fa-f-swamp") == "b8 a8 b9 a9"
+    delta.click('button[data-piece="swamp"]')
+    delta.click(square("l12"))  # at the corner the block moves inwards
+    assert sorted(delta.input_value("#fa-f-swamp").split()) == ["k11", "k12", "l11", "l12"]
     sheet = Submission.objects.get(seat__number=1)
     assert sheet.data == GAME.default_submission(match.state, 1)

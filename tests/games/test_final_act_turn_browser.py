@@ -7,26 +7,14 @@ list."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
-import pytest
 from django.urls import reverse
 
 import engine
 from games.models import Submission
-from tests.portal.builders import PASSWORD, duel, fast_password_hashing, make_user  # noqa: F401
+from tests.browser import BROWSER_MARKS, browser_page, log_in
+from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
-                       reason="needs Chromium (apt-get install chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 GAME = engine.get("final-act")
 LIVE = "#fa-board-live"
@@ -35,30 +23,7 @@ SCENARIO = {"round": 1, "terrain": [],
             "units": [{"seat": 1, "name": "C", "at": "e4", "facing": "N", "hits": 0},
                       {"seat": 2, "name": "C", "at": "h10", "facing": "S", "hits": 0}]}
 
-
-@pytest.fixture
-def page(monkeypatch, live_server):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        # Playwright's waits evaluate script, which the site's CSP refuses (the CSP itself is
-        # tested in tests/portal/test_csp_browser.py).
-        page = browser.new_page(viewport={"width": 1280, "height": 1000}, bypass_csp=True)
-        page.set_default_timeout(15_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.base = live_server.url
-        yield page
-        browser.close()
-        assert errors == [], f"JavaScript errors: {errors}"
-
-
-def log_in(page, username: str) -> None:
-    page.goto(page.base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/home/")
+page = browser_page(viewport={"width": 1280, "height": 1000})
 
 
 def quiet(page) -> None:

@@ -2,42 +2,18 @@
 log in to the admin, open the match, pause, resume, extend, roll back, replace a player, void;
 then the public match page tells it in short."""
 
-import os
-import shutil
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth.models import Group
 
 from games import services
 from games.models import Match, ModerationEntry, Phase, Seat
+from tests.browser import BROWSER_MARKS, browser_page
 from tests.portal.builders import PASSWORD, duel, make_user
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
+pytestmark = BROWSER_MARKS
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
-                       reason="needs Chromium (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def page(monkeypatch, live_server):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page()
-        page.set_default_timeout(15_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.base = live_server.url
-        yield page
-        browser.close()
-        assert errors == [], f"JavaScript errors: {errors}"
+page = browser_page(bypass_csp=False)  # nothing here evaluates script: the site's CSP holds
 
 
 def play_round(match, alice, bob, phase):

@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 
-from tests.portal.builders import PASSWORD
-
 sync_api = pytest.importorskip("playwright.sync_api")
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,14 +52,6 @@ def artifacts_dir() -> Path:
 
 def screenshot(page, step: str) -> None:
     page.screenshot(path=str(artifacts_dir() / f"final-act-{step}.png"), full_page=True)
-
-
-def log_in(page, username: str) -> None:
-    page.goto(page.base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/home/")
 
 
 def seen_messages(page) -> list[str]:

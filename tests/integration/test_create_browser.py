@@ -5,48 +5,23 @@ and the history. One test per game."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
 
 import pytest
 
 from games.models import Action, Match
+from tests.browser import BROWSER_MARKS, browser_page, log_in
 from tests.integration import final_act_pages as fa
-from tests.integration.final_act_pages import log_in
 from tests.portal.builders import (
     fast_password_hashing,  # noqa: F401  (autouse)
     make_user,
 )
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
-
-pytestmark = [
-    pytest.mark.integration,
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
-                       reason="needs Chromium (apt-get install chromium)"),
-]
+pytestmark = [pytest.mark.integration, *BROWSER_MARKS]
 
 
-@pytest.fixture
-def page(monkeypatch, live_server):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 1000})
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.base = live_server.url
-        yield page
-        browser.close()
-        assert errors == [], f"JavaScript errors: {errors}"
+page = browser_page(viewport={"width": 1280, "height": 1000}, timeout=20_000)
 
 
 def settled(page) -> None:
@@ -162,9 +137,10 @@ def test_final_strategy_against_the_bot(stack, page):
         page.goto(url)
         example = page.locator("#example-sheet")
         if example.count():
-            page.click("summary:has-text('Example')")
+            page.click("#typed-orders summary")  # the text grammar, on demand under the board
+            page.click("#typed-orders summary:has-text('Example')")
             page.click("button:has-text('Start from this example')")
-            page.click("#orders-panel button[type=submit]")
+            page.click("#typed-orders button[type=submit]")
             settled(page)
             played += 1
         else:

@@ -9,9 +9,7 @@ on a phone. Screenshots go to $TEST_ARTIFACTS_DIR (default <repo>/test-artifacts
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 
 import pytest
 
@@ -19,6 +17,7 @@ import engine
 from engine.final_act import report
 from games.models import Match, Phase, Submission
 from games.services import orders_submit, phase_resolve
+from tests.browser import BROWSER_MARKS, log_in
 from tests.integration.final_act_pages import (
     CLICKED_SETUP,
     RECORD_MESSAGES,
@@ -27,7 +26,6 @@ from tests.integration.final_act_pages import (
     click_square,
     fire_at,
     legal,
-    log_in,
     marked,
     no_horizontal_scroll,
     order_one_unit,
@@ -51,19 +49,7 @@ from tests.portal.builders import (
     make_user,
 )
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
-
-pytestmark = [
-    pytest.mark.integration,
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM and os.environ.get("CI") != "true",
-        reason="needs Chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = [pytest.mark.integration, *BROWSER_MARKS]
 
 GAME = engine.get("final-act")
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
@@ -71,35 +57,15 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 
 
 @pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API keeps an event loop in this thread while the test also uses the
-    # ORM; Django's async-safety check would take that for ORM calls from async code.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def new_page(browser, live_server):
-    """new_page(**context_options) -> a page in its own browser context (its own cookies).
-    Any JavaScript error on any of them fails the test."""
-    errors: list[str] = []
+def new_page(new_page):
+    """new_page(**context_options) -> a page in its own browser context (its own cookies),
+    recording the panels' messages. Any JavaScript error on any of them fails the test."""
 
     def make(**options):
-        context = browser.new_context(**{"bypass_csp": True,  # see tests/portal/test_csp_browser.py
-                                         "viewport": {"width": 1280, "height": 1000},
-                                         **options})
-        context.add_init_script(RECORD_MESSAGES)
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
-        page.base = live_server.url
-        return page
+        return new_page(**{"viewport": {"width": 1280, "height": 1000}, "timeout": 20_000,
+                           "init_script": RECORD_MESSAGES, **options})
 
-    yield make
-    assert errors == [], f"JavaScript errors: {errors}"
+    return make
 
 
 def sealed(match: Match, seat: int, phase_number: int) -> Submission:

@@ -6,62 +6,29 @@ shows another seat's bunker split. Then the page on a phone."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from games.models import Match
 from games.services import match_create
-from tests.integration.final_act_pages import log_in
+from tests.browser import BROWSER_MARKS, log_in
 from tests.portal.builders import (
     fast_password_hashing,  # noqa: F401  (autouse)
     make_user,
 )
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
-
-pytestmark = [
-    pytest.mark.integration,
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM and os.environ.get("CI") != "true",
-        reason="needs Chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = [pytest.mark.integration, *BROWSER_MARKS]
 
 SCENARIO = {"barriers": ["c3-c4", "c3-d3", "b3-c3"]}
 INTERACTIVE = "#fs-board.fs-interactive"
 
 
 @pytest.fixture
-def browser(monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def new_page(browser, live_server):
-    errors: list[str] = []
-
+def new_page(new_page):
     def make(**options):
-        context = browser.new_context(**{"bypass_csp": True,  # see tests/portal/test_csp_browser.py
-                                         "viewport": {"width": 1280, "height": 1000},
-                                         **options})
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
-        page.base = live_server.url
-        return page
+        return new_page(**{"viewport": {"width": 1280, "height": 1000}, "timeout": 20_000,
+                           **options})
 
-    yield make
-    assert errors == [], f"JavaScript errors: {errors}"
+    return make
 
 
 def state_of(match: Match) -> dict:

@@ -7,28 +7,17 @@ with its dice. A short scenario (two tanks a side, two turns) keeps it quick."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import time
 
 import pytest
 
 from games.models import Match
-from tests.integration.final_act_pages import artifacts_dir, log_in
+from tests.browser import BROWSER_MARKS, browser_page, log_in
+from tests.integration.final_act_pages import artifacts_dir
 from tests.portal.builders import fast_password_hashing, make_user  # noqa: F401
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
-
-pytestmark = [
-    pytest.mark.integration,
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
-                       reason="needs Chromium (apt-get install chromium)"),
-]
+pytestmark = [pytest.mark.integration, *BROWSER_MARKS]
 
 SCENARIO = {"size": [9, 7], "turn": 1, "initiative": 1,
             "terrain": {"woods": ["e4"], "building": ["c4"], "water": []},
@@ -38,21 +27,7 @@ SCENARIO = {"size": [9, 7], "turn": 1, "initiative": 1,
                       {"seat": 2, "name": "B2", "card": "medium", "at": "g7", "facing": 6}]}
 
 
-@pytest.fixture
-def page(monkeypatch, live_server):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    errors: list[str] = []
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context(viewport={"width": 1200, "height": 1000},
-                                      bypass_csp=True)  # see tests/portal/test_csp_browser.py
-        p = context.new_page()
-        p.set_default_timeout(30_000)
-        p.on("pageerror", lambda error: errors.append(str(error)))
-        p.base = live_server.url
-        yield p
-        browser.close()
-    assert errors == [], errors
+page = browser_page(viewport={"width": 1200, "height": 1000}, timeout=30_000)
 
 
 def wait_for_my_turn_or_end(page, url: str, timeout: float = 90) -> str:
@@ -123,7 +98,7 @@ def test_a_whole_match_against_the_bot_through_the_pages(stack, page):
 
     # the replay steps through every phase, the dice in its story
     page.click("text=Step through the replay from the start")
-    assert "activates" in page.content()
+    assert "is activated to" in page.content()
     found = False
     for number in range(1, match.phase_number):
         page.goto(f"{url}?replay={number}")

@@ -1,60 +1,17 @@
 """The pages in a real browser (Debian's Chromium driven by Playwright): what only JavaScript
 does — HTMX swaps, the status poll that reloads the page when a phase resolves, the option
-widgets that edit the JSON options. Skipped where Playwright or Chromium is not installed."""
+fields that give the options. Skipped where Playwright or Chromium is not installed."""
 
-import os
 import re
-import shutil
-
-import pytest
 
 from games.models import Match, Submission
 from games.services import orders_submit, phase_resolve
-from tests.portal.builders import PASSWORD, duel, make_user
+from tests.browser import BROWSER_MARKS, browser_page, log_in
+from tests.portal.builders import duel, make_user
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
+pytestmark = BROWSER_MARKS
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    # Under CI a missing Chromium is an error (.ci/run installs it), never a skip.
-    pytest.mark.skipif(
-        not CHROMIUM and os.environ.get("CI") != "true",
-        reason="needs Chromium (apt-get install chromium)",
-    ),
-]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API keeps an event loop in this thread while the test also uses the
-    # ORM; Django's async-safety check would take that for ORM calls from async code.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser, live_server):
-    page = browser.new_page(bypass_csp=True)  # see tests/portal/test_csp_browser.py
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.base = live_server.url
-    yield page
-    assert errors == [], f"JavaScript errors: {errors}"
-
-
-def log_in(page, username):
-    page.goto(page.base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/home/")
+page = browser_page()
 
 
 def test_orders_are_sealed_in_place_and_the_page_follows_the_resolution(page):
@@ -87,34 +44,34 @@ def test_orders_are_sealed_in_place_and_the_page_follows_the_resolution(page):
     assert "(matches the sealed sheet)" in page.inner_text("#history")
 
 
-def test_the_games_option_fields_make_the_options_and_the_match_is_created(page):
-    """No JSON to write: the game's options are fields (Final Act's tokens its plug-in's own
-    widget), and the match is created with what they say."""
+def test_option_fields_give_the_options_and_the_match_is_created(page):
     make_user("alice")
     log_in(page, "alice")
     page.goto(page.base + "/matches/new/?game=final-act")
     page.check("input[name=option__advanced][value=wrecks]")
-    page.select_option("#id_option__tokens_0", "draft-k")
-    page.fill("#id_option__tokens_1", "5")
-    page.check("#id_option__extra_forces")
+    page.select_option("select[name=option__tokens_0]", "draft-k")  # Final Act's own widget
+    page.fill("input[name=option__tokens_1]", "5")
+    page.check("input[name=option__extra_forces]")
     page.fill("input[name=title]", "Made in a browser")
     page.click("button:has-text('Create the match')")
     page.wait_for_url(re.compile(r".*/matches/\d+/$"))
     match = Match.objects.get(title="Made in a browser")
-    assert match.options["tokens"] == {"mode": "draft-k", "k": 5}
-    assert match.options["advanced"] == ["wrecks"] and match.options["extra_forces"] is True
-    assert match.status == Match.Status.ACTIVE  # the preset put the bot in the other seat
+    assert match.options == {"advanced": ["wrecks"], "tokens": {"mode": "draft-k", "k": 5},
+                             "extra_forces": True, "round_limit": 80}
+    assert match.status == Match.Status.ACTIVE
 
 
-def test_broken_options_json_under_advanced_is_explained_and_nothing_is_made(page):
+def test_broken_options_json_sets_the_fields_aside_and_the_server_explains(page):
     make_user("alice")
     log_in(page, "alice")
     page.goto(page.base + "/matches/new/?game=final-act")
-    page.click("summary:has-text('Advanced')")
+    page.click("#create-advanced summary")  # the options as JSON are "advanced"
     page.fill("textarea[name=options]", "{broken")
     page.click("button:has-text('Create the match')")
     page.wait_for_selector("#create-form .errors")
-    assert "not valid JSON" in page.inner_text("#create-form")
+    assert "Options are not valid JSON" in page.inner_text("#create-form")
+    assert "these fields are not used" in page.inner_text("#game-options")
+    assert page.input_value("textarea[name=options]") == "{broken"  # nothing lost
     assert not Match.objects.exists()
 
 

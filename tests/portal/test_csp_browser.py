@@ -4,26 +4,13 @@ on the public pages, a player's pages, and every installed game's match and rule
 
 from __future__ import annotations
 
-import os
-import shutil
-
-import pytest
-
 import engine
 from games import plugins
 from games.services import match_create
-from tests.portal.builders import PASSWORD, make_user
+from tests.browser import BROWSER_MARKS, log_in
+from tests.portal.builders import make_user
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
-                       reason="needs Chromium (apt-get install chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 RECORD_VIOLATIONS = """
 window.__csp = [];
@@ -33,15 +20,6 @@ document.addEventListener("securitypolicyviolation", (e) => {
 });
 """
 CONTROL = "csp-control"  # what the control script would set, were it allowed to run
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
 
 
 def violations_after_load(page) -> list[str]:
@@ -62,7 +40,7 @@ def violations_after_load(page) -> list[str]:
             if not (v["blocked"] == "inline" and v["source"] == "")]
 
 
-def test_the_main_pages_report_no_csp_violation(browser, live_server):
+def test_the_main_pages_report_no_csp_violation(new_page):
     alice, bob = make_user("alice"), make_user("bob")
     matches = []
     for slug in plugins.installed():
@@ -72,16 +50,12 @@ def test_the_main_pages_report_no_csp_violation(browser, live_server):
                   else {"kind": "human", "user": None} for _ in range(game.min_seats - 2)]
         matches.append(match_create(creator=alice, game=slug, options=game.default_options(),
                                     seats=seats, hours_per_phase=24))
-    context = browser.new_context()
-    context.add_init_script(RECORD_VIOLATIONS)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
+    # Under the site's policy, unlike the other browser tests (JavaScript errors fail the test).
+    page = new_page(bypass_csp=False, init_script=RECORD_VIOLATIONS, timeout=20_000)
     console: list[str] = []
     page.on("console", lambda m: console.append(f"{page.url}: {m.text}")
             if "Content Security Policy" in m.text else None)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
-    base = live_server.url
+    base = page.base
 
     found: dict[str, list[str]] = {}
     visited: list[str] = []
@@ -98,11 +72,7 @@ def test_the_main_pages_report_no_csp_violation(browser, live_server):
 
     for path in ("/", "/accounts/login/", "/accounts/signup/", "/clubs/", "/api/v1/docs"):
         visit(path)
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", "alice")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/home/")
+    log_in(page, "alice")
     for path in ("/matches/mine/", "/matches/new/", "/accounts/profile/"):
         visit(path)
     for match in matches:
@@ -113,4 +83,3 @@ def test_the_main_pages_report_no_csp_violation(browser, live_server):
     assert found == {}, found
     # The console has exactly one report per page: the control's.
     assert len(console) == len(visited), console
-    assert errors == [], errors

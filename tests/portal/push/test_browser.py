@@ -19,25 +19,15 @@ run the same code as its "Stop these" button."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 
 import pytest
 
 from games import services as games_services
 from portal.push.models import PushSubscription
-from tests.portal.builders import PASSWORD, make_user
+from tests.browser import BROWSER_MARKS, log_in
+from tests.portal.builders import make_user
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM and os.environ.get("CI") != "true",
-                       reason="needs Chromium (apt-get install chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 # Answers the page's pushManager.subscribe / getSubscription with the test's subscription.
 STAND_IN = """
@@ -66,46 +56,29 @@ STAND_IN = """
 
 
 @pytest.fixture
-def context(monkeypatch, live_server, push_service, settings):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    settings.SITE_URL = live_server.url
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context(bypass_csp=True)  # eval polls: see test_csp_browser
-        context.grant_permissions(["notifications"], origin=live_server.url)
-        context.base = live_server.url
-        yield context
-        browser.close()
-
-
-def log_in(page, username):
-    page.goto(page.context.base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/home/")
+def page(new_page, push_service, settings):
+    page = new_page()
+    settings.SITE_URL = page.base
+    page.context.grant_permissions(["notifications"], origin=page.base)
+    return page
 
 
 def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
-        context, push_service, eager):
+        page, push_service, eager):
     from portal.push.vapid import b64url_decode, public_key
 
     alice, bob = make_user("alice"), make_user("bob")
     browser_keys = push_service.browser("alice-chromium")
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
     page.add_init_script(STAND_IN % json.dumps(
         browser_keys.subscription(push_service.endpoint("alice-chromium"))))
-    cdp = context.new_cdp_session(page)
+    cdp = page.context.new_cdp_session(page)
     registrations: dict[str, str] = {}
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.update(
         {r["scopeURL"]: r["registrationId"] for r in event["registrations"]}))
     cdp.send("ServiceWorker.enable")
 
     log_in(page, "alice")
-    page.goto(context.base + "/accounts/profile/")
+    page.goto(page.base + "/accounts/profile/")
     page.wait_for_selector("#push-status:has-text('Push is off for this device.')")
     page.fill("#push-label", "Alice's Chromium")
     page.click("#push-enable")
@@ -125,12 +98,12 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
     assert received.payload["title"] == "Your move: Browser duel"
 
     # The browser hands the (decrypted) push to the real service worker: a notification.
-    scope = context.base + "/static/push/"
+    scope = page.base + "/static/push/"
     page.wait_for_function("s => navigator.serviceWorker.getRegistration(s).then(r => !!r)",
                            arg=scope)
     assert scope in registrations, registrations
     cdp.send("ServiceWorker.deliverPushMessage", {
-        "origin": context.base, "registrationId": registrations[scope],
+        "origin": page.base, "registrationId": registrations[scope],
         "data": json.dumps(received.payload)})
     shown = page.wait_for_function("""s => navigator.serviceWorker.getRegistration(s)
         .then(r => r.getNotifications()).then(list => list.length ? list.map(n => ({
@@ -138,7 +111,7 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
           actions: n.actions.map(a => a.action)})) : null)""", arg=scope).json_value()
     assert shown == [{"title": "Your move: Browser duel", "body": received.payload["body"],
                       "tag": f"m{match.pk}-move", "actions": ["unsubscribe"],
-                      "data": {"url": f"{context.base}/matches/{match.pk}/",
+                      "data": {"url": f"{page.base}/matches/{match.pk}/",
                                "unsubscribe": received.payload["unsubscribe"]}}]
 
     # "Stop these": the service worker posts the signed link; the device is gone.
@@ -152,4 +125,3 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
     assert not PushSubscription.objects.filter(user=alice).exists()
     page.reload()
     page.wait_for_selector("text=No device gets push notifications yet.")
-    assert errors == []

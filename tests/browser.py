@@ -1,0 +1,128 @@
+"""What every Playwright browser test shares: Debian's Chromium (no browser download), the marks,
+a fresh browser per test, pages that fail the test on any JavaScript error, and the log-in.
+
+A browser test module::
+
+    pytestmark = BROWSER_MARKS              # [pytest.mark.integration, *BROWSER_MARKS] on the stack
+    page = browser_page(timeout=20_000)     # its ``page`` fixture, with the module's own needs
+
+and a test that needs several pages (players side by side, a phone) takes ``new_page``. The
+``browser`` and ``new_page`` fixtures are registered in tests/conftest.py.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# --no-sandbox: the tests run as root in a container. The rest keep Chromium from starting
+# what a test never needs: a GPU process with no GPU, updates, sync, the default apps (most
+# are in Playwright's own defaults too, said here so that they hold whatever its version).
+# Chromium still asks Google for its accounts and component updates, so every name but the
+# live server's resolves to nothing: nothing a test does leaves the machine.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+]
+
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    # Under CI a missing Chromium is an error (.ci/run installs it), never a skip.
+    pytest.mark.skipif(not CHROMIUM and not IN_CI,
+                       reason="needs Chromium (apt-get install chromium)"),
+]
+
+# Playwright's waits (wait_for_function, ...) evaluate script, which the site's CSP refuses:
+# pages bypass it unless told otherwise (the CSP itself is tested in test_csp_browser.py).
+PAGE_DEFAULTS: dict[str, Any] = {"bypass_csp": True}
+TIMEOUT_MS = 15_000
+
+
+def browser_test(test: Callable) -> Callable:
+    """BROWSER_MARKS on one test, in a module whose other tests need no browser."""
+    for mark in reversed(BROWSER_MARKS):
+        test = mark(test)
+    return test
+
+
+def launch(playwright):
+    """Debian's Chromium, headless, with CHROMIUM_ARGS."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+@pytest.fixture
+def browser(monkeypatch) -> Iterator[Any]:
+    """A Chromium of its own for the test, closed after it."""
+    try:
+        from playwright import sync_api
+    except ImportError:
+        if IN_CI:
+            pytest.fail("CI=true needs Playwright")
+        pytest.skip("needs Playwright")
+    # Playwright's sync API keeps an event loop in this thread while the test also uses the
+    # ORM; Django's async-safety check would take that for ORM calls from async code.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server) -> Iterator[Callable[..., Any]]:
+    """new_page(timeout=..., init_script=..., **context_options) -> a page in a browser context
+    of its own (its own cookies), ``page.base`` the live server's URL. Context options go to
+    ``browser.new_context`` over PAGE_DEFAULTS. A JavaScript error on any page fails the test."""
+    errors: list[str] = []
+
+    def make(*, timeout: float = TIMEOUT_MS, init_script: str | None = None, **options: Any):
+        context = browser.new_context(**{**PAGE_DEFAULTS, **options})
+        if init_script:
+            context.add_init_script(init_script)
+        page = context.new_page()
+        page.set_default_timeout(timeout)
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        page.base = live_server.url
+        return page
+
+    yield make
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+def browser_page(**options: Any):
+    """A module's ``page`` fixture: one page made by ``new_page(**options)``."""
+
+    @pytest.fixture
+    def page(new_page):
+        return new_page(**options)
+
+    return page
+
+
+def log_in(page, username: str, password: str | None = None) -> None:
+    """Log in through the site's form (password: the builders' PASSWORD) and land on home."""
+    if password is None:
+        from tests.portal.builders import PASSWORD  # (builders needs Django set up)
+
+        password = PASSWORD
+    page.goto(page.base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/home/")
