@@ -210,6 +210,11 @@ class MatchCreateForm(forms.Form):
         if not self.is_bound:
             # A re-draw carries the fields as they were: an option box left empty is absent.
             redraw = "preset_filled" in self.initial and not stale
+            for name in self.option_names:  # a plug-in's widget of several parts (name_0, …)
+                field = self.fields[name]
+                parts = [f"{name}_{n}" for n in range(len(getattr(field, "fields", ())))]
+                if redraw and parts and name not in self.initial and parts[0] in self.initial:
+                    self.initial[name] = [_last(self.initial.pop(part, "")) for part in parts]
             for name, value in fill.items():
                 if stale or name not in self.initial:
                     self.initial[name] = value
@@ -295,8 +300,13 @@ class MatchCreateForm(forms.Form):
                         self.data, self.files, self.add_prefix(name)))
                 except forms.ValidationError:
                     value = field.initial
-            else:
+            else:  # a re-draw's values are the query's strings: read as the field reads them
                 value = self.initial.get(name, field.initial)
+                if value is not field.initial:
+                    try:
+                        value = field.clean(value)
+                    except forms.ValidationError:
+                        value = field.initial
             values[option.path] = option_fields.field_value(option, value)
         return values
 
@@ -397,6 +407,13 @@ def _one_or_many(field: forms.Field, value: Any) -> Any:
     if isinstance(value, list):
         return value if many else (value[-1] if value else "")
     return [value] if isinstance(field, forms.MultipleChoiceField) else value
+
+
+def _last(value: Any) -> Any:
+    """One value of a query's field (the last, as Django's QueryDict reads it)."""
+    if isinstance(value, list):
+        return value[-1] if value else ""
+    return value
 
 
 def _int_or(value: Any, default: int) -> int:

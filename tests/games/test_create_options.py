@@ -227,3 +227,21 @@ def test_a_bot_outside_a_gameday_waits_without_raising_and_acts_when_it_opens(
     assert services.bot_submit(match_id=match.pk, seat_number=2,
                                phase_number=match.phase_number) is not None
     assert Action.objects.filter(match=match, kind=Action.Kind.ACTION, seat=2).exists()
+
+
+def test_redrawing_for_another_seat_count_keeps_the_options_as_they_were_set(client, alice):
+    """"Update seats and options" (or changing the seat count) draws the form again from what
+    was chosen: the plug-in's own widget keeps its value, and the options the page shows are
+    the options, not the query's strings."""
+    data = form_data(drawn(client, "final-act", "correspondence").context["form"])
+    data.update({"option__advanced": ["wrecks"], "option__tokens_0": "draft-k",
+                 "option__tokens_1": "5", "option__extra_forces": "on",
+                 "option__round_limit": "30", "seat_count": "2"})
+    form = client.get(reverse("games:match_create"), data).context["form"]
+    assert form.current_options() == {"advanced": ["wrecks"],
+                                      "tokens": {"mode": "draft-k", "k": 5},
+                                      "extra_forces": True, "round_limit": 30}
+    again = form_data(form)
+    assert (again["option__tokens_0"], again["option__tokens_1"]) == ("draft-k", "5")
+    assert client.post(reverse("games:match_create"), again).status_code == 302
+    assert Match.objects.get().options["tokens"] == {"mode": "draft-k", "k": 5}
