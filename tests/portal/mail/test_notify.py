@@ -157,7 +157,10 @@ def test_a_phase_mail_is_rendered_once_per_seat_view_not_once_per_seat(toy_duel)
     for seat in seats:
         mail = mails[seat.number]
         alone = phase_email_content(match=match, phase=phase, seat=seat)
-        assert (mail["body_text"], mail["body_html"]) == (alone["body_text"], alone["body_html"])
+        # (the reply address carries the second it was made: the two may be a second apart)
+        same = [(m["body_text"].replace(m["reply_to"], "REPLY"),
+                 m["body_html"].replace(m["reply_to"], "REPLY")) for m in (mail, alone)]
+        assert same[0] == same[1]
         assert seat.user.username in mail["body_text"] and mail["reply_to"] in mail["body_html"]
         assert "TPSLOT" not in mail["body_text"] + mail["body_html"]
 
