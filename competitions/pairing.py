@@ -6,6 +6,7 @@ start number (1 = top seed). The tournament services call these under the tourna
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -589,8 +590,6 @@ def _read_pods(ids: Iterable[int], games: Iterable[Mapping[str, Any]]
 def pods_round(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str, Any]],
                size: int) -> list[list[int]]:
     """One round of pods (ids in seat order) and byes ``[id]`` for a game of ``size`` seats."""
-    from scipy.optimize import linear_sum_assignment
-
     ids = _player_ids(players)
     if isinstance(size, bool) or not isinstance(size, int) or size < 2:
         raise PairingError("A pod has at least two seats.")
@@ -603,20 +602,88 @@ def pods_round(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str
         candidates = sorted(field_, key=lambda p: (byes[p] > 0, points[p], -p))
         bye_players = candidates[:bye_count]
         field_ = [p for p in field_ if p not in bye_players]
-    result: list[list[int]] = []
+    pods: list[list[int]] = []
     start = 0
     for pod_size in sizes:
-        members = field_[start:start + pod_size]
+        pods.append(field_[start:start + pod_size])
         start += pod_size
-        cost = [[seats[p][s] * 10_000 + abs(i - s) for s in range(1, pod_size + 1)]
-                for i, p in enumerate(members, start=1)]
-        rows, cols = linear_sum_assignment(cost)
-        ordered = [0] * pod_size
-        for r, c in zip(rows, cols, strict=True):
-            ordered[c] = members[r]
-        result.append(ordered)
+    _even_out_seats(pods, points, seats)
+    result = [_seat_order(members, seats) for members in pods]
     result.extend([p] for p in sorted(bye_players, key=lambda p: (-points[p], p)))
     return result
+
+
+def _seat_cost(members: Sequence[int], seats: Mapping[int, Mapping[int, int]]) -> list[list[int]]:
+    """The cost of each member in each seat: above all the seats they have had (a seat taken
+    twice weighs more than two seats taken once), then their place in the score order."""
+    return [[_SEAT_WEIGHT ** seats[p][s] + abs(i - s) for s in range(1, len(members) + 1)]
+            for i, p in enumerate(members, start=1)]
+
+
+_SEAT_WEIGHT = 1_000
+_POINTS_APART_WEIGHT = 20 * _SEAT_WEIGHT
+
+
+def _seat_order(members: list[int], seats: Mapping[int, Mapping[int, int]]) -> list[int]:
+    """``members`` in seat order: each in the seat they have had least (one assignment)."""
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(_seat_cost(members, seats))
+    ordered = [0] * len(members)
+    for r, c in zip(rows, cols, strict=True):
+        ordered[c] = members[r]
+    return ordered
+
+
+def _pod_cost(members: list[int], seats: Mapping[int, Mapping[int, int]]) -> int:
+    cost = _seat_cost(members, seats)
+    return sum(cost[members.index(p)][s] for s, p in enumerate(_seat_order(members, seats)))
+
+
+def _uneven(members: list[int], seats: Mapping[int, Mapping[int, int]]) -> bool:
+    """Whether seating ``members`` puts one of them in a seat they have had more often than
+    another seat of the pod."""
+    size = len(members)
+    return any(seats[p][s] > min(seats[p][t] for t in range(1, size + 1))
+               for s, p in enumerate(_seat_order(members, seats), start=1))
+
+
+def _even_out_seats(pods: list[list[int]], points: Mapping[int, Fraction],
+                    seats: Mapping[int, Mapping[int, int]]) -> None:
+    """Swap players between pods (players of equal points: close scores stay together) where it
+    lets the pods seat everyone in seats they have had less: a pod's members may all have sat
+    in the same seat before, which seating within the pod alone cannot even out. Players of
+    close points swap only to spare a seat's third time."""
+    for _ in range(len(pods)):
+        improved = False
+        for a in [a for a, members in enumerate(pods) if _uneven(members, seats)]:
+            for b in range(len(pods)):
+                if b != a and _swap_if_better(pods[a], pods[b], points, seats):
+                    improved = True
+        if not improved:
+            return
+
+
+def _swap_if_better(first: list[int], second: list[int], points: Mapping[int, Fraction],
+                    seats: Mapping[int, Mapping[int, int]]) -> bool:
+    """Swap the one pair of players between two pods that lowers their seats' cost the most,
+    if any does. Players of other points swap only to spare one of them a seat taken twice
+    already (the cost of a difference in points is between a seat's second and third time)."""
+    before = _pod_cost(first, seats) + _pod_cost(second, seats)
+    best, best_cost = None, before
+    for i, j in itertools.product(range(len(first)), range(len(second))):
+        apart = abs(points[first[i]] - points[second[j]])
+        first[i], second[j] = second[j], first[i]
+        cost = (_pod_cost(first, seats) + _pod_cost(second, seats)
+                + apart * _POINTS_APART_WEIGHT)
+        first[i], second[j] = second[j], first[i]
+        if cost < best_cost:
+            best, best_cost = (i, j), cost
+    if best is None:
+        return False
+    i, j = best
+    first[i], second[j] = second[j], first[i]
+    return True
 
 
 def pods_standings(players: Sequence[Mapping[str, Any]],

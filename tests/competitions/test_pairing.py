@@ -7,7 +7,7 @@ import random
 from collections import Counter, defaultdict
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from competitions import pairing
@@ -378,11 +378,12 @@ def test_pods_bye_goes_to_the_lowest_score_without_a_bye():
     assert sorted(result[0]) == [1, 2, 3, 5]
 
 
-# Derandomized: about one field in 200 (n=19, size=3, seed=196449 is one) forces a third
-# time in one seat, because pods_round evens seats out within each pod only; until the pods'
-# make-up weighs seat history too, CI runs the same examples each time (see the closing note).
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(2, 30), st.integers(3, 5), st.integers(0, 10**6))
+# Fields whose pods, made by points alone, held players who had all had the same seat twice.
+@example(19, 3, 196449)
+@example(10, 3, 248)
+@example(10, 3, 280)
 def test_pods_seat_everyone_once_and_even_out_seat_positions(n, size, seed):
     rng = random.Random(seed)
     players = [{"id": p, "rating": 0, "active": True} for p in range(1, n + 1)]
