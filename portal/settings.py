@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "anymail",
     "portal.mail",
     "portal.push",
+    "portal.webhooks",
     "competitions",
     "ninja",
     "portal.api",
@@ -452,6 +453,13 @@ PUSH_SEND_MAX_ATTEMPTS = int(os.environ.get("PUSH_SEND_MAX_ATTEMPTS", "6"))
 PUSH_RETRY_BASE_SECONDS = float(os.environ.get("PUSH_RETRY_BASE_SECONDS", "30"))
 PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
 PUSH_SWEEP_SECONDS = float(os.environ.get("PUSH_SWEEP_SECONDS", "60"))
+# Webhooks (portal/webhooks, docs/webhooks.md): posted by the delivery pipeline; a target is
+# turned off after this many failed posts in a row (its owner is told).
+WEBHOOK_SEND_BATCH = int(os.environ.get("WEBHOOK_SEND_BATCH", "100"))
+WEBHOOK_SEND_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_SEND_MAX_ATTEMPTS", "6"))
+WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "30"))
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "10"))
+WEBHOOK_DISABLE_AFTER_FAILURES = int(os.environ.get("WEBHOOK_DISABLE_AFTER_FAILURES", "10"))
 CELERY_BEAT_SCHEDULE.update(
     {
         "push-sweep": {"task": "portal.push.tasks.push_sweep", "schedule": PUSH_SWEEP_SECONDS},

@@ -203,6 +203,7 @@ def round_open(*, tournament: Tournament, number: int, now: datetime) -> Round:
 
     Byes and walkovers are scored at once; a round with nothing to play closes at once."""
     from competitions.services.notify import round_started_mail
+    from portal.webhooks.notify import round_started_webhooks
 
     round_ = Round.objects.create(
         tournament=tournament, number=number, starts_at=now,
@@ -230,6 +231,7 @@ def round_open(*, tournament: Tournament, number: int, now: datetime) -> Round:
             pairing.match = _create_match(tournament, round_, board_number, board.entries)
         pairing.save()
     round_started_mail(tournament=tournament, round_=round_)
+    round_started_webhooks(tournament=tournament, round_=round_)
     round_check(tournament=tournament, round_=round_, now=now)
     return round_
 

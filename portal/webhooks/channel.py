@@ -1,0 +1,115 @@
+"""The webhook channel of the delivery pipeline: the pipeline claims due rows, retries with
+back-off and sweeps; this posts a batch through one outbound session (every address checked
+again, connections pinned to it, no redirects) and says what each answer means.
+
+2xx sent; 404 or 410 gone (the service deleted the webhook: the target is turned off); 429,
+5xx and no answer retry (Retry-After honoured); a redirect or any other 4xx failed; an address
+refused at send time failed, never contacted. Every failure counts towards turning the target
+off (``WEBHOOK_DISABLE_AFTER_FAILURES`` in a row); a success starts the count again."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import requests
+from django.conf import settings
+from django.db.models import QuerySet
+
+from portal import outbound
+from portal.delivery.pipeline import Channel, Result, register
+from portal.webhooks import formats, services
+from portal.webhooks.models import WebhookDelivery, WebhookTarget
+
+GONE = {404, 410}
+USER_AGENT = "TankPortal-Webhooks/1"
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    try:
+        return max(0.0, float(response.headers.get("Retry-After", "")))
+    except ValueError:
+        return None
+
+
+def headers_for(row: WebhookDelivery, body: bytes, now: float) -> dict[str, str]:
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
+    if row.target.format == WebhookTarget.Format.GENERIC:
+        timestamp = int(now)
+        headers.update({
+            formats.TIMESTAMP_HEADER: str(timestamp),
+            formats.SIGNATURE_HEADER: formats.signature(row.target.secret, timestamp, body),
+            "X-Webhook-Event": row.event,
+            "X-Webhook-Delivery": str(row.pk)})
+    return headers
+
+
+def post(session: requests.Session, row: WebhookDelivery) -> Result:
+    """Post one row and read the answer (never raises for a network or address problem)."""
+    body = formats.encode(row.payload)
+    try:
+        response = session.post(row.target.url, data=body,
+                                headers=headers_for(row, body, time.time()),
+                                timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
+    except outbound.Refused as refused:
+        return Result("failed", error=f"refused, never contacted: {refused.reason}")
+    except requests.RequestException as error:
+        return Result("retry", error=f"no answer: {type(error).__name__}")
+    code = response.status_code
+    if 200 <= code < 300:
+        return Result("sent", response_status=code)
+    error = f"HTTP {code}: {response.text[:200]}"
+    if code in GONE:
+        return Result("gone", error=error, response_status=code)
+    if code == 429 or code >= 500:
+        return Result("retry", error=error, retry_after=_retry_after(response),
+                      response_status=code)
+    if 300 <= code < 400:
+        error = f"HTTP {code}: a redirect, not followed"
+    return Result("failed", error=error, response_status=code)
+
+
+class WebhookChannel(Channel):
+    name = "webhook"
+    model = WebhookDelivery
+
+    @property
+    def batch_size(self) -> int:  # type: ignore[override]
+        return settings.WEBHOOK_SEND_BATCH
+
+    @property
+    def max_attempts(self) -> int:  # type: ignore[override]
+        return settings.WEBHOOK_SEND_MAX_ATTEMPTS
+
+    @property
+    def retry_base_seconds(self) -> float:  # type: ignore[override]
+        return settings.WEBHOOK_RETRY_BASE_SECONDS
+
+    def due(self, queryset: QuerySet[WebhookDelivery]) -> QuerySet[WebhookDelivery]:
+        """Rows of targets that are on (a turned-off target's rows wait for it)."""
+        return queryset.filter(target__disabled_at__isnull=True).select_related("target")
+
+    def send(self, rows: list[WebhookDelivery]) -> dict[Any, Result]:
+        results: dict[Any, Result] = {}
+        with outbound.session(policy=services.target_policy()) as session:
+            for row in rows:
+                results[row.pk] = post(session, row)
+        succeeded: set[int] = set()
+        failures: dict[int, tuple[int, str]] = {}
+        for row in rows:  # in order: the last error of a target is its latest
+            result = results[row.pk]
+            if result.outcome == "sent":
+                succeeded.add(row.target_id)
+            elif result.outcome in ("retry", "failed"):
+                count, _ = failures.get(row.target_id, (0, ""))
+                failures[row.target_id] = (count + 1, result.error)
+        services.targets_succeeded(target_ids=succeeded - set(failures))
+        services.targets_failed(failures=failures)
+        return results
+
+    def gone(self, rows: list[WebhookDelivery]) -> None:
+        services.target_gone(target_ids={row.target_id for row in rows},
+                             reason="the service says this webhook no longer exists")
+
+
+register(WebhookChannel())

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from portal.webhooks.models import WebhookTarget
+
+
+class TargetForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80,
+                           help_text=_("For you: which chat or channel this is."))
+    format = forms.ChoiceField(label=_("Kind"), choices=WebhookTarget.Format.choices)
+    url = forms.CharField(
+        label=_("Webhook address"), max_length=2000,
+        help_text=_("The https address the chat service gave you for an incoming webhook. It "
+                    "is kept secret: it is not shown again."))
+    language = forms.ChoiceField(label=_("Language of the messages"),
+                                 choices=settings.LANGUAGES)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        languages = dict(settings.LANGUAGES)
+        current = (get_language() or "").split("-")[0]
+        self.fields["language"].initial = current if current in languages else \
+            settings.LANGUAGE_CODE
