@@ -21,7 +21,8 @@ class TargetForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        languages = dict(settings.LANGUAGES)
-        current = (get_language() or "").split("-")[0]
-        self.fields["language"].initial = current if current in languages else \
-            settings.LANGUAGE_CODE
+        current = get_language() or ""
+        codes = [code for code, _name in settings.LANGUAGES]
+        self.fields["language"].initial = next(
+            (code for code in codes if code in (current, current.split("-")[0])),
+            settings.LANGUAGE_CODE)

@@ -30,7 +30,7 @@ def hook(receiver):
     ``path`` (a generic one's secret registered with the receiver)."""
     from portal.webhooks.services import target_create
 
-    def make(path, *, by, club=None, match=None, format="discord", language="en"):
+    def make(path, *, by, club=None, match=None, format="discord", language="en-gb"):
         target, secret = target_create(by=by, name=path.strip("/"), format=format,
                                        url=receiver.url(path), language=language,
                                        club=club, match=match)
