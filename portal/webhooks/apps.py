@@ -7,4 +7,4 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self) -> None:
-        from portal.webhooks import channel, receivers  # noqa: F401  (registers the channel, connects the receivers)
+        from portal.webhooks import channel  # noqa: F401  (registers the delivery channel)

@@ -70,20 +70,10 @@ def post(session: requests.Session, row: WebhookDelivery) -> Result:
 
 
 class WebhookChannel(Channel):
+    """Batch size, attempts and back-off: the settings WEBHOOK_<KEY>, else DELIVERY_<KEY>."""
+
     name = "webhook"
     model = WebhookDelivery
-
-    @property
-    def batch_size(self) -> int:  # type: ignore[override]
-        return settings.WEBHOOK_SEND_BATCH
-
-    @property
-    def max_attempts(self) -> int:  # type: ignore[override]
-        return settings.WEBHOOK_SEND_MAX_ATTEMPTS
-
-    @property
-    def retry_base_seconds(self) -> float:  # type: ignore[override]
-        return settings.WEBHOOK_RETRY_BASE_SECONDS
 
     def due(self, queryset: QuerySet[WebhookDelivery]) -> QuerySet[WebhookDelivery]:
         """Rows of targets that are on (a turned-off target's rows wait for it)."""
@@ -112,4 +102,4 @@ class WebhookChannel(Channel):
                              reason="the service says this webhook no longer exists")
 
 
-register(WebhookChannel())
+CHANNEL = register(WebhookChannel())

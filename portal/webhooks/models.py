@@ -8,6 +8,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from portal.delivery.models import Delivery
+
 
 class WebhookTarget(models.Model):
     """Where a club's or a match's news is posted. ``url`` holds the service's secret token
@@ -60,36 +62,18 @@ class WebhookTarget(models.Model):
         return urlsplit(self.url).hostname or ""
 
 
-class WebhookDelivery(models.Model):
-    """One event posted to one target: ``dedupe_key`` is (target, event), so an event reported
-    twice posts once. ``payload`` is the body, written when the event happened (in the
-    target's language); the target's format and address are read when it is sent."""
+class WebhookDelivery(Delivery):
+    """One event posted to one target (``portal.delivery``: queued → sending → sent, or retry /
+    failed). ``dedupe_key`` names the target and the event, so an event reported twice posts
+    once. ``payload`` is the body, written when the event happened (in the target's format and
+    language); the target's address and secret are read when it is sent."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        SENDING = "sending", _("Sending")
-        SENT = "sent", _("Sent")
-        RETRY = "retry", _("Waiting to retry")
-        FAILED = "failed", _("Failed")
-        EXPIRED = "expired", _("Expired")
-
-    # The fields of the delivery pipeline's rows (portal.delivery.models.Delivery).
-    dedupe_key = models.CharField(max_length=200, unique=True)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    sending_since = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    # The webhook's own.
     target = models.ForeignKey(WebhookTarget, on_delete=models.CASCADE,
                                related_name="deliveries")
     event = models.CharField(max_length=20)
     payload = models.JSONField()
-    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
 
-    class Meta:
+    class Meta(Delivery.Meta):
         verbose_name = _("webhook delivery")
         verbose_name_plural = _("webhook deliveries")
         ordering = ["-created_at", "-pk"]

@@ -3,7 +3,7 @@ belongs to (a club match); a club's targets also hear of its tournaments' rounds
 per (target, event): the dedupe key names both, so an event reported twice posts once.
 
 Called from the lifecycle's signals (delivered after the commit, in a worker) and from the
-opening of a tournament round; never in a request."""
+competitions' ``round_started`` (in the round's transaction); never in a request."""
 
 from __future__ import annotations
 
@@ -90,11 +90,15 @@ def match_ended_webhooks(*, match_id: int, **kwargs: Any) -> int:
         messages.match_ended(match=match)))
 
 
-def round_started_webhooks(*, tournament: Any, round_: Any) -> int:
+def round_started_webhooks(*, tournament_id: int, round_number: int) -> int:
     """A club's tournament opened a round: its club's targets hear of it."""
-    if tournament.club_id is None:
+    from competitions.models import Round
+
+    round_ = Round.objects.select_related("tournament").filter(
+        tournament_id=tournament_id, number=round_number).first()
+    if round_ is None or round_.tournament.club_id is None:
         return 0
-    targets = list(WebhookTarget.objects.filter(club_id=tournament.club_id,
+    targets = list(WebhookTarget.objects.filter(club_id=round_.tournament.club_id,
                                                 disabled_at__isnull=True).order_by("pk"))
-    return _send_all(targets, f"round_started:tr{tournament.pk}:r{round_.number}", lambda: (
-        messages.round_started(tournament=tournament, round_=round_)))
+    return _send_all(targets, f"round_started:tr{tournament_id}:r{round_number}", lambda: (
+        messages.round_started(tournament=round_.tournament, round_=round_)))
