@@ -7,7 +7,9 @@ what an answer means (a 5xx is permanent: failed; a 4xx or no answer: retry with
 from __future__ import annotations
 
 import logging
+import random
 import smtplib
+import sys
 from collections.abc import Iterator
 from email.policy import Compat32
 from typing import Any
@@ -68,7 +70,20 @@ class OutboxMessage(EmailMultiAlternatives):
         mime = super().message()
         for part in mime.walk():
             part.policy = QUICK_FOLDING
+        if mime.is_multipart():
+            self._set_boundary(mime)
         return mime
+
+    def _set_boundary(self, mime: Any) -> None:
+        """Choose the multipart boundary as the stdlib would (15 "=", a random number, "=="),
+        checked against the bodies as written here: the stdlib's generator otherwise compiles
+        a regular expression for every message's new boundary to search the flattened parts
+        for it (a sixth of the time building a message took). A body in quoted-printable or
+        base64 cannot hold a run of "=", so only the raw text bodies need the check."""
+        boundary = "=" * 15 + f"{random.randrange(sys.maxsize):019d}" + "=="
+        texts = [self.body, *(content for content, _ in self.alternatives)]
+        if not any(f"--{boundary}" in text for text in texts if isinstance(text, str)):
+            mime.set_boundary(boundary)
 
 
 def _message(row: OutgoingEmail, connection: Any) -> EmailMultiAlternatives:
