@@ -79,6 +79,7 @@ def as_markdown() -> str:
              "|---|---|---|" + "---|" * len(CHANNELS)]
     for event in EVENTS:
         cells = [f"`{event.consumers[c]}`" if c in event.consumers else "" for c in CHANNELS]
-        signal = f"`{event.signal}`" if event.signal else "(beat)"
+        signal = (f"`{event.signal}`" if event.signal else "(beat)" if event.consumers
+                  else "(none yet)")
         lines.append(f"| `{event.key}` | {event.what} | {signal} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

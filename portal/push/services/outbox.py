@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -110,19 +111,20 @@ class PushChannel(pipeline.Channel):
     def due(self, queryset: Any) -> Any:
         return queryset.select_related("subscription")
 
-    def send(self, rows: list[PushMessage]) -> dict[Any, Result]:
+    def send(self, rows: list[PushMessage]) -> Iterator[tuple[Any, Result]]:
+        """Post ``rows`` over one HTTP session, yielding each one's result as it comes."""
         key = vapid.private_key()
         if not key:
             refused = Result("failed", error="web push is not configured (VAPID_PRIVATE_KEY)")
-            return {row.pk: refused for row in rows}
+            yield from ((row.pk, refused) for row in rows)
+            return
         signer = Vapid02.from_string(key)
-        results: dict[Any, Result] = {}
         gone: set[int] = set()
         policy = endpoint_policy()
         with outbound.session(policy=policy) as session:
             for row in rows:
                 if row.subscription_id in gone:
-                    results[row.pk] = Result("gone", error="its subscription is gone")
+                    yield row.pk, Result("gone", error="its subscription is gone")
                     continue
                 try:
                     outbound.check(row.subscription.endpoint, policy=policy)
@@ -130,27 +132,26 @@ class PushChannel(pipeline.Channel):
                     gone.add(row.subscription_id)
                     logger.warning("push subscription %s is refused (%s): removed",
                                    row.subscription_id, refused.reason)
-                    results[row.pk] = Result("gone", error=f"refused: {refused.reason}")
+                    yield row.pk, Result("gone", error=f"refused: {refused.reason}")
                     continue
                 try:
                     response = _send(row, signer, session, timezone.now())
                 except outbound.Refused as refused:  # its name resolves inside now: never
                     logger.warning("push %s refused: %s", row.pk, refused.reason)  # contacted
-                    results[row.pk] = Result(
-                        "failed", error=f"refused, never contacted: {refused.reason}")
+                    yield row.pk, Result("failed",
+                                         error=f"refused, never contacted: {refused.reason}")
                     continue
                 except (WebPushException, requests.RequestException) as error:
-                    results[row.pk] = _result(error)
-                    if results[row.pk].outcome == "gone":
+                    result = _result(error)
+                    if result.outcome == "gone":
                         gone.add(row.subscription_id)
                         logger.info("push subscription %s is gone (%s): removed",
-                                    row.subscription_id, results[row.pk].response_status)
+                                    row.subscription_id, result.response_status)
+                    yield row.pk, result
                     continue
-                results[row.pk] = Result("sent", response_status=response.status_code)
-        sent = [pk for pk, result in results.items() if result.outcome == "sent"]
-        PushSubscription.objects.filter(messages__pk__in=sent).update(
-            last_sent_at=timezone.now())
-        return results
+                PushSubscription.objects.filter(pk=row.subscription_id).update(
+                    last_sent_at=timezone.now())
+                yield row.pk, Result("sent", response_status=response.status_code)
 
     def gone(self, rows: list[PushMessage]) -> None:
         """The device is gone: its subscription is deleted (with its messages)."""
