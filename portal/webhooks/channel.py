@@ -10,6 +10,7 @@ off (``WEBHOOK_DISABLE_AFTER_FAILURES`` in a row); a success starts the count ag
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import requests
@@ -79,23 +80,24 @@ class WebhookChannel(Channel):
         """Rows of targets that are on (a turned-off target's rows wait for it)."""
         return queryset.filter(target__disabled_at__isnull=True).select_related("target")
 
-    def send(self, rows: list[WebhookDelivery]) -> dict[Any, Result]:
-        results: dict[Any, Result] = {}
-        with outbound.session(policy=services.target_policy()) as session:
-            for row in rows:
-                results[row.pk] = post(session, row)
+    def send(self, rows: list[WebhookDelivery]) -> Iterator[tuple[Any, Result]]:
+        """Post ``rows`` over one session, yielding each result as it comes; each target's
+        count of failures is brought up to date when the batch ends."""
         succeeded: set[int] = set()
         failures: dict[int, tuple[int, str]] = {}
-        for row in rows:  # in order: the last error of a target is its latest
-            result = results[row.pk]
-            if result.outcome == "sent":
-                succeeded.add(row.target_id)
-            elif result.outcome in ("retry", "failed"):
-                count, _ = failures.get(row.target_id, (0, ""))
-                failures[row.target_id] = (count + 1, result.error)
-        services.targets_succeeded(target_ids=succeeded - set(failures))
-        services.targets_failed(failures=failures)
-        return results
+        try:
+            with outbound.session(policy=services.target_policy()) as session:
+                for row in rows:
+                    result = post(session, row)
+                    if result.outcome == "sent":
+                        succeeded.add(row.target_id)
+                    elif result.outcome in ("retry", "failed"):
+                        count, _ = failures.get(row.target_id, (0, ""))
+                        failures[row.target_id] = (count + 1, result.error)
+                    yield row.pk, result
+        finally:
+            services.targets_succeeded(target_ids=succeeded - set(failures))
+            services.targets_failed(failures=failures)
 
     def gone(self, rows: list[WebhookDelivery]) -> None:
         services.target_gone(target_ids={row.target_id for row in rows},
