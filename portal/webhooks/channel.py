@@ -9,6 +9,9 @@ off (``WEBHOOK_DISABLE_AFTER_FAILURES`` in a row); a success starts the count ag
 
 from __future__ import annotations
 
+import contextlib
+import queue
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -70,6 +73,34 @@ def post(session: requests.Session, row: WebhookDelivery) -> Result:
     return Result("failed", error=error, response_status=code)
 
 
+def _posted_ahead(rows: list[WebhookDelivery]) -> Iterator[tuple[WebhookDelivery, Result]]:
+    """(row, result) in order, posted by one thread that waits while a result is unread."""
+    results: queue.Queue[tuple[WebhookDelivery, Result] | None] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def poster() -> None:
+        try:
+            with outbound.session(policy=services.target_policy()) as session:
+                for row in rows:
+                    if stop.is_set():
+                        return
+                    results.put((row, post(session, row)))
+        finally:
+            results.put(None)
+
+    thread = threading.Thread(target=poster, name="webhook-poster", daemon=True)
+    thread.start()
+    try:
+        while (item := results.get()) is not None:
+            yield item
+    finally:
+        stop.set()
+        while thread.is_alive():  # let the poster finish its row and see the stop
+            with contextlib.suppress(queue.Empty):
+                results.get(timeout=0.1)
+        thread.join()
+
+
 class WebhookChannel(Channel):
     """Batch size, attempts and back-off: the settings WEBHOOK_<KEY>, else DELIVERY_<KEY>."""
 
@@ -81,20 +112,20 @@ class WebhookChannel(Channel):
         return queryset.filter(target__disabled_at__isnull=True).select_related("target")
 
     def send(self, rows: list[WebhookDelivery]) -> Iterator[tuple[Any, Result]]:
-        """Post ``rows`` over one session, yielding each result as it comes; each target's
-        count of failures is brought up to date when the batch ends."""
+        """Post ``rows`` in order over one session and yield each result as it comes. The
+        posting runs one row ahead in a thread of its own, so a row's post overlaps the
+        pipeline's record of the one before (at most two rows are posted but not yet
+        recorded). Each target's count of failures is brought up to date when the batch ends."""
         succeeded: set[int] = set()
         failures: dict[int, tuple[int, str]] = {}
         try:
-            with outbound.session(policy=services.target_policy()) as session:
-                for row in rows:
-                    result = post(session, row)
-                    if result.outcome == "sent":
-                        succeeded.add(row.target_id)
-                    elif result.outcome in ("retry", "failed"):
-                        count, _ = failures.get(row.target_id, (0, ""))
-                        failures[row.target_id] = (count + 1, result.error)
-                    yield row.pk, result
+            for row, result in _posted_ahead(rows):
+                if result.outcome == "sent":
+                    succeeded.add(row.target_id)
+                elif result.outcome in ("retry", "failed"):
+                    count, _ = failures.get(row.target_id, (0, ""))
+                    failures[row.target_id] = (count + 1, result.error)
+                yield row.pk, result
         finally:
             services.targets_succeeded(target_ids=succeeded - set(failures))
             services.targets_failed(failures=failures)
