@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -74,20 +73,9 @@ def worker(channel: str) -> None:
 
 
 def run_workers(channel: str, count: int) -> float:
-    procs = [subprocess.Popen([sys.executable, __file__, "--worker", channel],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                              env=os.environ.copy()) for _ in range(count)]
-    for proc in procs:
-        assert proc.stdout.readline().strip() == "ready"
-    start = time.perf_counter()
-    for proc in procs:
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-    for proc in procs:
-        proc.wait()
-        if proc.returncode:
-            sys.exit(f"a {channel} worker failed ({proc.returncode})")
-    return time.perf_counter() - start
+    from scripts.bench_mail import run_workers as run
+
+    return run(channel, os.environ["PORTAL_VAR_DIR"], [[] for _ in range(count)], __file__)
 
 
 def figures(count: int, elapsed: float, baseline: float) -> dict[str, Any]:
@@ -209,6 +197,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", default=",".join(BENCHES))
     parser.add_argument("--worker")
+    parser.add_argument("--var-dir")
+    parser.add_argument("--ids")
     args = parser.parse_args()
     if args.worker:
         worker(args.worker)
