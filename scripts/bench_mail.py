@@ -65,9 +65,11 @@ def worker(kind: str, var_dir: str, ids: str) -> None:
             services.inbound_process(inbound_id=inbound_id)
 
 
-def run_workers(kind: str, var_dir: str, shares: list[list[int]]) -> float:
+def run_workers(kind: str, var_dir: str, shares: list[list[int]], script: str = __file__) -> float:
+    """Start a worker process per share (``script --worker kind``), wait until each is ready,
+    let them go together and return how long they took, all of them."""
     procs = [subprocess.Popen(
-        [sys.executable, __file__, "--worker", kind, "--var-dir", var_dir, "--ids",
+        [sys.executable, script, "--worker", kind, "--var-dir", var_dir, "--ids",
          json.dumps(share)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         env=os.environ.copy()) for share in shares]
     for proc in procs:

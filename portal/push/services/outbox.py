@@ -120,7 +120,15 @@ class PushChannel(pipeline.Channel):
             return
         signer = Vapid02.from_string(key)
         gone: set[int] = set()
+        reached: set[int] = set()  # devices a push reached (their last_sent_at, once a batch)
         policy = endpoint_policy()
+        try:
+            yield from self._send_all(rows, signer, policy, gone, reached)
+        finally:
+            PushSubscription.objects.filter(pk__in=reached).update(last_sent_at=timezone.now())
+
+    def _send_all(self, rows: list[PushMessage], signer: Vapid02, policy: Any, gone: set[int],
+                  reached: set[int]) -> Iterator[tuple[Any, Result]]:
         with outbound.session(policy=policy) as session:
             for row in rows:
                 if row.subscription_id in gone:
@@ -149,8 +157,7 @@ class PushChannel(pipeline.Channel):
                                     row.subscription_id, result.response_status)
                     yield row.pk, result
                     continue
-                PushSubscription.objects.filter(pk=row.subscription_id).update(
-                    last_sent_at=timezone.now())
+                reached.add(row.subscription_id)
                 yield row.pk, Result("sent", response_status=response.status_code)
 
     def gone(self, rows: list[PushMessage]) -> None:
