@@ -33,9 +33,9 @@ def outbox_dispatch(ids: list[int]) -> int:
     return services.outbox_dispatch(ids=ids)
 
 
-@shared_task(name="games.tasks.outbox_sweep", **TASK_OPTIONS)
-def outbox_sweep() -> int:
-    """Re-queue outbox rows left undone (run by beat)."""
+@shared_task(name="games.tasks.lifecycle_outbox_sweep", **TASK_OPTIONS)
+def lifecycle_outbox_sweep() -> int:
+    """Re-dispatch the lifecycle's outbox rows left undone (run by beat)."""
     return services.outbox_sweep()
 
 

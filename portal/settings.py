@@ -71,8 +71,10 @@ INSTALLED_APPS = [
     "games",
     "portal.accounts",
     "anymail",
+    "portal.delivery",
     "portal.mail",
     "portal.push",
+    "portal.webhooks",
     "competitions",
     "ninja",
     "portal.api",
@@ -202,7 +204,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.deadlines_sweep", "schedule": SWEEP_INTERVAL_SECONDS},
-    "sweep-outbox": {"task": "games.tasks.outbox_sweep", "schedule": 4 * SWEEP_INTERVAL_SECONDS},
+    "sweep-lifecycle-outbox": {"task": "games.tasks.lifecycle_outbox_sweep",
+                               "schedule": 4 * SWEEP_INTERVAL_SECONDS},
     "sweep-reliability": {"task": "games.tasks.reliability_sweep", "schedule": 300},
 }
 
@@ -394,12 +397,10 @@ MAIL_ANSWERS_PER_ADDRESS_HOURLY = int(os.environ.get("MAIL_ANSWERS_PER_ADDRESS_H
 # authserv-ids of the mail servers whose Authentication-Results headers we trust (ours, or the
 # ESP's); empty: only the topmost such header, which the last server to receive it added.
 MAIL_AUTHSERV_IDS = env_list("MAIL_AUTHSERV_IDS")
-MAIL_SEND_MAX_ATTEMPTS = int(os.environ.get("MAIL_SEND_MAX_ATTEMPTS", "8"))
+# How the mail channel retries (see DELIVERY_* below for the rest).
+MAIL_MAX_ATTEMPTS = int(os.environ.get("MAIL_MAX_ATTEMPTS", "8"))
 MAIL_RETRY_BASE_SECONDS = float(os.environ.get("MAIL_RETRY_BASE_SECONDS", "30"))
-MAIL_SENDING_STUCK_SECONDS = float(os.environ.get("MAIL_SENDING_STUCK_SECONDS", "600"))
-MAIL_OUTBOX_SWEEP_SECONDS = float(os.environ.get("MAIL_OUTBOX_SWEEP_SECONDS", "60"))
-# Outbox rows a worker sends over one SMTP connection before recording them.
-MAIL_SEND_BATCH = int(os.environ.get("MAIL_SEND_BATCH", "100"))
+MAIL_MAX_BACKOFF_SECONDS = float(os.environ.get("MAIL_MAX_BACKOFF_SECONDS", str(6 * 3600)))
 MAIL_REMINDER_SWEEP_SECONDS = float(os.environ.get("MAIL_REMINDER_SWEEP_SECONDS", "300"))
 MAIL_DIGEST_HOUR_UTC = int(os.environ.get("MAIL_DIGEST_HOUR_UTC", "6"))
 ANYMAIL = {"WEBHOOK_SECRET": os.environ["ANYMAIL_WEBHOOK_SECRET"]} if os.environ.get(
@@ -411,10 +412,7 @@ ANYMAIL = {"WEBHOOK_SECRET": os.environ["ANYMAIL_WEBHOOK_SECRET"]} if os.environ
 INBOUND_WEBHOOKS = env_bool("INBOUND_WEBHOOKS", True)
 CELERY_BEAT_SCHEDULE.update(
     {
-        "mail-outbox-sweep": {
-            "task": "portal.mail.tasks.outbox_sweep",
-            "schedule": MAIL_OUTBOX_SWEEP_SECONDS,
-        },
+        "mail-inbound-sweep": {"task": "portal.mail.tasks.inbound_sweep", "schedule": 60},
         "mail-reminders": {
             "task": "portal.mail.tasks.reminders_send",
             "schedule": MAIL_REMINDER_SWEEP_SECONDS,
@@ -425,6 +423,21 @@ CELERY_BEAT_SCHEDULE.update(
         },
     }
 )
+
+# --- the delivery pipeline (portal.delivery): every way out (mail, push, webhooks) -----------
+# Each channel reads <CHANNEL>_<KEY> if set (MAIL_BATCH_SIZE, PUSH_MAX_ATTEMPTS, ...), else
+# DELIVERY_<KEY>. Rows a worker claims and sends before recording them (over one SMTP
+# connection, one HTTP session):
+DELIVERY_BATCH_SIZE = int(os.environ.get("DELIVERY_BATCH_SIZE", "100"))
+DELIVERY_MAX_ATTEMPTS = int(os.environ.get("DELIVERY_MAX_ATTEMPTS", "6"))
+DELIVERY_RETRY_BASE_SECONDS = float(os.environ.get("DELIVERY_RETRY_BASE_SECONDS", "30"))
+DELIVERY_MAX_BACKOFF_SECONDS = float(os.environ.get("DELIVERY_MAX_BACKOFF_SECONDS", "3600"))
+# A claimed row still sending after this long is taken as lost (its worker died) and sent again.
+DELIVERY_LEASE_SECONDS = float(os.environ.get("DELIVERY_LEASE_SECONDS", "600"))
+# How often the sweeper queues a flush where rows are due (lost tasks, retries, lost leases).
+DELIVERY_SWEEP_SECONDS = float(os.environ.get("DELIVERY_SWEEP_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["sweep-deliveries"] = {
+    "task": "portal.delivery.tasks.sweep_deliveries", "schedule": DELIVERY_SWEEP_SECONDS}
 
 # --- requests to URLs that users gave (portal.outbound) -----------------------------------
 # Tests and development only: such a URL may reach loopback addresses (a local stand-in) on any
@@ -447,14 +460,19 @@ VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
 PUSH_ENDPOINT_HOSTS = env_list(
     "PUSH_ENDPOINT_HOSTS",
     "fcm.googleapis.com,updates.push.services.mozilla.com,*.notify.windows.com,*.push.apple.com")
-PUSH_SEND_BATCH = int(os.environ.get("PUSH_SEND_BATCH", "100"))
-PUSH_SEND_MAX_ATTEMPTS = int(os.environ.get("PUSH_SEND_MAX_ATTEMPTS", "6"))
+PUSH_MAX_ATTEMPTS = int(os.environ.get("PUSH_MAX_ATTEMPTS", "6"))
 PUSH_RETRY_BASE_SECONDS = float(os.environ.get("PUSH_RETRY_BASE_SECONDS", "30"))
+PUSH_MAX_BACKOFF_SECONDS = float(os.environ.get("PUSH_MAX_BACKOFF_SECONDS", "3600"))
 PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
-PUSH_SWEEP_SECONDS = float(os.environ.get("PUSH_SWEEP_SECONDS", "60"))
+# Webhooks (portal/webhooks, docs/webhooks.md): posted by the delivery pipeline; a target is
+# turned off after this many failed posts in a row (its owner is told).
+WEBHOOK_BATCH_SIZE = int(os.environ.get("WEBHOOK_BATCH_SIZE", "100"))
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "6"))
+WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "30"))
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "10"))
+WEBHOOK_DISABLE_AFTER_FAILURES = int(os.environ.get("WEBHOOK_DISABLE_AFTER_FAILURES", "10"))
 CELERY_BEAT_SCHEDULE.update(
     {
-        "push-sweep": {"task": "portal.push.tasks.push_sweep", "schedule": PUSH_SWEEP_SECONDS},
         "push-reminders": {
             "task": "portal.push.tasks.reminders_push",
             "schedule": MAIL_REMINDER_SWEEP_SECONDS,

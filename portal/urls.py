@@ -38,6 +38,7 @@ urlpatterns = [
     path("accounts/", include("portal.accounts.urls")),
     path("mail/", include("portal.mail.urls")),
     path("push/", include("portal.push.urls")),
+    path("webhooks/", include("portal.webhooks.urls")),
     path("report/", include("portal.reports.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("home/", home.home, name="home"),

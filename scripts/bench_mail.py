@@ -5,13 +5,14 @@ per second, on PostgreSQL with a real SMTP server (aiosmtpd) and 2 worker proces
         [--replies 1000] [--matches 50] [--workers 2]
 
 It migrates and writes to that database. Set-up (untimed): Final Act matches are created
-through the service (their "your move" mails rendered into the outbox by the real receivers),
-and those rows are repeated up to ``--emails`` queued notifications. Then, in the same run:
+through the service and their lifecycle outbox carried out here, as a worker would (their "your
+move" mails rendered into the mail channel's rows by the real receivers), and those rows are
+repeated up to ``--emails`` queued notifications. Then, in the same run:
 
 * baseline: ``smtplib`` sends the same messages (already built) over one connection;
-* outgoing: ``--workers`` processes run ``portal.mail.services.outbox_flush`` (what the Celery
-  task ``outbox_flush`` runs): claim a batch, build each message (headers, List-Unsubscribe),
-  send the batch over one SMTP connection, record it; until the outbox is empty;
+* outgoing: ``--workers`` processes run ``portal.delivery.pipeline.flush("mail")`` (what the
+  Celery task ``deliver_due`` runs): claim a batch, build each message (headers,
+  List-Unsubscribe), send the batch over one SMTP connection, record each; until none is due;
 * inbound: ``--replies`` replies (Gmail-style, orders on top, our mail quoted) are stored, then
   the worker processes run ``inbound_process`` on them (parse, cut the reply, check token and
   sender, submit the sheet, queue the answer).
@@ -49,21 +50,26 @@ def setup_django(var_dir: str) -> None:
 def worker(kind: str, var_dir: str, ids: str) -> None:
     """A worker process: wait for "go" on stdin, then do the work."""
     setup_django(var_dir)
+    from portal.delivery import pipeline
     from portal.mail import services
+    from portal.mail.unsubscribe import unsubscribe_url
 
+    unsubscribe_url(user_id=0, kind="digest")  # the URL map, loaded once in a worker's life
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     sys.stdin.readline()
     if kind == "out":
-        services.outbox_flush()
+        pipeline.flush("mail")
     else:
         for inbound_id in json.loads(ids):
             services.inbound_process(inbound_id=inbound_id)
 
 
-def run_workers(kind: str, var_dir: str, shares: list[list[int]]) -> float:
+def run_workers(kind: str, var_dir: str, shares: list[list[int]], script: str = __file__) -> float:
+    """Start a worker process per share (``script --worker kind``), wait until each is ready,
+    let them go together and return how long they took, all of them."""
     procs = [subprocess.Popen(
-        [sys.executable, __file__, "--worker", kind, "--var-dir", var_dir, "--ids",
+        [sys.executable, script, "--worker", kind, "--var-dir", var_dir, "--ids",
          json.dumps(share)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         env=os.environ.copy()) for share in shares]
     for proc in procs:
@@ -109,6 +115,7 @@ def main() -> None:
     from django.core.management import call_command
 
     from games import services as games_services
+    from games.models import OutboxEvent
     from portal.mail.models import InboundMessage, OutgoingEmail
     from portal.mail.services import inbound_store
     from portal.mail.services.outbox import _message
@@ -130,6 +137,9 @@ def main() -> None:
             creator=alice, game="final-act", options={"scenario": ALPHA_NEAR_BREAKTHROUGH},
             hours_per_phase=24,
             seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}]))
+    # The lifecycle's outbox (phase opened: the mails), carried out as a worker would.
+    games_services.outbox_dispatch(ids=list(OutboxEvent.objects.filter(
+        match_id__in=[m.pk for m in matches], done_at=None).values_list("pk", flat=True)))
     real = list(OutgoingEmail.objects.filter(match__in=matches, status="queued"))
     if len(real) != 2 * args.matches:
         sys.exit(f"expected {2 * args.matches} queued phase mails, found {len(real)}")
@@ -137,7 +147,8 @@ def main() -> None:
         OutgoingEmail(kind=r.kind, dedupe_key=f"bench{run}:{i}:{r.dedupe_key}"[:200], to=r.to,
                       user_id=r.user_id, match_id=r.match_id, phase_number=r.phase_number,
                       reply_to=r.reply_to, subject=r.subject, body_text=r.body_text,
-                      body_html=r.body_html, headers=r.headers, status="queued")
+                      body_html=r.body_html, headers=r.headers, status="queued",
+                      next_attempt_at=r.next_attempt_at)
         for i in range(1, -(-args.emails // len(real)))
         for r in real][: args.emails - len(real)], batch_size=1000)
     queued = list(OutgoingEmail.objects.filter(status="queued").order_by("pk"))

@@ -237,6 +237,13 @@ def build_world() -> World:
     subscription = PushSubscription.objects.create(
         user=alice, endpoint="https://push.example.test/walk", p256dh="k" * 87, auth="a" * 22)
     api_token = api_token_create(user=alice, name="walk")
+    from portal.webhooks.models import WebhookDelivery, WebhookTarget
+    targets = [WebhookTarget.objects.create(
+        created_by=alice, name=f"walk {n}", format=fmt, url="https://hooks.example.test/walk",
+        secret="s" * 64, **owner) for n, (fmt, owner) in enumerate(
+            [("generic", {"club": club}), ("slack", {"match": world.matches["toy-duel"]})])]
+    test = WebhookDelivery.objects.create(target=targets[0], event="test", payload={},
+                                          dedupe_key="walk-test")
     kind = sorted(NOTIFICATIONS)[0]
 
     def ids(model: Any) -> list[str]:
@@ -259,6 +266,8 @@ def build_world() -> World:
         "action": ["register", "withdraw", "start", "close", "open", "cancel"],
         "token_id": [str(api_token.row.pk)],
         "subscription_id": [str(subscription.pk)],
+        "target_id": [str(target.pk) for target in targets],
+        "delivery_id": [str(test.pk)],
         "kind": [kind],
         "key": ["not-a-key"],
         "uidb36": ["1"],

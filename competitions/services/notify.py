@@ -66,6 +66,13 @@ def round_started_mail(*, tournament: Tournament, round_: Round) -> None:
                            f"Standings and pairings: {page}\n"))
 
 
+def on_round_started(sender: Any, tournament_id: int, round_number: int, **kwargs: Any) -> None:
+    """The mail consumer of ``round_started`` (``portal.delivery.events``)."""
+    round_ = Round.objects.select_related("tournament").get(tournament_id=tournament_id,
+                                                            number=round_number)
+    round_started_mail(tournament=round_.tournament, round_=round_)
+
+
 def tournament_finished_mail(*, tournament: Tournament) -> None:
     from competitions.selectors import tournament_standings
 

@@ -22,6 +22,7 @@ from competitions.services.tournaments import (
     tournament_lock,
     tournament_set_status,
 )
+from competitions.signals import round_started
 from games.models import Match, Seat
 from games.services import ServiceError, match_create, match_set_status
 
@@ -202,8 +203,6 @@ def round_open(*, tournament: Tournament, number: int, now: datetime) -> Round:
     """Pair round ``number`` and create its matches (caller holds the tournament lock).
 
     Byes and walkovers are scored at once; a round with nothing to play closes at once."""
-    from competitions.services.notify import round_started_mail
-
     round_ = Round.objects.create(
         tournament=tournament, number=number, starts_at=now,
         ends_at=now + timedelta(hours=float(tournament.round_hours)))
@@ -229,7 +228,7 @@ def round_open(*, tournament: Tournament, number: int, now: datetime) -> Round:
         else:
             pairing.match = _create_match(tournament, round_, board_number, board.entries)
         pairing.save()
-    round_started_mail(tournament=tournament, round_=round_)
+    round_started.send(sender=None, tournament_id=tournament.pk, round_number=number)
     round_check(tournament=tournament, round_=round_, now=now)
     return round_
 

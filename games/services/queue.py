@@ -12,6 +12,7 @@ row: the sweeper finds complete-but-unresolved and overdue phases in the match r
 from __future__ import annotations
 
 import logging
+from importlib import import_module
 from typing import Any
 
 from celery import current_app
@@ -37,21 +38,30 @@ LIFECYCLE_QUEUE = "lifecycle"
 
 
 class Enqueue:
-    """A task to send on commit. A class (not a closure) so tests can see what was queued.
-    ``queue`` overrides the task's route (settings.CELERY_TASK_ROUTES)."""
+    """A task to send on commit: the one on-commit callback of the project (the lifecycle, the
+    delivery pipeline, inbound mail). A class (not a closure) so tests can see what was queued
+    and so ``enqueue_on_commit(once=True)`` can tell two equal ones apart. ``queue`` overrides
+    the task's route (settings.CELERY_TASK_ROUTES); ``countdown`` delays it (seconds)."""
 
-    def __init__(self, task_name: str, *, queue: str | None = None, **kwargs: Any) -> None:
+    def __init__(self, task_name: str, *, queue: str | None = None,
+                 countdown: float | None = None, **kwargs: Any) -> None:
         self.task_name = task_name
         self.queue = queue
+        self.countdown = countdown or None
         self.kwargs = kwargs
 
     def __repr__(self) -> str:
         return f"Enqueue({self.task_name!r}, {self.kwargs!r})"
 
-    def __call__(self) -> bool:
-        from games import tasks  # noqa: F401  registers the tasks (imported late: a cycle)
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Enqueue) and (
+            (self.task_name, self.queue, self.countdown, self.kwargs)
+            == (other.task_name, other.queue, other.countdown, other.kwargs))
 
-        task = current_app.tasks[self.task_name]
+    __hash__ = None  # type: ignore[assignment]  (mutable kwargs: compared, never hashed)
+
+    def __call__(self) -> bool:
+        task = _task(self.task_name)
         # What the worker's log shows of the arguments: Celery's own (a "safe" repr, walking
         # every value) cost a tenth of each publish; these are ids and numbers.
         shown = repr(self.kwargs)[:1000]
@@ -59,7 +69,7 @@ class Enqueue:
             if task.app.conf.task_always_eager:  # run inline, as apply_async does
                 task.apply_async(kwargs=self.kwargs, argsrepr="()", kwargsrepr=shown)
             else:
-                _publish(task, self.kwargs, self.queue, shown)
+                _publish(task, self.kwargs, self.queue, self.countdown, shown)
         except Exception:  # the broker is down or refused: the sweeper will catch up
             logger.exception("could not queue %s %s; the sweeper will pick it up",
                              self.task_name, self.kwargs)
@@ -67,7 +77,16 @@ class Enqueue:
         return True
 
 
-def _publish(task: Any, kwargs: dict[str, Any], queue: str | None, shown: str) -> None:
+def _task(name: str) -> Any:
+    """The registered task ``name`` (``module.function``), importing its module if no worker
+    autodiscovery registered it yet (a web process)."""
+    if name not in current_app.tasks:
+        import_module(name.rpartition(".")[0])
+    return current_app.tasks[name]
+
+
+def _publish(task: Any, kwargs: dict[str, Any], queue: str | None, countdown: float | None,
+             shown: str) -> None:
     """Send ``task(**kwargs)`` as ``apply_async`` sends it, built from the parts of Celery it
     is made of (its router, its task message, its pooled producer, whose publish sends
     Celery's publish signals, declares the queue and retries by ``PUBLISH_RETRY_POLICY``),
@@ -79,7 +98,7 @@ def _publish(task: Any, kwargs: dict[str, Any], queue: str | None, shown: str) -
     parent = app.current_worker_task  # (a task queued by a task: linked to it, as Celery does)
     task_id = uuid()
     message = app.amqp.create_task_message(
-        task_id, task.name, (), kwargs, argsrepr="()", kwargsrepr=shown,
+        task_id, task.name, (), kwargs, countdown=countdown, argsrepr="()", kwargsrepr=shown,
         ignore_result=task.ignore_result,
         root_id=parent.request.root_id if parent else None,
         parent_id=parent.request.id if parent else None)
@@ -88,27 +107,16 @@ def _publish(task: Any, kwargs: dict[str, Any], queue: str | None, shown: str) -
                                    retry_policy=PUBLISH_RETRY_POLICY, **route)
 
 
-def enqueue_on_commit(task_name: str, **kwargs: Any) -> None:
-    """Send ``task_name(**kwargs)`` once the current transaction commits (now, outside one)."""
-    transaction.on_commit(Enqueue(task_name, **kwargs))
-
-
-class SendSignal:
-    """A django signal to send on commit (receivers' errors are logged, never raised)."""
-
-    def __init__(self, signal: Any, **kwargs: Any) -> None:
-        self.signal = signal
-        self.kwargs = kwargs
-
-    def __call__(self) -> None:
-        for receiver, response in self.signal.send_robust(sender=None, **self.kwargs):
-            if isinstance(response, Exception):
-                logger.error("signal receiver %r failed: %r", receiver, response,
-                             exc_info=(type(response), response, response.__traceback__))
-
-
-def send_signal_on_commit(signal: Any, **kwargs: Any) -> None:
-    transaction.on_commit(SendSignal(signal, **kwargs))
+def enqueue_on_commit(task_name: str, *, once: bool = False, **options: Any) -> None:
+    """Send ``task_name`` (``Enqueue``'s options and the task's kwargs) once the current
+    transaction commits (now, outside one). ``once``: not if the transaction already queued
+    the same task with the same arguments (one flush per transaction, however many rows)."""
+    enqueue = Enqueue(task_name, **options)
+    connection = transaction.get_connection()
+    if once and connection.in_atomic_block and any(
+            callback == enqueue for _, callback, *_ in connection.run_on_commit):
+        return
+    transaction.on_commit(enqueue)
 
 
 # -- the transactional outbox ---------------------------------------------------------------------

@@ -35,11 +35,12 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["time_zone", "language", "notifications", "reminder_hours"]
+        fields = ["time_zone", "language", "notifications", "reminder_hours", "chat_handle"]
         widgets = {"notifications": forms.RadioSelect}
         labels = {
             "notifications": "E-mail me about",
             "reminder_hours": "Deadline reminders (hours before)",
+            "chat_handle": "Chat handle",
         }
 
 

@@ -51,6 +51,13 @@ def validate_reminder_hours(value: str) -> None:
     parse_reminder_hours(value)
 
 
+def validate_chat_handle(value: str) -> None:
+    """A chat handle is put into chat messages: plain characters only, no markup."""
+    if any(not char.isprintable() or char in "<>" for char in value):
+        raise ValidationError(
+            _("A chat handle may not hold < or > or control characters."), code="invalid")
+
+
 def validate_time_zone(value: str) -> None:
     if value not in dict(time_zone_choices()):
         raise ValidationError(f"“{value}” is not a known time zone.", code="invalid")
@@ -89,6 +96,14 @@ class Profile(models.Model):
         choices=settings.LANGUAGES,
         help_text="Pages and e-mails in this language where they are translated; empty: the "
                   "browser's.",
+    )
+    chat_handle = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        validators=[validate_chat_handle],
+        help_text="Optional: how club chats name you when it is your move (a Discord user id, "
+                  "a Slack member id, a Matrix id like @you:matrix.org, or any name).",
     )
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 
 from games.models import Phase
+from portal.delivery import pipeline
 from portal.mail import services
 from portal.mail.models import FailingAddress, InboundMessage, MailOptOut, OutgoingEmail
 
@@ -41,8 +42,7 @@ class OutgoingEmailAdmin(admin.ModelAdmin):
 
     @admin.action(description="Send the selected failed emails again")
     def send_again(self, request, queryset) -> None:
-        count = services.email_requeue(email_ids=list(queryset.values_list("pk", flat=True)))
-        services.outbox_sweep()
+        count = pipeline.requeue("mail", queryset.values_list("pk", flat=True))
         self.message_user(request, f"{count} failed email(s) queued again.", messages.SUCCESS)
 
 

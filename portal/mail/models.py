@@ -7,20 +7,15 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from portal.delivery.models import Delivery
 
-class OutgoingEmail(models.Model):
-    """One email to send: queued → sending → sent, or retry (temporary failure) / failed.
+
+class OutgoingEmail(Delivery):
+    """One email to send (``portal.delivery``: queued → sending → sent, or retry / failed).
 
     ``dedupe_key`` is unique, so an event creates its email once however often it is reported
-    (e.g. ``phase_opened:m12:p3:u7``); the send task locks the row and skips it once sent.
+    (e.g. ``phase_opened:m12:p3:u7``).
     """
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        SENDING = "sending", "Sending"
-        SENT = "sent", "Sent"
-        RETRY = "retry", "Waiting to retry"
-        FAILED = "failed", "Failed"
 
     class Kind(models.TextChoices):
         PHASE_OPENED = "phase_opened", "Phase opened (your move)"
@@ -33,10 +28,6 @@ class OutgoingEmail(models.Model):
         COMPETITION = "competition", "Clubs and tournaments (invitations, rounds, results)"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    dedupe_key = models.CharField(max_length=200, unique=True)
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
-    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
@@ -51,24 +42,13 @@ class OutgoingEmail(models.Model):
     body_text = models.TextField()
     body_html = models.TextField(blank=True)
     headers = models.JSONField(default=dict, blank=True)
-    attempts = models.PositiveIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    sending_since = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
+    class Meta(Delivery.Meta):
         verbose_name = _("outgoing e-mail")
         verbose_name_plural = _("outgoing e-mails")
         ordering = ["-created_at", "-pk"]
         indexes = [
-            # The sweeper's query: rows waiting to (re)send.
-            models.Index(
-                fields=["next_attempt_at"],
-                name="outbox_pending",
-                condition=Q(status__in=["queued", "retry", "sending"]),
-            ),
+            *Delivery.Meta.indexes,
             # The answers mailed to one address in the last hour (a cap on backscatter).
             models.Index(
                 fields=["to", "created_at"], name="outbox_answers_to",

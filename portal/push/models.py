@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from portal.delivery.models import Delivery
 
 
 class PushSubscription(models.Model):
@@ -40,11 +41,11 @@ class PushSubscription(models.Model):
                 self.reminders, PushMessage.Kind.RESULT: self.results}.get(kind, True)
 
 
-class PushMessage(models.Model):
-    """One notification to one subscription: queued → sending → sent, or retry (the push
-    service was busy or down) / failed / expired (its time to live ran out before it could be
-    sent, or a newer message on the same topic replaced it). ``dedupe_key`` is unique, so an
-    event reported twice pushes once."""
+class PushMessage(Delivery):
+    """One notification to one subscription (``portal.delivery``: queued → sending → sent, or
+    retry (the push service was busy or down) / failed / expired (its time to live ran out
+    before it could be sent, or a newer message on the same topic replaced it)). ``dedupe_key``
+    is unique, so an event reported twice pushes once."""
 
     class Kind(models.TextChoices):
         YOUR_MOVE = "your_move", "Your move"
@@ -52,41 +53,20 @@ class PushMessage(models.Model):
         RESULT = "result", "Result"
         TEST = "test", "Test"
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        SENDING = "sending", "Sending"
-        SENT = "sent", "Sent"
-        RETRY = "retry", "Waiting to retry"
-        EXPIRED = "expired", "Expired (too late, or replaced by a newer one)"
-        FAILED = "failed", "Failed"
-
     subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE,
                                      related_name="messages")
     kind = models.CharField(max_length=12, choices=Kind.choices)
-    dedupe_key = models.CharField(max_length=200, unique=True)
     topic = models.CharField(max_length=32, blank=True,
                              help_text="A newer undelivered message on the same topic replaces "
                                        "an older one (RFC 8030 Topic).")
     payload = models.JSONField()
     urgency = models.CharField(max_length=8, default="normal")
     expires_at = models.DateTimeField(help_text="Its time to live ends: never sent after.")
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    next_attempt_at = models.DateTimeField()
-    sending_since = models.DateTimeField(null=True, blank=True)
-    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
-    last_error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
+    class Meta(Delivery.Meta):
         verbose_name = _("push message")
         verbose_name_plural = _("push messages")
         ordering = ["-created_at", "-pk"]
-        indexes = [
-            models.Index(fields=["next_attempt_at"], name="push_pending",
-                         condition=Q(status__in=["queued", "retry", "sending"])),
-        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} push to {self.subscription} ({self.status})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -64,3 +65,67 @@ def test_a_worker_killed_mid_resolution_resolves_the_phase_once_after_restart(
     wait_until(lambda: resolved(match.pk, 1), 60, "the redelivered resolution")
     assert "games.tasks.resolve_phase" in survivor.log()
     assert_resolved_once(match)
+
+
+# -- every way out: each (recipient, event) once, however the flush is delivered ------------------
+
+def test_a_mail_worker_killed_mid_batch_mails_each_recipient_once(stack, settings):
+    """The worker sends a batch of six, recording each mail as the server takes it; it is
+    killed while the server keeps it waiting at the fourth. The next worker sends the fourth
+    to sixth once their lease ran out, and nobody gets a mail twice."""
+    from django.db import transaction
+
+    from portal.delivery import pipeline
+    from portal.mail import services
+    from portal.mail.models import OutgoingEmail
+    from tests.portal.mail.smtp import start_server
+
+    controller, boxes = start_server()
+    try:
+        settings.MAIL_LEASE_SECONDS = 3
+        env = {"EMAIL_URL": f"smtp://{controller.hostname}:{controller.port}",
+               "DELIVERY_LEASE_SECONDS": "3"}
+        boxes.hold("p3@example.test")
+        with transaction.atomic():  # one flush queued on commit, for a worker to take
+            for n in range(6):
+                services.email_queue(kind="digest", dedupe_key=f"kill{n}",
+                                     to=f"p{n}@example.test", subject="Once", body_text="b")
+        rows = OutgoingEmail.objects.filter(dedupe_key__startswith="kill")
+        doomed = stack.worker(concurrency=1, **env)
+        assert boxes.holding.wait(30), "the worker never reached the fourth mail"
+        assert rows.filter(status="sent").count() == 3  # each recorded as it went
+        doomed.kill()  # SIGKILL in the middle of the batch
+        boxes.release()
+        assert rows.filter(status="sending").count() == 3  # claimed, never recorded
+        stack.worker(concurrency=1, **env)
+        time.sleep(3.5)  # the dead worker's lease runs out ...
+        assert pipeline.sweep()["mail"] == 3  # ... and beat's sweeper queues a flush
+        wait_until(lambda: rows.filter(status="sent").count() == 6, 30, "all six sent")
+        assert [len(boxes.to(f"p{n}@example.test")) for n in range(6)] == [1] * 6
+    finally:
+        controller.stop()
+
+
+def test_a_mail_flush_delivered_many_times_at_once_mails_each_recipient_once(stack):
+    from django.db import transaction
+
+    from portal.mail import services
+    from portal.mail.models import OutgoingEmail
+    from tests.portal.mail.smtp import start_server
+
+    controller, boxes = start_server()
+    try:
+        with transaction.atomic():
+            for n in range(30):
+                services.email_queue(kind="digest", dedupe_key=f"dup{n}",
+                                     to=f"d{n}@example.test", subject="Once", body_text="b")
+        for _ in range(9):  # the on-commit flush plus nine duplicates, on four processes
+            app.send_task("portal.delivery.tasks.deliver_due", kwargs={"channel": "mail"})
+        stack.worker(concurrency=4,
+                     EMAIL_URL=f"smtp://{controller.hostname}:{controller.port}",
+                     DELIVERY_BATCH_SIZE="4")
+        rows = OutgoingEmail.objects.filter(dedupe_key__startswith="dup")
+        wait_until(lambda: rows.filter(status="sent").count() == 30, 60, "all 30 sent")
+        assert [len(boxes.to(f"d{n}@example.test")) for n in range(30)] == [1] * 30
+    finally:
+        controller.stop()

@@ -87,7 +87,7 @@ def test_a_send_task_delivered_twice_by_the_broker_mails_once(stack, smtp):
     row = services.email_queue(kind="digest", dedupe_key="twice", to="twice@example.test",
                                subject="Once", body_text="only once")
     for _ in range(3):  # the on-commit one plus two duplicates, concurrently on 2 processes
-        app.send_task("portal.mail.tasks.email_send", kwargs={"email_id": row.pk})
+        app.send_task("portal.delivery.tasks.deliver_due", kwargs={"channel": "mail"})
     stack.worker(concurrency=2, **mail_env(controller))
     wait_until(lambda: OutgoingEmail.objects.get(pk=row.pk).status == "sent", 30, "sending")
     import time

@@ -209,3 +209,36 @@ def test_a_worker_whose_broker_vanishes_as_a_task_ends_survives_acknowledging_it
         channel.qos.reject("rejected")
         channel.qos._flush()
         assert not channel.qos._delivered
+
+
+def test_mail_queued_while_redis_is_down_goes_once_when_the_sweeper_finds_it(stack):
+    """The commit's flush cannot be queued (logged, the request goes on); once Redis is back,
+    beat's delivery sweeper queues a flush and each mail goes once."""
+    from django.db import transaction
+
+    from portal.delivery import pipeline
+    from portal.mail import services as mail
+    from portal.mail.models import OutgoingEmail
+    from tests.portal.mail.smtp import start_server
+
+    controller, boxes = start_server()
+    redis_proc, url = stack.redis()
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    try:
+        stack.worker(broker_url=url, EMAIL_URL=f"smtp://{controller.hostname}:{controller.port}")
+        with broker(url):
+            redis_proc.stop()
+            started = time.monotonic()
+            with transaction.atomic():
+                for n in range(3):
+                    mail.email_queue(kind="digest", dedupe_key=f"outage{n}",
+                                     to=f"o{n}@example.test", subject="Later", body_text="b")
+            assert time.monotonic() - started < 10, "queueing mail waited on the broker"
+            rows = OutgoingEmail.objects.filter(dedupe_key__startswith="outage")
+            assert set(rows.values_list("status", flat=True)) == {"queued"}
+            stack.redis(port)  # back, empty: the flush was never queued
+            assert pipeline.sweep()["mail"] == 3
+            wait_until(lambda: rows.filter(status="sent").count() == 3, 60, "the mails sent")
+        assert [len(boxes.to(f"o{n}@example.test")) for n in range(3)] == [1] * 3
+    finally:
+        controller.stop()

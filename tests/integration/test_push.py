@@ -58,3 +58,71 @@ def test_the_worker_pushes_each_phase_and_drops_a_dead_subscription(stack, push_
     wait_until(lambda: PushMessage.objects.filter(status="sent").count() == 4, 30,
                "the four pushes recorded as sent")
     assert push_service.to("bob-old-laptop") == []
+
+
+def devices(push_service, make_user, count: int) -> list:
+    from portal.push.services import subscription_save
+
+    found = []
+    for n in range(count):
+        name = f"device{n}"
+        found.append(subscription_save(user=make_user(f"push-once-{n}"), label=name,
+                                       data=push_service.browser(name).subscription(
+                                           push_service.endpoint(name))))
+    return found
+
+
+def worker_env() -> dict[str, str]:
+    return {"VAPID_PRIVATE_KEY": vapid.private_key(), "OUTBOUND_ALLOW_LOOPBACK": "true",
+            "OUTBOUND_CA_BUNDLE": ca_bundle(), "PUSH_ENDPOINT_HOSTS": "localhost"}
+
+
+def queue_pushes(subscriptions, prefix: str) -> None:
+    from django.db import transaction
+
+    from portal.push.services import push_queue
+
+    with transaction.atomic():  # one flush queued on commit
+        for subscription in subscriptions:
+            push_queue(subscription=subscription, kind="your_move", ttl_seconds=3600,
+                       dedupe_key=f"{prefix}:{subscription.pk}",
+                       payload={"title": "Your move", "body": prefix})
+
+
+def test_a_push_worker_killed_mid_batch_pushes_each_device_once(stack, push_service, make_user,
+                                                                settings):
+    """Killed while the push service keeps it waiting at the third device: the next worker
+    sends the third and fourth once their lease ran out; no device gets a push twice."""
+    import time
+
+    from portal.delivery import pipeline
+
+    settings.PUSH_LEASE_SECONDS = 3
+    subscriptions = devices(push_service, make_user, 4)
+    push_service.hold("device2")
+    queue_pushes(subscriptions, "killed")
+    rows = PushMessage.objects.filter(dedupe_key__startswith="killed")
+    doomed = stack.worker(concurrency=1, DELIVERY_LEASE_SECONDS="3", **worker_env())
+    assert push_service.holding.wait(30), "the worker never reached the third device"
+    assert rows.filter(status="sent").count() == 2  # each recorded as it went
+    doomed.kill()
+    push_service.release()
+    stack.worker(concurrency=1, DELIVERY_LEASE_SECONDS="3", **worker_env())
+    time.sleep(3.5)  # the dead worker's lease runs out ...
+    assert pipeline.sweep()["push"] == 2  # ... and beat's sweeper queues a flush
+    wait_until(lambda: rows.filter(status="sent").count() == 4, 30, "all four sent")
+    assert [len(push_service.to(f"device{n}")) for n in range(4)] == [1] * 4
+
+
+def test_a_push_flush_delivered_many_times_at_once_pushes_each_device_once(
+        stack, push_service, make_user):
+    from portal.celery import app
+
+    queue_pushes(devices(push_service, make_user, 12), "dup")
+    for _ in range(9):  # the on-commit flush plus nine duplicates, on four processes
+        app.send_task("portal.delivery.tasks.deliver_due", kwargs={"channel": "push"})
+    stack.worker(concurrency=4, DELIVERY_BATCH_SIZE="3", **worker_env())
+    push_service.wait_for(12)
+    wait_until(lambda: PushMessage.objects.filter(status="sent").count() == 12, 30,
+               "all twelve recorded as sent")
+    assert [len(push_service.to(f"device{n}")) for n in range(12)] == [1] * 12

@@ -1,4 +1,4 @@
-"""Play by email: the outbox, notifications, and orders received by email."""
+"""Play by email: the mail channel, notifications, and orders received by email."""
 
 from portal.mail.services.inbound import (
     inbound_process,
@@ -13,28 +13,16 @@ from portal.mail.services.notify import (
     phase_resolved_notify,
     reminders_send,
 )
-from portal.mail.services.outbox import (
-    email_queue,
-    email_requeue,
-    email_send,
-    email_send_batch,
-    outbox_flush,
-    outbox_sweep,
-)
+from portal.mail.services.outbox import email_queue
 
 __all__ = [
     "digests_send",
     "email_queue",
-    "email_requeue",
-    "email_send",
-    "email_send_batch",
     "inbound_process",
     "inbound_receive",
     "inbound_retry",
     "inbound_store",
     "match_ended_notify",
-    "outbox_flush",
-    "outbox_sweep",
     "phase_opened_notify",
     "phase_resolved_notify",
     "reminders_send",

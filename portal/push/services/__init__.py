@@ -1,4 +1,4 @@
-"""Web push: subscriptions, the push outbox and what each lifecycle event pushes."""
+"""Web push: subscriptions, the push channel and what each lifecycle event pushes."""
 
 from portal.push.services.notify import (
     gameday_opened_push,
@@ -7,7 +7,7 @@ from portal.push.services.notify import (
     push_test,
     reminders_push,
 )
-from portal.push.services.outbox import push_flush, push_queue, push_send_batch, push_sweep
+from portal.push.services.outbox import push_queue
 from portal.push.services.subscriptions import (
     subscription_check,
     subscription_delete,
@@ -18,8 +18,7 @@ from portal.push.services.subscriptions import (
 )
 
 __all__ = [
-    "gameday_opened_push", "match_ended_push", "phase_opened_push", "push_flush", "push_queue",
-    "push_send_batch", "push_sweep", "push_test", "reminders_push", "subscription_check",
-    "subscription_delete", "subscription_save", "subscription_unsubscribe",
-    "subscription_update", "unsubscribe_url",
+    "gameday_opened_push", "match_ended_push", "phase_opened_push", "push_queue", "push_test",
+    "reminders_push", "subscription_check", "subscription_delete", "subscription_save",
+    "subscription_unsubscribe", "subscription_update", "unsubscribe_url",
 ]

@@ -3,6 +3,7 @@ arrived and to build replies the way a mail client does."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import threading
@@ -45,6 +46,16 @@ class Mailboxes:
         self.refuse: dict[str, str] = {}  # recipient -> SMTP answer, e.g. "451 4.3.0 later"
         self.lock = threading.Lock()
         self.sessions = 0  # SMTP conversations opened (EHLO/HELO)
+        self.held: set[str] = set()  # recipients whose RCPT is not answered until released
+        self.holding = threading.Event()  # set once a held RCPT is waiting
+
+    def hold(self, address: str) -> None:
+        """Leave the sender waiting at ``address``'s RCPT (a slow server) until ``release``;
+        then refuse it for now (the message is never accepted)."""
+        self.held.add(address.lower())
+
+    def release(self) -> None:
+        self.held.clear()
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):
         self.sessions += 1
@@ -52,6 +63,11 @@ class Mailboxes:
         return responses
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.lower() in self.held:
+            self.holding.set()
+            while address.lower() in self.held:
+                await asyncio.sleep(0.05)
+            return "451 4.3.0 Held, try again"
         answer = self.refuse.get(address.lower())
         if answer:
             return answer

@@ -11,6 +11,7 @@ from anymail.signals import AnymailTrackingEvent, tracking
 from django.core.mail.backends.smtp import EmailBackend
 from django.db import transaction
 
+from portal.delivery import pipeline
 from portal.mail import services
 from portal.mail.models import FailingAddress, InboundMessage, MailOptOut, OutgoingEmail
 from portal.mail.tokens import reply_address
@@ -33,7 +34,8 @@ def test_a_refused_recipient_does_not_stop_the_rest_of_the_batch(mailboxes):
     for n in range(4):
         services.email_queue(kind="digest", dedupe_key=f"mixed{n}", to=f"p{n}@example.test",
                              subject="s", body_text="b")
-    assert services.email_send_batch() == {"sent": 2, "retry": 1, "failed": 1}
+    assert pipeline.send_batch(pipeline.channel("mail")) == {
+        "sent": 2, "retry": 1, "failed": 1, "gone": 0, "expired": 0}
     status = dict(OutgoingEmail.objects.values_list("to", "status"))
     assert status == {"p0@example.test": "sent", "p1@example.test": "failed",
                       "p2@example.test": "retry", "p3@example.test": "sent"}
@@ -211,6 +213,6 @@ def test_no_database_transaction_is_open_while_talking_to_smtp(mailboxes, settin
     for n in range(3):
         services.email_queue(kind="digest", dedupe_key=f"tx{n}", to=f"t{n}@example.test",
                              subject="s", body_text="b")
-    assert services.outbox_flush() == 3
+    assert pipeline.flush("mail") == 3
     assert RecordingBackend.in_transaction == [False, False, False]
     assert len(mailboxes.delivered) == 3

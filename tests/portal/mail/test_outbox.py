@@ -1,5 +1,6 @@
-"""The outbox over a real SMTP server: exactly once, retries with back-off, permanent
-failures visible in the admin, the sweeper re-queueing what got stuck."""
+"""The mail channel of the delivery pipeline over a real SMTP server: exactly once, retries
+with back-off, permanent failures visible in the admin, the sweeper re-queueing what got
+stuck."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from portal.mail import services, tasks
+from portal.delivery import pipeline, tasks
+from portal.mail import services
 from portal.mail.models import OutgoingEmail
 from portal.mail.receivers import on_phase_opened
 from tests.portal.mail.smtp import free_port
@@ -20,6 +22,13 @@ def queue(key: str = "test:1", to: str = "carol@example.test") -> OutgoingEmail:
     return services.email_queue(kind=OutgoingEmail.Kind.DIGEST, dedupe_key=key, to=to,
                                 subject="Hello", body_text="plain body",
                                 body_html="<p>html body</p>")
+
+
+def send(row: OutgoingEmail) -> str:
+    """One batch of the mail channel; ``row``'s status afterwards."""
+    pipeline.send_batch(pipeline.channel("mail"))
+    row.refresh_from_db()
+    return row.status
 
 
 def test_a_queued_email_is_sent_on_commit_with_both_bodies_and_robot_headers(eager, mailboxes):
@@ -41,8 +50,9 @@ def test_the_same_dedupe_key_makes_one_email(eager, mailboxes):
 
 def test_a_send_task_delivered_twice_sends_once(mailboxes):
     row = queue()  # not eager: nothing sent on commit (no worker)
-    assert tasks.email_send.apply(kwargs={"email_id": row.pk}).get() == "sent"
-    assert tasks.email_send.apply(kwargs={"email_id": row.pk}).get() == "sent"
+    assert tasks.deliver_due.apply(kwargs={"channel": "mail"}).get() == 1
+    assert tasks.deliver_due.apply(kwargs={"channel": "mail"}).get() == 0
+    assert send(row) == "sent"
     assert len(mailboxes.to("carol@example.test")) == 1
 
 
@@ -61,17 +71,17 @@ def test_a_temporary_refusal_is_retried_with_back_off_then_sent(mailboxes, setti
     settings.MAIL_RETRY_BASE_SECONDS = 60
     mailboxes.refuse["carol@example.test"] = "451 4.3.0 Mailbox busy, try later"
     row = queue()
-    assert services.email_send(email_id=row.pk) == "retry"
+    assert send(row) == "retry"
     row.refresh_from_db()
     assert row.attempts == 1 and "451" in row.last_error
     assert row.next_attempt_at > timezone.now() + timedelta(seconds=50)
-    assert services.email_send(email_id=row.pk) == "retry"  # not due: untouched
+    assert send(row) == "retry"  # not due: untouched
     row.refresh_from_db()
     assert row.attempts == 1
 
     mailboxes.refuse.clear()
     OutgoingEmail.objects.filter(pk=row.pk).update(next_attempt_at=timezone.now())
-    assert services.email_send(email_id=row.pk) == "sent"
+    assert send(row) == "sent"
     assert len(mailboxes.to("carol@example.test")) == 1
     row.refresh_from_db()
     assert row.attempts == 2 and row.last_error == ""
@@ -79,7 +89,7 @@ def test_a_temporary_refusal_is_retried_with_back_off_then_sent(mailboxes, setti
 
 def test_back_off_doubles_per_attempt(settings):
     settings.MAIL_RETRY_BASE_SECONDS = 30
-    from portal.mail.services.outbox import backoff_seconds
+    backoff_seconds = pipeline.channel("mail").backoff_seconds
 
     assert [backoff_seconds(n) for n in (1, 2, 3, 4)] == [30, 60, 120, 240]
     assert backoff_seconds(50) == 6 * 3600
@@ -88,24 +98,24 @@ def test_back_off_doubles_per_attempt(settings):
 def test_connection_refused_is_temporary(mailboxes, settings):
     settings.EMAIL_PORT = free_port()  # nobody listens there
     row = queue()
-    assert services.email_send(email_id=row.pk) == "retry"
+    assert send(row) == "retry"
     row.refresh_from_db()
     assert "ConnectionRefused" in row.last_error
 
 
 def test_too_many_temporary_failures_end_as_failed(mailboxes, settings):
-    settings.MAIL_SEND_MAX_ATTEMPTS = 2
+    settings.MAIL_MAX_ATTEMPTS = 2
     mailboxes.refuse["carol@example.test"] = "421 4.7.0 Try again later"
     row = queue()
-    assert services.email_send(email_id=row.pk) == "retry"
+    assert send(row) == "retry"
     OutgoingEmail.objects.filter(pk=row.pk).update(next_attempt_at=timezone.now())
-    assert services.email_send(email_id=row.pk) == "failed"
+    assert send(row) == "failed"
 
 
 def test_a_permanent_refusal_fails_and_shows_in_the_admin(mailboxes, admin_client):
     mailboxes.refuse["carol@example.test"] = "550 5.1.1 No such user here"
     row = queue()
-    assert services.email_send(email_id=row.pk) == "failed"
+    assert send(row) == "failed"
     row.refresh_from_db()
     assert "550" in row.last_error and row.next_attempt_at is None
     page = admin_client.get("/admin/mail/outgoingemail/?status__exact=failed")
@@ -118,11 +128,11 @@ def test_a_permanent_refusal_fails_and_shows_in_the_admin(mailboxes, admin_clien
                       {"action": "send_again", "_selected_action": [row.pk]})
     row.refresh_from_db()
     assert row.status == OutgoingEmail.Status.RETRY
-    assert services.email_send(email_id=row.pk) == "sent"
+    assert send(row) == "sent"
 
 
 def test_the_sweeper_requeues_lost_and_stuck_rows(eager, mailboxes, settings):
-    settings.MAIL_SENDING_STUCK_SECONDS = 60
+    settings.MAIL_LEASE_SECONDS = 60
     long_ago = timezone.now() - timedelta(hours=1)
     lost = OutgoingEmail.objects.create(  # queued, but its task never reached a worker
         kind="digest", dedupe_key="lost", to="lost@example.test", subject="s", body_text="b",
@@ -133,7 +143,7 @@ def test_the_sweeper_requeues_lost_and_stuck_rows(eager, mailboxes, settings):
     busy = OutgoingEmail.objects.create(  # being sent right now: not touched
         kind="digest", dedupe_key="busy", to="busy@example.test", subject="s", body_text="b",
         status="sending", sending_since=timezone.now(), attempts=1)
-    assert tasks.outbox_sweep.apply().get() == 2
+    assert tasks.sweep_deliveries.apply().get()["mail"] == 2
     assert mailboxes.to("lost@example.test") and mailboxes.to("stuck@example.test")
     assert not mailboxes.to("busy@example.test")
     assert {r.status for r in OutgoingEmail.objects.filter(pk__in=[lost.pk, stuck.pk])} == {

@@ -109,6 +109,9 @@ class PushService:
         self.answers: dict[str, tuple[int, dict[str, str]]] = {}
         self.lock = threading.Lock()
         self.arrived = threading.Condition(self.lock)
+        self.held: set[str] = set()  # endpoints whose requests wait until released
+        self.holding = threading.Event()  # set once a held request is waiting
+        self.released = threading.Event()
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -148,8 +151,22 @@ class PushService:
     def answer(self, name: str, status: int, headers: dict[str, str] | None = None) -> None:
         self.answers[name] = (status, headers or {})
 
+    def hold(self, name: str) -> None:
+        """Leave requests to endpoint ``name`` unanswered (a slow push service) until
+        ``release``; then answer 503 and keep nothing (the message was never accepted)."""
+        self.held.add(name)
+        self.released.clear()
+
+    def release(self) -> None:
+        self.held.clear()
+        self.released.set()
+
     def take(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, dict]:
         name = path.rsplit("/", 1)[-1]
+        if name in self.held:
+            self.holding.set()
+            self.released.wait(120)
+            return 503, {}
         headers = {key.lower(): value for key, value in headers.items()}
         try:
             claims, key = verify_vapid(headers.get("authorization", ""))

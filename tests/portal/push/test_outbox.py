@@ -1,5 +1,6 @@
-"""The push outbox against the local push service: encryption and VAPID as a real push service
-checks them, the TTL, topics replacing older messages, dead subscriptions removed, retries."""
+"""The push channel of the delivery pipeline against the local push service: encryption and
+VAPID as a real push service checks them, the TTL, topics replacing older messages, dead
+subscriptions removed, retries."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from portal.delivery import pipeline
 from portal.push import services, vapid
 from portal.push.models import PushMessage, PushSubscription
 from tests.portal.tls import StandIn
@@ -27,7 +29,7 @@ def test_a_push_arrives_encrypted_for_the_browser_and_signed_with_the_site_key(
     device = subscribe(make_user("alice"), "alice-phone")
     queue(device, payload={"title": "Your move: Duel", "body": "Orders 1."}, ttl=3600,
           topic="m1-move", urgency="high")
-    assert services.push_flush() == 1
+    assert pipeline.flush("push") == 1
     [got] = push_service.to("alice-phone")
     # Decrypted with the browser's private key and auth secret (RFC 8291): our payload.
     assert got.payload == {"title": "Your move: Duel", "body": "Orders 1."}
@@ -47,8 +49,8 @@ def test_the_same_event_pushes_once(push_service, subscribe, make_user):
     device = subscribe(make_user("alice"), "a")
     assert queue(device, key="same") is not None
     assert queue(device, key="same") is None
-    services.push_flush()
-    services.push_flush()
+    pipeline.flush("push")
+    pipeline.flush("push")
     assert len(push_service.to("a")) == 1
 
 
@@ -58,7 +60,7 @@ def test_a_newer_message_on_a_topic_replaces_the_unsent_older_one(
     old = queue(device, key="phase-1", topic="m7-move")
     queue(device, key="phase-2", topic="m7-move")
     queue(device, key="other", topic="m8-move")
-    services.push_flush()
+    pipeline.flush("push")
     assert sorted(r.payload["body"] for r in push_service.to("a")) == ["other", "phase-2"]
     old.refresh_from_db()
     assert old.status == "expired"
@@ -73,7 +75,7 @@ def test_a_message_whose_time_to_live_ran_out_is_never_sent(push_service, subscr
     late = queue(device, key="late", ttl=600)
     PushMessage.objects.filter(pk=late.pk).update(
         expires_at=timezone.now() + timedelta(seconds=120))
-    services.push_flush()
+    pipeline.flush("push")
     [got] = push_service.to("a")
     assert got.payload["body"] == "late"
     # A late send carries only what is left of its time to live.
@@ -91,7 +93,7 @@ def test_a_subscription_the_push_service_calls_gone_is_removed(push_service, sub
     queue(gone, key="1")
     queue(gone, key="2")
     queue(kept, key="3")
-    assert services.push_flush() == 1
+    assert pipeline.flush("push") == 1
     assert list(PushSubscription.objects.values_list("pk", flat=True)) == [kept.pk]
     assert not PushMessage.objects.filter(subscription_id=gone.pk).exists()
     assert len(push_service.to("phone")) == 1
@@ -103,7 +105,7 @@ def test_a_busy_push_service_is_tried_again_after_its_retry_after(push_service, 
     push_service.answer("a", 429, {"Retry-After": "120"})
     row = queue(device, ttl=3600)
     before = timezone.now()
-    assert services.push_flush() == 0
+    assert pipeline.flush("push") == 0
     row.refresh_from_db()
     assert row.status == "retry" and row.response_status == 429
     assert before + timedelta(seconds=115) <= row.next_attempt_at <= (
@@ -111,7 +113,7 @@ def test_a_busy_push_service_is_tried_again_after_its_retry_after(push_service, 
     # When it is due, and the service is back, it goes.
     push_service.answer("a", 201)
     PushMessage.objects.filter(pk=row.pk).update(next_attempt_at=timezone.now())
-    assert services.push_flush() == 1
+    assert pipeline.flush("push") == 1
 
 
 def test_a_retry_that_would_come_after_the_time_to_live_expires_instead(
@@ -120,7 +122,7 @@ def test_a_retry_that_would_come_after_the_time_to_live_expires_instead(
     device = subscribe(make_user("alice"), "a")
     push_service.answer("a", 503)
     row = queue(device, ttl=300)
-    services.push_flush()
+    pipeline.flush("push")
     row.refresh_from_db()
     assert row.status == "expired" and row.response_status == 503
 
@@ -129,7 +131,7 @@ def test_a_refused_message_fails_for_good(push_service, subscribe, make_user):
     device = subscribe(make_user("alice"), "a")
     push_service.answer("a", 400)
     row = queue(device)
-    services.push_flush()
+    pipeline.flush("push")
     row.refresh_from_db()
     assert row.status == "failed" and row.response_status == 400
     assert PushSubscription.objects.filter(pk=device.pk).exists()
@@ -144,7 +146,7 @@ def test_an_unreachable_push_service_is_tried_again(push_service, subscribe, mak
     device = subscription_save(user=alice, data=Browser().subscription(
         "https://localhost:9/push/nobody-listens"))
     row = queue(device)
-    services.push_flush()
+    pipeline.flush("push")
     row.refresh_from_db()
     assert row.status == "retry" and row.response_status is None
     assert "ConnectionError" in row.last_error
@@ -156,7 +158,7 @@ def test_the_sweeper_expires_stale_rows_and_flushes_due_ones(push_service, subsc
     due = queue(device, key="due")
     stale = queue(device, key="stale")
     PushMessage.objects.filter(pk=stale.pk).update(expires_at=timezone.now())
-    assert services.push_sweep() == 1
+    assert pipeline.sweep()["push"] == 1
     due.refresh_from_db()
     stale.refresh_from_db()
     assert (due.status, stale.status) == ("sent", "expired")
@@ -176,7 +178,7 @@ def test_an_endpoint_whose_name_now_resolves_inside_is_never_contacted(
         return real(host, port, *args, **kwargs)
 
     monkeypatch.setattr(socket, "getaddrinfo", inside)
-    services.push_flush()
+    pipeline.flush("push")
     row.refresh_from_db()
     assert row.status == "failed" and row.response_status is None
     assert "localhost does not resolve to public addresses only" in row.last_error
@@ -190,7 +192,7 @@ def test_an_endpoint_the_rules_refuse_now_is_removed_unsent(push_service, subscr
     device = subscribe(make_user("alice"), "phone")
     queue(device)
     settings.PUSH_ENDPOINT_HOSTS = ["fcm.googleapis.com"]
-    services.push_flush()
+    pipeline.flush("push")
     assert not PushSubscription.objects.filter(pk=device.pk).exists()
     assert push_service.server.connections == 0
 
@@ -203,7 +205,7 @@ def test_a_redirecting_push_service_is_not_followed(push_service, subscribe, mak
         device = subscribe(make_user("alice"), "phone")
         push_service.answer("phone", status, {"Location": elsewhere.url("/push/phone")})
         row = queue(device)
-        services.push_flush()
+        pipeline.flush("push")
         row.refresh_from_db()
         assert row.status == "failed" and row.response_status == status
         assert elsewhere.connections == 0 and elsewhere.requests == []

@@ -134,9 +134,9 @@ def test_devices_are_set_tested_and_removed_from_the_profile(client, make_user, 
         "My phone", True, False, True)
     client.post(f"/push/subscriptions/{device.pk}/test/")
     assert push_service.to("phone") == []  # never sent in the request: by the task
-    from portal.push.services import push_flush
+    from portal.delivery.pipeline import flush
 
-    push_flush()
+    flush("push")
     [test] = push_service.to("phone")
     assert test.payload["body"] == "Push works on this device."
     # Another player cannot touch it.

@@ -1,0 +1,85 @@
+"""The one table of events and their consumers: for each event (its key, shared with the
+notification preferences), the signal that reports it and, per channel (mail, push, webhook),
+the function that turns it into outgoing rows. ``connect`` connects the receivers from this
+table and nowhere else (``tests/portal/delivery/test_events.py`` holds them equal); an event
+without a signal is made by a beat task (its consumers are the tasks), and one without
+consumers is a slot for a channel to come. docs/delivery.md shows the table (``as_markdown``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+CHANNELS = ("mail", "push", "webhook")
+
+
+@dataclass(frozen=True)
+class Event:
+    key: str
+    what: str
+    signal: str = ""  # "module.name" of the django Signal; empty: made by beat tasks
+    consumers: dict[str, str] = field(default_factory=dict)  # channel -> "module.function"
+
+
+EVENTS = (
+    Event("your_move", "a phase opened and a player must act", "games.signals.phase_opened",
+          {"mail": "portal.mail.receivers.on_phase_opened",
+           "push": "portal.push.receivers.on_phase_opened",
+           "webhook": "portal.webhooks.receivers.on_phase_opened"}),
+    Event("phase_resolved", "a phase was resolved (the round report)",
+          "games.signals.phase_resolved",
+          {"mail": "portal.mail.receivers.on_phase_resolved",
+           "webhook": "portal.webhooks.receivers.on_phase_resolved"}),
+    Event("match_ended", "a match finished, was forfeited or aborted",
+          "games.signals.match_ended",
+          {"mail": "portal.mail.receivers.on_match_ended",
+           "push": "portal.push.receivers.on_match_ended",
+           "webhook": "portal.webhooks.receivers.on_match_ended"}),
+    Event("reminder", "a deadline is near and a player has not acted", "",
+          {"mail": "portal.mail.tasks.reminders_send",
+           "push": "portal.push.tasks.reminders_push"}),
+    Event("gameday", "a continuous match's gameday opened", "games.signals.gameday_opened",
+          {"mail": "portal.mail.receivers.on_gameday_opened",
+           "push": "portal.push.receivers.on_gameday_opened",
+           "webhook": "portal.webhooks.receivers.on_gameday_opened"}),
+    Event("leave", "a player took leave", "games.signals.leave_taken",
+          {"mail": "portal.mail.receivers.on_leave_taken"}),
+    Event("round_started", "a tournament round started", "competitions.signals.round_started",
+          {"mail": "competitions.services.notify.on_round_started",
+           "webhook": "portal.webhooks.receivers.on_round_started"}),
+    Event("message", "a message to a player (a slot: no channel consumes it yet)"),
+)
+BY_KEY = {event.key: event for event in EVENTS}
+
+
+def resolve(path: str) -> Any:
+    module, _, name = path.rpartition(".")
+    return getattr(import_module(module), name)
+
+
+def dispatch_uid(event: Event, channel: str) -> str:
+    return f"delivery:{event.key}:{channel}"
+
+
+def connect() -> None:
+    """Connect every consumer of the table to its event's signal (idempotent)."""
+    for event in EVENTS:
+        if not event.signal:
+            continue
+        signal = resolve(event.signal)
+        for channel, path in event.consumers.items():
+            signal.connect(resolve(path), weak=False, dispatch_uid=dispatch_uid(event, channel))
+
+
+def as_markdown() -> str:
+    """The table as docs/delivery.md shows it."""
+    lines = ["| event | what | signal | " + " | ".join(CHANNELS) + " |",
+             "|---|---|---|" + "---|" * len(CHANNELS)]
+    for event in EVENTS:
+        cells = [f"`{event.consumers[c]}`" if c in event.consumers else "" for c in CHANNELS]
+        signal = (f"`{event.signal}`" if event.signal else "(beat)" if event.consumers
+                  else "(none yet)")
+        lines.append(f"| `{event.key}` | {event.what} | {signal} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

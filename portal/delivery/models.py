@@ -1,0 +1,47 @@
+"""What every outgoing row has, whatever carries it (an e-mail, a web push, a webhook call)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class Delivery(models.Model):
+    """One thing to send once: queued → sending → sent, or retry (a temporary failure, with
+    back-off) → sending ..., failed (for good, or after too many attempts: the admins see it),
+    expired (its time ran out before it could be sent, or a newer one replaced it).
+
+    ``dedupe_key`` is unique, so an event reported twice makes one row; a worker claims a row
+    by marking it sending (``sending_since`` is its lease: a worker killed mid-batch leaves it,
+    and the row is due again once the lease ran out)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        RETRY = "retry", "Waiting to retry"
+        FAILED = "failed", "Failed"
+        EXPIRED = "expired", "Expired (too late, or replaced by a newer one)"
+
+    dedupe_key = models.CharField(max_length=200, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED,
+                              db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    sending_since = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The last answer's status code (SMTP, HTTP).")
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        indexes = [
+            # The claim: rows waiting to be sent, by when they are due ...
+            models.Index(fields=["next_attempt_at"], name="%(app_label)s_%(class)s_due",
+                         condition=Q(status__in=["queued", "retry"])),
+            # ... and rows whose worker's lease may have run out.
+            models.Index(fields=["sending_since"], name="%(app_label)s_%(class)s_lease",
+                         condition=Q(status="sending")),
+        ]

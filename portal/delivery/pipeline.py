@@ -1,0 +1,325 @@
+"""The delivery pipeline: the one way anything leaves the site (mail, web push, webhooks).
+
+Every message is a row first (``deliver``: once per dedupe key, in the caller's transaction),
+and one flush per transaction and channel is queued on commit. A flush claims a batch of due
+rows (``SKIP LOCKED``; marked sending with a lease, attempts + 1, committed before anything is
+sent), hands it to its channel (``Channel.send``, no transaction open) and records what each
+row's ``Result`` says in a few bulk updates: sent; retry with back-off (or the Retry-After the
+other side asked for); gone (the recipient is no more: the channel's ``gone`` decides what that
+means); failed (for good, or after too many attempts). A row whose time to live ran out is
+expired, never sent. The sweeper (beat) queues a flush where rows are due: a lost task, a retry's
+delayed flush that never came, a worker killed mid-batch (its rows' lease runs out).
+
+A channel only says how to send a batch and what each answer means; a row is sent at most once
+per claim, and a claim is given up only by a lease that ran out.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, ClassVar, Literal
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q, QuerySet
+from django.utils import timezone
+
+from games.services.queue import Enqueue, enqueue_on_commit
+from portal.delivery.models import Delivery
+
+logger = logging.getLogger(__name__)
+Status = Delivery.Status
+DELIVER_TASK = "portal.delivery.tasks.deliver_due"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What became of one row's sending. ``retry_after``: the other side asked to wait this
+    many seconds (instead of the back-off); ``response_status``: its status code, kept."""
+
+    outcome: Literal["sent", "retry", "gone", "failed"]
+    error: str = ""
+    retry_after: float | None = None
+    response_status: int | None = None
+
+
+SENT = Result("sent")
+
+
+class Channel:
+    """A way out. Subclasses set ``name`` and ``model`` (a ``Delivery`` table) and implement
+    ``send``; the numbers come from the settings ``<NAME>_<KEY>`` if set, else
+    ``DELIVERY_<KEY>`` (e.g. MAIL_MAX_ATTEMPTS, else DELIVERY_MAX_ATTEMPTS)."""
+
+    name: ClassVar[str]
+    model: ClassVar[type[Delivery]]
+    # The model's field after which a row is never sent (push's time to live), if any.
+    expires_field: ClassVar[str | None] = None
+
+    def setting(self, key: str) -> Any:
+        return getattr(settings, f"{self.name.upper()}_{key}",
+                       getattr(settings, f"DELIVERY_{key}"))
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.setting("BATCH_SIZE"))
+
+    @property
+    def max_attempts(self) -> int:
+        return int(self.setting("MAX_ATTEMPTS"))
+
+    @property
+    def retry_base_seconds(self) -> float:
+        return float(self.setting("RETRY_BASE_SECONDS"))
+
+    @property
+    def max_backoff_seconds(self) -> float:
+        return float(self.setting("MAX_BACKOFF_SECONDS"))
+
+    @property
+    def lease_seconds(self) -> float:
+        return float(self.setting("LEASE_SECONDS"))
+
+    def due(self, queryset: QuerySet) -> QuerySet:
+        """The claim's query, with what ``send`` reads (select_related) or more filters."""
+        return queryset
+
+    def send(self, rows: list[Any]) -> dict[Any, Result]:
+        """Send ``rows`` (claimed, no transaction open): a ``Result`` per row's pk. A row left
+        out stays sending until its lease runs out (then it is claimed again)."""
+        raise NotImplementedError
+
+    def gone(self, rows: list[Any]) -> None:
+        """The recipients of ``rows`` are gone for good (deleted, unsubscribed by the other
+        side). By default the rows are only marked failed."""
+
+    def backoff_seconds(self, attempts: int) -> float:
+        return min(self.retry_base_seconds * 2 ** max(attempts - 1, 0), self.max_backoff_seconds)
+
+
+CHANNELS: dict[str, Channel] = {}
+
+
+def register(channel: Channel) -> Channel:
+    CHANNELS[channel.name] = channel
+    return channel
+
+
+def channel(name: str) -> Channel:
+    try:
+        return CHANNELS[name]
+    except KeyError:
+        raise LookupError(f"no delivery channel {name!r} (known: {sorted(CHANNELS)})") from None
+
+
+def flush_on_commit(name: str, countdown: float | None = None) -> None:
+    """Queue one flush of channel ``name`` when the transaction commits (one per transaction,
+    however many rows it queued)."""
+    enqueue_on_commit(DELIVER_TASK, once=True, channel=name, countdown=countdown)
+
+
+def deliver(channel_name: str, *, dedupe_key: str, **fields: Any) -> Any:
+    """Queue the row ``fields`` on channel ``channel_name`` once per ``dedupe_key`` and a flush
+    on commit. Returns the new row, or None if the key was queued before."""
+    model = channel(channel_name).model
+    fields.setdefault("next_attempt_at", timezone.now())
+    row, created = model.objects.get_or_create(dedupe_key=dedupe_key[:200], defaults=fields)
+    if not created:
+        return None
+    flush_on_commit(channel_name)
+    return row
+
+
+def claim(chan: Channel, *, limit: int | None = None, now: datetime | None = None) -> list[Any]:
+    """Take up to ``limit`` due rows nobody else holds (due queued/retry rows, rows whose lease
+    ran out), expire those whose time ran out, mark the rest sending (attempts + 1) and commit:
+    the sending that follows holds no transaction."""
+    now = now or timezone.now()
+    lease_over = now - timedelta(seconds=chan.lease_seconds)
+    model = chan.model
+    with transaction.atomic():
+        rows = list(chan.due(
+            model.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(Q(status__in=[Status.QUEUED, Status.RETRY], next_attempt_at__lte=now)
+                    | Q(status=Status.SENDING, sending_since__lte=lease_over))
+        ).order_by("next_attempt_at", "pk")[:limit or chan.batch_size])
+        if chan.expires_field:
+            stale = [row.pk for row in rows if getattr(row, chan.expires_field) <= now]
+            _expire(model.objects.filter(pk__in=stale))
+            rows = [row for row in rows if getattr(row, chan.expires_field) > now]
+        model.objects.filter(pk__in=[row.pk for row in rows]).update(
+            status=Status.SENDING, sending_since=now, attempts=F("attempts") + 1)
+    for row in rows:
+        row.status, row.sending_since, row.attempts = Status.SENDING, now, row.attempts + 1
+    return rows
+
+
+def _expire(rows: QuerySet) -> int:
+    return rows.update(status=Status.EXPIRED, next_attempt_at=None,
+                       last_error="its time to live ran out before it was sent")
+
+
+def record(chan: Channel, rows: list[Any], results: dict[Any, Result],
+           now: datetime | None = None) -> tuple[dict[str, int], datetime | None]:
+    """Write what ``results`` say of the claimed ``rows``: one UPDATE per outcome (and error),
+    the gone ones handed to the channel. A retry after the row's last attempt fails, one past
+    its time to live expires. Returns counts by outcome (rows left out of ``results`` are not
+    counted) and when the earliest retry is due (None: no retry)."""
+    now = now or timezone.now()
+    model = chan.model
+    counts = dict.fromkeys(OUTCOMES, 0)
+    gone = []
+    groups: dict[tuple, list[Any]] = defaultdict(list)  # (status, next at, error, code) -> pks
+    for row in rows:
+        result = results.get(row.pk)
+        if result is None:
+            continue
+        if result.outcome == "gone":
+            gone.append(row)
+            continue
+        status, next_at = _status(chan, row, result, now)
+        groups[(status, next_at, result.error[:2000], result.response_status)].append(row.pk)
+    if gone:
+        model.objects.filter(pk__in=[row.pk for row in gone]).update(
+            status=Status.FAILED, next_attempt_at=None, last_error="the recipient is gone")
+        chan.gone(gone)
+        counts["gone"] = len(gone)
+    retry_at = None
+    for (status, next_at, error, code), pks in groups.items():
+        changes = {"status": status, "next_attempt_at": next_at, "last_error": error,
+                   "response_status": code}
+        if status == Status.SENT:
+            changes["sent_at"] = now
+        model.objects.filter(pk__in=pks).update(**changes)
+        counts[status] += len(pks)
+        if status == Status.RETRY:
+            retry_at = min(retry_at or next_at, next_at)
+        if status != Status.SENT:
+            logger.info("%s: %s row(s) %s: %s", chan.name, len(pks), status, error)
+    return counts, retry_at
+
+
+OUTCOMES = ("sent", "retry", "gone", "failed", "expired")
+
+
+def _status(chan: Channel, row: Any, result: Result, now: datetime) -> tuple[str, Any]:
+    """The status (and next attempt) a row takes after ``result``."""
+    if result.outcome == "sent":
+        return Status.SENT, None
+    if result.outcome != "retry" or row.attempts >= chan.max_attempts:
+        return Status.FAILED, None
+    delay = result.retry_after if result.retry_after is not None else chan.backoff_seconds(
+        row.attempts)
+    next_at = now + timedelta(seconds=delay)
+    if chan.expires_field and next_at >= getattr(row, chan.expires_field):
+        return Status.EXPIRED, None
+    return Status.RETRY, next_at
+
+
+def send_batch(chan: Channel, *, limit: int | None = None) -> dict[str, int]:
+    """Claim one batch, send it, record it; queue a flush for the earliest retry (the sweeper
+    catches a lost one). Returns counts by outcome (all zero: none was due).
+
+    ``Channel.send`` returns its results at once, or yields ``(pk, Result)`` pairs as each
+    row is done: each is recorded as it comes, so a worker killed mid-batch leaves only the
+    row it was sending to go again when its lease runs out."""
+    rows = claim(chan, limit=limit)
+    counts = dict.fromkeys(OUTCOMES, 0)
+    if not rows:
+        return counts
+    by_pk = {row.pk: row for row in rows}
+    retries: list[datetime] = []
+
+    def write(results: dict[Any, Result]) -> None:
+        done, retry_at = record(chan, [by_pk[pk] for pk in results], results)
+        for outcome, count in done.items():
+            counts[outcome] += count
+        if retry_at is not None:
+            retries.append(retry_at)
+        for pk in results:
+            by_pk.pop(pk)
+
+    with _commits_without_waiting():
+        try:
+            results = chan.send(rows)
+            if isinstance(results, dict):
+                write(results)
+            else:
+                for pk, result in results:
+                    write({pk: result})
+        except Exception as error:  # the rest of the batch: each row tries again (or fails)
+            logger.exception("%s: sending a batch of %s failed", chan.name, len(rows))
+            failed = Result("retry", error=f"{type(error).__name__}: {error}")
+            write({pk: failed for pk in by_pk})
+    if retries:
+        countdown = (min(retries) - timezone.now()).total_seconds()
+        flush_on_commit(chan.name, countdown=max(1.0, countdown))
+    return counts
+
+
+@contextmanager
+def _commits_without_waiting() -> Iterator[None]:
+    """While a batch is sent, let each record's commit return before its WAL reaches the disk
+    (PostgreSQL's asynchronous commit, for this connection, reset afterwards): recording a row
+    as it is sent then costs one round trip, not a disk flush. A worker killed afterwards loses
+    nothing (the commit is done); a database that crashes within a fraction of a second may
+    lose the last records, and those rows go again after their lease, as with no record."""
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO OFF")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET synchronous_commit")
+
+
+def flush(name: str, *, limit: int | None = None, max_batches: int = 1000) -> int:
+    """Send channel ``name``'s due rows batch after batch until none is left (or
+    ``max_batches``). Several workers may flush at once: each claims rows the others do not
+    hold. Returns how many were sent."""
+    chan = channel(name)
+    total = 0
+    for _ in range(max_batches):
+        counts = send_batch(chan, limit=limit)
+        total += counts["sent"]
+        if not any(counts.values()):
+            break
+    return total
+
+
+def sweep(now: datetime | None = None) -> dict[str, int]:
+    """Every channel: expire rows whose time ran out, and queue a flush if rows are due (a lost
+    flush, a retry whose delayed flush was lost, a lease that ran out). Returns the due rows by
+    channel."""
+    now = now or timezone.now()
+    due = {}
+    for name, chan in CHANNELS.items():
+        model = chan.model
+        if chan.expires_field:
+            _expire(model.objects.filter(status__in=[Status.QUEUED, Status.RETRY],
+                                         **{f"{chan.expires_field}__lte": now}))
+        lease_over = now - timedelta(seconds=chan.lease_seconds)
+        due[name] = model.objects.filter(
+            Q(status__in=[Status.QUEUED, Status.RETRY], next_attempt_at__lte=now)
+            | Q(status=Status.SENDING, sending_since__lte=lease_over)).count()
+        if due[name]:  # (queued at once: the sweep's own writes need no commit to be seen)
+            Enqueue(DELIVER_TASK, channel=name)()
+    return due
+
+
+def requeue(name: str, pks: Iterable[Any]) -> int:
+    """Send failed rows again, attempts starting over (the admin's action)."""
+    count = channel(name).model.objects.filter(pk__in=list(pks), status=Status.FAILED).update(
+        status=Status.RETRY, attempts=0, next_attempt_at=timezone.now())
+    if count:
+        flush_on_commit(name)
+    return count

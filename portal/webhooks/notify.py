@@ -1,0 +1,104 @@
+"""Which targets hear of an event: a match's own targets, and the targets of the club the match
+belongs to (a club match); a club's targets also hear of its tournaments' rounds. One message
+per (target, event): the dedupe key names both, so an event reported twice posts once.
+
+Called from the lifecycle's signals (delivered after the commit, in a worker) and from the
+competitions' ``round_started`` (in the round's transaction); never in a request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import translation
+
+import engine
+from games.models import Match, Phase, Seat
+from portal.webhooks import messages
+from portal.webhooks.formats import Message
+from portal.webhooks.models import WebhookTarget
+from portal.webhooks.services import webhook_queue
+
+
+def targets_of_match(match_id: int) -> QuerySet[WebhookTarget]:
+    return WebhookTarget.objects.filter(
+        Q(match_id=match_id) | Q(club__club_matches__match_id=match_id),
+        disabled_at__isnull=True).order_by("pk")
+
+
+def _send_all(targets: list[WebhookTarget], key: str, build: Any) -> int:
+    created = 0
+    for target in targets:
+        with translation.override(target.language):
+            message: Message = build()
+        created += webhook_queue(target=target, message=message, key=key) is not None
+    return created
+
+
+def _acting(match: Match, state: Any) -> list[Seat]:
+    numbers = set(engine.get(match.game).prompts(state))
+    return [seat for seat in Seat.objects.filter(match=match, user__isnull=False)
+            .select_related("user__profile").order_by("number") if seat.number in numbers]
+
+
+def phase_opened_webhooks(*, match_id: int, phase_number: int, **kwargs: Any) -> int:
+    """"Your move", naming the players who must act in the phase just opened."""
+    targets = list(targets_of_match(match_id))
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
+    if not targets or match is None or phase is None or phase.status != Phase.Status.OPEN:
+        return 0
+    seats = _acting(match, phase.state_before)
+    if not seats:
+        return 0
+    return _send_all(targets, f"your_move:m{match_id}:p{phase_number}", lambda: (
+        messages.your_move(match=match, seats=seats, phase_number=phase_number,
+                           deadline=phase.deadline)))
+
+
+def gameday_opened_webhooks(*, match_id: int, gameday: str, **kwargs: Any) -> int:
+    """"Your move" for a continuous match's new gameday (its players who may act)."""
+    targets = list(targets_of_match(match_id))
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    if not targets or match is None or match.state is None:
+        return 0
+    seats = _acting(match, match.state)
+    if not seats:
+        return 0
+    return _send_all(targets, f"your_move:m{match_id}:g{gameday}", lambda: (
+        messages.your_move(match=match, seats=seats, phase_number=match.phase_number,
+                           deadline=match.deadline)))
+
+
+def phase_resolved_webhooks(*, match_id: int, phase_number: int, **kwargs: Any) -> int:
+    targets = list(targets_of_match(match_id))
+    phase = Phase.objects.filter(match_id=match_id, number=phase_number,
+                                 status=Phase.Status.RESOLVED).select_related("match").first()
+    if not targets or phase is None:
+        return 0
+    return _send_all(targets, f"phase_resolved:m{match_id}:p{phase_number}", lambda: (
+        messages.phase_resolved(match=phase.match, phase=phase)))
+
+
+def match_ended_webhooks(*, match_id: int, **kwargs: Any) -> int:
+    targets = list(targets_of_match(match_id))
+    match = Match.objects.filter(pk=match_id).first()
+    if not targets or match is None or match.status not in (Match.Status.FINISHED,
+                                                            Match.Status.ABORTED):
+        return 0
+    return _send_all(targets, f"match_ended:m{match_id}", lambda: (
+        messages.match_ended(match=match)))
+
+
+def round_started_webhooks(*, tournament_id: int, round_number: int) -> int:
+    """A club's tournament opened a round: its club's targets hear of it."""
+    from competitions.models import Round
+
+    round_ = Round.objects.select_related("tournament").filter(
+        tournament_id=tournament_id, number=round_number).first()
+    if round_ is None or round_.tournament.club_id is None:
+        return 0
+    targets = list(WebhookTarget.objects.filter(club_id=round_.tournament.club_id,
+                                                disabled_at__isnull=True).order_by("pk"))
+    return _send_all(targets, f"round_started:tr{tournament_id}:r{round_number}", lambda: (
+        messages.round_started(tournament=round_.tournament, round_=round_)))

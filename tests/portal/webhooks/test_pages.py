@@ -1,0 +1,167 @@
+"""The webhook pages: addresses refused at registration with the reason on the form, the
+secret shown once, the test button, and every role's answer (checked before any work)."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from django.contrib.auth.models import Group
+
+from competitions.models import Membership
+from competitions.services.clubs import club_create, club_join_by_token
+from portal.webhooks.models import WebhookDelivery, WebhookTarget
+from tests.portal.webhooks.flush import flush
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(make_user):
+    owner = make_user("owner")
+    club = club_create(by=owner, name="Tankers", is_public=True)
+    for name, role in (("organiser", Membership.Role.ORGANISER),
+                       ("member", Membership.Role.MEMBER)):
+        club_join_by_token(token=club.invite_token, user=make_user(name))
+        Membership.objects.filter(club=club, user__username=name).update(role=role)
+    return club
+
+
+def add(client, page, url, format="slack", **extra):
+    return client.post(page, {"name": "Our chat", "format": format, "url": url,
+                              "language": "en-gb", **extra})
+
+
+@pytest.mark.parametrize(("url", "reason"), [
+    ("https://10.1.2.3/hook", "does not resolve to public addresses only"),
+    ("https://127.0.0.1/hook", "does not resolve to public addresses only"),
+    ("https://[::1]/hook", "does not resolve to public addresses only"),
+    ("https://169.254.169.254/latest/meta-data/", "does not resolve to public addresses only"),
+    ("https://inside.example.test/hook", "does not resolve to public addresses only"),
+    ("http://hooks.example.test/hook", "must be an https URL"),
+    ("https://hooks.example.test:8443/hook", "must use port 443"),
+    ("not a url", "not a valid URL"),
+])
+def test_an_address_that_is_not_public_is_refused_with_the_reason(
+        client, club, url, reason, monkeypatch, settings):
+    settings.OUTBOUND_ALLOW_LOOPBACK = False
+    real = socket.getaddrinfo
+
+    def resolver(host, *args, **kwargs):
+        if host == "inside.example.test":
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("192.168.1.20", 443))]
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    client.force_login(club.created_by)
+    response = add(client, f"/webhooks/clubs/{club.slug}/", url)
+    assert response.status_code == 400
+    assert reason in response.content.decode()
+    assert not WebhookTarget.objects.exists()
+
+
+def test_the_generic_secret_is_shown_once_and_the_address_never(client, club, receiver):
+    client.force_login(club.created_by)
+    page = f"/webhooks/clubs/{club.slug}/"
+    response = add(client, page, receiver.url("/secret/path"), format="generic")
+    assert response.status_code == 200
+    target = WebhookTarget.objects.get()
+    assert target.secret and target.secret in response.content.decode()
+    again = client.get(page).content.decode()
+    assert target.secret not in again and "/secret/path" not in again
+    assert "localhost" in again and "Our chat" in again
+
+
+def test_the_test_button_posts_through_the_pipeline_and_shows_the_outcome(
+        client, club, receiver):
+    client.force_login(club.created_by)
+    add(client, f"/webhooks/clubs/{club.slug}/", receiver.url("/test"), format="discord")
+    target = WebhookTarget.objects.get()
+    response = client.post(f"/webhooks/{target.pk}/test/", headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "hx-get" in response.content.decode()
+    flush()
+    delivery = WebhookDelivery.objects.get(event="test")
+    status = client.get(f"/webhooks/{target.pk}/tests/{delivery.pk}/",
+                        headers={"HX-Request": "true"})
+    assert "was delivered" in status.content.decode()
+    assert "it works" in receiver.to("/test")[0].json["content"]
+    # Once a minute.
+    again = client.post(f"/webhooks/{target.pk}/test/", headers={"HX-Request": "true"})
+    assert again.status_code == 429
+    assert WebhookDelivery.objects.filter(event="test").count() == 1
+
+
+def test_a_failed_test_shows_the_error(client, club, receiver):
+    receiver.answers["/broken"] = (403, {})
+    client.force_login(club.created_by)
+    add(client, f"/webhooks/clubs/{club.slug}/", receiver.url("/broken"))
+    target = WebhookTarget.objects.get()
+    client.post(f"/webhooks/{target.pk}/test/")
+    flush()
+    delivery = WebhookDelivery.objects.get()
+    page = client.get(f"/webhooks/{target.pk}/tests/{delivery.pk}/").content.decode()
+    assert "could not be delivered" in page and "HTTP 403" in page
+
+
+def _roles(make_user, club, match):
+    moderator = make_user("moderator", is_staff=True)
+    moderator.groups.add(Group.objects.get_or_create(name="Moderator")[0])
+    users = {name: club.memberships.get(user__username=name).user
+             for name in ("owner", "organiser", "member")}
+    return {"anonymous": None, "stranger": make_user("stranger"), "moderator": moderator,
+            "seat2": match.bob, "creator": match.alice, **users}
+
+
+@pytest.mark.parametrize(("role", "club_status", "match_status"), [
+    ("anonymous", 302, 302), ("stranger", 403, 403), ("moderator", 403, 403),
+    ("member", 403, 403), ("seat2", 403, 403), ("organiser", 200, 403), ("owner", 200, 403),
+    ("creator", 403, 200),
+])
+def test_every_role(client, club, toy_duel, make_user, receiver, role, club_status,
+                    match_status):
+    from portal.webhooks.services import target_create
+
+    match = toy_duel()
+    user = _roles(make_user, club, match)[role]
+    club_target, _ = target_create(by=club.created_by, club=club, name="c", format="slack",
+                                   url=receiver.url("/c"), language="en-gb")
+    match_target, _ = target_create(by=match.alice, match=match, name="m", format="slack",
+                                    url=receiver.url("/m"), language="en-gb")
+    if user is not None:
+        client.force_login(user)
+    club_page, match_page = f"/webhooks/clubs/{club.slug}/", f"/webhooks/matches/{match.pk}/"
+    assert client.get(club_page).status_code == club_status
+    assert client.get(match_page).status_code == match_status
+    assert add(client, club_page, receiver.url("/x")).status_code in (club_status, 302)
+    for target, allowed in ((club_target, club_status == 200),
+                            (match_target, match_status == 200)):
+        for action in ("test", "enable", "delete"):
+            status = client.post(f"/webhooks/{target.pk}/{action}/").status_code
+            assert status == (200 if allowed else 302 if user is None else 404), action
+    assert receiver.posts == []  # a test is queued, never posted in the request
+    kept = {"c": club_status != 200, "m": match_status != 200, "Our chat": club_status == 200}
+    assert set(WebhookTarget.objects.values_list("name", flat=True)) == {
+        name for name, there in kept.items() if there}
+
+
+def test_an_invite_only_club_is_not_found_for_strangers(client, make_user):
+    owner = make_user("owner")
+    club = club_create(by=owner, name="Secret", is_public=False)
+    client.force_login(make_user("stranger"))
+    assert client.get(f"/webhooks/clubs/{club.slug}/").status_code == 404
+
+
+def test_the_profile_takes_a_chat_handle(client, make_user):
+    user = make_user("alice")
+    client.force_login(user)
+    page = client.get("/accounts/profile/").content.decode()
+    assert 'name="chat_handle"' in page
+    form = {"time_zone": "UTC", "language": "", "notifications": "turn",
+            "reminder_hours": "24", "chat_handle": "@alice:matrix.example.org"}
+    client.post("/accounts/profile/", form)
+    user.profile.refresh_from_db()
+    assert user.profile.chat_handle == "@alice:matrix.example.org"
+    response = client.post("/accounts/profile/", {**form, "chat_handle": "<@&123>"})
+    assert response.status_code == 400 or "may not hold" in response.content.decode()
+    user.profile.refresh_from_db()
+    assert user.profile.chat_handle == "@alice:matrix.example.org"
