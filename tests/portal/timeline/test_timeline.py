@@ -189,3 +189,11 @@ def test_the_timeline_is_in_the_viewers_language_and_time_zone(world):
     assert "Chronologie" in text and "JST" in text
     for secret in SECRETS:
         assert secret not in text
+
+
+def test_the_match_page_links_the_timeline_for_players_and_moderators_only(world):
+    match_page = reverse("games:match", args=[world.match.pk])
+    for role, linked in (("owner", True), ("player", True), ("moderator", True),
+                         ("spectator", False), ("anonymous", False)):
+        text = world.client(role).get(match_page).content.decode()
+        assert (url(world.match) in text) is linked, role
