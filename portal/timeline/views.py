@@ -58,7 +58,9 @@ def _save(request: HttpRequest, match_id: int, form_class: Any, save: Any, what:
         raise PermissionDenied(_("Only the match's players keep notes and commentary on it."))
     form = form_class(request.POST)
     status, error, saved = 200, None, False
-    if not form.is_valid():
+    if "text" not in request.POST:  # (an empty text deletes; a form without one is wrong)
+        status, error = 400, _("The text is missing.")
+    elif not form.is_valid():
         status, error = 400, " ".join(message for messages in form.errors.values()
                                       for message in messages)
     else:

@@ -100,6 +100,14 @@ def test_a_text_too_long_is_a_400_that_keeps_the_old_one(world, what, limit):
     assert model.objects.get(author=world.alice).text == "kept"
 
 
+def test_a_form_without_its_text_is_a_400_that_deletes_nothing(world):
+    save(world, "owner", "note", "kept", **HTMX)
+    response = world.client("owner").post(reverse("timeline:note_save", args=[world.match.pk]),
+                                          {"other": "x"}, **HTMX)
+    assert response.status_code == 400 and "The text is missing." in response.content.decode()
+    assert Note.objects.get().text == "kept"
+
+
 @pytest.mark.parametrize("role", ["anonymous", "spectator", "moderator"])
 def test_only_a_player_writes_notes_or_commentary(world, role):
     for what in ("note", "commentary"):
