@@ -644,3 +644,35 @@ class LeaveExtension(models.Model):
 
     def __str__(self) -> str:
         return f"{self.leave} → {self.match} phase {self.phase_number}: +{self.added}"
+
+
+class DeadlineMove(models.Model):
+    """A deadline moved by something that leaves no other row once its phase is over: a
+    required seat's night (the match's shift into active hours, kept only in the open phase's
+    ``Match.timing``) or the site's downtime (the sweeper moves deadlines in bulk). Moderators'
+    extensions and players' leave have their own rows (``ModerationEntry``,
+    ``LeaveExtension``). Read by the match's processing timeline."""
+
+    class Reason(models.TextChoices):
+        ACTIVE_HOURS = "active_hours", "Moved out of a player's night"
+        OUTAGE = "outage", "Extended by the site's downtime"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deadline_moves")
+    phase_number = models.PositiveIntegerField()
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    seat_number = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Active hours: the seat whose night it was.")
+    moved_from = models.DateTimeField()
+    moved_to = models.DateTimeField()
+    capped = models.BooleanField(default=False, help_text="The match's maximum shift held "
+                                                          "it short of the window.")
+    at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("deadline move")
+        verbose_name_plural = _("deadline moves")
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["match", "phase_number"], name="deadlinemove_phase")]
+
+    def __str__(self) -> str:
+        return f"{self.match} phase {self.phase_number}: {self.reason}"

@@ -16,7 +16,7 @@ from clocks.arithmetic import Window
 from clocks.services import windows_of_users
 from engine import Game, PhaseKind, Problem, Prompt, Result
 from games.bulk import rows_insert
-from games.models import Match, Phase, Seat
+from games.models import DeadlineMove, Match, Phase, Seat
 from games.parsing import id_or_none
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
@@ -138,6 +138,8 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
 
         leave_record_new_phase(match=match, phase=phase, added=leave_added, leaves=leaves,
                                now=now)
+    if timing and "moved" in timing:
+        _move_record(match, number, timing["moved"], now)
     if clock_leaves:
         from games.services.vacation import leave_record_clock_phase
 
@@ -162,6 +164,17 @@ def phase_open(*, match: Match, game: Game, state: dict, number: int, now: Any,
     else:
         outbox_write(promised)
     return phase
+
+
+def _move_record(match: Match, number: int, moved: dict[str, Any], now: Any) -> None:
+    """Keep why this phase's deadline left the night of a seat: ``Match.timing`` says it only
+    while the phase is open (the processing timeline tells it afterwards)."""
+    from datetime import datetime
+
+    DeadlineMove.objects.create(
+        match=match, phase_number=number, reason=DeadlineMove.Reason.ACTIVE_HOURS,
+        seat_number=moved.get("seat"), moved_from=datetime.fromisoformat(moved["from"]),
+        moved_to=datetime.fromisoformat(moved["to"]), capped=bool(moved.get("capped")), at=now)
 
 
 def _windows(match: Match, seats: set[int]) -> dict[int, Window | None]:

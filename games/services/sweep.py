@@ -21,7 +21,7 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from engine import PhaseKind
-from games.models import Match, Phase, SweepRun
+from games.models import DeadlineMove, Match, Phase, SweepRun
 from games.services.queue import Enqueue
 from games.services.timing import clocks_excuse
 
@@ -199,16 +199,19 @@ def _extend_deadlines(since: datetime, until: datetime) -> int:
     extended = _excuse_on_clocks(since, until)
     while True:
         with transaction.atomic():
-            ids = list(
+            due = list(
                 Match.objects.select_for_update(no_key=True)
                 .filter(status=Match.Status.ACTIVE, deadline__gt=since, deadline__lte=until,
                         clock_bank_hours__isnull=True)
                 .exclude(phase_kind=CONTINUOUS)
-                .values_list("pk", flat=True)[:CLAIM_BATCH]
+                .values_list("pk", "phase_number", "deadline")[:CLAIM_BATCH]
             )
-            if not ids:
+            if not due:
                 return extended
+            ids = [pk for pk, _number, _deadline in due]
             Match.objects.filter(pk__in=ids).update(deadline=F("deadline") + gap)
+            _outage_moves_record([(pk, number, deadline, deadline + gap)
+                                  for pk, number, deadline in due])
             # The open phase's deadline is the match's (one source of truth: copy it over).
             Phase.objects.filter(match_id__in=ids, status=Phase.Status.OPEN).update(
                 deadline=Subquery(Match.objects.filter(pk=OuterRef("match_id"))
@@ -232,10 +235,25 @@ def _excuse_on_clocks(since: datetime, until: datetime) -> int:
             )
             if not batch:
                 return excused
+            moves = []
             for match in batch:
+                before = match.deadline
                 if clocks_excuse(match, since, until):
                     match.save(update_fields=["timing", "deadline"])
                     Phase.objects.filter(match=match, status=Phase.Status.OPEN).update(
                         deadline=match.deadline)
                     excused += 1
+                    if before is not None and match.deadline != before:
+                        moves.append((match.pk, match.phase_number, before, match.deadline))
+            _outage_moves_record(moves)
             after = batch[-1].pk
+
+
+def _outage_moves_record(moves: list[tuple[int, int, datetime, datetime]]) -> None:
+    """One row per deadline the outage moved (match, phase, from, to): the bulk update leaves
+    no other trace a player's processing timeline could show."""
+    now = timezone.now()
+    DeadlineMove.objects.bulk_create([
+        DeadlineMove(match_id=pk, phase_number=number, reason=DeadlineMove.Reason.OUTAGE,
+                     moved_from=before, moved_to=after, at=now)
+        for pk, number, before, after in moves])
