@@ -102,6 +102,18 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language and leaves it so: a request the test client
+    made in French leaves French active in this thread (LocaleMiddleware activates a request's
+    language and does not undo it), which the next test's texts would be rendered in."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _own_cache_keys(settings):
     """Each test counts its rate limits (API, log-in, sign-up) under its own cache keys: the
     cache is the shared Redis, and a count left by another test must not refuse this one."""
