@@ -158,15 +158,16 @@ def record_text(match: Match, record: dict[str, Any]) -> str:
     lines = [f"{record['game_name']} — {record['title']}",
              _("Match record, format version %(version)s") % {"version": record["version"]}, ""]
     for seat in record["seats"]:
-        lines.append(f"{_('Seat')} {seat['number']}: {seat['name']} — "
-                     f"{seat['player'] or (_('bot') + ' ' + (seat['bot'] or ''))}")
+        player = seat["player"] or _("bot %(bot)s") % {"bot": seat["bot"] or ""}
+        lines.append(_("Seat %(number)s: %(name)s — %(player)s")
+                     % {"number": seat["number"], "name": seat["name"], "player": player})
     lines.append("")
     for phase in record["phases"]:
         lines.append(_("Phase %(number)s: %(name)s") % {"number": phase["number"],
                                                         "name": phase["name"] or phase["kind"]})
         state = states.get(phase["number"])
         for setting in phase["settings"]:
-            lines.append(f"  {names.get(setting['seat'])} ({_('setting')}):")
+            lines.append("  " + _("%(seat)s, a setting:") % {"seat": names.get(setting["seat"])})
             lines += _sheet_lines(game, state, setting["seat"], setting["data"])
         if phase["kind"] == CONTINUOUS:
             lines += _continuous_lines(game, plugin, match, names, phase["inputs"])

@@ -161,6 +161,13 @@ def check_replays(match: Match, tmp_path: Path) -> dict:
     assert match.status == Match.Status.FINISHED
     record = download(match)
     assert record["state_sha256"] == state_sha256(match.state)
+    token = api_token_create(user=match.players[2], name="records").token
+    api = Client().get(f"/api/v1/matches/{match.pk}/record",
+                       HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert api.status_code == 200 and api.json() == record  # the same JSON
+    view = Client().get(f"/api/v1/matches/{match.pk}", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert view.json()["dice"] == {"commitment": record["dice"]["commitment"],
+                                   "seed": match.seed, "salt": record["dice"]["salt"]}
     code, out = replay_offline(record, tmp_path)
     assert code == 0
     assert out["result"] == record["result"] == json.loads(json.dumps(match.result))
