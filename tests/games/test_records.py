@@ -159,7 +159,7 @@ def replay_offline(record: dict, tmp_path: Path, command: str = "replay"
 def check_replays(match: Match, tmp_path: Path) -> dict:
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    record = download(match)
+    record = download(match, match.players[1])
     assert record["state_sha256"] == state_sha256(match.state)
     token = api_token_create(user=match.players[2], name="records").token
     api = Client().get(f"/api/v1/matches/{match.pk}/record",
@@ -219,12 +219,18 @@ def test_tank_game_replays_across_a_strike_out(make_user, tmp_path):
 
 def test_a_forfeit_for_missed_deadlines_replays_to_the_same_result(make_user, tmp_path):
     match = new_match(make_user, "final-act", miss_policy=Match.MissPolicy.FORFEIT,
-                      miss_limit=1)
+                      miss_limit=1, is_public=False)
     play_sheets(match, miss_at=(1,))
     assert Seat.objects.get(match=match, number=2).status == Seat.Status.FORFEITED
     record = check_replays(match, tmp_path)
     assert record["end"] == {"by": "forfeit", "forfeited": [2]}
     assert record["result"]["winners"] == [1]
+    # A private match's record is as invisible as the match to outsiders.
+    outsider = Client()
+    outsider.force_login(make_user("outsider"))
+    for name in ("games:record_json", "games:record_text"):
+        assert outsider.get(reverse(name, args=[match.pk])).status_code == 404
+        assert Client().get(reverse(name, args=[match.pk])).status_code == 404
 
 
 # -- in play: no record, only the commitment -----------------------------------------------------
