@@ -104,9 +104,10 @@ def _time(text: Any, where: str) -> datetime:
         raise RecordError(f"{where}: {text!r} is not an ISO time.") from None
 
 
-def _phase_steps(game: Any, state: Any, seed: Any, phase: Mapping[str, Any]
+def phase_replay(game: Any, state: Any, seed: Any, phase: Mapping[str, Any]
                  ) -> tuple[Any, list[list[Any]]]:
-    """The state after one recorded phase, and the events each of its steps gave."""
+    """The state after one recorded phase (a record's phase object) played on ``state``, and
+    the events each of its steps gave. Also the moderators' roll-back's replay."""
     number = phase["number"]
     events: list[list[Any]] = []
     for setting in phase.get("settings") or []:
@@ -165,7 +166,7 @@ def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
         state = game.start(len(seats), record["options"], seed)
         mismatch = None
         for phase in record["phases"]:
-            state, events = _phase_steps(game, state, seed, phase)
+            state, events = phase_replay(game, state, seed, phase)
             if mismatch is None and _normal(events) != _normal(_recorded_events(phase)):
                 mismatch = phase["number"]
         end = record.get("end") or {}

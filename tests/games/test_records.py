@@ -62,14 +62,15 @@ def miss_deadline(match: Match) -> None:
     services.phase_resolve(match_id=match.pk, phase_number=match.phase_number)
 
 
-def play_sheets(match: Match, *, miss_at=(2,), max_steps=3000) -> None:
-    """Both seats play the random bot's sheets through the services, except that seat 2
-    misses the deadline of the phases in ``miss_at`` (it gets the default)."""
+def play_sheets(match: Match, *, miss_at=(2,), until_phase=None, max_steps=3000) -> None:
+    """Both seats play the random bot's sheets through the services (to the end, or until
+    phase ``until_phase`` opens), except that seat 2 misses the deadline of the phases in
+    ``miss_at`` (it gets the default)."""
     game = engine.get(match.game)
     for _ in range(max_steps):
         carry_out_outbox(match)
         match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE:
+        if match.status != Match.Status.ACTIVE or match.phase_number == until_phase:
             return
         number = match.phase_number
         prompts = game.prompts(match.state)
@@ -294,3 +295,20 @@ def test_the_command_refuses_a_file_that_is_not_a_record(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "not a match record" in done.stderr
     assert Phase.objects.count() == 0
+
+
+def test_a_rolled_back_match_replays_with_its_settings(make_user, tmp_path):
+    """A moderator's roll-back replays the phases before it with their settings (as a record
+    does); the record holds the phases played again, not the voided ones."""
+    match = new_match(make_user, "panzer-squadron")
+    services.orders_submit(match_id=match.pk, seat_number=2, user=match.players[2],
+                           phase_number=1, data=REACTION, source="web")
+    play_sheets(match, miss_at=(), until_phase=4)
+    match.refresh_from_db()
+    assert match.phase_number == 4
+    moderator = make_user("record-rollback-mod", is_staff=True, is_superuser=True)
+    services.match_rollback(match_id=match.pk, to_phase=2, by=moderator, reason="a test")
+    play_sheets(match)
+    record = check_replays(match, tmp_path)
+    assert [p["number"] for p in record["phases"]] == list(range(1, len(record["phases"]) + 1))
+    assert record["phases"][0]["settings"][0]["data"] == REACTION
