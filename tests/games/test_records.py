@@ -176,6 +176,15 @@ def check_replays(match: Match, tmp_path: Path) -> dict:
     assert out["events_match"], out
     code, verified = replay_offline(record, tmp_path, "verify")
     assert (code, verified["commitment"], verified["ok"]) == (0, "ok", True), verified
+    forged = copy.deepcopy(record)  # an event (a die) the engine did not roll
+    for phase in forged["phases"]:
+        found = [phase] if phase.get("events") else [
+            entry for entry in phase.get("inputs", []) if entry["events"] and not entry["struck"]]
+        if found:
+            found[0]["events"].append({"type": "forged"})
+            break
+    checked = verify_record(forged)
+    assert not checked["ok"] and checked["first_mismatch"] == phase["number"]
     tampered = copy.deepcopy(record)
     tampered["dice"]["seed"] += 1
     code, out = replay_offline(tampered, tmp_path, "verify")
