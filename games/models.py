@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from engine.record import seed_commitment
 from games.fields import JSONField
 
 
@@ -23,6 +24,11 @@ def new_invite_token() -> str:
 
 def new_seed() -> int:
     return secrets.randbits(62)
+
+
+def new_seed_salt() -> str:
+    """The salt of a match's seed commitment (``Match.seed_commitment``): 128 random bits."""
+    return secrets.token_hex(16)
 
 
 class Match(models.Model):
@@ -56,6 +62,11 @@ class Match(models.Model):
     )
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
     seed = models.BigIntegerField(default=new_seed)
+    # Verifiable dice: the commitment to (seed, salt) is public from the start; the seed and
+    # the salt are revealed when the match ends (docs/records.md). Empty for matches created
+    # before commitments were published: they have none.
+    seed_salt = models.CharField(max_length=64, blank=True, default=new_seed_salt,
+                                 help_text="Secret until the match ends.")
 
     # Time control and missed-deadline policy.
     hours_per_phase = models.DecimalField(max_digits=7, decimal_places=3, default=24)
@@ -157,6 +168,11 @@ class Match(models.Model):
     def __str__(self) -> str:
         return self.title or f"{self.game} #{self.pk}"
 
+    @property
+    def seed_commitment(self) -> str:
+        """SHA-256 of the seed and its salt, published from the start ("" without a salt)."""
+        return seed_commitment(self.seed, self.seed_salt) if self.seed_salt else ""
+
 
 class MatchStatusChange(models.Model):
     """Audit row for every status change of a match."""
@@ -254,6 +270,10 @@ class Phase(models.Model):
         null=True, blank=True, help_text="Submissions by seat, filled in when the phase resolves."
     )
     events = JSONField(default=list, blank=True)
+    settings = JSONField(
+        default=list, blank=True,
+        help_text="Out-of-turn settings taken while the phase was open, in order ({seat, data, "
+                  "at}): secret to their authors until the match ends (match records).")
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
     extended = models.DurationField(

@@ -558,7 +558,19 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
         "prompt": match_seat_prompt(match, user) if seat and seat.number in prompts else None,
         "result": match.result,
         "finished_at": match.finished_at,
+        "dice": match_dice(match),
     }
+
+
+def match_dice(match: Match) -> dict[str, Any]:
+    """The match's seed commitment (public from the start) and, once it has finished, the
+    seed and salt that open it; never the seed of a match that has not finished."""
+    revealed = match.status == Match.Status.FINISHED
+    return {"commitment": match.seed_commitment or None,
+            "seed": match.seed if revealed else None,
+            "salt": (match.seed_salt or None) if revealed else None}
+
+
 def match_poll(match_id: int, user: AbstractBaseUser | None) -> dict[str, Any] | None:
     """What the submission-status poll needs to answer "nothing changed", in one query: the
     match's status and phase, how many seats have submitted in the open phase (a count, never

@@ -4,7 +4,7 @@ mounted under ``matches/<id>/<game>/`` and ``games/<game>/``."""
 from django.urls import path
 
 from games import plugins
-from games.views import lobby, match, orders, replay
+from games.views import lobby, match, orders, records, replay
 
 app_name = "games"
 
@@ -18,6 +18,8 @@ urlpatterns = [
     path("matches/<int:match_id>/status/", match.submission_status, name="submission_status"),
     path("matches/<int:match_id>/history/", match.history, name="history"),
     path("matches/<int:match_id>/replay/<int:phase_number>/", replay.replay, name="replay"),
+    path("matches/<int:match_id>/record.json", records.record_json, name="record_json"),
+    path("matches/<int:match_id>/record.txt", records.record_text, name="record_text"),
     path("matches/<int:match_id>/join/", match.join, name="join"),
     path("matches/<int:match_id>/leave/", match.leave, name="leave"),
     path("matches/<int:match_id>/seats/<int:seat_number>/orders/", orders.orders, name="orders"),

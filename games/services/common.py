@@ -14,7 +14,8 @@ from django.db import transaction
 import engine
 from clocks.arithmetic import Window
 from clocks.services import windows_of_users
-from engine import Game, PhaseKind, Problem, Prompt, Result
+from engine import Game, PhaseKind, Problem, Prompt
+from engine.record import result_as_json  # noqa: F401  (imported from here by the services)
 from games.bulk import rows_insert
 from games.models import DeadlineMove, Match, Phase, Seat
 from games.parsing import id_or_none
@@ -56,16 +57,6 @@ def match_lock(match_id: Any) -> Match:
         return Match.objects.select_for_update(no_key=True).get(pk=id_or_none(match_id))
     except (Match.DoesNotExist, ValueError, TypeError):
         raise ServiceError("not_found", f"There is no match {match_id}.") from None
-
-
-def result_as_json(result: Result) -> dict[str, Any]:
-    return {
-        "ranking": [list(group) for group in result.ranking],
-        "scores": {str(seat): score for seat, score in result.scores.items()},
-        "reason": result.reason,
-        "winners": list(result.winners),
-        "is_draw": result.is_draw,
-    }
 
 
 def phase_deadline(match: Match, now: Any) -> Any:

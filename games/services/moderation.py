@@ -20,7 +20,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from engine import Outcome, PhaseKind, RuleError, rng_for
+from engine import PhaseKind, RuleError
+from engine.record import phase_replay
 from games import dates
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services.common import game_for, match_lock, phase_open, required_seats
@@ -303,25 +304,20 @@ def _as_json(value: Any) -> Any:
 
 def _replay_to(match: Match, game: Any, phases: list[Phase], to_phase: int) -> Any:
     """The state phase ``to_phase`` opened on, replayed from phase 1's start with every
-    resolved phase's stored sheets and dice; each step must give the stored state of the next
-    phase, or the replay is refused (the rules changed since)."""
+    resolved phase's stored settings, sheets and dice (as a match record replays them,
+    ``engine.record.phase_replay``); each step must give the stored state of the next phase,
+    or the replay is refused (the rules changed since)."""
     state = phases[0].state_before
     for phase in phases[:to_phase - 1]:
         if _as_json(state) != _as_json(phase.state_before):
             raise ServiceError("replay_mismatch", f"Replaying phase {phase.number - 1} does not "
                                "give the position it was played on: the rules have changed "
                                "since, so it cannot be rolled back.")
-        sheets = {int(seat): entry["data"] for seat, entry in (phase.revealed or {}).items()}
-        rng = rng_for(match.seed, phase.number)
-        if phase.kind == PhaseKind.SIMULTANEOUS.value:
-            outcome = game.resolve(state, sheets, rng)
-        else:
-            events: list = []
-            for number in sorted(sheets):
-                step = game.apply(state, number, sheets[number], phase.resolved_at, rng)
-                state, events = step.state, events + list(step.events)
-            outcome = Outcome(state, events)
-        state = outcome.state
+        state, _events = phase_replay(game, state, match.seed, {
+            "number": phase.number, "kind": phase.kind, "settings": phase.settings or [],
+            "resolved_at": phase.resolved_at.isoformat() if phase.resolved_at else None,
+            "submissions": [{"seat": int(seat), "data": entry["data"]}
+                            for seat, entry in (phase.revealed or {}).items()]})
     target = phases[to_phase - 1]
     if _as_json(state) != _as_json(target.state_before):
         raise ServiceError("replay_mismatch", f"Replaying up to phase {to_phase} does not give "

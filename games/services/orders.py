@@ -75,9 +75,20 @@ def setting_store(*, match: Match, game: Game, seat: Seat, data: Any, now: Any) 
         raise ServiceError("invalid", "A setting may not change whose turn it is.")
     match.state = outcome.state
     match.save(update_fields=["state"])
+    _setting_record(match, seat.number, normalized, now)
     salt = new_salt()
     return Receipt(submission_id=0, receipt=receipt_for(salt=salt, data=normalized), salt=salt,
                    revision=0, data=normalized, warnings=[], complete=False)
+
+
+def _setting_record(match: Match, seat: int, data: Any, now: Any) -> None:
+    """Keep the setting on the open phase, in order (the caller holds the match lock): a
+    match record replays it there (``engine.record``). Secret like a sealed sheet."""
+    phase = Phase.objects.filter(match=match, number=match.phase_number).only("settings").first()
+    if phase is not None:
+        phase.settings = [*(phase.settings or []),
+                          {"seat": seat, "data": data, "at": now.isoformat()}]
+        phase.save(update_fields=["settings"])
 
 
 @transaction.atomic

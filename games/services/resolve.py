@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from clocks.services import window_of
 from engine import Outcome, PhaseKind, rng_for
+from engine.record import forfeit_result, nobody_result
 from games.bulk import one_round_trip, rows_insert, rows_update
 from games.models import Match, Phase, Seat, Submission
 from games.prepared import Prepared, run_together
@@ -334,7 +335,7 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
         match.result = result_as_json(result)
         finished_note = result.reason
     elif forfeits:
-        match.result = _forfeit_result(seats, forfeits)
+        match.result = forfeit_result(sorted(seats), forfeits)
         finished_note = match.result["reason"]
     else:
         next_phase = phase_open(match=match, game=game, state=outcome.state,
@@ -344,9 +345,7 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
                                 away={n for n, s in seats.items() if s.on_leave_until},
                                 create=False)
         if next_phase is None:
-            match.result = {"ranking": [], "scores": {},
-                            "reason": "Nobody has anything left to do.",
-                            "winners": [], "is_draw": False}
+            match.result = nobody_result()
             finished_note = "no prompts left"
     if finished_note is not None:
         match_set_status(match=match, new_status=Match.Status.FINISHED,
@@ -373,16 +372,3 @@ def _apply_miss_policy(match: Match, seats: dict[int, Seat], changed: dict[int, 
             seat.status = Seat.Status.FLAGGED
         changed[seat.number] = seat
     return forfeits
-
-
-def _forfeit_result(seats: dict[int, Seat], forfeits: list[int]) -> dict[str, Any]:
-    others = [n for n in sorted(seats) if n not in forfeits]
-    names = ", ".join(f"seat {n}" for n in sorted(forfeits))
-    ranking = [others, sorted(forfeits)] if others else [sorted(forfeits)]
-    return {
-        "ranking": ranking,
-        "scores": {str(n): (0 if n in forfeits else 1) for n in sorted(seats)},
-        "reason": f"{names} forfeited after missing too many deadlines in a row",
-        "winners": others,
-        "is_draw": not others,
-    }

@@ -34,6 +34,7 @@ STATUS_FOR_CODE = {
     "unreliable": 403,
     "kicked": 403,
     "paused": 409,
+    "not_finished": 409,
 }
 
 

@@ -15,7 +15,7 @@ from ninja import NinjaAPI, Path, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 import engine
-from games import plugins, selectors
+from games import plugins, records, selectors
 from games.models import Match, Seat, Submission
 from games.services import ServiceError, match_create, seat_join, sheet_submit
 from games.views.access import status_for
@@ -211,6 +211,14 @@ def orders(request: HttpRequest, match_id: MatchId, body: schemas.SheetIn) -> di
             "salt": receipt.salt, "revision": receipt.revision,
             "data": selectors.json_data(receipt.data),
             "warnings": [w.as_dict() for w in receipt.warnings], "complete": receipt.complete}
+
+
+@api.get("/matches/{match_id}/record", response={200: dict[str, Any], **ERRORS},
+         tags=["play"])
+def record(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """A finished match's record (docs/records.md): the same JSON as the match page's
+    download, to replay with ``python -m engine replay``. 409 while the match is in play."""
+    return records.match_record(_visible_match(request, match_id))
 
 
 @api.get("/matches/{match_id}/result", response={200: schemas.ResultOut, **ERRORS},

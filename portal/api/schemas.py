@@ -106,6 +106,13 @@ class PromptOut(Schema):
     my_sheet: SheetOut | None
 
 
+class DiceOut(Schema):
+    commitment: str | None = Field(description="SHA-256 of the seed and its salt, published "
+                                               "from the start (null for older matches).")
+    seed: int | None = Field(description="Revealed when the match has finished.")
+    salt: str | None = Field(description="Revealed when the match has finished.")
+
+
 class MatchView(Schema):
     id: int
     game: str
@@ -120,6 +127,7 @@ class MatchView(Schema):
     prompt: PromptOut | None
     result: dict[str, Any] | None
     finished_at: datetime | None
+    dice: DiceOut
 
 
 class ResultOut(Schema):

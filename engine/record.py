@@ -1,0 +1,212 @@
+"""Match records: replaying a finished match offline, and checking its dice.
+
+A record (built by the portal, ``games/records.py``; its format in docs/records.md) holds a
+match's options, seats, seed and every input in order. ``replay_record`` plays it again with
+the pure engine, the way the lifecycle played it: a simultaneous phase resolves its sheets with
+``rng_for(seed, phase)``, a sequential one applies its sheet at the time it was resolved, an
+out-of-turn setting is applied where it came in, and a continuous phase replays its logbook
+(struck entries left out). How the lifecycle ended a match that the rules did not end (a
+forfeit after missed deadlines, nobody left to act) is the record's ``end`` and is computed
+here by the same functions the lifecycle uses.
+
+Nothing here reads a file or a clock: ``engine/__main__.py`` is the command line around it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from engine import get, rng_for
+from engine.base import Outcome, PhaseKind, Result, RuleError
+
+RECORD_KIND = "tank-games-match-record"
+RECORD_VERSION = 1
+
+END_RULES = "rules"  # the game's own result
+END_FORFEIT = "forfeit"  # seats forfeited after missing too many deadlines in a row
+END_NOBODY = "nobody"  # nobody had anything left to do
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed (not a record, an unknown game, a missing part)."""
+
+
+class ReplayRefused(RecordError):
+    """The rules refuse one of the record's inputs when replayed: it was not played with this
+    seed (or these rules)."""
+
+
+def canonical_json(value: Any) -> str:
+    """The byte-stable JSON spelling hashed by ``state_sha256``."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def state_sha256(state: Any) -> str:
+    """SHA-256 (hex) of ``canonical_json(state)`` in UTF-8."""
+    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+
+
+def seed_commitment(seed: int | str, salt: str) -> str:
+    """The commitment to a match's seed published when it starts: SHA-256 (hex) of the UTF-8
+    bytes of the seed in decimal, a colon, and the salt as written (hex), e.g. "42:9f0c…"."""
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+def commitment_matches(seed: int | str, salt: str, commitment: str) -> bool:
+    return hmac.compare_digest(seed_commitment(seed, salt).encode(), str(commitment).encode())
+
+
+def result_as_json(result: Result) -> dict[str, Any]:
+    """A game's ``Result`` as the portal stores it (``Match.result``) and a record holds it."""
+    return {
+        "ranking": [list(group) for group in result.ranking],
+        "scores": {str(seat): score for seat, score in result.scores.items()},
+        "reason": result.reason,
+        "winners": list(result.winners),
+        "is_draw": result.is_draw,
+    }
+
+
+def forfeit_result(seats: list[int], forfeits: list[int]) -> dict[str, Any]:
+    """The result of a match that ``forfeits`` lost by missing deadlines (the others win)."""
+    others = [n for n in sorted(seats) if n not in forfeits]
+    names = ", ".join(f"seat {n}" for n in sorted(forfeits))
+    ranking = [others, sorted(forfeits)] if others else [sorted(forfeits)]
+    return {
+        "ranking": ranking,
+        "scores": {str(n): (0 if n in forfeits else 1) for n in sorted(seats)},
+        "reason": f"{names} forfeited after missing too many deadlines in a row",
+        "winners": others,
+        "is_draw": not others,
+    }
+
+
+def nobody_result() -> dict[str, Any]:
+    """The result of a match in which nobody had anything left to do."""
+    return {"ranking": [], "scores": {}, "reason": "Nobody has anything left to do.",
+            "winners": [], "is_draw": False}
+
+
+def _normal(value: Any) -> Any:
+    """``value`` as it reads after a JSON round trip (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+def _time(text: Any, where: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise RecordError(f"{where}: {text!r} is not an ISO time.") from None
+
+
+def phase_replay(game: Any, state: Any, seed: Any, phase: Mapping[str, Any]
+                 ) -> tuple[Any, list[list[Any]]]:
+    """The state after one recorded phase (a record's phase object) played on ``state``, and
+    the events each of its steps gave. Also the moderators' roll-back's replay."""
+    number = phase["number"]
+    events: list[list[Any]] = []
+    for setting in phase.get("settings") or []:
+        outcome = game.apply(state, setting["seat"], setting["data"],
+                             _time(setting["at"], f"phase {number} setting"),
+                             rng_for(seed, number))
+        state = outcome.state
+    kind = phase["kind"]
+    if kind == PhaseKind.CONTINUOUS.value:
+        inputs = [entry for entry in phase.get("inputs") or [] if not entry.get("struck")]
+        for _entry, after, step_events in game.replay_steps(state, seed, inputs):
+            state = after
+            events.append(step_events or [])
+        return state, events
+    sheets = {int(s["seat"]): s["data"] for s in phase.get("submissions") or []}
+    rng = rng_for(seed, number)
+    if kind == PhaseKind.SIMULTANEOUS.value:
+        outcome = game.resolve(state, sheets, rng)
+    elif kind == PhaseKind.SEQUENTIAL.value:
+        at = _time(phase.get("resolved_at"), f"phase {number}")
+        found: list[Any] = []
+        for seat in sorted(sheets):
+            step = game.apply(state, seat, sheets[seat], at, rng)
+            state, found = step.state, found + list(step.events)
+        outcome = Outcome(state, found)
+    else:
+        raise RecordError(f"phase {number}: unknown kind {kind!r}.")
+    events.append(list(outcome.events))
+    return outcome.state, events
+
+
+def _recorded_events(phase: Mapping[str, Any]) -> list[list[Any]]:
+    if phase["kind"] == PhaseKind.CONTINUOUS.value:
+        return [entry.get("events") or [] for entry in phase.get("inputs") or []
+                if not entry.get("struck")]
+    return [phase.get("events") or []]
+
+
+def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay ``record`` from its seed and inputs: {"result", "state_sha256"} it reached, and
+    "events_match" (every phase's events, dice included, as recorded) and "first_mismatch"
+    (the first phase whose events differ, or None). Raises RecordError for a record it
+    cannot read."""
+    if not isinstance(record, Mapping) or record.get("record") != RECORD_KIND:
+        raise RecordError("This is not a match record.")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"Record version {record.get('version')!r} is not supported "
+                          f"(this engine reads version {RECORD_VERSION}).")
+    try:
+        game = get(record["game"])
+    except KeyError:
+        raise RecordError(f"Unknown game {record.get('game')!r}.") from None
+    try:
+        seed = record["dice"]["seed"]
+        seats = [int(seat["number"]) for seat in record["seats"]]
+        state = game.start(len(seats), record["options"], seed)
+        mismatch = None
+        for phase in record["phases"]:
+            state, events = phase_replay(game, state, seed, phase)
+            if mismatch is None and _normal(events) != _normal(_recorded_events(phase)):
+                mismatch = phase["number"]
+        end = record.get("end") or {}
+    except RuleError as error:
+        raise ReplayRefused(f"The rules refuse an input of the record: {error}") from None
+    except (KeyError, TypeError) as error:
+        raise RecordError(f"The record is incomplete or malformed: {error!r}.") from None
+    if end.get("by") == END_FORFEIT:
+        result = forfeit_result(seats, [int(n) for n in end.get("forfeited") or []])
+    elif end.get("by") == END_NOBODY:
+        result = nobody_result()
+    else:
+        found = game.result(state)
+        result = result_as_json(found) if found is not None else None
+    return {"result": _normal(result), "state_sha256": state_sha256(state),
+            "events_match": mismatch is None, "first_mismatch": mismatch}
+
+
+def verify_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Check ``record`` end to end: its seed against the commitment published at the start,
+    then a replay against its result, final state and every phase's events (the dice).
+    "ok" only when everything holds; "commitment" is "ok", "mismatch" or "none" (a match
+    from before commitments were published)."""
+    dice = record.get("dice") if isinstance(record, Mapping) else None
+    if not isinstance(dice, Mapping):
+        raise RecordError("The record has no dice section.")
+    if not dice.get("salt") or not dice.get("commitment"):
+        commitment = "none"
+    elif commitment_matches(dice.get("seed"), str(dice["salt"]), str(dice["commitment"])):
+        commitment = "ok"
+    else:
+        commitment = "mismatch"
+    try:
+        replayed = replay_record(record)
+    except ReplayRefused as error:
+        return {"commitment": commitment, "result": None, "state_sha256": None,
+                "events_match": False, "first_mismatch": None, "result_matches": False,
+                "state_matches": False, "ok": False, "error": str(error)}
+    result_ok = replayed["result"] == _normal(record.get("result"))
+    state_ok = replayed["state_sha256"] == record.get("state_sha256")
+    return {**replayed, "commitment": commitment, "result_matches": result_ok,
+            "state_matches": state_ok,
+            "ok": commitment == "ok" and result_ok and state_ok and replayed["events_match"]}
