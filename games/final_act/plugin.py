@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from engine import Option, Problem
 from games import plugins
-from games.final_act import options_form, rules, setup_views, views
+from games.final_act import lessons, options_form, rules, setup_views, views
 
 
 class FinalActPlugin(plugins.GamePlugin):
@@ -54,6 +54,9 @@ class FinalActPlugin(plugins.GamePlugin):
 
     def rules_context(self, request: Any) -> dict[str, Any]:
         return rules.rules_context()
+
+    def lessons(self) -> list[dict[str, Any]]:
+        return lessons.LESSONS
 
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem names its line, found by the unit or token it is about (a sheet's
