@@ -86,19 +86,20 @@ def _play(game: Game, lesson: Lesson, state: Any, text: str) -> tuple[Any, list[
         raise RuleError("It is not your move in this lesson.")
     events: list[dict] = []
     checked: list[Any] = []
-    moves: list[tuple[int, Any]] = [(seat, submission)]
-    moves += [(step["seat"], step["text"]) for step in lesson.then]
-    for mover, action in moves:
-        if isinstance(action, str):  # the lesson's own orders, read in the position they meet
-            action = game.parse_text(state, mover, action)
-        for one in _actions(game, state, mover, action):
-            if not _is_continuous(game, state, mover):
-                one = game.validate(state, mover, one) if not game.is_setting(one) else one
-            if mover == seat:
-                checked.append(one)
-            outcome = game.apply(state, mover, one, LESSON_TIME, rng)
-            state = outcome.state
-            events += outcome.events
+    for one in _actions(game, state, seat, submission):
+        if not _is_continuous(game, state, seat) and not game.is_setting(one):
+            one = game.validate(state, seat, one)
+        checked.append(one)
+        outcome = game.apply(state, seat, one, LESSON_TIME, rng)
+        state, events = outcome.state, events + list(outcome.events)
+    for step in lesson.then:
+        try:  # the lesson's own moves, read in the position the learner's left
+            action = game.parse_text(state, step["seat"], step["text"])
+            for one in _actions(game, state, step["seat"], action):
+                outcome = game.apply(state, step["seat"], one, LESSON_TIME, rng)
+                state, events = outcome.state, events + list(outcome.events)
+        except RuleError:
+            break  # after these orders the lesson's next move cannot be played: it ends here
     return state, events, checked[0] if len(checked) == 1 else {"actions": checked}
 
 
