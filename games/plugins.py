@@ -220,6 +220,11 @@ class GamePlugin:
         game = self.game
         return game.start(seats, game.validate_options(options), seed)
 
+    def lesson_board(self, state: Any, seat: int) -> str:
+        """The board of a lesson's position as ``seat`` sees it (HTML; no match around it).
+        The default: the match page's board."""
+        return self.board_html(None, state, seat)
+
     def mail_bodies(self, name: str, context: dict[str, Any]) -> tuple[str, str]:
         """The text and HTML bodies of mail ``name`` (phase_opened, reminder, gameday_opened,
         phase_resolved, match_ended): the game's own templates/games/<slug>/mail/<name>.txt and

@@ -39,6 +39,7 @@ urlpatterns = [
     path("mail/", include("portal.mail.urls")),
     path("push/", include("portal.push.urls")),
     path("report/", include("portal.reports.urls")),
+    path("learn/", include("portal.lessons.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("home/", home.home, name="home"),
     path("home/next/", home.next_match, name="next_match"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 
@@ -28,6 +29,11 @@ class TankGamePlugin(plugins.GamePlugin):
 
     def lesson_start(self, *, seats: int, options: Any, seed: int, now: Any) -> Any:
         return lessons.lesson_start(self.game, seats=seats, options=options, seed=seed, now=now)
+
+    def lesson_board(self, state: Any, seat: int) -> str:
+        view = self.game.view(state, seat)
+        return render_to_string("games/tank-game/partials/board_svg.html",
+                                {"svg": views.board_svg_context(view, me=seat)})
 
     def match_urls(self) -> list[URLPattern]:
         return [
