@@ -37,12 +37,12 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def game_index(request: HttpRequest, slug: str) -> HttpResponse:
+def game_index(request: HttpRequest, game: str) -> HttpResponse:
     """GET: one game's lessons, with the player's progress."""
-    lessons = game_lessons(slug) if slug in plugins.installed() else []
+    lessons = game_lessons(game) if game in plugins.installed() else []
     if not lessons:
         raise Http404("This game has no lessons.")
-    return render(request, "lessons/index.html", {"games": [_rows(request, slug, lessons)],
+    return render(request, "lessons/index.html", {"games": [_rows(request, game, lessons)],
                                                   "one_game": True})
 
 
@@ -76,9 +76,9 @@ def _page_context(request: HttpRequest, lesson: Lesson, *, hints: int, solved: b
 
 
 @require_safe
-def lesson_page(request: HttpRequest, slug: str, lesson: str) -> HttpResponse:
+def lesson_page(request: HttpRequest, game: str, lesson: str) -> HttpResponse:
     """GET: a lesson: its position on the board, the task, and the orders form."""
-    found = lesson_get(slug, lesson)
+    found = lesson_get(game, lesson)
     progress = _progress(request, found)
     context = _page_context(request, found, hints=progress.hints_used if progress else 0,
                             solved=bool(progress and progress.solved_at))
@@ -86,9 +86,9 @@ def lesson_page(request: HttpRequest, slug: str, lesson: str) -> HttpResponse:
 
 
 @require_POST
-def lesson_try(request: HttpRequest, slug: str, lesson: str) -> HttpResponse:
+def lesson_try(request: HttpRequest, game: str, lesson: str) -> HttpResponse:
     """POST: play the orders written; answers in place (HTMX) with solved or the next hint."""
-    found = lesson_get(slug, lesson)
+    found = lesson_get(game, lesson)
     orders = request.POST.get("orders", "")
     if len(orders) > MAX_ORDERS_LENGTH:
         raise BadRequest(_("Orders are at most %(count)s characters long.")
