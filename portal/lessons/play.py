@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 import engine
 from engine import Game, PhaseKind, RuleError, rng_for
 from games import plugins
@@ -44,7 +46,7 @@ def lesson_attempt(lesson: Lesson, text: str) -> Attempt:
     game, plugin = engine.get(lesson.game), plugins.plugin_for(lesson.game)
     state = lesson_start(lesson)
     if not text.strip():
-        return Attempt(False, problems=[_no_orders()])
+        return Attempt(False, problems=[_("Write your orders first.")])
     try:
         state, events, orders = _play(game, lesson, state, text)
     except RuleError as error:
@@ -53,12 +55,6 @@ def lesson_attempt(lesson: Lesson, text: str) -> Attempt:
     solved = goal_met(lesson.goal, game=game, state=state, view=view, seat=lesson.seat,
                       events=events, orders=orders)
     return Attempt(solved, report=plugin.round_report(events, lesson.seat), state=state)
-
-
-def _no_orders() -> str:
-    from django.utils.translation import gettext as _
-
-    return _("Write your orders first.")
 
 
 def _is_continuous(game: Game, state: Any, seat: int) -> bool:
@@ -83,7 +79,7 @@ def _play(game: Game, lesson: Lesson, state: Any, text: str) -> tuple[Any, list[
         outcome = game.resolve(state, sheets, rng)
         return outcome.state, list(outcome.events), sheets[seat]
     if prompt is None and not game.is_setting(submission):
-        raise RuleError("It is not your move in this lesson.")
+        raise RuleError(_("It is not your move in this lesson."))
     events: list[dict] = []
     checked: list[Any] = []
     for one in _actions(game, state, seat, submission):

@@ -133,3 +133,18 @@ def test_every_lesson_page_draws_its_board_before_and_after(client, lesson):
     page = client.post(reverse("lessons:try", args=[lesson.game, lesson.slug]),
                        {"orders": lesson.solution}, HTTP_HX_REQUEST="true").content.decode()
     assert "lesson-solved" in page and "<svg" in page
+
+
+def test_empty_orders_are_refused_with_a_sentence_and_a_hint(client):
+    page = client.post(TRY, {"orders": "  "}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Write your orders first." in page and "lesson-refused" in page
+    assert str(LESSON.hints[0])[:20] in page.replace("&#x27;", "'")
+
+
+def test_a_lesson_reads_in_french(client, settings):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    lesson = game_lessons("final-act")[0]
+    page = client.get(reverse("lessons:lesson", args=["final-act", lesson.slug])).content.decode()
+    assert "Le cône de tir" in page and "Jouer ces ordres" in page
+    index = client.get(reverse("lessons:index")).content.decode()
+    assert "Apprendre les jeux" in index
