@@ -119,9 +119,11 @@ def test_trying_needs_a_post(client):
     assert client.get(TRY).status_code == 405
 
 
-def test_the_menu_the_lobby_and_the_rules_link_to_the_lessons(client):
+def test_the_menu_home_the_lobby_and_the_rules_link_to_the_lessons(client, make_user):
     learn = reverse("lessons:index")
     assert learn in client.get(reverse("games:lobby")).content.decode()
+    client.force_login(make_user("learner"))
+    assert client.get(reverse("home")).content.decode().count(f'href="{learn}"') == 2
     rules = client.get(reverse("games:rules", args=[GAME])).content.decode()
     assert reverse("lessons:game", args=[GAME]) in rules
 
