@@ -29,9 +29,9 @@ class Lesson:
     success: Any = ""
     seats: int = 2
     # Simultaneous phases: what each other seat submits, in the text grammar ("" = the
-    # engine's default sheet). Sequential and continuous ones: actions applied after the
-    # learner's, in order: [{"seat": n, "text": "..."}].
-    opponents: Mapping[int, str] = field(default_factory=dict)
+    # engine's default sheet), or {"bot": name} for the game's bot. Sequential and continuous
+    # ones: actions applied after the learner's, in order: [{"seat": n, "text": "..."}].
+    opponents: Mapping[int, Any] = field(default_factory=dict)
     then: tuple[Mapping[str, Any], ...] = ()
     seed: int = 1
 

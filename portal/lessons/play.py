@@ -73,9 +73,7 @@ def _play(game: Game, lesson: Lesson, state: Any, text: str) -> tuple[Any, list[
         sheets = {seat: game.validate(state, seat, submission)}
         for other in prompts:
             if other != seat:
-                orders = lesson.opponents.get(other, "")
-                sheets[other] = (game.validate(state, other, game.parse_text(state, other, orders))
-                                 if orders else game.default_submission(state, other))
+                sheets[other] = _opponent_sheet(game, lesson, state, other, rng)
         outcome = game.resolve(state, sheets, rng)
         return outcome.state, list(outcome.events), sheets[seat]
     if prompt is None and not game.is_setting(submission):
@@ -97,6 +95,17 @@ def _play(game: Game, lesson: Lesson, state: Any, text: str) -> tuple[Any, list[
         except RuleError:
             break  # after these orders the lesson's next move cannot be played: it ends here
     return state, events, checked[0] if len(checked) == 1 else {"actions": checked}
+
+
+def _opponent_sheet(game: Game, lesson: Lesson, state: Any, seat: int, rng: Any) -> Any:
+    """What another seat submits in a simultaneous phase: the lesson's orders (text), the
+    game's bot (``{"bot": name}``), or the engine's default sheet."""
+    orders = lesson.opponents.get(seat, "")
+    if isinstance(orders, Mapping):
+        return game.validate(state, seat, game.bot_submission(state, seat, orders["bot"], rng))
+    if orders:
+        return game.validate(state, seat, game.parse_text(state, seat, orders))
+    return game.default_submission(state, seat)
 
 
 def _actions(game: Game, state: Any, seat: int, submission: Any) -> list[Any]:

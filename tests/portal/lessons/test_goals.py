@@ -49,6 +49,13 @@ def test_the_other_seats_play_the_lessons_orders():
     assert lesson_attempt(Lesson(**{**bounce.__dict__, "opponents": {}}), "C F").solved
 
 
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_another_seat_may_be_played_by_the_games_bot(bot):
+    played = lesson(goal={"outcome": [{"won": True}]}, opponents={2: {"bot": bot}})
+    attempt = lesson_attempt(played, "C F")
+    assert attempt.problems == [] and attempt.solved
+
+
 @pytest.mark.parametrize("value, pattern, holds", [
     ({"a": 1, "b": {"c": [1, 2]}}, {"b": {"c": [1, 2]}}, True),
     ({"a": 1}, {"a": 1, "b": 2}, False),
