@@ -18,7 +18,7 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Callable, Iterable
-from datetime import date
+from datetime import date, datetime
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
@@ -207,6 +207,23 @@ class GamePlugin:
             return _("gameday %(number)s of the match") % {"number": number}
         return _("gameday %(number)s of the match (%(date)s)") % {
             "number": number, "date": date_format(day, "l j F")}
+
+    # -- lessons (portal/lessons, docs/lessons.md) -----------------------------------------
+    def lessons(self) -> list[dict[str, Any]]:
+        """This game's lessons and puzzles as data (see docs/lessons.md). The default: none."""
+        return []
+
+    def lesson_start(self, *, seats: int, options: Any, seed: int, now: datetime) -> Any:
+        """A lesson's position: the engine started from the lesson's options (a ``scenario``).
+        A game whose options cannot say everything a lesson needs builds it here; ``now`` is
+        the moment the lesson is played at (for a continuous game's gameday)."""
+        game = self.game
+        return game.start(seats, game.validate_options(options), seed)
+
+    def lesson_board(self, state: Any, seat: int) -> str:
+        """The board of a lesson's position as ``seat`` sees it (HTML; no match around it).
+        The default: the match page's board."""
+        return self.board_html(None, state, seat)
 
     def mail_bodies(self, name: str, context: dict[str, Any]) -> tuple[str, str]:
         """The text and HTML bodies of mail ``name`` (phase_opened, reminder, gameday_opened,

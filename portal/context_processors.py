@@ -15,7 +15,7 @@ SITE_LINKS = {
     "match_create": "games:match_create", "profile": "accounts_profile", "admin": "admin:index",
     "logout": "account_logout", "login": "account_login", "signup": "account_signup",
     "email": "account_email", "mail_resume": "mail_address_resume",
-    "set_language": "set_language",
+    "set_language": "set_language", "learn": "lessons:index",
 }
 
 

@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "portal.feeds",
     "portal.reports",
     "portal.timeline",
+    "portal.lessons",
 ]
 
 MIDDLEWARE = [

@@ -50,6 +50,7 @@ from engine import PhaseKind
 from games.models import Match, Phase, Submission
 from games.plugins import sheet_text
 from games.services import orders_submit
+from portal.lessons.catalogue import all_lessons
 from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -258,6 +259,8 @@ def build_world() -> World:
                   calendar_token(user=alice) + ".x", calendar_token(user=alice),
                   unsubscribe_token(user_id=alice.pk, kind=kind), push_token(subscription.pk)],
         "slug": [club.slug, *sorted(engine.games())],
+        "game": sorted(all_lessons()),
+        "lesson": [lesson.slug for found in all_lessons().values() for lesson in found],
         "request_id": ids(JoinRequest),
         "user_id": [str(u.pk) for u in (alice, bob, carol)],
         "ladder_id": [str(ladder.pk)],

@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 
 from engine import Option, Problem
 from games import plugins
-from games.final_act import options_form, rules, setup_views, views
+from games.final_act import lessons, options_form, rules, setup_views, views
+from games.final_act.board import render_board
 
 
 class FinalActPlugin(plugins.GamePlugin):
@@ -54,6 +55,13 @@ class FinalActPlugin(plugins.GamePlugin):
 
     def rules_context(self, request: Any) -> dict[str, Any]:
         return rules.rules_context()
+
+    def lessons(self) -> list[dict[str, Any]]:
+        return lessons.LESSONS
+
+    def lesson_board(self, state: Any, seat: int) -> str:
+        view = self.game.view(state, seat)
+        return str(render_board(view, seat=seat, board_id=f"lesson-board-{view['round']}"))
 
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem names its line, found by the unit or token it is about (a sheet's

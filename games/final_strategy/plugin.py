@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from engine import Problem
 from games import plugins
-from games.final_strategy import views, words
+from games.final_strategy import lessons, views, words
 from games.final_strategy.board import SEAT_COLOURS, board_context
 
 
@@ -53,6 +53,9 @@ class FinalStrategyPlugin(plugins.GamePlugin):
 
     def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
         return words.event_lines(events, seat)
+
+    def lessons(self) -> list[dict[str, Any]]:
+        return lessons.LESSONS
 
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem names its line: a turn's ``steps.N`` is the N-th step written (steps

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from engine import Problem
 from games import plugins
-from games.panzer_squadron import rules_page, views, words
+from games.panzer_squadron import lessons, rules_page, views, words
 from games.panzer_squadron.board import board_svg, legend
 
 
@@ -59,6 +59,9 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
 
     def rules_context(self, request: Any) -> dict[str, Any]:
         return rules_page.rules_context()
+
+    def lessons(self) -> list[dict[str, Any]]:
+        return lessons.LESSONS
 
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem names the line of the reply it is about: the grammar's ``clause N``

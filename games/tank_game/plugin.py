@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 
 from engine.tank_game import view as tank_view
 from games import plugins
 from games.services.continuous import logbook_window
-from games.tank_game import views
+from games.tank_game import lessons, views
 
 MAIL_ENTRIES = 15  # the latest logbook entries in a "gameday opened" e-mail
 
@@ -22,6 +23,17 @@ class TankGamePlugin(plugins.GamePlugin):
     slug = "tank-game"
     match_template = "games/tank-game/match.html"
     text_panel = False
+
+    def lessons(self) -> list[dict[str, Any]]:
+        return lessons.LESSONS
+
+    def lesson_start(self, *, seats: int, options: Any, seed: int, now: Any) -> Any:
+        return lessons.lesson_start(self.game, seats=seats, options=options, seed=seed, now=now)
+
+    def lesson_board(self, state: Any, seat: int) -> str:
+        view = self.game.view(state, seat)
+        return render_to_string("games/tank-game/partials/board_svg.html",
+                                {"svg": views.board_svg_context(view, me=seat)})
 
     def match_urls(self) -> list[URLPattern]:
         return [

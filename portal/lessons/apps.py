@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class LessonsConfig(AppConfig):
+    name = "portal.lessons"
+    label = "lessons"
+    verbose_name = "Lessons"
