@@ -118,7 +118,7 @@ class Profile(models.Model):
         help_text="Deadlines are shown in this time zone.",
     )
     channels = models.JSONField(
-        default=default_channels, blank=True, validators=[validate_channels],
+        default=default_channels, validators=[validate_channels],
         help_text="Event → the channels it goes out on (mail, push, webhook); a missing event: "
                   "its default.")
     mail_delivery = models.CharField(

@@ -74,7 +74,7 @@ class Migration(migrations.Migration):
             model_name="profile",
             name="channels",
             field=models.JSONField(
-                blank=True, default=portal.accounts.models.default_channels,
+                default=portal.accounts.models.default_channels,
                 help_text="Event → the channels it goes out on (mail, push, webhook); a missing "
                           "event: its default.",
                 validators=[portal.accounts.models.validate_channels]),
