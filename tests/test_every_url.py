@@ -249,7 +249,7 @@ def build_world() -> World:
         "phase_number": ["1", "2"],
         "token": [world.matches["toy-duel"].invite_token, club.invite_token,
                   calendar_token(user=alice) + ".x", calendar_token(user=alice),
-                  unsubscribe_token(user_id=alice.pk, kind=kind), push_token(subscription.pk)],
+                  unsubscribe_token(user_id=alice.pk, target=kind), push_token(subscription.pk)],
         "slug": [club.slug, *sorted(engine.games())],
         "request_id": ids(JoinRequest),
         "user_id": [str(u.pk) for u in (alice, bob, carol)],

@@ -111,7 +111,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     context: dict[str, Any] = {"kind": target_label(name), "token": token, "target": name}
     if request.method == "POST":
         mail_opt_out(user_id=user_id, target=name)
-        context["done"] = True
+        # The undo button, for the player signed in here (others use their profile).
+        context.update(done=True, mine=request.user.is_authenticated
+                       and request.user.pk == user_id)
     return render(request, "mail/unsubscribe.html", context)
 
 

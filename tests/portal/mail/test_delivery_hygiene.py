@@ -8,14 +8,14 @@ import re
 from email.message import EmailMessage
 
 import pytest
-from django.contrib.auth import get_user_model
 from anymail.signals import AnymailTrackingEvent, tracking
+from django.contrib.auth import get_user_model
 from django.core.mail.backends.smtp import EmailBackend
 from django.db import transaction
 
-from portal.mail import services
 from portal.accounts.models import Profile
 from portal.accounts.notifications import wants
+from portal.mail import services
 from portal.mail.models import FailingAddress, InboundMessage, OutgoingEmail
 from portal.mail.tokens import reply_address
 
@@ -62,6 +62,7 @@ def test_notifications_carry_one_click_unsubscribe_that_turns_that_events_mail_o
     response = client.post(path, {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200 and b"no more" in response.content
     assert "Your move" in response.content.decode()
+    assert "Turn them back on" not in response.content.decode()  # not signed in: the profile
     alice = get_user_model().objects.get(pk=duel.alice.pk)
     assert alice.profile.channels["your_move"] == ["push", "webhook"]  # only the mail is off
     assert not wants(alice, "your_move", "mail") and wants(alice, "your_move", "push")
@@ -206,8 +207,10 @@ def test_links_in_mails_sent_before_the_per_event_choices_still_work(duel, clien
     from portal.mail.unsubscribe import unsubscribe_url
 
     url = unsubscribe_url(user_id=duel.alice.pk, target="phase_opened")
+    client.force_login(duel.alice)
     response = client.post(url.removeprefix("https://tanks.example.test"))
     assert response.status_code == 200
+    assert "Turn them back on" in response.content.decode()  # her own: the undo is offered
     alice = get_user_model().objects.get(pk=duel.alice.pk)
     assert not wants(alice, "your_move", "mail") and not wants(alice, "gameday", "mail")
     assert wants(alice, "reminder", "mail")
