@@ -79,11 +79,14 @@ def wants(user: Any, event: str, channel: str) -> bool:
     return bool(users_wanting([user], event, channel))
 
 
-def seated(match: Match | int, numbers: Iterable[int] | None = None) -> list[Seat]:
-    """The seats of the match still held by a player (not forfeited), with users and profiles
-    (one query); only seats ``numbers`` when given."""
-    seats = (Seat.objects.filter(match=match, user__isnull=False)
-             .exclude(status=Seat.Status.FORFEITED).select_related("user", "user__profile"))
+def seated(match: Match | int, numbers: Iterable[int] | None = None,
+           forfeited: bool = False) -> list[Seat]:
+    """The match's seats held by a player (and not forfeited, unless ``forfeited``), with users
+    and profiles, in one query; only seats ``numbers`` when given."""
+    seats = Seat.objects.filter(match=match, user__isnull=False).select_related(
+        "user", "user__profile")
+    if not forfeited:
+        seats = seats.exclude(status=Seat.Status.FORFEITED)
     if numbers is not None:
         seats = seats.filter(number__in=list(numbers))
     return list(seats)
@@ -93,15 +96,9 @@ def seats_wanting(match: Match | int, event: str, channel: str,
                   numbers: Iterable[int] | None = None) -> list[Seat]:
     """The match's seats (of ``numbers``) whose player wants ``event`` on ``channel``: the
     seats that left hear nothing; a forfeited seat hears the result only."""
-    seats = seated(match, numbers)
-    if event == Event.MATCH_ENDED:
-        seats += list(Seat.objects.filter(match=match, status=Seat.Status.FORFEITED,
-                                          user__isnull=False)
-                      .select_related("user", "user__profile"))
-        if numbers is not None:
-            seats = [seat for seat in seats if seat.number in set(numbers)]
+    seats = seated(match, numbers, forfeited=event == Event.MATCH_ENDED)
     wanting = {user.pk for user in users_wanting([s.user for s in seats], event, channel)}
-    return sorted((seat for seat in seats if seat.user_id in wanting), key=lambda s: s.number)
+    return [seat for seat in seats if seat.user_id in wanting]
 
 
 def digest_reader(user: Any) -> bool:

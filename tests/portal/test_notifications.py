@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
+from django.utils import translation
 
 from games import services as games_services
 from portal.accounts.models import Event, Profile, default_channels
@@ -192,7 +193,15 @@ def test_the_table_needs_a_login_and_a_post(client, make_user):
     assert client.get(URL).status_code == 405
 
 
-def test_the_table_reads_in_french(client, make_user):
+@pytest.fixture
+def back_to_english():
+    """A French page leaves French active in this thread: texts made later by code that does
+    not choose a language (an audit summary) must not read in French."""
+    yield
+    translation.deactivate()
+
+
+def test_the_table_reads_in_french(client, make_user, back_to_english):
     alice = make_user("alice")
     profile_update(user=alice, language="fr")
     client.force_login(alice)
