@@ -257,7 +257,7 @@ def build_world() -> World:
         "phase_number": ["1", "2"],
         "token": [world.matches["toy-duel"].invite_token, club.invite_token,
                   calendar_token(user=alice) + ".x", calendar_token(user=alice),
-                  unsubscribe_token(user_id=alice.pk, kind=kind), push_token(subscription.pk)],
+                  unsubscribe_token(user_id=alice.pk, target=kind), push_token(subscription.pk)],
         "slug": [club.slug, *sorted(engine.games())],
         "game": sorted(all_lessons()),
         "lesson": [lesson.slug for found in all_lessons().values() for lesson in found],

@@ -9,17 +9,18 @@ from django.conf import settings
 from django.urls import reverse
 
 from competitions.models import ClubInvitation, Entry, Pairing, Round, Tournament
+from portal.accounts.models import Event
+from portal.accounts.notifications import wants
 from portal.mail.models import OutgoingEmail
-from portal.mail.services.notify import wants
 from portal.mail.services.outbox import email_queue
 
 KIND = OutgoingEmail.Kind.COMPETITION
 
 
 def _wants_mail(user: Any) -> bool:
-    """A member's competition mails: unless their setting is "nothing", they unsubscribed
-    from this kind (the link in each of these mails) or their address is failing."""
-    return wants(user, KIND)
+    """A member's round and result mails: unless they turned them off (on their profile or
+    with the link in each of these mails) or their address is failing."""
+    return wants(user, Event.ROUND_STARTED, "mail")
 
 
 def _url(name: str, *args: Any) -> str:
@@ -43,7 +44,7 @@ def round_started_mail(*, tournament: Tournament, round_: Round) -> None:
     for pairing in Pairing.objects.filter(round=round_).select_related(
             "first__user", "second__user", "match"):
         entry_ids = pairing.pod or [e for e in (pairing.first_id, pairing.second_id) if e]
-        entries = Entry.objects.filter(pk__in=entry_ids).select_related("user")
+        entries = Entry.objects.filter(pk__in=entry_ids).select_related("user", "user__profile")
         names = {e.pk: e.name for e in entries}
         for entry in entries:
             if entry.is_bot or not _wants_mail(entry.user):
@@ -81,7 +82,7 @@ def tournament_finished_mail(*, tournament: Tournament) -> None:
                       for row in rows[:10])
     page = _url("competitions:tournament", tournament.pk)
     for entry in Entry.objects.filter(tournament=tournament, user__isnull=False) \
-            .select_related("user"):
+            .select_related("user", "user__profile"):
         if not _wants_mail(entry.user):
             continue
         mine = next((row for row in rows if row["entry_id"] == entry.pk), None)

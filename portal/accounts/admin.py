@@ -7,8 +7,8 @@ from portal.accounts.models import Profile
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ["user", "time_zone", "notifications", "reminder_hours", "updated_at"]
-    list_filter = ["notifications", "time_zone"]
+    list_display = ["user", "time_zone", "mail_delivery", "reminder_hours", "updated_at"]
+    list_filter = ["mail_delivery", "time_zone"]
     search_fields = ["user__username", "user__email"]
     list_select_related = ["user"]
     raw_id_fields = ["user"]
@@ -18,7 +18,7 @@ class ProfileAdmin(admin.ModelAdmin):
 class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False
-    fields = ["time_zone", "notifications", "reminder_hours"]
+    fields = ["time_zone", "mail_delivery", "channels", "reminder_hours"]
 
 
 User = get_user_model()

@@ -1,7 +1,9 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from clocks.services import active_hours_of
-from portal.accounts.models import Profile, time_zone_choices
+from portal.accounts.models import Channel, Event, Profile, time_zone_choices
+from portal.accounts.notifications import DELIVERED
 
 
 class ProfileForm(forms.ModelForm):
@@ -35,14 +37,70 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["time_zone", "language", "notifications", "reminder_hours", "chat_handle"]
-        widgets = {"notifications": forms.RadioSelect}
-        labels = {
-            "notifications": "E-mail me about",
-            "reminder_hours": "Deadline reminders (hours before)",
-            "chat_handle": "Chat handle",
-        }
+        fields = ["time_zone", "language", "reminder_hours", "chat_handle"]
+        labels = {"reminder_hours": "Deadline reminders (hours before)",
+                  "chat_handle": "Chat handle"}
 
 
 class LeaveForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=366, label="Days of leave, from now")
+
+
+# The choices of one event's row, as columns of the profile's table.
+NONE, MAIL, PUSH, BOTH = "none", "mail", "push", "both"
+COLUMNS = [(NONE, _("Nothing")), (MAIL, _("E-mail")), (PUSH, _("Push")), (BOTH, _("Both"))]
+SENT_ON = {NONE: set(), MAIL: {Channel.MAIL}, PUSH: {Channel.PUSH},
+           BOTH: {Channel.MAIL, Channel.PUSH}}
+
+
+class NotificationsForm(forms.Form):
+    """One row per event the site delivers: nothing, e-mail, push or both (push only for a
+    player with a push device, and for the events pushed), and how the mails come."""
+
+    mail_delivery = forms.ChoiceField(
+        label=_("Your matches' e-mails"), choices=Profile.Delivery.choices,
+        widget=forms.RadioSelect,
+        help_text=_("A daily digest replaces the e-mails of your move, round reports, "
+                    "reminders, results and gamedays."))
+
+    def __init__(self, *args, profile: Profile, has_push: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.profile, self.has_push = profile, has_push
+        self.initial.setdefault("mail_delivery", profile.mail_delivery)
+        for event in self.events():
+            channels = profile.channels_of(event) & self.offered(event)
+            self.fields[event] = forms.ChoiceField(
+                label=Event(event).label, widget=forms.RadioSelect,
+                choices=[(key, label) for key, label in COLUMNS
+                         if SENT_ON[key] <= self.offered(event)],
+                error_messages={"invalid_choice": _(
+                    "“%(value)s” is not one of the choices of this event.")})
+            self.initial.setdefault(event, next(
+                key for key, sent in SENT_ON.items() if sent == channels))
+
+    @staticmethod
+    def events() -> list[str]:
+        return [event for event in Event.values if DELIVERED[event]]
+
+    def offered(self, event: str) -> set[str]:
+        return {c for c in DELIVERED[event] if c != Channel.PUSH or self.has_push}
+
+    def rows(self) -> list[dict]:
+        """The table: each event's label, errors and one radio button (or None) per column."""
+        rows = []
+        for event in self.events():
+            field = self[event]
+            buttons = {widget.data["value"]: widget for widget in field.subwidgets}
+            rows.append({"field": field,
+                         "cells": [buttons.get(key) for key, _label in COLUMNS]})
+        return rows
+
+    def channels(self) -> dict[str, list[str]]:
+        """Every event's channels after this form: the offered ones as chosen, the rest (an
+        event not shown, push without a device, webhooks) as they were."""
+        channels = {}
+        for event in Event.values:
+            kept = self.profile.channels_of(event) - self.offered(event)
+            chosen = SENT_ON[self.cleaned_data[event]] if event in self.fields else set()
+            channels[event] = sorted(kept | chosen)
+        return channels

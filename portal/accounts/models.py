@@ -63,12 +63,57 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(f"“{value}” is not a known time zone.", code="invalid")
 
 
+class Event(models.TextChoices):
+    """What a player can hear about; each is delivered on the channels they chose for it."""
+
+    YOUR_MOVE = "your_move", _("Your move (a phase opened in which you must act)")
+    PHASE_RESOLVED = "phase_resolved", _("Round report (a phase was resolved)")
+    MATCH_ENDED = "match_ended", _("Result (a match of yours ended)")
+    REMINDER = "reminder", _("Deadline reminder")
+    GAMEDAY = "gameday", _("A gameday began")
+    LEAVE = "leave", _("Leave and holidays")
+    ROUND_STARTED = "round_started", _("Tournament rounds and results")
+    MESSAGE = "message", _("Messages in a match")
+
+
+class Channel(models.TextChoices):
+    MAIL = "mail", _("E-mail")
+    PUSH = "push", _("Push")
+    WEBHOOK = "webhook", _("Webhook")
+
+
+# Mail and push as a new player gets them (and as "your move and results" gave them before the
+# per-event choices): every push the site sends, mail for all but round reports; webhooks (set
+# up on purpose) get everything.
+DEFAULT_MAIL = {Event.YOUR_MOVE, Event.MATCH_ENDED, Event.REMINDER, Event.GAMEDAY, Event.LEAVE,
+                Event.ROUND_STARTED, Event.MESSAGE}
+DEFAULT_PUSH = {Event.YOUR_MOVE, Event.MATCH_ENDED, Event.REMINDER, Event.GAMEDAY, Event.MESSAGE}
+
+
+def default_channels() -> dict[str, list[str]]:
+    """Event key → the channels it goes out on."""
+    return {event: [channel for channel, on in (
+        (Channel.MAIL, event in DEFAULT_MAIL), (Channel.PUSH, event in DEFAULT_PUSH),
+        (Channel.WEBHOOK, True)) if on] for event in Event.values}
+
+
+def validate_channels(value: object) -> None:
+    """A mapping of known events to lists of known channels (a missing event: its default)."""
+    if not isinstance(value, dict):
+        raise ValidationError("Notification channels must be a mapping of events.",
+                              code="invalid")
+    for event, channels in value.items():
+        if event not in Event.values:
+            raise ValidationError(f"“{str(event)[:30]}” is not an event.", code="invalid")
+        if not isinstance(channels, list) or not set(channels) <= set(Channel.values):
+            raise ValidationError(f"The channels of “{event}” must be a list of "
+                                  f"{', '.join(Channel.values)}.", code="invalid")
+
+
 class Profile(models.Model):
-    class Notifications(models.TextChoices):
-        EVERY_EVENT = "all", "Every event of my matches"
-        MY_TURN = "turn", "Only “your move” and results"
-        DAILY_DIGEST = "digest", "A daily digest"
-        NOTHING = "none", "Nothing"
+    class Delivery(models.TextChoices):
+        IMMEDIATE = "now", _("Each e-mail as it happens")
+        DAILY_DIGEST = "digest", _("One daily digest of my matches")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
@@ -79,9 +124,14 @@ class Profile(models.Model):
         validators=[validate_time_zone],
         help_text="Deadlines are shown in this time zone.",
     )
-    notifications = models.CharField(
-        max_length=10, choices=Notifications.choices, default=Notifications.MY_TURN
-    )
+    channels = models.JSONField(
+        default=default_channels, validators=[validate_channels],
+        help_text="Event → the channels it goes out on (mail, push, webhook); a missing event: "
+                  "its default.")
+    mail_delivery = models.CharField(
+        max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE,
+        help_text="A daily digest replaces the mails of match events (your move, reports, "
+                  "reminders, results, gamedays).")
     reminder_hours = models.CharField(
         max_length=60,
         blank=True,
@@ -109,6 +159,11 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"
+
+    def channels_of(self, event: str) -> set[str]:
+        """The channels ``event`` goes out on for this player."""
+        stored = (self.channels or {}).get(event)
+        return set(stored if stored is not None else default_channels()[event])
 
     @property
     def reminders(self) -> list[int]:

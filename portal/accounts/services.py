@@ -52,3 +52,15 @@ def profile_update(*, user: AbstractBaseUser, active_from: time | None | object 
     except HoursError as error:
         raise ValidationError(str(error), code="invalid") from None
     return profile
+
+
+@transaction.atomic
+def notifications_update(*, user: AbstractBaseUser, channels: dict[str, list[str]],
+                         mail_delivery: str) -> Profile:
+    """Save the player's notification choices after full validation (ValidationError says
+    what is wrong)."""
+    profile = Profile.objects.select_for_update().get(pk=profile_ensure(user=user).pk)
+    profile.channels, profile.mail_delivery = channels, mail_delivery
+    profile.full_clean(exclude=["user"])
+    profile.save(update_fields=["channels", "mail_delivery", "updated_at"])
+    return profile

@@ -36,5 +36,6 @@ def _wrapped(pattern: URLPattern) -> URLPattern:
 urlpatterns = [
     path("profile/", views.profile_edit, name="accounts_profile"),
     path("profile/leave/", views.leave, name="accounts_leave"),
+    path("profile/notifications/", views.notifications, name="accounts_notifications"),
     *(_wrapped(pattern) for pattern in allauth_account_urls.urlpatterns),
 ]

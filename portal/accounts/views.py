@@ -5,13 +5,17 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.models import Leave, LeaveExtension
 from games.services import ServiceError, leave_take, vacation_bank
 from games.views.access import status_for
-from portal.accounts.forms import LeaveForm, ProfileForm
-from portal.accounts.services import profile_ensure, profile_update
+from portal.accounts.forms import COLUMNS, LeaveForm, NotificationsForm, ProfileForm
+from portal.accounts.models import Profile
+from portal.accounts.services import notifications_update, profile_ensure, profile_update
+from portal.push.models import PushSubscription
 
 
 @login_required
@@ -34,14 +38,43 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", _context(request, form))
 
 
+def _notifications_form(profile: Profile, data: dict | None = None) -> NotificationsForm:
+    """Push is offered to a player with a push device only."""
+    has_push = PushSubscription.objects.filter(user_id=profile.user_id).exists()
+    return NotificationsForm(data, profile=profile, has_push=has_push)
+
+
 def _context(request: HttpRequest, form: ProfileForm, leave_form: LeaveForm | None = None,
-             leave_error: str = "") -> dict:
-    """The profile page: the settings form, and the vacation bank with the player's leaves and
-    the deadlines each one moved."""
+             leave_error: str = "", notifications_form: NotificationsForm | None = None
+             ) -> dict:
+    """The profile page: the settings form, the notification choices, and the vacation bank
+    with the player's leaves and the deadlines each one moved."""
     leaves = list(Leave.objects.filter(user=request.user).prefetch_related(Prefetch(
         "extensions", LeaveExtension.objects.select_related("match").defer("match__state")))[:10])
     return {"form": form, "bank": vacation_bank(user=request.user), "leaves": leaves,
-            "leave_form": leave_form or LeaveForm(), "leave_error": leave_error}
+            "leave_form": leave_form or LeaveForm(), "leave_error": leave_error,
+            "notifications_form": notifications_form or _notifications_form(form.instance),
+            "notification_columns": COLUMNS}
+
+
+@login_required
+@require_POST
+def notifications(request: HttpRequest) -> HttpResponse:
+    """Save the notification table; a bad choice shows the page again with what is wrong."""
+    profile = profile_ensure(user=request.user)
+    form = _notifications_form(profile, request.POST)
+    if form.is_valid():
+        try:
+            notifications_update(user=request.user, channels=form.channels(),
+                                 mail_delivery=form.cleaned_data["mail_delivery"])
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Notification choices saved."))
+            return redirect(reverse("accounts_profile") + "#notifications")
+    return render(request, "accounts/profile.html",
+                  _context(request, ProfileForm(instance=profile), notifications_form=form),
+                  status=400)
 
 
 @login_required

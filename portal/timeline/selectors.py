@@ -39,7 +39,7 @@ from games.models import (
     Seat,
     Submission,
 )
-from portal.mail.models import FailingAddress, MailOptOut, OutgoingEmail
+from portal.mail.models import FailingAddress, OutgoingEmail
 from portal.push.models import PushMessage, PushSubscription
 
 AT = "j F Y, H:i T"
@@ -69,12 +69,6 @@ SOURCES = {
     "bot": gettext_lazy("by a bot"),
     "default": gettext_lazy("by default (missed deadline)"),
     "schedule": gettext_lazy("on schedule"),
-}
-MAIL_SETTINGS = {
-    "all": gettext_lazy("every event of your matches"),
-    "turn": gettext_lazy("only “your move” and results"),
-    "digest": gettext_lazy("a daily digest"),
-    "none": gettext_lazy("nothing"),
 }
 FAILING = {
     "bounce": gettext_lazy("mail to it bounced"),
@@ -415,7 +409,8 @@ def _stuck(match: Match, group_at: Any) -> None:
 def _why_no_mail(viewer: Viewer) -> list[str]:
     """What keeps mail or pushes from the viewer, in their words: their address, their
     settings, unsubscriptions, devices."""
-    from portal.mail.services.notify import profile_of
+    from portal.accounts.models import Channel, Event, Profile
+    from portal.accounts.notifications import DELIVERED, profile_of
 
     user, notices = viewer.user, []
     address = (user.email or "").strip().lower()
@@ -427,13 +422,13 @@ def _why_no_mail(viewer: Viewer) -> list[str]:
             notices.append(_("Nothing is mailed to your address since %(at)s: %(why)s. Say it "
                              "works again in your settings.") % {
                 "at": dates.date(failing.first_at, AT), "why": FAILING.get(failing.reason, "")})
-    setting = profile_of(user).notifications
-    notices.append(_("Your mail setting: %(setting)s.") % {
-        "setting": MAIL_SETTINGS.get(setting, setting)})
-    opted = [str(MAIL_KINDS.get(kind, kind)) for kind in MailOptOut.objects.filter(
-        user=user).values_list("kind", flat=True)]
-    if opted:
-        notices.append(_("You unsubscribed from: %(kinds)s.") % {"kinds": ", ".join(opted)})
+    profile = profile_of(user)
+    if profile.mail_delivery == Profile.Delivery.DAILY_DIGEST:
+        notices.append(_("Your matches' news comes in one daily digest, not mail by mail."))
+    off = [str(event.label) for event in Event
+           if Channel.MAIL in DELIVERED[event] and Channel.MAIL not in profile.channels_of(event)]
+    if off:
+        notices.append(_("You chose no e-mail for: %(events)s.") % {"events": "; ".join(off)})
     devices = PushSubscription.objects.filter(user=user).aggregate(
         count=Count("pk"), moves=Count("pk", filter=Q(your_move=True)),
         reminders=Count("pk", filter=Q(reminders=True)),

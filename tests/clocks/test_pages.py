@@ -23,7 +23,7 @@ TOKYO = "Asia/Tokyo"
 
 
 def profile_data(**overrides):
-    data = {"time_zone": TOKYO, "notifications": "all", "reminder_hours": "24"}
+    data = {"time_zone": TOKYO, "reminder_hours": "24"}
     data.update(overrides)
     return data
 

@@ -356,7 +356,7 @@ def test_round_mails_can_be_unsubscribed_from_like_the_match_mails(club):
     club_, owner, members = club(4)
     tournament = create(club_, owner, rounds_planned=2)
     register_all(tournament, members)
-    assert mail_opt_out(user_id=members[0].pk, kind="competition")
+    assert mail_opt_out(user_id=members[0].pk, target="round_started")
     services.tournament_start(tournament_id=tournament.pk, by=owner)
     mails = OutgoingEmail.objects.filter(dedupe_key__startswith=f"tournament:{tournament.pk}:")
     assert sorted(mail.user_id for mail in mails) == sorted(user.pk for user in members[1:])

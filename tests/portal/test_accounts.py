@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from portal.accounts.models import Profile, parse_reminder_hours
+from portal.accounts.models import Profile, default_channels, parse_reminder_hours
 from tests.portal.builders import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
@@ -91,19 +91,20 @@ def test_password_reset_with_a_bad_email_is_a_400(client):
 def test_every_user_gets_a_profile_with_defaults():
     user = make_user("alice")
     assert user.profile.time_zone == "UTC"
-    assert user.profile.notifications == Profile.Notifications.MY_TURN
+    assert user.profile.mail_delivery == Profile.Delivery.IMMEDIATE
+    assert user.profile.channels == default_channels()
     assert user.profile.reminders == [24, 1]
 
 
-def test_profile_page_saves_time_zone_and_notifications(client):
+def test_profile_page_saves_time_zone_and_reminders(client):
     user = make_user("alice")
     client.force_login(user)
     assert client.get(reverse("accounts_profile")).status_code == 200
     response = client.post(reverse("accounts_profile"), {
-        "time_zone": "Europe/Paris", "notifications": "digest", "reminder_hours": "1, 48"})
+        "time_zone": "Europe/Paris", "reminder_hours": "1, 48"})
     assert response.status_code == 302
     user.profile.refresh_from_db()
-    assert (user.profile.time_zone, user.profile.notifications) == ("Europe/Paris", "digest")
+    assert user.profile.time_zone == "Europe/Paris"
     assert user.profile.reminders == [48, 1]
     page = client.get(reverse("games:lobby")).content.decode()
     assert "Europe/Paris" in page
@@ -111,20 +112,20 @@ def test_profile_page_saves_time_zone_and_notifications(client):
 
 @pytest.mark.parametrize("field, value, message", [
     ("time_zone", "Mars/Olympus", "Select a valid choice."),
-    ("notifications", "sometimes", "Select a valid choice."),
+    ("language", "tlh", "Select a valid choice."),
     ("reminder_hours", "24,soon", "“soon” is not a whole number of hours"),
     ("reminder_hours", "24,9999", "9999 is out of range"),
 ])
 def test_bad_profile_input_is_a_400_and_changes_nothing(client, field, value, message):
     user = make_user("alice")
     client.force_login(user)
-    data = {"time_zone": "Europe/Paris", "notifications": "all", "reminder_hours": "24"}
+    data = {"time_zone": "Europe/Paris", "reminder_hours": "24"}
     data[field] = value
     response = client.post(reverse("accounts_profile"), data)
     assert response.status_code == 400
     assert message in response.content.decode()
     user.profile.refresh_from_db()
-    assert user.profile.time_zone == "UTC" and user.profile.notifications == "turn"
+    assert user.profile.time_zone == "UTC" and user.profile.reminders == [24, 1]
 
 
 def test_reminder_hours_parse_and_sort_largest_first():

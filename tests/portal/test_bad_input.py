@@ -85,7 +85,7 @@ def test_a_junk_push_subscription_id_is_refused(alice_client, url_name, junk):
 def test_junk_reminder_hours_are_a_form_error(alice_client, junk):
     _, client = alice_client
     response = client.post(reverse("accounts_profile"), {
-        "time_zone": "Europe/Paris", "notifications": "all", "reminder_hours": f"24,{junk}"})
+        "time_zone": "Europe/Paris", "reminder_hours": f"24,{junk}"})
     assert response.status_code == 400  # 5,000 digits are too long for the field already
     assert junk == LONG or "is not a whole number of hours" in response.content.decode()
 

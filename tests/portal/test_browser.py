@@ -131,3 +131,23 @@ def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
     assert sealed["tokens"]["air_strike"] == {"at": "c1", "fire": ["c9", "c10"],
                                               "paid_by": ["1A", "1B"]}
     assert sealed["tokens"]["smoke"] == {"at": smoke[0]}
+
+
+def test_the_notification_table_is_used_with_the_keyboard_alone(page):
+    """Tab reaches a row's radio buttons, the arrow keys choose in the row, Enter saves."""
+    alice = make_user("alice")
+    log_in(page, "alice")
+    page.goto(page.base + "/accounts/profile/")
+    page.focus("input[name=your_move][value=mail]")  # as Tab from the row before leaves it
+    page.keyboard.press("ArrowLeft")  # to "Nothing", in the same row
+    assert page.evaluate("document.activeElement.value") == "none"
+    assert page.evaluate("document.activeElement.labels[0].textContent") == (
+        "Your move (a phase opened in which you must act): Nothing")
+    page.keyboard.press("Tab")  # to the next row, on its chosen button
+    assert page.evaluate("document.activeElement.name") == "phase_resolved"
+    page.keyboard.press("ArrowRight")  # round reports: e-mail
+    page.keyboard.press("Enter")  # submits the form
+    page.wait_for_selector("text=Notification choices saved.")
+    alice.profile.refresh_from_db()
+    assert "mail" not in alice.profile.channels["your_move"]
+    assert "mail" in alice.profile.channels["phase_resolved"]

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 import engine
 from games import plugins
 from games.models import Match
+from portal.accounts.models import Event
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.notify import (
     SeatViewRenderer,
@@ -25,7 +26,7 @@ Kind = OutgoingEmail.Kind
 
 
 def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
-    """Mail every player who may act today (and wants "your move" emails). Returns how many
+    """Mail every player who may act today (and wants gameday mails). Returns how many
     emails were created; a repeated call creates none."""
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
     if match is None or match.state is None:
@@ -37,8 +38,8 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     renderer = SeatViewRenderer(match.game)
     name = plugin.gameday_name(match, gameday)
     recipients = your_move_recipients(
-        match, prompted, lambda seat: f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}"
-    )
+        match, prompted, lambda seat: f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}",
+        Event.GAMEDAY)
     for seat, key in recipients:
         context = _base_context(match, seat, game)
         address = reply_address(match_id=match.pk, seat_number=seat.number,

@@ -12,15 +12,18 @@ from games.models import Leave
 from games.services import vacation_bank
 from games.services.moderation import duration_text
 from games.services.timing import seat_due, uses_clock
+from portal.accounts.models import Event
+from portal.accounts.notifications import wants
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.notify import language_of, local_time, match_url, render
 from portal.mail.services.outbox import email_queue
 
 
 def leave_taken_notify(*, leave_id: Any) -> int:
-    """Queue the confirmation once (dedupe key per leave). Returns 1 if queued, else 0."""
-    leave = Leave.objects.select_related("user").filter(pk=leave_id).first()
-    if leave is None or not leave.user.email:
+    """Queue the confirmation once (dedupe key per leave) if the player wants it. Returns 1 if
+    queued, else 0."""
+    leave = Leave.objects.select_related("user", "user__profile").filter(pk=leave_id).first()
+    if leave is None or not wants(leave.user, Event.LEAVE, "mail"):
         return 0
     user = leave.user
     bank = vacation_bank(user=user, now=leave.starts_at)

@@ -31,7 +31,8 @@ from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from games.services import timing
 from games.services.moderation import duration_text
-from portal.accounts.models import Profile
+from portal.accounts.models import Event, Profile
+from portal.accounts.notifications import digest_reader, profile_of, seats_wanting
 from portal.mail import bodies
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.outbox import email_queue
@@ -39,44 +40,11 @@ from portal.mail.tokens import reply_address
 
 logger = logging.getLogger(__name__)
 Kind = OutgoingEmail.Kind
-Pref = Profile.Notifications
-
-# Which preferences want which kind of email.
-WANTS = {
-    Kind.PHASE_OPENED: {Pref.EVERY_EVENT, Pref.MY_TURN},
-    Kind.REMINDER: {Pref.EVERY_EVENT, Pref.MY_TURN},
-    Kind.PHASE_RESOLVED: {Pref.EVERY_EVENT},
-    Kind.MATCH_ENDED: {Pref.EVERY_EVENT, Pref.MY_TURN},
-    Kind.DIGEST: {Pref.DAILY_DIGEST},
-    # (a tournament's rounds and results come at its pace, whatever the match mails' setting)
-    Kind.COMPETITION: {Pref.EVERY_EVENT, Pref.MY_TURN, Pref.DAILY_DIGEST},
-}
-
-
-def profile_of(user: Any) -> Profile:
-    """The user's profile, or unsaved defaults for a user without one. Read once per user
-    object (the seats' queries join it in: ``select_related("user__profile")``), not once
-    for each of the language, the time zone and the mail preferences of every mail."""
-    try:
-        return user.profile
-    except Profile.DoesNotExist:
-        user.profile = Profile(user=user)  # kept on the user object: not read again
-        return user.profile
 
 
 def language_of(user: Any) -> str:
     """The language the player's mails are written in (their profile's, else the site's)."""
     return getattr(profile_of(user), "language", "") or settings.LANGUAGE_CODE
-
-
-def wants(user: Any, kind: str) -> bool:
-    """Whether ``user`` gets mail ``kind``: their setting allows it, they did not unsubscribe
-    from it, and their address is not failing."""
-    from portal.mail.models import FailingAddress, MailOptOut
-
-    return (bool(user.email) and profile_of(user).notifications in WANTS[kind]
-            and not MailOptOut.objects.filter(user=user, kind=kind).exists()
-            and not FailingAddress.objects.filter(address=user.email.strip().lower()).exists())
 
 
 def local_time(moment: datetime | None, user: Any) -> str:
@@ -250,21 +218,13 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
             "reply_to": context["reply_address"]}
 
 
-def _human_seats(match: Match | int) -> list[Seat]:
-    """The match's (or match id's) seats taken by players, with their users and profiles."""
-    return list(Seat.objects.filter(match=match, user__isnull=False)
-                .select_related("user", "user__profile"))
-
-
 def your_move_recipients(
-    match: Match, prompted: Iterable[int], key_for: Callable[[Seat], str]
+    match: Match, prompted: Iterable[int], key_for: Callable[[Seat], str],
+    event: str = Event.YOUR_MOVE,
 ) -> Iterator[tuple[Seat, str]]:
-    """(seat, dedupe key) of each prompted human seat that wants "your move" mail and has not
-    been sent this one yet."""
-    prompted = set(prompted)
-    for seat in _human_seats(match):
-        if seat.number not in prompted or not wants(seat.user, Kind.PHASE_OPENED):
-            continue
+    """(seat, dedupe key) of each prompted seat whose player wants ``event`` by mail and has
+    not been sent this one yet."""
+    for seat in seats_wanting(match, event, "mail", numbers=prompted):
         key = key_for(seat)
         if not OutgoingEmail.objects.filter(dedupe_key=key).exists():
             yield seat, key
@@ -302,7 +262,7 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
     if finished:
         return 0
     # Who wants round reports first (most players do not): nothing else is read without one.
-    readers = [seat for seat in _human_seats(match_id) if wants(seat.user, Kind.PHASE_RESOLVED)]
+    readers = seats_wanting(match_id, Event.PHASE_RESOLVED, "mail")
     if not readers:
         return 0
     match = Match.objects.filter(pk=match_id).first()
@@ -356,9 +316,7 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
         "-number").first()
     created = 0
     renderer = SeatViewRenderer(match.game)
-    for seat in _human_seats(match):
-        if not wants(seat.user, Kind.MATCH_ENDED):
-            continue
+    for seat in seats_wanting(match, Event.MATCH_ENDED, "mail"):
         winners = {int(w) for w in (match.result or {}).get("winners") or []}
         context = _base_context(match, seat, game)
         with translation.override(language_of(seat.user)):
@@ -409,11 +367,7 @@ def reminders_send(*, now: datetime | None = None) -> int:
         submitted = set(Submission.objects.filter(phase=phase).values_list(
             "seat__number", flat=True))
         renderer = SeatViewRenderer(match.game)
-        for seat in _human_seats(match):
-            if seat.number not in prompted or seat.number in submitted:
-                continue
-            if not wants(seat.user, Kind.REMINDER):
-                continue
+        for seat in seats_wanting(match, Event.REMINDER, "mail", numbers=prompted - submitted):
             hours = _due_reminder(profile_of(seat.user).reminders, phase.opened_at,
                                   timing.seat_due(match, seat.number) or phase.deadline, now)
             if hours is None:
@@ -435,15 +389,17 @@ def digests_send(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     since = now - timedelta(days=1)
     users = get_user_model().objects.filter(
-        profile__notifications=Pref.DAILY_DIGEST, seats__isnull=False
-    ).exclude(email="").distinct()
+        profile__mail_delivery=Profile.Delivery.DAILY_DIGEST, seats__isnull=False
+    ).exclude(email="").select_related("profile").distinct()
     created = 0
     for user in users:
-        if not wants(user, Kind.DIGEST):
+        if not digest_reader(user):
             continue
-        seats = Seat.objects.filter(user=user).select_related("match").filter(
-            match__status=Match.Status.ACTIVE
-        ) | Seat.objects.filter(user=user, match__finished_at__gte=since).select_related("match")
+        # A seat forfeited in a match still in play is one its player left.
+        seats = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).exclude(
+            status=Seat.Status.FORFEITED
+        ) | Seat.objects.filter(user=user, match__finished_at__gte=since)
+        seats = seats.select_related("match")
         items = []
         for seat in seats.order_by("match__deadline"):
             match = seat.match

@@ -1,6 +1,8 @@
 """Which pushes an event causes: "your move" when a phase opens (or a gameday begins) for the
 seats that must act, reminders before a deadline for the seats not in yet, and the result when
-a match ends, each to every device of the player that wants that kind. Called from the same
+a match ends, each to the players who want that event by push (their profile's choice, see
+``portal.accounts.notifications``; a player who left the match gets nothing) and to each of
+their devices that takes that kind. Called from the same
 lifecycle signals as the e-mails (delivered by the lifecycle's outbox after the commit) and
 from beat for reminders; never in a request.
 
@@ -19,12 +21,13 @@ from django.utils.translation import gettext as _
 import engine
 from games import plugins
 from games.models import Match, Phase, Seat, Submission
+from portal.accounts.models import Event
+from portal.accounts.notifications import profile_of, seats_wanting
 from portal.mail.services.notify import (
     _due_reminder,
     language_of,
     local_time,
     match_url,
-    profile_of,
     result_text,
 )
 from portal.push import vapid
@@ -68,17 +71,17 @@ def _anyone_subscribed(match_id: int) -> bool:
     return PushSubscription.objects.filter(user__seats__match_id=match_id).exists()
 
 
-def _human_seats(match: Match, numbers: set[int] | None = None) -> list[Seat]:
-    seats = (Seat.objects.filter(match=match, user__isnull=False)
-             .select_related("user", "user__profile"))
-    return [seat for seat in seats if numbers is None or seat.number in numbers]
+def match_topic(match_id: int) -> str:
+    """The topic (and the service worker's tag) of every push about one match: a device shows
+    only the newest, and an older one still unsent is dropped for it."""
+    return f"m{match_id}-move"
 
 
 def _your_move(match: Match, seats: list[Seat], key: str, body_for: Any, deadline: Any,
                now: datetime) -> int:
     devices = _devices([seat.user_id for seat in seats], Kind.YOUR_MOVE)
     created = 0
-    topic = f"m{match.pk}-move"
+    topic = match_topic(match.pk)
     for seat in seats:
         with translation.override(language_of(seat.user)):
             title = _("Your move: %(match)s") % {"match": match}
@@ -102,7 +105,7 @@ def phase_opened_push(*, match_id: int, phase_number: int) -> int:
     if match is None or phase is None or phase.status != Phase.Status.OPEN:
         return 0
     prompts = engine.get(match.game).prompts(phase.state_before)
-    seats = _human_seats(match, set(prompts))
+    seats = seats_wanting(match, Event.YOUR_MOVE, "push", numbers=prompts)
 
     def body(seat: Seat) -> str:
         return _("%(phase)s %(number)s. Deadline: %(deadline)s.") % {
@@ -120,7 +123,8 @@ def gameday_opened_push(*, match_id: int, gameday: str) -> int:
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
     if match is None or match.state is None:
         return 0
-    seats = _human_seats(match, set(engine.get(match.game).prompts(match.state)))
+    seats = seats_wanting(match, Event.GAMEDAY, "push",
+                          numbers=engine.get(match.game).prompts(match.state))
     name = capfirst(plugins.plugin_for(match.game).gameday_name(match, gameday))
 
     def body(seat: Seat) -> str:
@@ -139,10 +143,10 @@ def match_ended_push(*, match_id: int) -> int:
     if match is None or match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
         return 0
     game = engine.get(match.game)
-    seats = _human_seats(match)
+    seats = seats_wanting(match, Event.MATCH_ENDED, "push")
     devices = _devices([seat.user_id for seat in seats], Kind.RESULT)
     now, created = timezone.now(), 0
-    topic = f"m{match.pk}-move"  # the result replaces a "your move" still undelivered
+    topic = match_topic(match.pk)  # the result replaces a "your move" still undelivered
     for seat in seats:
         with translation.override(language_of(seat.user)):
             title = _("Result: %(match)s") % {"match": match}
@@ -180,9 +184,9 @@ def reminders_push(*, now: datetime | None = None) -> int:
         required = {n for n, prompt in prompts.items() if prompt.required}
         submitted = set(Submission.objects.filter(phase=phase).values_list("seat__number",
                                                                            flat=True))
-        seats = _human_seats(match, required - submitted)
+        seats = seats_wanting(match, Event.REMINDER, "push", numbers=required - submitted)
         devices = _devices([seat.user_id for seat in seats], Kind.REMINDER)
-        topic = f"m{match.pk}-move"
+        topic = match_topic(match.pk)
         for seat in seats:
             hours = _due_reminder(profile_of(seat.user).reminders, phase.opened_at,
                                   phase.deadline, now)

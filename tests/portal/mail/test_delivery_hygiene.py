@@ -4,16 +4,20 @@ answers that are never answered."""
 
 from __future__ import annotations
 
+import re
 from email.message import EmailMessage
 
 import pytest
 from anymail.signals import AnymailTrackingEvent, tracking
+from django.contrib.auth import get_user_model
 from django.core.mail.backends.smtp import EmailBackend
 from django.db import transaction
 
+from portal.accounts.models import Profile
+from portal.accounts.notifications import wants
 from portal.delivery import pipeline
 from portal.mail import services
-from portal.mail.models import FailingAddress, InboundMessage, MailOptOut, OutgoingEmail
+from portal.mail.models import FailingAddress, InboundMessage, OutgoingEmail
 from portal.mail.tokens import reply_address
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,19 +52,23 @@ def duel(eager, mailboxes, final_act_match):
     return match
 
 
-def test_notifications_carry_one_click_unsubscribe_that_turns_that_kind_off(duel, client):
+def test_notifications_carry_one_click_unsubscribe_that_turns_that_events_mail_off(duel,
+                                                                                   client):
     message = duel.alice_mail.message
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     url = str(message["List-Unsubscribe"]).strip().strip("<>")
     path = url.removeprefix("https://tanks.example.test")
+    before = Profile.objects.get(user=duel.alice).channels
     assert client.get(path).status_code == 200  # a link checker's GET changes nothing
-    assert not MailOptOut.objects.exists()
+    assert Profile.objects.get(user=duel.alice).channels == before
     response = client.post(path, {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200 and b"no more" in response.content
-    assert list(MailOptOut.objects.values_list("user", "kind")) == [
-        (duel.alice.pk, "phase_opened")]
-    from portal.mail.services.notify import wants
-    assert not wants(duel.alice, "phase_opened") and wants(duel.alice, "match_ended")
+    assert "Your move" in response.content.decode()
+    assert "Turn them back on" not in response.content.decode()  # not signed in: the profile
+    alice = get_user_model().objects.get(pk=duel.alice.pk)
+    assert alice.profile.channels["your_move"] == ["push", "webhook"]  # only the mail is off
+    assert not wants(alice, "your_move", "mail") and wants(alice, "your_move", "push")
+    assert wants(alice, "match_ended", "mail") and wants(alice, "gameday", "mail")
     assert client.post(path[:-3] + "xx/").status_code == 400  # a damaged link: clear answer
 
 
@@ -134,8 +142,7 @@ def test_anymail_bounce_and_complaint_webhooks_mark_the_address(duel, event_type
     tracking.send(sender=object, event=event, esp_name="Postmark")
     failing = FailingAddress.objects.get()
     assert (failing.address, failing.source) == (duel.bob.email, "anymail:Postmark")
-    from portal.mail.services.notify import wants
-    assert not wants(duel.bob, "phase_opened")
+    assert not wants(duel.bob, "your_move", "mail")
 
 
 def test_an_anymail_delivery_event_marks_nothing(duel):
@@ -183,17 +190,41 @@ def test_an_esp_bounce_posted_to_the_tracking_webhook_marks_the_address(duel, cl
     assert "does not exist" in failing.detail
 
 
-def test_the_profile_lists_unsubscribed_kinds_and_turns_them_back_on(duel, client):
+def test_an_unsubscribed_event_shows_off_in_the_profile_and_can_be_turned_back_on(duel,
+                                                                                 client):
     from portal.mail.unsubscribe import mail_opt_out
 
     client.force_login(duel.alice)
-    assert "unsubscribed from" not in client.get("/accounts/profile/").content.decode()
-    mail_opt_out(user_id=duel.alice.pk, kind="phase_resolved")
+    assert mail_opt_out(user_id=duel.alice.pk, target="match_ended")
+    assert not mail_opt_out(user_id=duel.alice.pk, target="match_ended")  # off already
     page = client.get("/accounts/profile/").content.decode()
-    assert "E-mails you unsubscribed from" in page and "Round report" in page
-    client.post("/mail/resubscribe/phase_resolved/")
-    assert not MailOptOut.objects.exists()
-    assert client.post("/mail/resubscribe/reply/").status_code == 302  # not a kind: no-op
+    assert re.search(r'name="match_ended" value="none"[^>]*checked', page)
+    client.post("/mail/resubscribe/match_ended/")
+    assert wants(get_user_model().objects.get(pk=duel.alice.pk), "match_ended", "mail")
+    assert client.post("/mail/resubscribe/reply/").status_code == 302  # not a target: no-op
+
+
+def test_links_in_mails_sent_before_the_per_event_choices_still_work(duel, client):
+    """Such a link names a kind of mail: "your move" stopped the gamedays' mails too."""
+    from portal.mail.unsubscribe import unsubscribe_url
+
+    url = unsubscribe_url(user_id=duel.alice.pk, target="phase_opened")
+    client.force_login(duel.alice)
+    response = client.post(url.removeprefix("https://tanks.example.test"))
+    assert response.status_code == 200
+    assert "Turn them back on" in response.content.decode()  # her own: the undo is offered
+    alice = get_user_model().objects.get(pk=duel.alice.pk)
+    assert not wants(alice, "your_move", "mail") and not wants(alice, "gameday", "mail")
+    assert wants(alice, "reminder", "mail")
+
+
+def test_a_gameday_mails_link_stops_the_gameday_mails_only(duel):
+    from portal.mail.unsubscribe import target_of
+
+    gameday = OutgoingEmail(kind="phase_opened", dedupe_key="gameday:m1:g2:u1")
+    assert target_of(gameday) == "gameday"
+    assert target_of(OutgoingEmail(kind="phase_opened", dedupe_key="phase_opened:m1:p1:u1")) \
+        == "your_move"
 
 
 class RecordingBackend(EmailBackend):

@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from games import services as games_services
 from games.models import Phase, Submission
+from portal.accounts.models import Event
+from portal.accounts.notifications import mail_set
 from portal.accounts.services import profile_update
 from portal.mail import services
 from portal.mail.models import OutgoingEmail
@@ -32,8 +34,8 @@ def play_round(match, alice="1A F", bob="2A stay"):
 
 def test_preferences_choose_the_emails(eager, mailboxes, make_user, final_act_match):
     match = final_act_match()
-    profile_update(user=match.alice, notifications="all")
-    profile_update(user=match.bob, notifications="none")
+    mail_set(user_id=match.alice.pk, events=[Event.PHASE_RESOLVED], on=True)
+    mail_set(user_id=match.bob.pk, events=Event.values, on=False)
     mailboxes.clear()
     play_round(match)
     assert sorted(subjects(mailboxes, match.alice.email)) == ["Round report", "Your move"]
@@ -100,7 +102,7 @@ def test_a_reminder_offset_longer_than_the_phase_is_skipped(eager, mailboxes, fi
 
 def test_digest_readers_get_one_email_a_day(eager, mailboxes, final_act_match):
     match = final_act_match()
-    profile_update(user=match.alice, notifications="digest")
+    profile_update(user=match.alice, mail_delivery="digest")
     mailboxes.clear()
     play_round(match)
     assert mailboxes.to(match.alice.email) == []  # no per-event mail
@@ -129,7 +131,7 @@ def test_no_email_carries_another_seats_sealed_sheet(eager, mailboxes, final_act
     receipt = Submission.objects.get(phase__match=match, seat__number=1).receipt
     deadline = Phase.objects.get(match=match, number=1).deadline
     services.reminders_send(now=deadline - timedelta(minutes=30))
-    profile_update(user=match.bob, notifications="digest")
+    profile_update(user=match.bob, mail_delivery="digest")
     services.digests_send()
     to_bob = mailboxes.to(match.bob.email)
     assert len(to_bob) == 3  # phase opened, reminder, digest

@@ -6,8 +6,9 @@ registration (static/push/sw.js), the notification permission, the POST of the s
 to the server, the device list after the reload; then, server side, a phase opening pushed
 through the outbox to the local push service (VAPID checked, payload decrypted); that decrypted
 payload delivered to the real service worker (DevTools' ServiceWorker.deliverPushMessage, the
-way the browser hands it a push), which shows the notification; and the notification's
-one-click unsubscribe run by the service worker against the server.
+way the browser hands it a push), which shows the notification; the match's result, whose
+notification replaces that one (same tag); and the notification's one-click unsubscribe run by
+the service worker against the server.
 
 Not driven: ``pushManager.subscribe`` itself. Chromium subscribes through Google's push service
 (headless: "Registration failed - permission denied"; it cannot be reached from here either),
@@ -92,7 +93,8 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
 
     # A phase opens: the lifecycle pushes "your move" through the outbox to the push service.
     match = games_services.match_create(
-        creator=alice, game="toy-duel", options={}, hours_per_phase=24, title="Browser duel",
+        creator=alice, game="toy-duel", options={"target": 1}, hours_per_phase=24,
+        title="Browser duel",
         seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}])
     [received] = push_service.wait_for(1)
     assert received.payload["title"] == "Your move: Browser duel"
@@ -113,6 +115,20 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
                       "tag": f"m{match.pk}-move", "actions": ["unsubscribe"],
                       "data": {"url": f"{page.base}/matches/{match.pk}/",
                                "unsubscribe": received.payload["unsubscribe"]}}]
+
+    # The match ends: its result, pushed with the same tag, replaces "your move" on the device.
+    for seat, user, number in ((1, alice, 2), (2, bob, 1)):
+        games_services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
+                                     phase_number=1, source="web", text=str(number))
+    result = push_service.wait_for(2)[1]
+    assert result.payload["title"] == "Result: Browser duel"
+    cdp.send("ServiceWorker.deliverPushMessage", {
+        "origin": page.base, "registrationId": registrations[scope],
+        "data": json.dumps(result.payload)})
+    shown = page.wait_for_function("""s => navigator.serviceWorker.getRegistration(s)
+        .then(r => r.getNotifications()).then(list => list.some(n => n.title.startsWith(
+          "Result")) ? list.map(n => [n.title, n.tag]) : null)""", arg=scope).json_value()
+    assert shown == [["Result: Browser duel", f"m{match.pk}-move"]]
 
     # "Stop these": the service worker posts the signed link; the device is gone.
     page.evaluate("""([s, url]) => navigator.serviceWorker.getRegistration(s).then(r => {

@@ -16,7 +16,9 @@ from django.utils import timezone
 from clocks.services import active_hours_set
 from games import services
 from games.models import DeadlineMove
-from portal.mail.models import FailingAddress, MailOptOut
+from portal.accounts.models import Profile
+from portal.accounts.notifications import profile_of
+from portal.mail.models import FailingAddress
 from tests.portal.timeline.conftest import BOB_DEVICE, SECRETS, note
 
 pytestmark = pytest.mark.django_db
@@ -92,13 +94,17 @@ def test_the_htmx_partial_is_the_same_timeline(world):
 
 def test_why_no_mail_names_a_failing_address_an_opt_out_and_no_device(world):
     FailingAddress.objects.create(address=world.bob.email, reason="bounce")
-    MailOptOut.objects.create(user=world.bob, kind="phase_resolved")
+    profile = profile_of(world.bob)
+    profile.channels = {**(profile.channels or {}), "gameday": ["push"]}
+    profile.mail_delivery = Profile.Delivery.DAILY_DIGEST
+    profile.save()
     world.bob.push_subscriptions.all().delete()
     text = page(world, "player")
     assert "Nothing is mailed to your address since" in text and "mail to it bounced" in text
-    assert "You unsubscribed from: Round report mail." in text
+    assert ("You chose no e-mail for: Round report (a phase was resolved); A gameday began."
+            in text)
     assert "No device of yours has push turned on." in text
-    assert "Your mail setting: only “your move” and results." in text
+    assert "Your matches' news comes in one daily digest, not mail by mail." in text
     # Alice is told nothing of bob's address.
     owner = page(world, "owner")
     assert "Nothing is mailed to your address" not in owner
