@@ -217,7 +217,7 @@ def test_the_table_reads_in_french(client, make_user, back_to_english):
 
 # -- the migration ---------------------------------------------------------------------------
 
-BEFORE, AFTER = ("accounts", "0003_verbose_names"), ("accounts", "0004_notification_channels")
+BEFORE, AFTER = ("accounts", "0004_profile_chat_handle"), ("accounts", "0005_notification_channels")
 
 
 @pytest.mark.django_db(transaction=True)
