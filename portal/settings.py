@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "portal.api",
     "portal.feeds",
     "portal.reports",
+    "analysis",
 ]
 
 MIDDLEWARE = [
