@@ -80,8 +80,9 @@ class PanzerSquadron(Game):
 
     def public_state(self, state: State) -> State | None:
         """Everything is on the board but the standing reactions, which only their author
-        knows: the public position has none set."""
-        return {**copy.deepcopy(state), "reactions": {}}
+        knows: in the public position every tank stands at the default reaction."""
+        return {**copy.deepcopy(state),
+                "reactions": {name: options.default_reaction() for name in state["reactions"]}}
 
     def result(self, state: State) -> Result | None:
         found = state["result"]
