@@ -163,7 +163,8 @@ def _steps(game: Game, record: Record, state: Any) -> Iterator[Step]:
         if not isinstance(subs, Mapping):
             raise RecordError(_("Phase %(number)s: “submissions” must be an object.")
                               % {"number": number})
-        sheets = {int(seat): _sheet(value) for seat, value in subs.items()}
+        sheets = {int(seat): game.validate(state, int(seat), _sheet(value))
+                  for seat, value in subs.items()}
         when = _time(phase.get("resolved_at"), at)
         rng = rng_for(record.seed, number)
         moves = {str(s): sheet_text(game, state, s, d) for s, d in sorted(sheets.items())}
