@@ -156,9 +156,11 @@ def _problems(game: Game, seat: int, error: RuleError) -> list[str]:
 
 
 def _moves_text(game: Game, state: Any, moves: dict[int, Any]) -> dict[str, str]:
+    """The moves as text: a sheet in the game's grammar, an action as typed."""
     from games.plugins import sheet_text
 
-    return {str(seat): sheet_text(game, state, seat, data) for seat, data in sorted(moves.items())}
+    return {str(seat): data.strip() if isinstance(data, str) else
+            sheet_text(game, state, seat, data) for seat, data in sorted(moves.items())}
 
 
 def analysis_play(*, analysis: Analysis, user: Any, node_id: int, orders: dict[int, str],
@@ -206,42 +208,53 @@ def _play(game: Game, state: Any, at: datetime, orders: dict[int, str], acting: 
     if not prompts:
         raise AnalysisError(_("Nobody is asked to act in this position."), status=409)
     kind = next(iter(prompts.values())).kind
+    if kind == PhaseKind.SIMULTANEOUS:
+        moves = _sheets(game, state, prompts, orders)
+        return moves, game.resolve(state, moves, rng), at
+    seat = acting if kind == PhaseKind.CONTINUOUS else min(prompts)
+    if seat not in prompts:
+        raise AnalysisError(_("Choose a seat that may act in this position."))
+    text = (orders.get(seat) or "").strip()
+    if not text:
+        raise AnalysisError(_("These orders cannot be played:"), problems=[
+            _("%(seat)s: write the orders to play.") % {"seat": game.seat_name(seat)}])
+    return {seat: text}, _actions(game, state, seat, text, at, rng), at
+
+
+def _sheets(game: Game, state: Any, prompts: dict[int, Any], orders: dict[int, str]
+            ) -> dict[int, Any]:
+    """Every prompted seat's sheet for a simultaneous phase (blank: its default)."""
     problems: list[str] = []
     moves: dict[int, Any] = {}
-    if kind != PhaseKind.CONTINUOUS:
-        wanted = sorted(prompts)
-    elif acting in prompts:
-        wanted = [acting]
-    else:
-        raise AnalysisError(_("Choose a seat that may act in this position."))
-    for seat in wanted:
+    for seat in sorted(prompts):
         text = (orders.get(seat) or "").strip()
-        if not text:
-            if kind != PhaseKind.SIMULTANEOUS:
-                problems.append(_("%(seat)s: write the orders to play.")
-                                % {"seat": game.seat_name(seat)})
-                continue
-            if not prompts[seat].required:
-                continue
-            moves[seat] = game.default_submission(state, seat)
-            continue
         try:
-            moves[seat] = seat_submission(game, state, seat, text)
+            if text:
+                moves[seat] = seat_submission(game, state, seat, text)
+            elif prompts[seat].required:
+                moves[seat] = game.default_submission(state, seat)
         except RuleError as error:
             problems += _problems(game, seat, error)
     if problems:
         raise AnalysisError(_("These orders cannot be played:"), problems=problems)
+    return moves
+
+
+def _actions(game: Game, state: Any, seat: int, text: str, at: datetime, rng: Any) -> Any:
+    """``seat``'s text applied: one action, or each of a sheet's ``actions`` in turn (a
+    continuous game's e-mail may carry several), as the lifecycle applies them."""
     try:
-        if kind == PhaseKind.SIMULTANEOUS:
-            return moves, game.resolve(state, moves, rng), at
-        current, events = state, []
-        for seat, data in sorted(moves.items()):
-            step = game.apply(current, seat, data, at, rng)
-            current, events = step.state, events + list(step.events)
+        data = game.parse_text(state, seat, text)
+        actions = data["actions"] if isinstance(data, dict) and isinstance(
+            data.get("actions"), list) else [data]
+        events: list[dict[str, Any]] = []
+        for action in actions:
+            step = game.apply(state, seat, game.validate(state, seat, action), at, rng)
+            state, events = step.state, events + list(step.events)
     except RuleError as error:
         raise AnalysisError(_("These orders cannot be played:"),
-                            problems=_problems(game, wanted[0], error)) from None
-    return moves, engine.Outcome(current, events), at
+                            problems=_problems(game, seat, error)) from None
+    return engine.Outcome(state, events)
 
 
 def _next_tick(game: Game, state: Any, at: datetime) -> datetime:

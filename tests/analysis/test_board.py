@@ -161,3 +161,35 @@ def test_a_running_match_opens_at_its_public_position_with_the_analysis_own_dice
     analysis = Analysis.objects.get()
     assert analysis.nodes[0]["state"] == match.state
     assert '"number": 5' not in str(analysis.nodes) and "salt" not in str(analysis.nodes)
+
+
+def test_a_continuous_game_acts_seat_by_seat_and_goes_on_to_its_next_event(client, make_user):
+    import random
+
+    import engine
+    from tests.portal.builders import duel
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = duel(alice, bob, game="tank-game")
+    client.force_login(alice)
+    assert start(client, match).status_code == 302
+    analysis = Analysis.objects.get()
+    page = client.get(reverse("analysis:detail", args=[analysis.token])).content.decode()
+    assert 'name="acting"' in page and 'name="tick"' in page
+    game, state = engine.get("tank-game"), analysis.nodes[0]["state"]
+    play = reverse("analysis:play", args=[analysis.token])
+    suggestion = client.get(reverse("analysis:suggest", args=[analysis.token]),
+                            {"node": "0", "seat": "2"})
+    assert suggestion.status_code == 200
+    text = game.format_text(state, 1, game.bot_submission(state, 1, "random",
+                                                           random.Random(1)))
+    assert client.post(play, {"node": "0", "acting": "1", "orders_1": text}).status_code == 302
+    refused = client.post(play, {"node": "1", "acting": "1", "orders_1": text})
+    assert refused.status_code == 400  # the tank waits out its cooldown
+    assert client.post(play, {"node": "0", "acting": "9", "orders_1": "x"}).status_code == 400
+    assert client.post(play, {"node": "0", "tick": "1"}).status_code == 302
+    analysis.refresh_from_db()
+    assert [n["parent"] for n in analysis.nodes] == [None, 0, 0]
+    assert analysis.nodes[1]["moves"] == {"1": text.strip()}
+    assert analysis.nodes[2]["label"] == "Next scheduled event"
+    assert analysis.nodes[2]["at"] >= analysis.nodes[0]["at"]
