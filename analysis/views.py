@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from analysis import board, services
@@ -41,22 +42,25 @@ def _refused(request: HttpRequest, error: AnalysisError, template: str,
 @require_safe
 def mine(request: HttpRequest) -> HttpResponse:
     """The user's analyses, and the form to upload a record."""
-    analyses = Analysis.objects.filter(owner=request.user).only(
-        "token", "title", "game", "updated_at")[:100]
-    return render(request, "analysis/mine.html", {"analyses": analyses,
-                                                  "max_mb": MAX_BYTES // 1_000_000})
+    return render(request, "analysis/mine.html", _mine_context(request))
 
 
+@csrf_exempt  # only so that a huge body is refused before anything reads it: see _upload
 @login_required
 @require_POST
 def upload(request: HttpRequest) -> HttpResponse:
-    """POST a record JSON (file field ``record``): a new analysis replaying it."""
-    context = {"analyses": Analysis.objects.filter(owner=request.user)[:100],
-               "max_mb": MAX_BYTES // 1_000_000}
+    """POST a record JSON (file field ``record``): a new analysis replaying it. A body over
+    the cap is refused on its announced length, before the CSRF check reads (and spools) it."""
+    if _content_length(request) > MAX_BYTES + 64_000:
+        return _refused(request, AnalysisError(too_large(), status=413), "analysis/mine.html",
+                        _mine_context(request))
+    return _upload(request)
+
+
+@csrf_protect
+def _upload(request: HttpRequest) -> HttpResponse:
+    uploaded = request.FILES.get("record")
     try:
-        if _content_length(request) > MAX_BYTES + 64_000:  # refused before reading the body
-            raise AnalysisError(too_large(), status=413)
-        uploaded = request.FILES.get("record")
         if uploaded is None:
             raise AnalysisError(_("No file: choose a match record (a .json file) to upload."))
         if uploaded.size > MAX_BYTES:
@@ -64,10 +68,16 @@ def upload(request: HttpRequest) -> HttpResponse:
         analysis = services.analysis_from_record(user=request.user, raw=uploaded.read(),
                                                  name=uploaded.name or "")
     except AnalysisError as error:
-        return _refused(request, error, "analysis/mine.html", context)
+        return _refused(request, error, "analysis/mine.html", _mine_context(request))
     except RecordError as error:
-        return _refused(request, AnalysisError(str(error)), "analysis/mine.html", context)
+        return _refused(request, AnalysisError(str(error)), "analysis/mine.html",
+                        _mine_context(request))
     return redirect_to(request, analysis_url(analysis))
+
+
+def _mine_context(request: HttpRequest) -> dict[str, Any]:
+    return {"analyses": Analysis.objects.filter(owner=request.user).only(
+        "token", "title", "game", "updated_at")[:100], "max_mb": MAX_BYTES // 1_000_000}
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -139,3 +139,14 @@ def test_a_huge_upload_is_refused_with_413_and_no_file_with_400(client, make_use
 def test_uploading_needs_a_login(client):
     response = upload(client, b"{}")
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_an_upload_without_the_csrf_token_is_refused(make_user):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("alice"))
+    assert upload(client, b"{}").status_code == 403
+    huge = upload(client, b" " * (MAX_BYTES + 100_000))  # refused on its length, before all
+    assert huge.status_code == 413
+    assert not Analysis.objects.exists()
