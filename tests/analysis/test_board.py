@@ -193,3 +193,16 @@ def test_a_continuous_game_acts_seat_by_seat_and_goes_on_to_its_next_event(clien
     assert analysis.nodes[1]["moves"] == {"1": text.strip()}
     assert analysis.nodes[2]["label"] == "Next scheduled event"
     assert analysis.nodes[2]["at"] >= analysis.nodes[0]["at"]
+
+
+def test_the_owner_deletes_an_analysis_and_its_link_is_gone(
+        client, toy_duel, django_capture_on_commit_callbacks):
+    match = finished_duel(toy_duel, django_capture_on_commit_callbacks)
+    client.force_login(match.alice)
+    start(client, match)
+    analysis = Analysis.objects.get()
+    page = client.get(reverse("analysis:detail", args=[analysis.token])).content.decode()
+    assert "Delete this analysis" in page
+    response = client.post(reverse("analysis:delete", args=[analysis.token]))
+    assert response.status_code == 302 and response["Location"] == reverse("analysis:mine")
+    assert client.get(reverse("analysis:detail", args=[analysis.token])).status_code == 404
