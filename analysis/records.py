@@ -126,7 +126,7 @@ def replay(game: Game, record: Record, limit: int) -> list[Step]:
                           % {"why": error}) from None
     except RuleError as error:
         raise RecordError(_("The record does not replay: %(why)s") % {"why": error}) from None
-    except (KeyError, TypeError, ValueError) as error:
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as error:
         if isinstance(error, RecordError):
             raise
         raise RecordError(_("The record does not replay: it is not in the format of this "
@@ -181,7 +181,8 @@ def _steps(game: Game, record: Record, state: Any) -> Iterator[Step]:
     if record.entries:
         for entry, after, events in game.replay_steps(state, record.seed, record.entries):
             if events is None:
-                continue
+                raise RecordError(_("The record does not replay: the engine refuses its "
+                                    "logbook entry %(seq)s.") % {"seq": entry.get("seq")})
             seat = entry.get("seat")
             label = (_("Scheduled event") if entry.get("kind") == "tick" else
                      _("%(seat)s acts") % {"seat": game.seat_name(seat)})

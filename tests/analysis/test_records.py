@@ -150,3 +150,46 @@ def test_an_upload_without_the_csrf_token_is_refused(make_user):
     huge = upload(client, b" " * (MAX_BYTES + 100_000))  # refused on its length, before all
     assert huge.status_code == 413
     assert not Analysis.objects.exists()
+
+
+@pytest.mark.parametrize("entries", [
+    [{"kind": "action", "seat": 1, "action": {"type": "move"}}],  # no seq, no time
+    [{"seq": 1, "kind": "action", "seat": "x", "action": [], "at": 5}],
+    [{"seq": 1, "kind": "tick", "at": "not a time"}],
+    [{"seq": 1, "kind": "action", "seat": 1, "action": {"type": "fly"},
+      "at": "2026-01-01T10:00:00+00:00"}],
+])
+def test_broken_logbook_entries_are_a_400(client, make_user, entries):
+    game = engine.get("tank-game")
+    record = {"game": "tank-game", "options": game.default_options(), "seats": 2, "seed": 3,
+              "phases": [], "entries": entries}
+    client.force_login(make_user("alice"))
+    response = upload(client, json.dumps(record).encode())
+    assert response.status_code == 400, response.content.decode()[-500:]
+    assert not Analysis.objects.exists()
+
+
+def test_a_logbook_game_record_replays_entry_by_entry(client, make_user):
+    from datetime import UTC, datetime, timedelta
+
+    game = engine.get("tank-game")
+    options = game.validate_options(game.default_options())
+    state, seed = game.start(2, options, 5), 5
+    at = game.next_tick_at(state, datetime(2026, 1, 5, 8, tzinfo=UTC))
+    entries = [{"seq": 1, "kind": "tick", "seat": None, "action": None, "at": at.isoformat()}]
+    state = game.tick(state, at, rng_for(seed, 1)).state
+    for seq, seat in ((2, 1), (3, 2)):
+        action = game.bot_submission(state, seat, "random", random.Random(seq))
+        when = at + timedelta(minutes=seq)
+        state = game.apply(state, seat, action, when, rng_for(seed, seq)).state
+        entries.append({"seq": seq, "kind": "action", "seat": seat, "action": action,
+                        "at": when.isoformat()})
+    record = {"game": "tank-game", "options": options, "seats": 2, "seed": seed,
+              "phases": [{"number": 1, "kind": "continuous", "submissions": {}}],
+              "entries": entries, "state_sha256": state_sha256(state)}
+    client.force_login(make_user("alice"))
+    assert upload(client, json.dumps(record).encode()).status_code == 302
+    analysis = Analysis.objects.get()
+    assert [n["label"] for n in analysis.nodes] == [
+        "Start", "Scheduled event", f"{game.seat_name(1)} acts", f"{game.seat_name(2)} acts"]
+    assert analysis.nodes[2]["moves"] and analysis.nodes[-1]["state"] == state
