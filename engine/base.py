@@ -290,6 +290,13 @@ class Game:
     def result(self, state: State) -> Result | None:
         raise NotImplementedError
 
+    def public_state(self, state: State) -> State | None:
+        """A state a spectator could rebuild from ``view(state, None)`` alone, from which play
+        can go on (the analysis board of a running match), or None when play cannot go on
+        without something hidden (a secret setup, sealed choices). The default: None, so a game
+        says itself when its running position is safe to hand out."""
+        return None
+
     def legal_actions(self, state: State, seat: int) -> LegalActions:
         """What ``seat`` may do now, in one of the shapes of ``LegalActions`` (see there)."""
         raise NotImplementedError

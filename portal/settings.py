@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "portal.reports",
     "portal.timeline",
     "portal.lessons",
+    "analysis",
 ]
 
 MIDDLEWARE = [

@@ -45,6 +45,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("home/", home.home, name="home"),
     path("home/next/", home.next_match, name="next_match"),
+    path("", include("analysis.urls")),
     path("", include("competitions.urls")),
     path("", include("games.urls")),
 ]

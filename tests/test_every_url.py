@@ -196,6 +196,7 @@ def _markers(text: str, salt: str) -> list[str]:
 
 
 def build_world() -> World:
+    from analysis.services import analysis_from_match
     from competitions.models import Challenge, JoinRequest, Tournament
     from competitions.services.clubs import club_create, club_request_join
     from competitions.services.ladders import challenge_create, ladder_create
@@ -251,6 +252,10 @@ def build_world() -> World:
         return [str(pk) for pk in model.objects.order_by("pk").values_list("pk", flat=True)[:2]]
 
     match_ct = ContentType.objects.get_for_model(Match)
+    analyses = [analysis_from_match(user=bob, match=m, phase_number=None)
+                for m in world.matches.values()
+                if m.is_public and m.state is not None and
+                engine.get(m.game).public_state(m.state) is not None][:2]
     world.values = {
         "match_id": [str(m.pk) for m in world.matches.values()],
         "seat_number": ["1", "2"],
@@ -278,6 +283,7 @@ def build_world() -> World:
         "content_type_id": [str(match_ct.pk)],
         "object_id": [],  # an admin page's model's own rows (see urls_of)
         "url": ["no/such/page/"],  # the admin's catch-all
+        "analysis_token": [a.token for a in analyses],
     }
     return world
 

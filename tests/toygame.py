@@ -117,6 +117,9 @@ class ToyDuel(Game):
         return {"round": state["round"], "scores": state["scores"], "target": state["target"],
                 "last": state["last"]}
 
+    def public_state(self, state: State) -> State | None:
+        return dict(state)  # nothing sealed is ever in the state
+
     def result(self, state: State) -> Result | None:
         scores = {int(s): v for s, v in state["scores"].items()}
         leaders = [s for s, v in scores.items() if v >= state["target"]]

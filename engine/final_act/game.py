@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -174,6 +175,15 @@ class FinalAct(Game):
     # -- reading -------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
+
+    def public_state(self, state: State) -> State | None:
+        """The state as it is, unless a side holds unused tokens a spectator may not name
+        (a secret token mode): play cannot go on without them. During setup the state holds no
+        placements (the sealed setups stay with the portal)."""
+        seen = view(state, None)["tokens"]
+        if any(state["tokens"][str(s)] and str(s) not in seen for s in board.SEATS):
+            return None
+        return copy.deepcopy(state)
 
     def result(self, state: State) -> Result | None:
         outcome = state.get("result")

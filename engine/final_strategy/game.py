@@ -164,6 +164,11 @@ class FinalStrategy(Game):
 
         return view(state, seat)
 
+    def public_state(self, state: State) -> State | None:
+        """None: how each bunker is split (troops, kidnappers, bombs) is its owner's secret,
+        play depends on it, and the state carries the match's seed."""
+        return None
+
     def result(self, state: State) -> Result | None:
         if not state["over"]:
             return None

@@ -3,6 +3,7 @@ docstring)."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -76,6 +77,12 @@ class PanzerSquadron(Game):
     # -- reading -------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
+
+    def public_state(self, state: State) -> State | None:
+        """Everything is on the board but the standing reactions, which only their author
+        knows: in the public position every tank stands at the default reaction."""
+        return {**copy.deepcopy(state),
+                "reactions": {name: options.default_reaction() for name in state["reactions"]}}
 
     def result(self, state: State) -> Result | None:
         found = state["result"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -113,6 +114,14 @@ class TankGame(Game):
     # -- reading -------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
+
+    def public_state(self, state: State) -> State | None:
+        """Nothing is hidden on the board, but each Council vote is its voter's secret (only
+        tallies are public) and ballots are counted from the votes: a position with votes in
+        it cannot be rebuilt from what a spectator sees."""
+        if any(ballot["votes"] for ballot in state["ballots"]):
+            return None
+        return copy.deepcopy(state)
 
     def result(self, state: State) -> Result | None:
         over = state["over"]

@@ -1,0 +1,104 @@
+"""What the analysis page shows of one position: the board as a spectator or a seat sees it,
+what the moves into it did, the tree of positions, and the order forms for whoever must act."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from analysis import services
+from analysis.models import Analysis
+from engine import PhaseKind
+from games import plugins
+
+
+def context(request: HttpRequest, analysis: Analysis, node_id: int, seat: int | None, *,
+            posted: dict[int, str] | None = None,
+            error: services.AnalysisError | None = None) -> dict[str, Any]:
+    here = services.node(analysis, node_id)
+    game = services.game_for(analysis.game)
+    plugin = plugins.plugin_for(analysis.game)
+    state = here["state"]
+    children = [n for n in analysis.nodes if n["parent"] == node_id]
+    result = game.result(state)
+    prompts = {} if result is not None else game.prompts(state)
+    kind = next(iter(prompts.values())).kind.value if prompts else ""
+    is_owner = request.user.is_authenticated and analysis.owner_id == request.user.pk
+    return {
+        "analysis": analysis,
+        "game": game,
+        "node": here,
+        "node_id": node_id,
+        "parent": here["parent"],
+        "children": children,
+        "next_id": children[0]["id"] if children else None,
+        "tree": tree_rows(analysis.nodes),
+        "seat": seat,
+        "seat_choices": [(n, game.seat_name(n)) for n in range(1, analysis.seats + 1)],
+        "board": plugin.board_html(None, state, seat),
+        "story": plugin.round_report(here["events"], seat) if here["events"] else [],
+        "moves": [(game.seat_name(int(s)), text) for s, text in sorted(
+            here["moves"].items(), key=lambda item: int(item[0]))],
+        "result": result,
+        "result_text": result_text(game, result) if result else "",
+        "kind": kind,
+        "is_owner": is_owner,
+        "forms": seat_forms(game, plugin, state, prompts, posted or {}) if is_owner else [],
+        "ticks": is_owner and result is None and kind == PhaseKind.CONTINUOUS.value and
+        services.has_ticks(game, state, here["at"]),
+        "share_url": request.build_absolute_uri(
+            reverse("analysis:detail", args=[analysis.token])),
+        "error": error,
+        "board_css": board_css(analysis.game),
+    }
+
+
+def board_css(slug: str) -> str:
+    """The game's board stylesheet (static/<slug>/board.css) when it has one."""
+    from django.contrib.staticfiles import finders
+
+    name = f"{slug}/board.css"
+    return name if finders.find(name) else ""
+
+
+def seat_forms(game: Any, plugin: Any, state: Any, prompts: dict[int, Any],
+               posted: dict[int, str]) -> list[dict[str, Any]]:
+    """A textarea per seat asked to act, with the grammar's help and an example."""
+    forms = []
+    for seat in sorted(prompts):
+        forms.append({
+            "seat": seat,
+            "name": game.seat_name(seat),
+            "text": posted.get(seat, ""),
+            "help": plugin.orders_help(state, seat),
+            "example": plugins.example_text(game, state, seat),
+            "required": prompts[seat].required,
+        })
+    return forms
+
+
+def tree_rows(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tree in reading order (depth first), each position with its depth."""
+    children: dict[int | None, list[dict[str, Any]]] = {}
+    for n in nodes:
+        children.setdefault(n["parent"], []).append(n)
+    rows: list[dict[str, Any]] = []
+    stack = [(n, 0) for n in reversed(children.get(None, []))]
+    while stack:
+        n, depth = stack.pop()
+        rows.append({"id": n["id"], "label": n["label"], "depth": depth,
+                     "branches": len(children.get(n["id"], []))})
+        stack.extend((c, depth + 1) for c in reversed(children.get(n["id"], [])))
+    return rows
+
+
+def result_text(game: Any, result: Any) -> str:
+    from django.utils.translation import gettext as _
+
+    if result.is_draw:
+        return _("Game over: a draw (%(reason)s).") % {"reason": result.reason}
+    winners = ", ".join(game.seat_name(s) for s in result.winners)
+    return _("Game over: %(winners)s won (%(reason)s).") % {"winners": winners,
+                                                           "reason": result.reason}

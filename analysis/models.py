@@ -1,0 +1,45 @@
+"""A saved analysis: a tree of positions of one game, readable by anyone holding its link."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_token() -> str:
+    """The analysis's address: unguessable (128 bits), so the link is the permission to read."""
+    return secrets.token_urlsafe(16)
+
+
+class Analysis(models.Model):
+    """A tree of positions. ``nodes`` is a list of {"id", "parent", "state", "at", "label",
+    "events", "moves"}: node 0 is the root; each other node is its parent's position after the
+    moves in it (``moves``: seat → the orders as text). The root is only ever a position its
+    creator was entitled to see (a finished match, a running match's public position, an
+    uploaded record), so everything in the tree is fit for anyone with the link."""
+
+    class Source(models.TextChoices):
+        MATCH = "match", "A match"
+        RECORD = "record", "An uploaded record"
+
+    token = models.CharField(max_length=32, unique=True, default=new_token)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="analyses")
+    game = models.CharField(max_length=40)
+    seats = models.PositiveSmallIntegerField()
+    title = models.CharField(max_length=160)
+    source = models.CharField(max_length=8, choices=Source.choices)
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
+    nodes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return self.title
