@@ -33,8 +33,13 @@ def _player(seat: Seat) -> Player:
     return Player(name=seat.user.get_username(), handle=getattr(profile, "chat_handle", ""))
 
 
+def _title(match: Match) -> str:
+    """The match's title, or the game's name and number (never the game's key)."""
+    return match.title or f"{engine.get(match.game).name or match.game} #{match.pk}"
+
+
 def _match_data(match: Match) -> dict[str, Any]:
-    return {"match": {"id": match.pk, "title": str(match), "game": match.game}}
+    return {"match": {"id": match.pk, "title": _title(match), "game": match.game}}
 
 
 def your_move(*, match: Match, seats: list[Seat], phase_number: int,
@@ -43,7 +48,7 @@ def your_move(*, match: Match, seats: list[Seat], phase_number: int,
     return Message(
         event="your_move", url=_url("games:match", match.pk),
         text=_("Your move in %(match)s: %(players)s. Phase %(phase)s, deadline %(deadline)s."),
-        values={"match": str(match), "phase": str(phase_number), "deadline": _when(deadline)},
+        values={"match": _title(match), "phase": str(phase_number), "deadline": _when(deadline)},
         players=tuple(_player(seat) for seat in seats),
         data={**_match_data(match), "phase": phase_number,
               "deadline": deadline.isoformat() if deadline else None})
@@ -53,7 +58,7 @@ def phase_resolved(*, match: Match, phase: Phase) -> Message:
     return Message(
         event="phase_resolved", url=_url("games:match", match.pk),
         text=_("%(match)s: phase %(phase)s is resolved."),
-        values={"match": str(match), "phase": str(phase.number)},
+        values={"match": _title(match), "phase": str(phase.number)},
         data={**_match_data(match), "phase": phase.number})
 
 
@@ -77,7 +82,7 @@ def match_ended(*, match: Match) -> Message:
                     for seat in winners)
     return Message(
         event="match_ended", url=_url("games:match", match.pk), text=text,
-        values={"match": str(match)}, players=players,
+        values={"match": _title(match)}, players=players,
         data={**_match_data(match), "status": match.status,
               "winners": [p.name for p in players]})
 

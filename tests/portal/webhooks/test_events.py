@@ -53,3 +53,20 @@ def test_a_club_tournament_round_reaches_the_club_webhook(receiver, hook, make_u
     texts = [post.json["text"] for post in receiver.to("/club")]
     assert any(text.startswith("Winter cup : la ronde 1 a commencé") for text in texts)
     assert WebhookDelivery.objects.filter(event="round_started").count() == 1
+
+
+def test_the_result_names_the_winner_by_handle_and_the_game_by_its_name(receiver, hook, toy_duel):
+    match = toy_duel(options={"target": 1})
+    match.alice.profile.chat_handle = "@alice:matrix.example.org"
+    match.alice.profile.save()
+    hook("/m", by=match.alice, match=match, format="matrix")
+    for seat, user, number in ((1, match.alice, 4), (2, match.bob, 2)):
+        games.orders_submit(match_id=match.pk, seat_number=seat, user=user, source="web",
+                            phase_number=1, data={"number": number})
+    games.phase_resolve(match_id=match.pk, phase_number=1)
+    dispatch()
+    flush()
+    [result] = [post.json for post in receiver.to("/m") if "Winner" in post.json["text"]]
+    assert f"#{match.pk} is over" in result["text"] and "toy-duel" not in result["text"]
+    assert "Winner: alice" in result["text"] and "bob" not in result["text"].split("Winner")[1]
+    assert 'href="https://matrix.to/#/@alice:matrix.example.org"' in result["html"]
