@@ -132,8 +132,10 @@ def scenario(args: argparse.Namespace, commit_rows: int | None) -> dict:
     def leader() -> int | None:
         """The process id of the connection holding the relay's lead, if one does."""
         with connection.cursor() as cursor:
+            # (pg_locks lists the whole server's: other databases' relays use the same key)
             cursor.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                           "AND classid = %s AND objid = %s AND objsubid = 1",
+                           "AND database = (SELECT oid FROM pg_database WHERE datname = "
+                           "current_database()) AND classid = %s AND objid = %s AND objsubid = 1",
                            [LEAD_LOCK >> 32, LEAD_LOCK & 0xFFFFFFFF])
             row = cursor.fetchone()
         return row[0] if row else None
