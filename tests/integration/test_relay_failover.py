@@ -39,10 +39,10 @@ KILL_AFTER = 20  # matches resolved when the leader dies
 # unheard whatever the phase of the survivor's retries.
 UNHEARD_SECONDS = 2
 # The acceptance: every row written while no relay listened is carried out within this long
-# of the new leader starting. A few seconds on a quiet machine (scripts/bench_relay_failover.py
-# measures it); the margin is for this shared, loaded one. The sweeper could not do it: its
-# grace time here is 300 s, and beat is not running.
-LEAD_TO_DONE = timedelta(seconds=20)
+# of the new leader starting, a fifth of the grace time after which the sweeper could (300 s
+# here; and beat is not running). Seconds on a quiet machine (scripts/bench_relay_failover.py
+# measures the delay); 18 s was seen on this shared one at a load of 13, hence the margin.
+LEAD_TO_DONE = timedelta(seconds=60)
 
 
 def overdue_duels(make_user, count: int) -> list[Match]:
