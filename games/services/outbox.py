@@ -13,7 +13,7 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
@@ -60,15 +60,20 @@ def outbox_dispatch(*, ids: list[Any]) -> int:
     commit, settings.OUTBOX_COMMIT_ROWS rows to a transaction: each row in a savepoint, the
     rows marked done in the transaction of their work, and what the listeners queue on
     commit (the mail's flush) queued once for them all. A row that fails is rolled back
-    alone and tried again in a transaction of its own (a lone row goes there at once), so it
-    never takes the others' work down; a concurrent dispatcher skips a claimed row. Returns
-    how many were done."""
+    alone and tried again in a transaction of its own (a lone row goes there at once; so
+    does every row of a group whose commit failed), so it never takes the others' work
+    down; a concurrent dispatcher skips a claimed row. Returns how many were done."""
     rows = _claim(list(ids), timezone.now())
     done = 0
     size = settings.OUTBOX_COMMIT_ROWS
     for start in range(0, len(rows), size):
         group = rows[start:start + size]
-        failed = _carry_out_together(group) if len(group) > 1 else group
+        try:
+            failed = _carry_out_together(group) if len(group) > 1 else group
+        except DatabaseError:  # the group's commit failed: its rows, one by one
+            logger.exception("outbox rows %s: the group failed; each on its own",
+                             [row.pk for row in group])
+            failed = group
         done += len(group) - len(failed) + sum(_carry_out_alone(row) for row in failed)
     return done
 

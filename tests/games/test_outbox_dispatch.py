@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Group
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import OutboxEvent
+from games.services import outbox
 from games.services.outbox import outbox_dispatch
 from games.signals import leave_taken
 
@@ -78,3 +79,21 @@ def test_a_row_that_fails_once_in_its_group_is_carried_out_on_its_own(settings, 
     assert effects() == sorted(f"effect--{n}" for n in range(1, 6))  # each written once
     assert set(OutboxEvent.objects.filter(pk__in=ids).values_list("attempts", "last_error")) == {
         (1, "")}
+
+
+def test_the_rows_of_a_group_whose_commit_failed_are_carried_out_one_by_one(
+    settings, listener, monkeypatch
+):
+    settings.OUTBOX_COMMIT_ROWS = 5
+    ids = rows(5)
+    together = outbox._carry_out_together
+
+    def commit_fails(group):  # the group's work is done, then its transaction fails
+        with transaction.atomic():
+            together(group)
+            raise DatabaseError("could not serialize access due to concurrent update")
+
+    monkeypatch.setattr(outbox, "_carry_out_together", commit_fails)
+    assert outbox_dispatch(ids=ids) == 5
+    assert effects() == sorted(f"effect--{n}" for n in range(1, 6))  # each written once
+    assert not OutboxEvent.objects.filter(pk__in=ids, done_at__isnull=True).exists()
