@@ -1,6 +1,6 @@
 """Carrying out the lifecycle's outbox (``queue.outbox_write``): each promised signal is sent to
 its listeners and each promised task run, in the worker, as they would run right after the
-commit (each row in a transaction of its own, with its "done" mark); the sweeper
+commit (several rows to a transaction, each in a savepoint, with their "done" marks); the sweeper
 re-dispatches rows that stayed undone (a crash between a commit and its queue, a lost broker
 message, a worker that died with a row claimed)."""
 
