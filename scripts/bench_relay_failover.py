@@ -2,6 +2,7 @@
 rows written while no relay listened (issue 35's fault).
 
     .venv/bin/python scripts/bench_relay_failover.py [--matches 1500] [--kill-at 0.3]
+        [--commit-rows 1,8,1,8]
 
 Uses a database of its own (``bench_relay`` on the server of DATABASE_URL, default the
 machine's PostgreSQL; dropped and made anew, then migrated) and a Redis database of its own
@@ -12,7 +13,11 @@ sweeper can carry nothing out, only the relays. Final Act matches with two human
 past their deadline; one sweep queues them. When ``--kill-at`` of them are resolved, the
 worker whose relay leads is killed (SIGKILL to its process group); the other one's relay
 takes the lead at its next look (``OUTBOX_RELAY_RETRY_SECONDS``, 2 s) and catches up.
-Prints one JSON line:
+``--commit-rows`` runs the scenario once for each value given, in that order, each time in
+the database made anew, with the workers' ``OUTBOX_COMMIT_ROWS`` (rows a dispatcher carries
+out in one transaction) set to it; 1 is a transaction per row, the code before grouping, so
+alternating values compares both on the machine as it is during the run. Prints one JSON
+line per round:
 
 - ``unheard_rows``: rows written between the kill and the new leader taking the lead (the
   lock granted: it listens, then catches up); ``unheard_p50_s`` / ``_p99_s``: their delay
@@ -22,6 +27,8 @@ Prints one JSON line:
   same queues; ``unheard_to_heard_p99``: the ratio;
 - ``new_leader_s``: from the kill to the new leader; ``lead_to_unheard_done_s``: from then to
   the last unheard row carried out;
+- ``after_lead_rows_per_s``: how fast the rows were carried out once the new leader led
+  (rows done after it, over the time from it to the last one);
 - ``held_rows``: rows the dead worker had claimed and not finished (only the grace time frees
   them: not counted above).
 """
@@ -55,8 +62,17 @@ def main() -> None:
                         help="the database it makes anew (dropped first!)")
     parser.add_argument("--redis-db", type=int, default=12, help="the Redis db it flushes")
     parser.add_argument("--logs", default="/tmp", help="where the workers' logs go")
+    parser.add_argument("--commit-rows", default="",
+                        help="comma-separated OUTBOX_COMMIT_ROWS, one round each (default: the "
+                             "setting's default, one round)")
     args = parser.parse_args()
+    rounds = [int(value) for value in args.commit_rows.split(",") if value] or [None]
+    for commit_rows in rounds:
+        print(json.dumps(scenario(args, commit_rows)), flush=True)
 
+
+def scenario(args: argparse.Namespace, commit_rows: int | None) -> dict:
+    """One round: the database made anew, two workers, the leader killed; the figures."""
     base_db = os.environ.get("DATABASE_URL", "postgres://root@127.0.0.1:5432/test")
     base_redis = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     database_url = own_database(base_db, args.database)
@@ -66,11 +82,16 @@ def main() -> None:
            "EMAIL_URL": "dummy://", "PYTHONPATH": str(REPO), "DEBUG": "false",
            "SECRET_KEY": "bench-" + "x" * 50, "ALLOWED_HOSTS": "localhost",
            "SWEEP_CLAIM_SECONDS": "600", "OUTBOX_GRACE_SECONDS": "600"}
+    if commit_rows is not None:
+        env["OUTBOX_COMMIT_ROWS"] = str(commit_rows)
     os.environ.update(env)
 
     import django
 
     django.setup()
+    from django.db import connections
+
+    connections.close_all()  # (a round before: its database was dropped and made anew)
     import redis
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -111,8 +132,10 @@ def main() -> None:
     def leader() -> int | None:
         """The process id of the connection holding the relay's lead, if one does."""
         with connection.cursor() as cursor:
+            # (pg_locks lists the whole server's: other databases' relays use the same key)
             cursor.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                           "AND classid = %s AND objid = %s AND objsubid = 1",
+                           "AND database = (SELECT oid FROM pg_database WHERE datname = "
+                           "current_database()) AND classid = %s AND objid = %s AND objsubid = 1",
                            [LEAD_LOCK >> 32, LEAD_LOCK & 0xFFFFFFFF])
             row = cursor.fetchone()
         return row[0] if row else None
@@ -183,7 +206,10 @@ def main() -> None:
     def p(values: list[float], fraction: float) -> float | None:
         return round(percentile(values, fraction), 2) if values else None
 
-    print(json.dumps({
+    after_lead = sorted(done for created, done in rows if done > led_at)
+    return {
+        "commit_rows": commit_rows,
+        "load_average": os.getloadavg()[0],
         "matches": args.matches,
         "sweep_queued": queued,
         "left_at_kill": left,
@@ -198,8 +224,10 @@ def main() -> None:
         "unheard_to_heard_p99": (round(p(unheard, 0.99) / p(heard, 0.99), 2)
                                  if unheard and heard else None),
         "lead_to_unheard_done_s": round((last_unheard - led_at).total_seconds(), 2),
+        "after_lead_rows_per_s": (round(len(after_lead) / (after_lead[-1] - led_at)
+                                        .total_seconds()) if after_lead else None),
         "held_rows": len(held),
-    }))
+    }
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Carrying out the lifecycle's outbox (``queue.outbox_write``): each promised signal is sent to
 its listeners and each promised task run, in the worker, as they would run right after the
-commit (each row in a transaction of its own, with its "done" mark); the sweeper
+commit (several rows to a transaction, each in a savepoint, with their "done" marks); the sweeper
 re-dispatches rows that stayed undone (a crash between a commit and its queue, a lost broker
 message, a worker that died with a row claimed)."""
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
@@ -57,23 +57,57 @@ def _claim(row_ids: list[Any], now: datetime) -> list[OutboxEvent]:
 def outbox_dispatch(*, ids: list[Any]) -> int:
     """Carry out the outbox rows ``ids`` that are still to do. They are claimed together in one
     short transaction; then each one's listeners (or task) run as they would right after a
-    commit, and the row is marked done in the same transaction as their work (one commit, one
-    WAL flush, per row; what they queue on commit is sent when it commits). A concurrent
-    dispatcher skips a claimed row; a failure rolls the row's work back and frees it for the
-    sweeper. Returns how many were done."""
+    commit, settings.OUTBOX_COMMIT_ROWS rows to a transaction: each row in a savepoint, the
+    rows marked done in the transaction of their work, and what the listeners queue on
+    commit (the mail's flush) queued once for them all. A row that fails is rolled back
+    alone and tried again in a transaction of its own (a lone row goes there at once; so
+    does every row of a group whose commit failed), so it never takes the others' work
+    down; a concurrent dispatcher skips a claimed row. Returns how many were done."""
+    rows = _claim(list(ids), timezone.now())
     done = 0
-    for row in _claim(list(ids), timezone.now()):
+    size = settings.OUTBOX_COMMIT_ROWS
+    for start in range(0, len(rows), size):
+        group = rows[start:start + size]
         try:
-            with transaction.atomic():  # the listeners' work and "done" commit together
-                _carry_out(row)
-                OutboxEvent.objects.filter(pk=row.pk).update(done_at=timezone.now())
-        except Exception as error:  # a failing listener: recorded; the sweeper retries it
-            logger.exception("outbox row %s (%s %s) failed", row.pk, row.kind, row.name)
-            OutboxEvent.objects.filter(pk=row.pk).update(
-                claimed_at=None, last_error="".join(traceback.format_exception(error))[-5000:])
-            continue
-        done += 1
+            failed = _carry_out_together(group) if len(group) > 1 else group
+        except DatabaseError:  # the group's commit failed: its rows, one by one
+            logger.exception("outbox rows %s: the group failed; each on its own",
+                             [row.pk for row in group])
+            failed = group
+        done += len(group) - len(failed) + sum(_carry_out_alone(row) for row in failed)
     return done
+
+
+def _carry_out_together(rows: list[OutboxEvent]) -> list[OutboxEvent]:
+    """Carry out ``rows`` in one transaction, each in a savepoint, and mark the rest done in
+    it; returns the rows whose savepoint failed (their work rolled back, nothing recorded)."""
+    failed = []
+    with transaction.atomic():
+        for row in rows:
+            try:
+                with transaction.atomic():
+                    _carry_out(row)
+            except Exception:  # tried again on its own (a lock timeout may pass)
+                failed.append(row)
+        if len(failed) < len(rows):
+            OutboxEvent.objects.filter(pk__in=[row.pk for row in rows if row not in failed]
+                                       ).update(done_at=timezone.now())
+    return failed
+
+
+def _carry_out_alone(row: OutboxEvent) -> int:
+    """Carry out ``row`` in a transaction of its own with its "done" mark; a failure is
+    recorded on the row, which is freed for the sweeper. Returns 1 if done."""
+    try:
+        with transaction.atomic():  # the listeners' work and "done" commit together
+            _carry_out(row)
+            OutboxEvent.objects.filter(pk=row.pk).update(done_at=timezone.now())
+    except Exception as error:  # a failing listener: recorded; the sweeper retries it
+        logger.exception("outbox row %s (%s %s) failed", row.pk, row.kind, row.name)
+        OutboxEvent.objects.filter(pk=row.pk).update(
+            claimed_at=None, last_error="".join(traceback.format_exception(error))[-5000:])
+        return 0
+    return 1
 
 
 def outbox_sweep(*, now: datetime | None = None) -> int:
