@@ -1,7 +1,9 @@
 """Reading an uploaded match record (``/matches/<id>/record.json``) and replaying it with the
 pure engine, one position per step, for the analysis board.
 
-The fields read: ``game`` (slug), ``options``, ``seats`` (a count or a list), ``seed``,
+A record downloaded from this site (``"record": "tank-games-match-record"``) is replayed by
+the engine's own replay, phase by phase (its settings and logbooks included). A hand-made
+record may give only: ``game`` (slug), ``options``, ``seats`` (a count or a list), ``seed``,
 ``phases`` (in order: ``number``, ``kind``, ``submissions`` {seat: sheet, or {"data": sheet}},
 ``resolved_at``), ``entries`` (a logbook game's actions and ticks, as ``Game.replay`` takes
 them) and ``state_sha256`` (checked when present). Anything else is ignored.
@@ -19,6 +21,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine import Game, OptionsError, PhaseKind, RuleError, rng_for
+from engine.record import RECORD_KIND, RECORD_VERSION, phase_replay
+from engine.record import RecordError as EngineRecordError
 
 # The largest record accepted (bytes): a long finished match's record is well under it.
 MAX_BYTES = 2_000_000
@@ -37,6 +41,9 @@ class Record:
     phases: list[dict[str, Any]]
     entries: list[dict[str, Any]]
     state_sha256: str = ""
+    # A record as this site writes it (``games/records.py``): replayed phase by phase by the
+    # engine's own replay (``engine.record.phase_replay``), settings and logbooks included.
+    site_record: bool = False
 
 
 @dataclass
@@ -68,6 +75,8 @@ def read(raw: bytes) -> Record:
         raise RecordError(_("The file is not a JSON match record.")) from None
     if not isinstance(data, dict):
         raise RecordError(_("The file is not a JSON match record."))
+    if data.get("record") == RECORD_KIND:
+        return _site_record(data)
     game, options, seed = data.get("game"), data.get("options", {}), data.get("seed")
     seats = data.get("seats")
     if isinstance(seats, list):
@@ -91,6 +100,45 @@ def read(raw: bytes) -> Record:
     sha = data.get("state_sha256")
     return Record(game=game, options=options, seats=seats, seed=seed, phases=phases,
                   entries=entries, state_sha256=sha if isinstance(sha, str) else "")
+
+
+def _site_record(data: dict[str, Any]) -> Record:
+    """A record downloaded from a finished match of this site (its own format, checked as the
+    engine's replay reads it)."""
+    if data.get("version") != RECORD_VERSION:
+        raise RecordError(_("This record's version is not one this site reads."))
+    dice, seats, phases = data.get("dice"), data.get("seats"), data.get("phases")
+    if (not isinstance(dice, dict) or not isinstance(dice.get("seed"), int | str)
+            or not isinstance(seats, list) or not seats or not isinstance(phases, list)
+            or not all(isinstance(p, dict) for p in phases)
+            or not isinstance(data.get("game"), str) or not isinstance(data.get("options"), dict)):
+        raise RecordError(_("The record is incomplete: it needs its game, options, seats, "
+                            "dice and phases."))
+    sha = data.get("state_sha256")
+    return Record(game=data["game"], options=data["options"], seats=len(seats),
+                  seed=dice["seed"], phases=phases, entries=[],
+                  state_sha256=sha if isinstance(sha, str) else "", site_record=True)
+
+
+def _site_steps(game: Game, record: Record, state: Any) -> Iterator[Step]:
+    """One position per phase of a site record, replayed as the lifecycle played it."""
+    from games.plugins import sheet_text
+
+    at = _start_time(record)
+    for phase in record.phases:
+        number = phase.get("number")
+        moves = {}
+        if phase.get("kind") != PhaseKind.CONTINUOUS.value:
+            moves = {str(sheet["seat"]): sheet_text(game, state, int(sheet["seat"]),
+                                                    sheet["data"])
+                     for sheet in phase.get("submissions") or []}
+        try:
+            state, events = phase_replay(game, state, record.seed, phase)
+        except EngineRecordError as error:
+            raise RecordError(_("The record does not replay: %(why)s") % {"why": error}) from None
+        at = _time(phase.get("resolved_at"), at).isoformat()
+        yield Step(state, at, _("Phase %(number)s") % {"number": number},
+                   [event for step in events for event in step], moves)
 
 
 def _sheet(value: Any) -> Any:
@@ -152,6 +200,9 @@ def _start_time(record: Record) -> str:
 def _steps(game: Game, record: Record, state: Any) -> Iterator[Step]:
     from games.plugins import sheet_text
 
+    if record.site_record:
+        yield from _site_steps(game, record, state)
+        return
     at = _start_time(record)
     for phase in record.phases:
         number, kind = phase.get("number"), phase.get("kind")

@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -189,7 +190,24 @@ def check_replays(match: Match, tmp_path: Path) -> dict:
     tampered["dice"]["seed"] += 1
     code, out = replay_offline(tampered, tmp_path, "verify")
     assert code == 1 and out["commitment"] == "mismatch" and not out["ok"]
+    check_uploads_into_the_analysis_board(match, record)
     return record
+
+
+def check_uploads_into_the_analysis_board(match: Match, record: dict) -> None:
+    """The downloaded record, uploaded into the analysis board, replays to every phase and
+    ends on the match's final state."""
+    from analysis.models import Analysis
+
+    client = Client()
+    client.force_login(match.players[1])
+    upload = SimpleUploadedFile("record.json", json.dumps(record).encode(),
+                                content_type="application/json")
+    response = client.post(reverse("analysis:upload"), {"record": upload})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    analysis = Analysis.objects.filter(owner=match.players[1]).latest("pk")
+    assert len(analysis.nodes) == len(record["phases"]) + 1
+    assert state_sha256(analysis.nodes[-1]["state"]) == record["state_sha256"]
 
 
 @pytest.mark.parametrize("slug", ["final-act", "final-strategy"])
