@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from games import services as games
 from portal.celery import app
@@ -79,3 +79,40 @@ def test_each_event_posts_once_per_target_under_duplicate_reports_and_flushes(
     wait_until(lambda: WebhookDelivery.objects.filter(status="sent").count() == 6, 30,
                "the six posts recorded as sent")
     assert WebhookDelivery.objects.count() == 6
+
+
+def test_a_webhook_worker_killed_mid_batch_posts_to_each_target_once(stack, receiver, make_user,
+                                                                    settings):
+    """Killed while the chat service keeps it waiting at the third target: the next worker
+    posts the third and fourth once the dead worker's lease ran out; no target gets a post
+    twice, and the posts before the kill were recorded as they went."""
+    from portal.delivery import pipeline
+    from portal.webhooks import messages
+    from portal.webhooks.services import webhook_queue
+
+    settings.WEBHOOK_LEASE_SECONDS = 3
+    env = {"SITE_URL": "https://tanks.example.test", "OUTBOUND_ALLOW_LOOPBACK": "true",
+           "OUTBOUND_CA_BUNDLE": ca_bundle(), "DELIVERY_LEASE_SECONDS": "3"}
+    alice = make_user("kill-a")
+    match = games.match_create(
+        creator=alice, game="toy-duel", options={}, hours_per_phase=24, title="Killed",
+        seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": None}])
+    targets = [target_create(by=alice, match=match, name=f"t{n}", format="slack",
+                             url=receiver.url(f"/t{n}"), language="en-gb")[0]
+               for n in range(4)]
+    receiver.hold("/t2")
+    with transaction.atomic():  # one flush queued on commit
+        for target in targets:
+            webhook_queue(target=target, message=messages.test(target=target), key="killed")
+    rows = WebhookDelivery.objects.filter(dedupe_key__startswith="webhook:killed")
+    doomed = stack.worker(concurrency=1, **env)
+    assert receiver.holding.wait(30), "the worker never reached the third target"
+    wait_until(lambda: rows.filter(status="sent").count() == 2, 10,
+               "the first two posts recorded as they went")
+    doomed.kill()  # SIGKILL in the middle of the batch
+    receiver.release()
+    stack.worker(concurrency=1, **env)
+    time.sleep(3.5)  # the dead worker's lease runs out ...
+    assert pipeline.sweep()["webhook"] == 2  # ... and beat's sweeper queues a flush
+    wait_until(lambda: rows.filter(status="sent").count() == 4, 30, "all four sent")
+    assert [len(receiver.to(f"/t{n}")) for n in range(4)] == [1] * 4

@@ -44,6 +44,9 @@ class Receiver:
         self.answers: dict[str, tuple[int, dict[str, str]]] = {}
         self.secrets: dict[str, str] = {}
         self.lock = threading.Lock()
+        self.held: set[str] = set()  # paths whose posts wait until released
+        self.holding = threading.Event()  # set once a held post is waiting
+        self.released = threading.Event()
         self.verify = documented_verify()
         receiver = self
 
@@ -52,6 +55,13 @@ class Receiver:
 
             def do_POST(self) -> None:  # noqa: N802  (http.server's name)
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if self.path in receiver.held:  # a slow chat service, then a refusal
+                    receiver.holding.set()
+                    receiver.released.wait(120)
+                    self.send_response(503)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 secret = receiver.secrets.get(self.path)
                 verified = None if secret is None else receiver.verify(secret, self.headers,
                                                                        body)
@@ -75,6 +85,16 @@ class Receiver:
     def url(self, path: str) -> str:
         return f"https://localhost:{self.port}{path}"
 
+    def hold(self, path: str) -> None:
+        """Leave posts to ``path`` unanswered until ``release``; then answer 503 and keep
+        nothing (the post was never accepted)."""
+        self.held.add(path)
+        self.released.clear()
+
+    def release(self) -> None:
+        self.held.clear()
+        self.released.set()
+
     def to(self, path: str) -> list[Post]:
         with self.lock:
             return [post for post in self.posts if post.path == path]
@@ -86,4 +106,5 @@ class Receiver:
         self.secrets.clear()
 
     def stop(self) -> None:
+        self.release()
         self.server.stop()
