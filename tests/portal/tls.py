@@ -64,6 +64,42 @@ class TLSServer(ThreadingHTTPServer):
         self.server_close()
 
 
+def answer_empty(handler: BaseHTTPRequestHandler, status: int,
+                 headers: dict[str, str] | None = None) -> None:
+    """Answer ``handler``'s request with ``status``, ``headers`` and no body."""
+    handler.send_response(status)
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", "0")
+    handler.end_headers()
+
+
+class Holding:
+    """A slow service on demand: requests for a held key wait unanswered until ``release``
+    (``holding`` is set once one waits); the service then refuses them and keeps nothing."""
+
+    def __init__(self) -> None:
+        self.held: set[str] = set()
+        self.holding = threading.Event()
+        self.released = threading.Event()
+
+    def hold(self, key: str) -> None:
+        self.held.add(key)
+        self.released.clear()
+
+    def release(self) -> None:
+        self.held.clear()
+        self.released.set()
+
+    def waited(self, key: str) -> bool:
+        """Wait while ``key`` is held; whether it was (then refuse the request)."""
+        if key not in self.held:
+            return False
+        self.holding.set()
+        self.released.wait(120)
+        return True
+
+
 class StandIn:
     """Answers every request with ``status`` and ``headers``; ``requests`` lists
     ``(method, path, host header)`` of what arrived."""
@@ -76,11 +112,7 @@ class StandIn:
             def answer(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 stand_in.requests.append((self.command, self.path, self.headers.get("Host")))
-                self.send_response(status)
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                answer_empty(self, status, headers)
 
             do_GET = do_POST = answer  # noqa: N815  (http.server's names)
 

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from tests.portal.tls import TLSServer
+from tests.portal.tls import Holding, TLSServer, answer_empty
 
 
 def b64url(data: bytes) -> str:
@@ -98,7 +98,7 @@ def verify_vapid(authorization: str) -> tuple[dict[str, Any], str]:
     return json.loads(b64url_decode(claims_b64)), key
 
 
-class PushService:
+class PushService(Holding):
     """The local push service. ``endpoint(name)`` is a subscription's URL on it;
     ``answer(name, status, headers)`` makes it answer that endpoint so from now on."""
 
@@ -109,20 +109,14 @@ class PushService:
         self.answers: dict[str, tuple[int, dict[str, str]]] = {}
         self.lock = threading.Lock()
         self.arrived = threading.Condition(self.lock)
-        self.held: set[str] = set()  # endpoints whose requests wait until released
-        self.holding = threading.Event()  # set once a held request is waiting
-        self.released = threading.Event()
+        Holding.__init__(self)  # endpoints whose requests wait until released
         service = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802  (http.server's name)
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 status, extra = service.take(self.path, dict(self.headers.items()), body)
-                self.send_response(status)
-                for name, value in extra.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                answer_empty(self, status, extra)
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -151,21 +145,9 @@ class PushService:
     def answer(self, name: str, status: int, headers: dict[str, str] | None = None) -> None:
         self.answers[name] = (status, headers or {})
 
-    def hold(self, name: str) -> None:
-        """Leave requests to endpoint ``name`` unanswered (a slow push service) until
-        ``release``; then answer 503 and keep nothing (the message was never accepted)."""
-        self.held.add(name)
-        self.released.clear()
-
-    def release(self) -> None:
-        self.held.clear()
-        self.released.set()
-
     def take(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, dict]:
         name = path.rsplit("/", 1)[-1]
-        if name in self.held:
-            self.holding.set()
-            self.released.wait(120)
+        if self.waited(name):  # a slow push service, then a refusal: nothing accepted
             return 503, {}
         headers = {key.lower(): value for key, value in headers.items()}
         try:

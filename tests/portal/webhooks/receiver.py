@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
-from tests.portal.tls import TLSServer
+from tests.portal.tls import Holding, TLSServer, answer_empty
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "webhooks.md"
 
@@ -38,15 +38,13 @@ class Post:
         return json.loads(self.body)
 
 
-class Receiver:
+class Receiver(Holding):
     def __init__(self) -> None:
         self.posts: list[Post] = []
         self.answers: dict[str, tuple[int, dict[str, str]]] = {}
         self.secrets: dict[str, str] = {}
         self.lock = threading.Lock()
-        self.held: set[str] = set()  # paths whose posts wait until released
-        self.holding = threading.Event()  # set once a held post is waiting
-        self.released = threading.Event()
+        Holding.__init__(self)  # paths whose posts wait until released
         self.verify = documented_verify()
         receiver = self
 
@@ -55,12 +53,8 @@ class Receiver:
 
             def do_POST(self) -> None:  # noqa: N802  (http.server's name)
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                if self.path in receiver.held:  # a slow chat service, then a refusal
-                    receiver.holding.set()
-                    receiver.released.wait(120)
-                    self.send_response(503)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
+                if receiver.waited(self.path):  # a slow chat service, then a refusal
+                    answer_empty(self, 503)
                     return
                 secret = receiver.secrets.get(self.path)
                 verified = None if secret is None else receiver.verify(secret, self.headers,
@@ -70,11 +64,7 @@ class Receiver:
                 status, headers = receiver.answers.get(self.path, (204, {}))
                 if verified is False:
                     status = 401
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                answer_empty(self, status, headers)
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -84,16 +74,6 @@ class Receiver:
 
     def url(self, path: str) -> str:
         return f"https://localhost:{self.port}{path}"
-
-    def hold(self, path: str) -> None:
-        """Leave posts to ``path`` unanswered until ``release``; then answer 503 and keep
-        nothing (the post was never accepted)."""
-        self.held.add(path)
-        self.released.clear()
-
-    def release(self) -> None:
-        self.held.clear()
-        self.released.set()
 
     def to(self, path: str) -> list[Post]:
         with self.lock:
