@@ -17,7 +17,7 @@ from games.models import Match, Phase, Seat
 from portal.webhooks import messages
 from portal.webhooks.formats import Message
 from portal.webhooks.models import WebhookTarget
-from portal.webhooks.services import webhook_queue
+from portal.webhooks.services import webhooks_queue
 
 
 def targets_of_match(match_id: int) -> QuerySet[WebhookTarget]:
@@ -27,12 +27,15 @@ def targets_of_match(match_id: int) -> QuerySet[WebhookTarget]:
 
 
 def _send_all(targets: list[WebhookTarget], key: str, build: Any) -> int:
-    created = 0
+    """Queue the message ``build`` makes (in each target's language) to every target in a
+    constant number of queries; a message is built once per language."""
+    built: dict[str, Message] = {}
     for target in targets:
-        with translation.override(target.language):
-            message: Message = build()
-        created += webhook_queue(target=target, message=message, key=key) is not None
-    return created
+        if target.language not in built:
+            with translation.override(target.language):
+                built[target.language] = build()
+    return len(webhooks_queue([(target, built[target.language]) for target in targets],
+                              key=key))
 
 
 def _acting(match: Match, state: Any) -> list[Seat]:
