@@ -65,3 +65,18 @@ def test_a_phase_opening_costs_the_same_queries_for_2_or_8_seats(listener, tank_
     print(listener.__module__, counts)
     assert counts[2][1] > 0 and counts[8][1] > counts[2][1]
     assert counts[8][0] == counts[2][0]
+
+
+def test_recording_missed_deadlines_costs_the_same_queries_for_2_or_8_seats(tank_match):
+    from games.services.reliability import deadline_misses_record
+
+    counts = {}
+    for seats in (2, 8):
+        match = tank_match(seats)
+        users = {str(seat.number): seat.user_id for seat in match.seats.all()}
+        kwargs = {"match_id": match.pk, "phase_number": 1,
+                  "missed_at": match.deadline.isoformat(), "users": users}
+        counts[seats] = queries(deadline_misses_record, **kwargs)
+        assert queries(deadline_misses_record, **kwargs) == (1, 0)  # once: nothing more read
+    assert counts == {2: (counts[2][0], 2), 8: (counts[2][0], 8)}
+    assert counts[2][0] <= 4
