@@ -80,3 +80,12 @@ def test_recording_missed_deadlines_costs_the_same_queries_for_2_or_8_seats(tank
         assert queries(deadline_misses_record, **kwargs) == (1, 0)  # once: nothing more read
     assert counts == {2: (counts[2][0], 2), 8: (counts[2][0], 8)}
     assert counts[2][0] <= 4
+
+
+def test_a_match_without_webhook_targets_costs_the_webhook_listeners_one_query(tank_match):
+    match = tank_match(2)
+    match.webhook_targets.all().delete()
+    for listener, kwargs in ((webhook_notify.phase_opened_webhooks, {"phase_number": 1}),
+                             (webhook_notify.phase_resolved_webhooks, {"phase_number": 1}),
+                             (webhook_notify.match_ended_webhooks, {})):
+        assert queries(listener, match_id=match.pk, **kwargs) == (1, 0)
