@@ -92,14 +92,20 @@ def deadline_misses_record(*, match_id: Any, phase_number: int, missed_at: str,
     (the rows are unique). A miss whose deadline passed (``due_at``, seat number → when; else
     ``missed_at``, the resolution) while its player was on leave is excused from the start.
     A miss that arrives after its match was counted updates the player's record. Returns how
-    many rows were new."""
+    many rows were new (a seat another transaction writes at the same moment is written once,
+    counted by both)."""
     at = datetime.fromisoformat(missed_at)
+    written = set(DeadlineMiss.objects.filter(match_id=match_id, phase_number=phase_number)
+                  .values_list("seat_number", flat=True))
+    users = {seat: user_id for seat, user_id in users.items() if int(seat) not in written}
+    if not users:
+        return 0
     passed = {seat: datetime.fromisoformat((due_at or {}).get(seat, missed_at))
               for seat in users}
     away: dict[tuple[str, int], datetime] = {}
     leaves = Leave.objects.filter(user_id__in=set(users.values()),
-                                  starts_at__lte=max(passed.values(), default=at),
-                                  ends_at__gt=min(passed.values(), default=at))
+                                  starts_at__lte=max(passed.values()),
+                                  ends_at__gt=min(passed.values()))
     for leave in leaves.only("user_id", "starts_at", "ends_at"):
         for seat, user_id in users.items():
             if user_id == leave.user_id and leave.starts_at <= passed[seat] < leave.ends_at:
@@ -109,14 +115,11 @@ def deadline_misses_record(*, match_id: Any, phase_number: int, missed_at: str,
                          excused_reason=f"on leave until {away[(seat, user_id)]:%Y-%m-%d %H:%M}"
                                         " UTC" if (seat, user_id) in away else "")
             for seat, user_id in users.items()]
-    before = DeadlineMiss.objects.filter(match_id=match_id, phase_number=phase_number).count()
     DeadlineMiss.objects.bulk_create(rows, ignore_conflicts=True)
-    created = DeadlineMiss.objects.filter(match_id=match_id,
-                                          phase_number=phase_number).count() - before
-    if created and ReliabilityUpdate.objects.filter(match_id=match_id).exists():
+    if ReliabilityUpdate.objects.filter(match_id=match_id).exists():
         for user_id in sorted(set(users.values())):
             reliability_recompute(user_id=user_id)
-    return created
+    return len(rows)
 
 
 @transaction.atomic

@@ -323,3 +323,35 @@ def requeue(name: str, pks: Iterable[Any]) -> int:
     if count:
         flush_on_commit(name)
     return count
+
+
+def queued_keys(channel_name: str, keys: Iterable[str]) -> set[str]:
+    """Which of the dedupe ``keys`` channel ``channel_name`` has a row for, in one query."""
+    keys = {key[:200] for key in keys}
+    if not keys:
+        return set()
+    return set(channel(channel_name).model.objects.filter(dedupe_key__in=keys)
+               .values_list("dedupe_key", flat=True))
+
+
+def deliver_many(channel_name: str, rows: Iterable[dict[str, Any]]) -> list[Any]:
+    """``deliver`` for many rows (each a dict of its fields with its ``dedupe_key``) in two
+    queries however many: the keys queued before are read at once, the other rows inserted in
+    one ``INSERT ... ON CONFLICT (dedupe_key) DO NOTHING`` (a key another transaction queues
+    in between is still queued once), and one flush on commit. Returns the rows that were not
+    queued before (not read back: their pk is unset). A key queued by another transaction
+    between the read and the insert is in both's returns, and in the table once."""
+    chan = channel(channel_name)
+    now = timezone.now()
+    objects: dict[str, Any] = {}
+    for fields in rows:
+        fields = dict(fields)
+        key = fields.pop("dedupe_key")[:200]
+        fields.setdefault("next_attempt_at", now)
+        objects.setdefault(key, chan.model(dedupe_key=key, **fields))  # the first one, as deliver
+    queued = queued_keys(channel_name, objects)
+    new = [row for key, row in objects.items() if key not in queued]
+    if new:
+        chan.model.objects.bulk_create(new, ignore_conflicts=True)
+        flush_on_commit(channel_name)
+    return new

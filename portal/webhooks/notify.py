@@ -17,7 +17,7 @@ from games.models import Match, Phase, Seat
 from portal.webhooks import messages
 from portal.webhooks.formats import Message
 from portal.webhooks.models import WebhookTarget
-from portal.webhooks.services import webhook_queue
+from portal.webhooks.services import webhooks_queue
 
 
 def targets_of_match(match_id: int) -> QuerySet[WebhookTarget]:
@@ -27,12 +27,15 @@ def targets_of_match(match_id: int) -> QuerySet[WebhookTarget]:
 
 
 def _send_all(targets: list[WebhookTarget], key: str, build: Any) -> int:
-    created = 0
+    """Queue the message ``build`` makes (in each target's language) to every target in a
+    constant number of queries; a message is built once per language."""
+    built: dict[str, Message] = {}
     for target in targets:
-        with translation.override(target.language):
-            message: Message = build()
-        created += webhook_queue(target=target, message=message, key=key) is not None
-    return created
+        if target.language not in built:
+            with translation.override(target.language):
+                built[target.language] = build()
+    return len(webhooks_queue([(target, built[target.language]) for target in targets],
+                              key=key))
 
 
 def _acting(match: Match, state: Any) -> list[Seat]:
@@ -44,9 +47,11 @@ def _acting(match: Match, state: Any) -> list[Seat]:
 def phase_opened_webhooks(*, match_id: int, phase_number: int, **kwargs: Any) -> int:
     """"Your move", naming the players who must act in the phase just opened."""
     targets = list(targets_of_match(match_id))
+    if not targets:  # (most matches: nothing more is read)
+        return 0
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
     phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
-    if not targets or match is None or phase is None or phase.status != Phase.Status.OPEN:
+    if match is None or phase is None or phase.status != Phase.Status.OPEN:
         return 0
     seats = _acting(match, phase.state_before)
     if not seats:
@@ -59,8 +64,10 @@ def phase_opened_webhooks(*, match_id: int, phase_number: int, **kwargs: Any) ->
 def gameday_opened_webhooks(*, match_id: int, gameday: str, **kwargs: Any) -> int:
     """"Your move" for a continuous match's new gameday (its players who may act)."""
     targets = list(targets_of_match(match_id))
+    if not targets:
+        return 0
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
-    if not targets or match is None or match.state is None:
+    if match is None or match.state is None:
         return 0
     seats = _acting(match, match.state)
     if not seats:
@@ -72,9 +79,11 @@ def gameday_opened_webhooks(*, match_id: int, gameday: str, **kwargs: Any) -> in
 
 def phase_resolved_webhooks(*, match_id: int, phase_number: int, **kwargs: Any) -> int:
     targets = list(targets_of_match(match_id))
+    if not targets:
+        return 0
     phase = Phase.objects.filter(match_id=match_id, number=phase_number,
                                  status=Phase.Status.RESOLVED).select_related("match").first()
-    if not targets or phase is None:
+    if phase is None:
         return 0
     return _send_all(targets, f"phase_resolved:m{match_id}:p{phase_number}", lambda: (
         messages.phase_resolved(match=phase.match, phase=phase)))
@@ -82,8 +91,10 @@ def phase_resolved_webhooks(*, match_id: int, phase_number: int, **kwargs: Any) 
 
 def match_ended_webhooks(*, match_id: int, **kwargs: Any) -> int:
     targets = list(targets_of_match(match_id))
+    if not targets:
+        return 0
     match = Match.objects.filter(pk=match_id).first()
-    if not targets or match is None or match.status not in (Match.Status.FINISHED,
+    if match is None or match.status not in (Match.Status.FINISHED,
                                                             Match.Status.ABORTED):
         return 0
     return _send_all(targets, f"match_ended:m{match_id}", lambda: (

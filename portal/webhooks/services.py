@@ -5,6 +5,7 @@ a club's owner and organisers, a match's creator; checked before any work."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -83,6 +84,17 @@ def webhook_queue(*, target: WebhookTarget, message: formats.Message, key: str
 
     return deliver("webhook", dedupe_key=f"webhook:{key}:t{target.pk}"[:200], target=target,
                    event=message.event, payload=formats.body_for(target.format, message))
+
+
+def webhooks_queue(pairs: Iterable[tuple[WebhookTarget, formats.Message]], *, key: str
+                   ) -> list[WebhookDelivery]:
+    """``webhook_queue`` for many (target, message) pairs of one event ``key``, in a constant
+    number of queries (``pipeline.deliver_many``). Returns the new rows (their pk unset)."""
+    from portal.delivery.pipeline import deliver_many
+
+    return deliver_many("webhook", (
+        {"dedupe_key": f"webhook:{key}:t{target.pk}", "target": target, "event": message.event,
+         "payload": formats.body_for(target.format, message)} for target, message in pairs))
 
 
 def target_test(*, target: WebhookTarget) -> WebhookDelivery | None:

@@ -19,7 +19,7 @@ from portal.mail.services.notify import (
     local_time,
     your_move_recipients,
 )
-from portal.mail.services.outbox import email_queue
+from portal.mail.services.outbox import emails_queue
 from portal.mail.tokens import reply_address
 
 Kind = OutgoingEmail.Kind
@@ -34,12 +34,12 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     game = engine.get(match.game)
     plugin = plugins.plugin_for(match.game)
     prompted = game.prompts(match.state)
-    created = 0
     renderer = SeatViewRenderer(match.game)
     name = plugin.gameday_name(match, gameday)
     recipients = your_move_recipients(
         match, prompted, lambda seat: f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}",
         Event.GAMEDAY)
+    emails = []
     for seat, key in recipients:
         context = _base_context(match, seat, game)
         address = reply_address(match_id=match.pk, seat_number=seat.number,
@@ -51,10 +51,10 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
             **plugin.your_move_context(match, seat, match.state),
         )
         text, html = renderer.render("gameday_opened", context)
-        if email_queue(kind=Kind.PHASE_OPENED, dedupe_key=key, to=seat.user.email,
-                       user=seat.user, match_id=match.pk, phase_number=match.phase_number,
-                       subject=_("%(gameday)s has begun: %(match)s") % {
-                           "gameday": capfirst(name), "match": match}, body_text=text,
-                       body_html=html, reply_to=address):
-            created += 1
-    return created
+        emails.append({"kind": Kind.PHASE_OPENED, "dedupe_key": key, "to": seat.user.email,
+                       "user": seat.user, "match_id": match.pk,
+                       "phase_number": match.phase_number,
+                       "subject": _("%(gameday)s has begun: %(match)s") % {
+                           "gameday": capfirst(name), "match": match},
+                       "body_text": text, "body_html": html, "reply_to": address})
+    return len(emails_queue(emails))

@@ -14,7 +14,7 @@ import json
 import logging
 import re
 import zoneinfo
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -33,9 +33,10 @@ from games.services import timing
 from games.services.moderation import duration_text
 from portal.accounts.models import Event, Profile
 from portal.accounts.notifications import digest_reader, profile_of, seats_wanting
+from portal.delivery.pipeline import queued_keys
 from portal.mail import bodies
 from portal.mail.models import OutgoingEmail
-from portal.mail.services.outbox import email_queue
+from portal.mail.services.outbox import email_queue, emails_queue
 from portal.mail.tokens import reply_address
 
 logger = logging.getLogger(__name__)
@@ -218,16 +219,21 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
             "reply_to": context["reply_address"]}
 
 
+def not_queued(seats: Iterable[Seat], key_for: Callable[[Seat], str]) -> list[tuple[Seat, str]]:
+    """(seat, dedupe key) of each of ``seats`` whose mail ``key_for(seat)`` is not queued
+    yet, read in one query: nothing is rendered for a mail sent before."""
+    keyed = [(seat, key_for(seat)) for seat in seats]
+    queued = queued_keys("mail", (key for _, key in keyed))
+    return [(seat, key) for seat, key in keyed if key[:200] not in queued]
+
+
 def your_move_recipients(
     match: Match, prompted: Iterable[int], key_for: Callable[[Seat], str],
     event: str = Event.YOUR_MOVE,
-) -> Iterator[tuple[Seat, str]]:
+) -> list[tuple[Seat, str]]:
     """(seat, dedupe key) of each prompted seat whose player wants ``event`` by mail and has
     not been sent this one yet."""
-    for seat in seats_wanting(match, event, "mail", numbers=prompted):
-        key = key_for(seat)
-        if not OutgoingEmail.objects.filter(dedupe_key=key).exists():
-            yield seat, key
+    return not_queued(seats_wanting(match, event, "mail", numbers=prompted), key_for)
 
 
 def phase_opened_notify(*, match_id: int, phase_number: int) -> int:
@@ -238,17 +244,14 @@ def phase_opened_notify(*, match_id: int, phase_number: int) -> int:
         return 0
     game = engine.get(match.game)
     prompted = game.prompts(phase.state_before)
-    created = 0
     prefix = f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}"
     recipients = your_move_recipients(match, prompted, lambda seat: f"{prefix}:u{seat.user_id}")
     renderer = SeatViewRenderer(match.game)
-    for seat, key in recipients:
-        content = phase_email_content(match=match, phase=phase, seat=seat, renderer=renderer)
-        if email_queue(kind=Kind.PHASE_OPENED, dedupe_key=key, to=seat.user.email,
-                       user=seat.user, match_id=match.pk, phase_number=phase.number,
-                       **content):
-            created += 1
-    return created
+    return len(emails_queue(
+        {"kind": Kind.PHASE_OPENED, "dedupe_key": key, "to": seat.user.email, "user": seat.user,
+         "match_id": match.pk, "phase_number": phase.number,
+         **phase_email_content(match=match, phase=phase, seat=seat, renderer=renderer)}
+        for seat, key in recipients))
 
 
 def _state_after(match: Match, phase_number: int) -> dict[str, Any]:
@@ -272,24 +275,22 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
     game = engine.get(match.game)
     plugin = plugins.plugin_for(match.game)
     state = _state_after(match, phase_number)
-    created = 0
     renderer = SeatViewRenderer(match.game)
-    for seat in readers:
+    emails = []
+    for seat, key in not_queued(readers, lambda seat: (
+            f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}")):
         context = _base_context(match, seat, game)
         with translation.override(language_of(seat.user)):
             context.update(phase=phase,
                            events=plugin.round_report(phase.events or [], seat.number),
                            board=plugin.board_text(state, seat.number))
             text, html = renderer.render("phase_resolved", context)
-        if email_queue(
-            kind=Kind.PHASE_RESOLVED,
-            dedupe_key=f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}",
-            to=seat.user.email, user=seat.user, match_id=match.pk, phase_number=phase.number,
-            subject=f"Round report: {match}, {phase.name or 'phase'} {phase.number}",
-            body_text=text, body_html=html,
-        ):
-            created += 1
-    return created
+        emails.append({
+            "kind": Kind.PHASE_RESOLVED, "dedupe_key": key, "to": seat.user.email,
+            "user": seat.user, "match_id": match.pk, "phase_number": phase.number,
+            "subject": f"Round report: {match}, {phase.name or 'phase'} {phase.number}",
+            "body_text": text, "body_html": html})
+    return len(emails_queue(emails))
 
 
 def result_text(match: Match, game: Any) -> str:
@@ -314,10 +315,11 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
     plugin = plugins.plugin_for(match.game)
     last = Phase.objects.filter(match=match, status=Phase.Status.RESOLVED).order_by(
         "-number").first()
-    created = 0
     renderer = SeatViewRenderer(match.game)
-    for seat in seats_wanting(match, Event.MATCH_ENDED, "mail"):
-        winners = {int(w) for w in (match.result or {}).get("winners") or []}
+    emails = []
+    winners = {int(w) for w in (match.result or {}).get("winners") or []}
+    for seat, key in not_queued(seats_wanting(match, Event.MATCH_ENDED, "mail"),
+                                lambda seat: f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}"):
         context = _base_context(match, seat, game)
         with translation.override(language_of(seat.user)):
             context.update(
@@ -327,13 +329,10 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
                 board=plugin.board_text(match.state, seat.number) if match.state else "",
             )
             text, html = renderer.render("match_ended", context)
-        if email_queue(
-            kind=Kind.MATCH_ENDED, dedupe_key=f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}",
-            to=seat.user.email, user=seat.user, match_id=match.pk,
-            subject=f"Result: {match}", body_text=text, body_html=html,
-        ):
-            created += 1
-    return created
+        emails.append({"kind": Kind.MATCH_ENDED, "dedupe_key": key, "to": seat.user.email,
+                       "user": seat.user, "match_id": match.pk, "subject": f"Result: {match}",
+                       "body_text": text, "body_html": html})
+    return len(emails_queue(emails))
 
 
 def _due_reminder(hours: list[int], opened_at: datetime, deadline: datetime,
@@ -367,20 +366,20 @@ def reminders_send(*, now: datetime | None = None) -> int:
         submitted = set(Submission.objects.filter(phase=phase).values_list(
             "seat__number", flat=True))
         renderer = SeatViewRenderer(match.game)
+        due = {}
         for seat in seats_wanting(match, Event.REMINDER, "mail", numbers=prompted - submitted):
             hours = _due_reminder(profile_of(seat.user).reminders, phase.opened_at,
                                   timing.seat_due(match, seat.number) or phase.deadline, now)
-            if hours is None:
-                continue
-            key = f"{Kind.REMINDER}:m{match.pk}:p{phase.number}:s{seat.number}:h{hours}"
-            if OutgoingEmail.objects.filter(dedupe_key=key).exists():
-                continue
-            content = phase_email_content(match=match, phase=phase, seat=seat,
-                                          kind=Kind.REMINDER, hours=hours, renderer=renderer)
-            if email_queue(kind=Kind.REMINDER, dedupe_key=key, to=seat.user.email,
-                           user=seat.user, match_id=match.pk, phase_number=phase.number,
-                           **content):
-                created += 1
+            if hours is not None:
+                due[seat] = hours
+        keys = {seat: f"{Kind.REMINDER}:m{match.pk}:p{phase.number}:s{seat.number}:h{hours}"
+                for seat, hours in due.items()}
+        created += len(emails_queue(
+            {"kind": Kind.REMINDER, "dedupe_key": key, "to": seat.user.email, "user": seat.user,
+             "match_id": match.pk, "phase_number": phase.number,
+             **phase_email_content(match=match, phase=phase, seat=seat, kind=Kind.REMINDER,
+                                   hours=due[seat], renderer=renderer)}
+            for seat, key in not_queued(due, keys.__getitem__)))
     return created
 
 

@@ -10,7 +10,7 @@ import logging
 import random
 import smtplib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from email.policy import Compat32
 from typing import Any
 
@@ -43,10 +43,26 @@ def email_queue(
 ) -> OutgoingEmail | None:
     """Queue the e-mail for ``dedupe_key`` (once) and its sending on commit. Returns the new
     row, or None if an email with that key exists already."""
-    return pipeline.deliver(
-        "mail", dedupe_key=dedupe_key, kind=kind, to=to, subject=subject[:255],
-        body_text=body_text, body_html=body_html, user=user, match_id=match_id,
-        phase_number=phase_number, reply_to=reply_to, headers=headers or {})
+    return pipeline.deliver("mail", **_fields(
+        kind=kind, dedupe_key=dedupe_key, to=to, subject=subject, body_text=body_text,
+        body_html=body_html, user=user, match_id=match_id, phase_number=phase_number,
+        reply_to=reply_to, headers=headers))
+
+
+def emails_queue(emails: Iterable[dict[str, Any]]) -> list[OutgoingEmail]:
+    """``email_queue`` for many e-mails (each a dict of its arguments) in a constant number of
+    queries (``pipeline.deliver_many``). Returns the rows that were new (their pk unset)."""
+    return pipeline.deliver_many("mail", (_fields(**email) for email in emails))
+
+
+def _fields(*, kind: str, dedupe_key: str, to: str, subject: str, body_text: str,
+            body_html: str = "", user: Any = None, match_id: int | None = None,
+            phase_number: int | None = None, reply_to: str = "",
+            headers: dict[str, str] | None = None) -> dict[str, Any]:
+    return {"dedupe_key": dedupe_key, "kind": kind, "to": to, "subject": subject[:255],
+            "body_text": body_text, "body_html": body_html, "user": user,
+            "match_id": match_id, "phase_number": phase_number, "reply_to": reply_to,
+            "headers": headers or {}}
 
 
 class _QuickFolding(Compat32):

@@ -32,7 +32,7 @@ from portal.mail.services.notify import (
 )
 from portal.push import vapid
 from portal.push.models import PushMessage, PushSubscription
-from portal.push.services.outbox import push_queue
+from portal.push.services.outbox import push_queue, pushes_queue
 from portal.push.services.subscriptions import unsubscribe_url
 
 Kind = PushMessage.Kind
@@ -80,20 +80,20 @@ def match_topic(match_id: int) -> str:
 def _your_move(match: Match, seats: list[Seat], key: str, body_for: Any, deadline: Any,
                now: datetime) -> int:
     devices = _devices([seat.user_id for seat in seats], Kind.YOUR_MOVE)
-    created = 0
+    pushes = []
     topic = match_topic(match.pk)
     for seat in seats:
         with translation.override(language_of(seat.user)):
             title = _("Your move: %(match)s") % {"match": match}
             body = body_for(seat)
         for device in devices.get(seat.user_id, []):
-            payload = _payload(device, kind=Kind.YOUR_MOVE, title=title, body=body,
-                               url=match_url(match), tag=topic)
-            created += push_queue(
-                subscription=device, kind=Kind.YOUR_MOVE, dedupe_key=f"{key}:d{device.pk}",
-                payload=payload, ttl_seconds=_ttl_until(deadline, now), topic=topic,
-                urgency="high", now=now) is not None
-    return created
+            pushes.append({
+                "subscription": device, "kind": Kind.YOUR_MOVE,
+                "dedupe_key": f"{key}:d{device.pk}",
+                "payload": _payload(device, kind=Kind.YOUR_MOVE, title=title, body=body,
+                                    url=match_url(match), tag=topic),
+                "ttl_seconds": _ttl_until(deadline, now), "topic": topic, "urgency": "high"})
+    return len(pushes_queue(pushes, now=now))
 
 
 def phase_opened_push(*, match_id: int, phase_number: int) -> int:
@@ -145,20 +145,20 @@ def match_ended_push(*, match_id: int) -> int:
     game = engine.get(match.game)
     seats = seats_wanting(match, Event.MATCH_ENDED, "push")
     devices = _devices([seat.user_id for seat in seats], Kind.RESULT)
-    now, created = timezone.now(), 0
+    pushes = []
     topic = match_topic(match.pk)  # the result replaces a "your move" still undelivered
     for seat in seats:
         with translation.override(language_of(seat.user)):
             title = _("Result: %(match)s") % {"match": match}
             body = result_text(match, game)
         for device in devices.get(seat.user_id, []):
-            payload = _payload(device, kind=Kind.RESULT, title=title, body=body,
-                               url=match_url(match), tag=topic)
-            created += push_queue(
-                subscription=device, kind=Kind.RESULT, dedupe_key=f"push:result:m{match.pk}"
-                f":d{device.pk}", payload=payload, ttl_seconds=RESULT_TTL.total_seconds(),
-                topic=topic, now=now) is not None
-    return created
+            pushes.append({
+                "subscription": device, "kind": Kind.RESULT,
+                "dedupe_key": f"push:result:m{match.pk}:d{device.pk}",
+                "payload": _payload(device, kind=Kind.RESULT, title=title, body=body,
+                                    url=match_url(match), tag=topic),
+                "ttl_seconds": RESULT_TTL.total_seconds(), "topic": topic})
+    return len(pushes_queue(pushes))
 
 
 def reminders_push(*, now: datetime | None = None) -> int:
@@ -187,6 +187,7 @@ def reminders_push(*, now: datetime | None = None) -> int:
         seats = seats_wanting(match, Event.REMINDER, "push", numbers=required - submitted)
         devices = _devices([seat.user_id for seat in seats], Kind.REMINDER)
         topic = match_topic(match.pk)
+        pushes = []
         for seat in seats:
             hours = _due_reminder(profile_of(seat.user).reminders, phase.opened_at,
                                   phase.deadline, now)
@@ -197,14 +198,15 @@ def reminders_push(*, now: datetime | None = None) -> int:
                 body = _("Your orders are due in %(hours)s h (%(deadline)s).") % {
                     "hours": hours, "deadline": local_time(phase.deadline, seat.user)}
             for device in devices.get(seat.user_id, []):
-                payload = _payload(device, kind=Kind.REMINDER, title=title, body=body,
-                                   url=match_url(match), tag=topic)
-                created += push_queue(
-                    subscription=device, kind=Kind.REMINDER,
-                    dedupe_key=f"push:reminder:m{match.pk}:p{phase.number}:s{seat.number}"
-                               f":h{hours}:d{device.pk}",
-                    payload=payload, ttl_seconds=_ttl_until(phase.deadline, now), topic=topic,
-                    urgency="high", now=now) is not None
+                pushes.append({
+                    "subscription": device, "kind": Kind.REMINDER,
+                    "dedupe_key": f"push:reminder:m{match.pk}:p{phase.number}"
+                                  f":s{seat.number}:h{hours}:d{device.pk}",
+                    "payload": _payload(device, kind=Kind.REMINDER, title=title, body=body,
+                                        url=match_url(match), tag=topic),
+                    "ttl_seconds": _ttl_until(phase.deadline, now), "topic": topic,
+                    "urgency": "high"})
+        created += len(pushes_queue(pushes, now=now))
     return created
 
 
