@@ -409,6 +409,9 @@ MAIL_RETRY_BASE_SECONDS = float(os.environ.get("MAIL_RETRY_BASE_SECONDS", "30"))
 MAIL_MAX_BACKOFF_SECONDS = float(os.environ.get("MAIL_MAX_BACKOFF_SECONDS", str(6 * 3600)))
 MAIL_REMINDER_SWEEP_SECONDS = float(os.environ.get("MAIL_REMINDER_SWEEP_SECONDS", "300"))
 MAIL_DIGEST_HOUR_UTC = int(os.environ.get("MAIL_DIGEST_HOUR_UTC", "6"))
+# A player gets at most one "gameday has begun" mail per match in this time (gamedays every few
+# minutes, as in a quick game against the bot, would otherwise mail at every one).
+GAMEDAY_MAIL_MIN_HOURS = float(os.environ.get("GAMEDAY_MAIL_MIN_HOURS", "6"))
 ANYMAIL = {"WEBHOOK_SECRET": os.environ["ANYMAIL_WEBHOOK_SECRET"]} if os.environ.get(
     "ANYMAIL_WEBHOOK_SECRET"
 ) else {}

@@ -5,6 +5,7 @@ from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
+from django.db.models import F
 
 from games import services
 from games.models import Action, OutboxEvent
@@ -60,6 +61,19 @@ def test_the_tick_signals_the_gameday_and_each_player_is_mailed_once(
     assert "Gameday 1 of the match has begun" in mail.body_text
     assert gameday not in mail.body_text and gameday not in mail.subject
     assert gameday_opened_notify(match_id=race.pk, gameday=gameday) == 0
+
+
+def test_gamedays_minutes_apart_mail_each_player_once_in_the_min_hours(race, settings):
+    """Gamedays every few minutes (a quick game) do not mail at every one: a player hears of
+    the first, then of the first one after GAMEDAY_MAIL_MIN_HOURS."""
+    settings.GAMEDAY_MAIL_MIN_HOURS = 6
+    mails = OutgoingEmail.objects.filter(dedupe_key__startswith=f"gameday:m{race.pk}:")
+    assert gameday_opened_notify(match_id=race.pk, gameday="1") == 2
+    assert gameday_opened_notify(match_id=race.pk, gameday="2") == 0
+    mails.update(created_at=F("created_at") - timedelta(hours=7))
+    assert gameday_opened_notify(match_id=race.pk, gameday="3") == 2
+    assert sorted(key.split(":")[2] for key in mails.values_list("dedupe_key", flat=True)) == [
+        "g1", "g1", "g3", "g3"]
 
 
 def test_actions_by_email_reply_are_applied_under_the_same_rules(race):

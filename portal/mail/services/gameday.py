@@ -5,6 +5,10 @@ player) via the outbox."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
@@ -25,6 +29,16 @@ from portal.mail.tokens import reply_address
 Kind = OutgoingEmail.Kind
 
 
+def _mailed_recently(match: Match) -> set[int]:
+    """The players mailed a gameday of ``match`` within settings.GAMEDAY_MAIL_MIN_HOURS: a
+    match whose gamedays come every few minutes (a quick game against the bot) mails its
+    players once in that time, not at every gameday; a daily schedule mails every day."""
+    since = timezone.now() - timedelta(hours=settings.GAMEDAY_MAIL_MIN_HOURS)
+    return set(OutgoingEmail.objects.filter(
+        match_id=match.pk, dedupe_key__startswith=f"gameday:m{match.pk}:",
+        created_at__gte=since).values_list("user_id", flat=True))
+
+
 def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     """Mail every player who may act today (and wants gameday mails). Returns how many
     emails were created; a repeated call creates none."""
@@ -39,6 +53,8 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     recipients = your_move_recipients(
         match, prompted, lambda seat: f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}",
         Event.GAMEDAY)
+    recently = _mailed_recently(match)
+    recipients = [(seat, key) for seat, key in recipients if seat.user_id not in recently]
     emails = []
     for seat, key in recipients:
         context = _base_context(match, seat, game)
