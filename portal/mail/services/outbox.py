@@ -6,13 +6,10 @@ what an answer means (a 5xx is permanent: failed; a 4xx or no answer: retry with
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import queue
 import random
 import smtplib
 import sys
-import threading
 from collections.abc import Iterator
 from email.policy import Compat32
 from typing import Any
@@ -69,26 +66,7 @@ QUICK_FOLDING = _QuickFolding()
 
 
 class OutboxMessage(EmailMultiAlternatives):
-    _built: Any = None
-
-    def build(self) -> OutboxMessage:
-        """Build the MIME message and its bytes now (the batch's builder thread does, ahead of
-        the sending): ``message()`` then returns it, and its ``as_bytes`` as the SMTP backend
-        asks for it (CRLF) the bytes made here."""
-        mime = self.message()
-        data = mime.as_bytes(linesep="\r\n")
-        flatten = mime.as_bytes
-
-        def as_bytes(unixfrom: bool = False, linesep: str = "\n") -> bytes:
-            return data if (unixfrom, linesep) == (False, "\r\n") else flatten(unixfrom, linesep)
-
-        mime.as_bytes = as_bytes
-        self._built = mime
-        return self
-
     def message(self) -> Any:
-        if self._built is not None:
-            return self._built
         mime = super().message()
         for part in mime.walk():
             part.policy = QUICK_FOLDING
@@ -108,7 +86,7 @@ class OutboxMessage(EmailMultiAlternatives):
             mime.set_boundary(boundary)
 
 
-def _message(row: OutgoingEmail, connection: Any) -> OutboxMessage:
+def _message(row: OutgoingEmail, connection: Any) -> EmailMultiAlternatives:
     from portal.mail.bounces import outbox_message_id
     from portal.mail.unsubscribe import unsubscribe_headers
 
@@ -122,44 +100,6 @@ def _message(row: OutgoingEmail, connection: Any) -> OutboxMessage:
     if row.body_html:
         message.attach_alternative(row.body_html, "text/html")
     return message
-
-
-def _built_ahead(rows: list[OutgoingEmail], connection: Any
-                 ) -> Iterator[tuple[OutgoingEmail, OutboxMessage | Exception]]:
-    """(row, its message built, or the error building it raised) in order, built by a thread
-    of its own up to ``BUILD_AHEAD`` rows ahead: building a message is most of the work of
-    sending it here, and it goes on while this thread waits for the SMTP server and the
-    database. (Building sends nothing: a worker
-    killed with messages built ahead loses only that work.)"""
-    built: queue.Queue[tuple[OutgoingEmail, Any] | None] = queue.Queue(maxsize=BUILD_AHEAD)
-    stop = threading.Event()
-
-    def builder() -> None:
-        try:
-            for row in rows:
-                if stop.is_set():
-                    return
-                try:
-                    built.put((row, _message(row, connection).build()))
-                except Exception as error:  # (the sender fails that row with it)
-                    built.put((row, error))
-        finally:
-            built.put(None)
-
-    thread = threading.Thread(target=builder, name="mail-builder", daemon=True)
-    thread.start()
-    try:
-        while (item := built.get()) is not None:
-            yield item
-    finally:
-        stop.set()
-        while thread.is_alive():
-            with contextlib.suppress(queue.Empty):
-                built.get(timeout=0.1)
-        thread.join()
-
-
-BUILD_AHEAD = 8
 
 
 def is_permanent(error: BaseException) -> bool:
@@ -201,22 +141,19 @@ class MailChannel(pipeline.Channel):
         failing = set(FailingAddress.objects.filter(
             address__in=[row.to.strip().lower() for row in rows]).values_list("address",
                                                                                flat=True))
-        for row in rows:
-            if row.to.strip().lower() in failing:
-                yield row.pk, Result("failed", error=(
-                    f"{row.to} is marked as failing (bounce or complaint); not sent"))
         connection = self.connection or get_connection(fail_silently=False)
         closed = True  # send_messages on a closed connection would open and close it per message
         try:
-            for row, message in _built_ahead(
-                    [row for row in rows if row.to.strip().lower() not in failing], connection):
+            for row in rows:
+                if row.to.strip().lower() in failing:
+                    yield row.pk, Result("failed", error=(
+                        f"{row.to} is marked as failing (bounce or complaint); not sent"))
+                    continue
                 try:
-                    if isinstance(message, Exception):
-                        raise message
                     if closed:
                         connection.open()
                         closed = False
-                    connection.send_messages([message])
+                    connection.send_messages([_message(row, connection)])
                 except Exception as error:  # this message only; the batch goes on
                     if not is_permanent(error):  # the connection may be gone: open a new one
                         closed = True
