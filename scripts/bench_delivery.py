@@ -69,7 +69,7 @@ def worker(channel: str) -> None:
     from portal.delivery import pipeline
     from portal.mail.unsubscribe import unsubscribe_url
 
-    unsubscribe_url(user_id=0, kind="digest")  # the URL map, loaded once in a worker's life
+    unsubscribe_url(user_id=0, target="digest")  # the URL map, loaded once in a worker's life
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     sys.stdin.readline()

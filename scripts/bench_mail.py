@@ -54,7 +54,7 @@ def worker(kind: str, var_dir: str, ids: str) -> None:
     from portal.mail import services
     from portal.mail.unsubscribe import unsubscribe_url
 
-    unsubscribe_url(user_id=0, kind="digest")  # the URL map, loaded once in a worker's life
+    unsubscribe_url(user_id=0, target="digest")  # the URL map, loaded once in a worker's life
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     sys.stdin.readline()
@@ -67,11 +67,15 @@ def worker(kind: str, var_dir: str, ids: str) -> None:
 
 def run_workers(kind: str, var_dir: str, shares: list[list[int]], script: str = __file__) -> float:
     """Start a worker process per share (``script --worker kind``), wait until each is ready,
-    let them go together and return how long they took, all of them."""
+    let them go together and return how long they took, all of them. With BENCH_PROFILE set to a
+    folder, each worker runs under cProfile and writes its figures there (``<kind>.<n>.prof``)."""
+    profile = os.environ.get("BENCH_PROFILE")
     procs = [subprocess.Popen(
-        [sys.executable, script, "--worker", kind, "--var-dir", var_dir, "--ids",
-         json.dumps(share)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-        env=os.environ.copy()) for share in shares]
+        [sys.executable,
+         *(["-m", "cProfile", "-o", f"{profile}/{kind}.{n}.prof"] if profile else []),
+         script, "--worker", kind, "--var-dir", var_dir, "--ids", json.dumps(share)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+        for n, share in enumerate(shares)]
     for proc in procs:
         assert proc.stdout.readline().strip() == "ready"
     start = time.perf_counter()

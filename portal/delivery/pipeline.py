@@ -29,6 +29,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from games.bulk import one_round_trip, rows_update
 from games.services.queue import Enqueue, enqueue_on_commit
 from portal.delivery.models import Delivery
 
@@ -166,44 +167,48 @@ def _expire(rows: QuerySet) -> int:
 
 def record(chan: Channel, rows: list[Any], results: dict[Any, Result],
            now: datetime | None = None) -> tuple[dict[str, int], datetime | None]:
-    """Write what ``results`` say of the claimed ``rows``: one UPDATE per outcome (and error),
-    the gone ones handed to the channel. A retry after the row's last attempt fails, one past
-    its time to live expires. Returns counts by outcome (rows left out of ``results`` are not
-    counted) and when the earliest retry is due (None: no retry)."""
+    """Write what ``results`` say of the claimed ``rows`` (set on them too) in one round trip:
+    one UPDATE per outcome and error (``games.bulk.rows_update``: a statement prepared once
+    per session, not a queryset compiled per row), the gone ones handed to the channel. A
+    retry after the row's last attempt fails, one past its time to live expires. Returns
+    counts by outcome (rows left out of ``results`` are not counted) and when the earliest
+    retry is due (None: no retry)."""
     now = now or timezone.now()
-    model = chan.model
     counts = dict.fromkeys(OUTCOMES, 0)
     gone = []
-    groups: dict[tuple, list[Any]] = defaultdict(list)  # (status, next at, error, code) -> pks
+    groups: dict[tuple, list[Any]] = defaultdict(list)  # (status, next at, error, code) -> rows
     for row in rows:
         result = results.get(row.pk)
         if result is None:
             continue
         if result.outcome == "gone":
+            row.status, row.next_attempt_at, row.last_error = (
+                Status.FAILED, None, "the recipient is gone")
             gone.append(row)
             continue
         status, next_at = _status(chan, row, result, now)
-        groups[(status, next_at, result.error[:2000], result.response_status)].append(row.pk)
+        row.status, row.next_attempt_at = status, next_at
+        row.last_error, row.response_status = result.error[:2000], result.response_status
+        if status == Status.SENT:
+            row.sent_at = now
+        groups[(status, next_at, row.last_error, result.response_status)].append(row)
+    retry_at = None
+    with one_round_trip():
+        rows_update(gone, ("status", "next_attempt_at", "last_error"))
+        for (status, next_at, error, _), group in groups.items():
+            rows_update(group, RECORDED + (("sent_at",) if status == Status.SENT else ()))
+            counts[status] += len(group)
+            if status == Status.RETRY:
+                retry_at = min(retry_at or next_at, next_at)
+            if status != Status.SENT:
+                logger.info("%s: %s row(s) %s: %s", chan.name, len(group), status, error)
     if gone:
-        model.objects.filter(pk__in=[row.pk for row in gone]).update(
-            status=Status.FAILED, next_attempt_at=None, last_error="the recipient is gone")
         chan.gone(gone)
         counts["gone"] = len(gone)
-    retry_at = None
-    for (status, next_at, error, code), pks in groups.items():
-        changes = {"status": status, "next_attempt_at": next_at, "last_error": error,
-                   "response_status": code}
-        if status == Status.SENT:
-            changes["sent_at"] = now
-        model.objects.filter(pk__in=pks).update(**changes)
-        counts[status] += len(pks)
-        if status == Status.RETRY:
-            retry_at = min(retry_at or next_at, next_at)
-        if status != Status.SENT:
-            logger.info("%s: %s row(s) %s: %s", chan.name, len(pks), status, error)
     return counts, retry_at
 
 
+RECORDED = ("status", "next_attempt_at", "last_error", "response_status")
 OUTCOMES = ("sent", "retry", "gone", "failed", "expired")
 
 
