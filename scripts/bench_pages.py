@@ -127,8 +127,8 @@ def main() -> None:
             unit = next(iter(legal["units"]))
             target = (legal["units"][unit]["fire"] or [""])[0]
             timed("live check of a draft (HTMX)", lambda: client.post(
-                f"{url}/seats/1/sheet/validate/", {"u-" + unit + "-move": "F",
-                                                   "u-" + unit + "-fire": target}, **htmx))
+                f"{url}/{match.game}/seats/1/sheet/validate/",
+                {"u-" + unit + "-move": "F", "u-" + unit + "-fire": target}, **htmx))
         timed("replay frame (HTMX)", lambda: client.get(f"{url}/replay/{resolved}/", **htmx))
         if active:
             timed("status poll (HTMX)", lambda: client.get(
