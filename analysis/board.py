@@ -51,16 +51,8 @@ def context(request: HttpRequest, analysis: Analysis, node_id: int, seat: int | 
         "share_url": request.build_absolute_uri(
             reverse("analysis:detail", args=[analysis.token])),
         "error": error,
-        "board_css": board_css(analysis.game),
+        "board_css": plugin.board_stylesheet(),
     }
-
-
-def board_css(slug: str) -> str:
-    """The game's board stylesheet (static/<slug>/board.css) when it has one."""
-    from django.contrib.staticfiles import finders
-
-    name = f"{slug}/board.css"
-    return name if finders.find(name) else ""
 
 
 def seat_forms(game: Any, plugin: Any, state: Any, prompts: dict[int, Any],

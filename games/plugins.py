@@ -220,6 +220,15 @@ class GamePlugin:
         game = self.game
         return game.start(seats, game.validate_options(options), seed)
 
+    def board_stylesheet(self) -> str:
+        """The static path of the board's styles (``static/<slug>/board.css``) when the game
+        has one, for the pages that draw its board away from its match page (a lesson, the
+        analysis board); "" if it has none."""
+        from django.contrib.staticfiles import finders
+
+        name = f"{self.slug}/board.css"
+        return name if finders.find(name) else ""
+
     def lesson_board(self, state: Any, seat: int) -> str:
         """The board of a lesson's position as ``seat`` sees it (HTML; no match around it).
         The default: the match page's board."""

@@ -61,6 +61,7 @@ def _page_context(request: HttpRequest, lesson: Lesson, *, hints: int, solved: b
     index = [s.slug for s in siblings].index(lesson.slug)
     return {
         "lesson": lesson, "game_name": plugin.name, "slug": lesson.game,
+        "board_css": plugin.board_stylesheet(),
         "seat_name": plugin.game.seat_name(lesson.seat),
         "board": plugin.lesson_board(state, lesson.seat),
         "board_after": plugin.lesson_board(attempt.state, lesson.seat)

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from games import plugins
 from games.models import Match
 from portal.lessons.catalogue import all_lessons, game_lessons
 from portal.lessons.models import LessonProgress
@@ -131,7 +132,11 @@ def test_the_menu_home_the_lobby_and_the_rules_link_to_the_lessons(client, make_
 @pytest.mark.parametrize("lesson", [lesson for found in all_lessons().values() for lesson in found],
                          ids=lambda lesson: f"{lesson.game}/{lesson.slug}")
 def test_every_lesson_page_draws_its_board_before_and_after(client, lesson):
-    assert client.get(reverse("lessons:lesson", args=[lesson.game, lesson.slug])).status_code == 200
+    page = client.get(reverse("lessons:lesson", args=[lesson.game, lesson.slug]))
+    assert page.status_code == 200
+    # The board's own styles come with it (without them Final Act's board is a black square).
+    stylesheet = plugins.plugin_for(lesson.game).board_stylesheet()
+    assert not stylesheet or f"{stylesheet}\"" in page.content.decode()
     page = client.post(reverse("lessons:try", args=[lesson.game, lesson.slug]),
                        {"orders": lesson.solution}, HTTP_HX_REQUEST="true").content.decode()
     assert "lesson-solved" in page and "<svg" in page
