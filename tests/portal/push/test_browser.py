@@ -20,6 +20,7 @@ run the same code as its "Stop these" button."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -64,6 +65,19 @@ def page(new_page, push_service, settings):
     return page
 
 
+
+def eventually(page, script: str, arg, seconds: float = 20):
+    """``script(arg)`` in the page until it gives something truthy (or the time is up): its
+    promise is awaited each time. (``wait_for_function`` judges a returned promise itself,
+    always truthy, so it came back at once with whatever the promise then held: a
+    notification the service worker had not shown yet read as none.)"""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = page.evaluate(script, arg)
+        if value or time.monotonic() > deadline:
+            return value
+        page.wait_for_timeout(100)
+
 def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
         page, push_service, eager):
     from portal.push.vapid import b64url_decode, public_key
@@ -101,16 +115,16 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
 
     # The browser hands the (decrypted) push to the real service worker: a notification.
     scope = page.base + "/static/push/"
-    page.wait_for_function("s => navigator.serviceWorker.getRegistration(s).then(r => !!r)",
-                           arg=scope)
+    assert eventually(page, "s => navigator.serviceWorker.getRegistration(s).then(r => !!r)",
+                      scope)
     assert scope in registrations, registrations
     cdp.send("ServiceWorker.deliverPushMessage", {
         "origin": page.base, "registrationId": registrations[scope],
         "data": json.dumps(received.payload)})
-    shown = page.wait_for_function("""s => navigator.serviceWorker.getRegistration(s)
+    shown = eventually(page, """s => navigator.serviceWorker.getRegistration(s)
         .then(r => r.getNotifications()).then(list => list.length ? list.map(n => ({
           title: n.title, body: n.body, tag: n.tag, data: n.data,
-          actions: n.actions.map(a => a.action)})) : null)""", arg=scope).json_value()
+          actions: n.actions.map(a => a.action)})) : null)""", scope)
     assert shown == [{"title": "Your move: Browser duel", "body": received.payload["body"],
                       "tag": f"m{match.pk}-move", "actions": ["unsubscribe"],
                       "data": {"url": f"{page.base}/matches/{match.pk}/",
@@ -125,9 +139,9 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
     cdp.send("ServiceWorker.deliverPushMessage", {
         "origin": page.base, "registrationId": registrations[scope],
         "data": json.dumps(result.payload)})
-    shown = page.wait_for_function("""s => navigator.serviceWorker.getRegistration(s)
+    shown = eventually(page, """s => navigator.serviceWorker.getRegistration(s)
         .then(r => r.getNotifications()).then(list => list.some(n => n.title.startsWith(
-          "Result")) ? list.map(n => [n.title, n.tag]) : null)""", arg=scope).json_value()
+          "Result")) ? list.map(n => [n.title, n.tag]) : null)""", scope)
     assert shown == [["Result: Browser duel", f"m{match.pk}-move"]]
 
     # "Stop these": the service worker posts the signed link; the device is gone.
