@@ -17,12 +17,14 @@ per claim, and a claim is given up only by a lease that ran out.
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from django.conf import settings
 from django.db import transaction
@@ -224,6 +226,60 @@ def _status(chan: Channel, row: Any, result: Result, now: datetime) -> tuple[str
     if chan.expires_field and next_at >= getattr(row, chan.expires_field):
         return Status.EXPIRED, None
     return Status.RETRY, next_at
+
+
+T = TypeVar("T")
+_END = object()
+
+
+class _Raised:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def one_ahead(produce: Callable[[], Iterator[T]], *, name: str) -> Iterator[T]:
+    """The items of ``produce()`` (a generator that sends a row per item), made in a thread
+    of their own one item ahead of the caller: while the caller records row n, row n + 1 is
+    being sent, so a send overlaps the record of the one before. The thread sends the next
+    row only once the caller has taken the previous one, so at most two rows are sent but not
+    yet recorded (a worker killed then sends those two again after their lease). Stopping
+    early (the caller leaves the loop) lets the thread finish its row and close ``produce``;
+    an exception in it is raised to the caller. ``produce`` must not use the database
+    (Django's connections are per thread: the caller records)."""
+    items: queue.Queue[Any] = queue.Queue()
+    may_send = threading.Semaphore(1)  # the row after the one the caller took
+    stop = threading.Event()
+
+    def run() -> None:
+        made = produce()
+        try:
+            while True:
+                may_send.acquire()
+                if stop.is_set():
+                    return
+                try:
+                    item = next(made)
+                except StopIteration:
+                    return
+                items.put(item)
+        except BaseException as error:  # handed to the caller, which decides
+            items.put(_Raised(error))
+        finally:
+            made.close()
+            items.put(_END)
+
+    thread = threading.Thread(target=run, name=f"{name}-sender", daemon=True)
+    thread.start()
+    try:
+        while (item := items.get()) is not _END:
+            if isinstance(item, _Raised):
+                raise item.error
+            may_send.release()
+            yield item
+    finally:
+        stop.set()
+        may_send.release()
+        thread.join()
 
 
 def send_batch(chan: Channel, *, limit: int | None = None) -> dict[str, int]:

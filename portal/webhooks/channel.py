@@ -9,9 +9,6 @@ off (``WEBHOOK_DISABLE_AFTER_FAILURES`` in a row); a success starts the count ag
 
 from __future__ import annotations
 
-import contextlib
-import queue
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +18,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from portal import outbound
-from portal.delivery.pipeline import Channel, Result, register
+from portal.delivery.pipeline import Channel, Result, one_ahead, register
 from portal.webhooks import formats, services
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
 
@@ -73,32 +70,11 @@ def post(session: requests.Session, row: WebhookDelivery) -> Result:
     return Result("failed", error=error, response_status=code)
 
 
-def _posted_ahead(rows: list[WebhookDelivery]) -> Iterator[tuple[WebhookDelivery, Result]]:
-    """(row, result) in order, posted by one thread that waits while a result is unread."""
-    results: queue.Queue[tuple[WebhookDelivery, Result] | None] = queue.Queue(maxsize=1)
-    stop = threading.Event()
-
-    def poster() -> None:
-        try:
-            with outbound.session(policy=services.target_policy()) as session:
-                for row in rows:
-                    if stop.is_set():
-                        return
-                    results.put((row, post(session, row)))
-        finally:
-            results.put(None)
-
-    thread = threading.Thread(target=poster, name="webhook-poster", daemon=True)
-    thread.start()
-    try:
-        while (item := results.get()) is not None:
-            yield item
-    finally:
-        stop.set()
-        while thread.is_alive():  # let the poster finish its row and see the stop
-            with contextlib.suppress(queue.Empty):
-                results.get(timeout=0.1)
-        thread.join()
+def _posted(rows: list[WebhookDelivery]) -> Iterator[tuple[WebhookDelivery, Result]]:
+    """(row, result) in order, over one outbound session."""
+    with outbound.session(policy=services.target_policy()) as session:
+        for row in rows:
+            yield row, post(session, row)
 
 
 class WebhookChannel(Channel):
@@ -119,7 +95,7 @@ class WebhookChannel(Channel):
         succeeded: set[int] = set()
         failures: dict[int, tuple[int, str]] = {}
         try:
-            for row, result in _posted_ahead(rows):
+            for row, result in one_ahead(lambda: _posted(rows), name="webhook"):
                 if result.outcome == "sent":
                     succeeded.add(row.target_id)
                 elif result.outcome in ("retry", "failed"):

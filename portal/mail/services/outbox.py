@@ -6,8 +6,10 @@ what an answer means (a 5xx is permanent: failed; a 4xx or no answer: retry with
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
+import re
 import smtplib
 import sys
 from collections.abc import Iterable, Iterator
@@ -16,10 +18,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
+from django.core.mail.message import sanitize_address
 
 from portal.delivery import pipeline
 from portal.delivery.pipeline import SENT, Result
 from portal.mail.models import FailingAddress, OutgoingEmail
+from portal.mail.wire import message_bytes
 
 logger = logging.getLogger(__name__)
 
@@ -102,20 +107,52 @@ class OutboxMessage(EmailMultiAlternatives):
             mime.set_boundary(boundary)
 
 
-def _message(row: OutgoingEmail, connection: Any) -> EmailMultiAlternatives:
+def _headers(row: OutgoingEmail) -> dict[str, str]:
     from portal.mail.bounces import outbox_message_id
     from portal.mail.unsubscribe import unsubscribe_headers
 
-    headers = {**AUTO_HEADERS, **unsubscribe_headers(row), **row.headers,
-               "Message-ID": outbox_message_id(email_id=row.pk, to=row.to)}
+    return {**AUTO_HEADERS, **unsubscribe_headers(row), **row.headers,
+            "Message-ID": outbox_message_id(email_id=row.pk, to=row.to)}
+
+
+def _message(row: OutgoingEmail, connection: Any) -> EmailMultiAlternatives:
     message = OutboxMessage(
         subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers,
-        connection=connection,
+        to=[row.to], reply_to=[row.reply_to] if row.reply_to else None,
+        headers=_headers(row), connection=connection,
     )
     if row.body_html:
         message.attach_alternative(row.body_html, "text/html")
     return message
+
+
+def _send_one(row: OutgoingEmail, connection: Any) -> None:
+    """Send ``row`` over the open ``connection``. Over SMTP, a message of the usual shape is
+    written straight into its bytes (``portal.mail.wire``, the same bytes as Django's
+    builder, in a fraction of the time); anything else, and every other backend (console,
+    files, the tests' memory), goes through Django's ``EmailMultiAlternatives``."""
+    if isinstance(connection, SMTPBackend) and connection.connection is not None:
+        data = message_bytes(
+            subject=row.subject, from_email=settings.DEFAULT_FROM_EMAIL, to=row.to,
+            reply_to=row.reply_to, headers=_headers(row), text=row.body_text,
+            html=row.body_html)
+        if data is not None:
+            connection.connection.sendmail(_envelope(settings.DEFAULT_FROM_EMAIL),
+                                           [_envelope(row.to)], data)
+            return
+    connection.send_messages([_message(row, connection)])
+
+
+PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9.-]+")
+
+
+@functools.lru_cache(maxsize=1024)
+def _envelope(address: str) -> str:
+    """The address as Django's SMTP backend gives it to ``sendmail`` (``sanitize_address``:
+    parsed, the name encoded; a plain ASCII address comes out as it went in)."""
+    if PLAIN_ADDRESS.fullmatch(address):
+        return address
+    return sanitize_address(address, settings.DEFAULT_CHARSET)
 
 
 def is_permanent(error: BaseException) -> bool:
@@ -153,32 +190,39 @@ class MailChannel(pipeline.Channel):
     def send(self, rows: list[OutgoingEmail]) -> Iterator[tuple[Any, Result]]:
         """Send ``rows`` over one SMTP connection (opened again after a dropped one), yielding
         each one's result as the server answers: a failing address is not sent to (failed),
-        each refusal is classified on its own."""
+        each refusal is classified on its own. The sending runs one row ahead in a thread of
+        its own (``pipeline.one_ahead``), so a row's SMTP exchange overlaps the record of the
+        one before."""
         failing = set(FailingAddress.objects.filter(
             address__in=[row.to.strip().lower() for row in rows]).values_list("address",
                                                                                flat=True))
         connection = self.connection or get_connection(fail_silently=False)
-        closed = True  # send_messages on a closed connection would open and close it per message
-        try:
-            for row in rows:
-                if row.to.strip().lower() in failing:
-                    yield row.pk, Result("failed", error=(
-                        f"{row.to} is marked as failing (bounce or complaint); not sent"))
-                    continue
-                try:
-                    if closed:
-                        connection.open()
-                        closed = False
-                    connection.send_messages([_message(row, connection)])
-                except Exception as error:  # this message only; the batch goes on
-                    if not is_permanent(error):  # the connection may be gone: open a new one
-                        closed = True
-                        _close(connection)
-                    yield row.pk, _result(error)
-                    continue
-                yield row.pk, SENT
-        finally:
-            _close(connection)
+        yield from pipeline.one_ahead(lambda: _sent(rows, failing, connection), name="mail")
+
+
+def _sent(rows: list[OutgoingEmail], failing: set[str], connection: Any
+          ) -> Iterator[tuple[Any, Result]]:
+    closed = True  # send_messages on a closed connection would open and close it per message
+    try:
+        for row in rows:
+            if row.to.strip().lower() in failing:
+                yield row.pk, Result("failed", error=(
+                    f"{row.to} is marked as failing (bounce or complaint); not sent"))
+                continue
+            try:
+                if closed:
+                    connection.open()
+                    closed = False
+                _send_one(row, connection)
+            except Exception as error:  # this message only; the batch goes on
+                if not is_permanent(error):  # the connection may be gone: open a new one
+                    closed = True
+                    _close(connection)
+                yield row.pk, _result(error)
+                continue
+            yield row.pk, SENT
+    finally:
+        _close(connection)
 
 
 def _close(connection: Any) -> None:

@@ -228,14 +228,21 @@ def test_a_gameday_mails_link_stops_the_gameday_mails_only(duel):
 
 
 class RecordingBackend(EmailBackend):
-    """Django's SMTP backend (to the test server) noting, for each send, whether a database
-    transaction was open."""
+    """Django's SMTP backend (to the test server) noting, for each message handed to the SMTP
+    connection, whether a database transaction was open."""
 
     in_transaction: list[bool] = []
 
-    def send_messages(self, email_messages):
-        RecordingBackend.in_transaction.append(transaction.get_connection().in_atomic_block)
-        return super().send_messages(email_messages)
+    def open(self):
+        opened = super().open()
+        sendmail = self.connection.sendmail
+
+        def recorded(*args, **kwargs):
+            RecordingBackend.in_transaction.append(transaction.get_connection().in_atomic_block)
+            return sendmail(*args, **kwargs)
+
+        self.connection.sendmail = recorded
+        return opened
 
 
 def test_no_database_transaction_is_open_while_talking_to_smtp(mailboxes, settings):
