@@ -3,7 +3,8 @@
 Every diagram is a small position built with the engine (the ``scenario`` option) and drawn by
 ``render_board``; what is marked on it (legal moves, a fire cone) comes from the engine's own
 ``legal_actions``, so a diagram cannot drift from the rules the matches are played by. The
-diagrams never change, so they are built once per process, on the first request.
+diagrams never change, so they are built once per process and language, on the first request
+in that language (their captions and round reports are in the reader's language).
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 import engine
 from engine.final_act import board
 from engine.final_act.board_text import ORDERS_HELP, SETUP_HELP
 from engine.final_act.options import default_options
-from engine.final_act.report import round_story
+from games import plugins
 from games.final_act.board import render_board
 
 SLUG = "final-act"
@@ -71,7 +75,9 @@ def _draw(key: str, caption: str, state: State, marks: dict[str, list[str]] | No
     view = engine.get(SLUG).view(state, None)
     svg = render_board(view, seat=None, last_round=events is not None,
                        board_id=f"fa-rules-{key}", caption=caption, marks=marks)
-    story = tuple(round_story(events)) if events is not None else ()
+    # told as the match pages tell a round, for a spectator
+    story = (tuple(plugins.plugin_for(SLUG).round_report(events, None)) if events is not None
+             else ())
     return Diagram(key, caption, state, svg, dict(marks or {}), story)
 
 
@@ -83,9 +89,9 @@ def _layout() -> Diagram:
     after = game.resolve(state, subs, random.Random(0)).state
     return _draw(
         "layout",
-        "The default layout, which a side gets if it misses the setup deadline. Each side's "
-        "terrain lies in its own half; the marked squares are Alpha's rows 1 to 3, where its "
-        "tanks and berms may go.",
+        _("The default layout, which a side gets if it misses the setup deadline. Each side's "
+         "terrain lies in its own half; the marked squares are Alpha's rows 1 to 3, where its "
+         "tanks and berms may go."),
         after,
         {"is-area": area},
     )
@@ -96,9 +102,9 @@ def _tank_moves() -> Diagram:
     state = _start([_unit(1, "C", "f4", "N")], [swamp])
     return _draw(
         "moves",
-        "Tank C faces north. It may step forward, diagonally forward, straight back or "
-        "diagonally back (the marked squares), never sideways. Forward-right would enter the "
-        "swamp on g5, so that move is not offered.",
+        _("Tank C faces north. It may step forward, diagonally forward, straight back or "
+         "diagonally back (the marked squares), never sideways. Forward-right would enter the "
+         "swamp on g5, so that move is not offered."),
         state,
         {"is-legal": _destinations(state, 1, "C")},
     )
@@ -110,9 +116,9 @@ def _minefield() -> Diagram:
     state = _start([_unit(2, "1", "d9", "S"), _unit(1, "C", "l1")], [mines])
     return _draw(
         "minefield",
-        "Delta's minefield c8-e8 has its passage on d8, arrow pointing south. Delta 1 on d9 "
-        "may drive onto d8 because that step goes south; the other minefield squares, c8 and "
-        "e8, are closed to it (its moves are marked).",
+        _("Delta's minefield c8-e8 has its passage on d8, arrow pointing south. Delta 1 on d9 "
+         "may drive onto d8 because that step goes south; the other minefield squares, c8 and "
+         "e8, are closed to it (its moves are marked)."),
         state,
         {"is-legal": _destinations(state, 2, "1")},
     )
@@ -133,8 +139,8 @@ def _collision() -> Diagram:
     )
     return _draw(
         "collision",
-        "Both 2A tanks were ordered onto j6, so neither moved. Alpha 1 wanted i5, which Alpha "
-        "2A kept, so it stayed too. The two C tanks had free squares and moved.",
+        _("Both 2A tanks were ordered onto j6, so neither moved. Alpha 1 wanted i5, which Alpha "
+         "2A kept, so it stayed too. The two C tanks had free squares and moved."),
         after,
         events=events,
     )
@@ -147,9 +153,9 @@ def _cone() -> Diagram:
     legal = _legal_unit(state, 1, "C")
     return _draw(
         "cone",
-        "The fire cone of Alpha C, facing north from e4. Hatched squares can be shelled; crossed "
-        "squares are in the cone but out of sight, behind Delta 2A on e6 and the berm on g7. "
-        "2A's own square and the berm square can still be shelled.",
+        _("The fire cone of Alpha C, facing north from e4. Hatched squares can be shelled; crossed "
+         "squares are in the cone but out of sight, behind Delta 2A on e6 and the berm on g7. "
+         "2A's own square and the berm square can still be shelled."),
         state,
         {"is-cone": legal["fire"], "is-blocked": legal["blocked"]},
     )
@@ -162,8 +168,8 @@ def _berm() -> Diagram:
     legal = _legal_unit(state, 1, "1")
     return _draw(
         "berm",
-        "Alpha 1 stands on a berm at f3: its cone reaches one square further straight ahead "
-        "(f10), and it fires over the tank on f5, so every square of its cone can be shelled.",
+        _("Alpha 1 stands on a berm at f3: its cone reaches one square further straight ahead "
+         "(f10), and it fires over the tank on f5, so every square of its cone can be shelled."),
         state,
         {"is-cone": legal["fire"], "is-blocked": legal["blocked"]},
     )
@@ -184,9 +190,9 @@ def _hits() -> Diagram:
     )
     return _draw(
         "hits",
-        "Shells land after everyone has moved. Delta 2A drove onto f8, the square Alpha C "
-        "shelled, and is damaged; Delta 1B on c8 was already damaged, so Alpha 1's shell put "
-        "it out.",
+        _("Shells land after everyone has moved. Delta 2A drove onto f8, the square Alpha C "
+         "shelled, and is damaged; Delta 1B on c8 was already damaged, so Alpha 1's shell put "
+         "it out."),
         after,
         events=events,
     )
@@ -198,18 +204,23 @@ def _at_cone() -> Diagram:
     legal = _legal_unit(state, 1, "AT1")
     return _draw(
         "at-cone",
-        "An AT unit's cone is smaller: up to four squares ahead and at most two to each side. "
-        "Here AT1 on e4 faces north; the hatched squares are its cone.",
+        _("An AT unit's cone is smaller: up to four squares ahead and at most two to each side. "
+         "Here AT1 on e4 faces north; the hatched squares are its cone."),
         state,
         {"is-cone": legal["fire"], "is-blocked": legal["blocked"]},
     )
 
 
-@cache
 def rule_diagrams() -> dict[str, Diagram]:
-    """Every diagram of the page by key, built once."""
-    built = [_layout(), _tank_moves(), _collision(), _minefield(), _cone(), _berm(), _hits(),
-             _at_cone()]
+    """Every diagram of the page by key, in the active language, built once."""
+    return _diagrams(translation.get_language() or settings.LANGUAGE_CODE)
+
+
+@cache
+def _diagrams(language: str) -> dict[str, Diagram]:
+    with translation.override(language):
+        built = [_layout(), _tank_moves(), _collision(), _minefield(), _cone(), _berm(), _hits(),
+                 _at_cone()]
     return {d.key.replace("-", "_"): d for d in built}
 
 
@@ -218,6 +229,7 @@ def rules_context() -> dict[str, Any]:
     return {
         "diagrams": rule_diagrams(),
         "round_limit": default_options()["round_limit"],
-        "setup_help": SETUP_HELP,
-        "orders_help": ORDERS_HELP,
+        # the engine's grammar texts, in the reader's language once the catalogue has them
+        "setup_help": _(SETUP_HELP),
+        "orders_help": _(ORDERS_HELP),
     }

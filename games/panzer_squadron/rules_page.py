@@ -1,13 +1,19 @@
-"""The rules page's diagrams, drawn by the board code from real engine positions."""
+"""The rules page's context: the cards' table and the map names from the engine's data, and
+its diagrams, drawn by the board code from real engine positions, in the reader's language."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.html import format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 import engine
 from engine.panzer_squadron import hexes
 from engine.panzer_squadron.board import Board
 from engine.panzer_squadron.data import CARDS, MAPS
+from engine.panzer_squadron.options import DEFAULT_TURN_LIMIT
 from games.panzer_squadron.board import board_svg
 
 SMALL = (7, 9)
@@ -31,7 +37,7 @@ def _facing_diagram() -> Any:
     behind = {hexes.name(h): True for h in hexes.behind(at, 2)}
     view = engine.get("panzer-squadron").view(state, None)
     return board_svg(view, None, reach=front, targets=behind, small=True,
-                     label="A tank on d4 facing 2 o'clock: the hexes in front, and behind")
+                     label=_("A tank on d4 facing 2 o'clock: the hexes in front, and behind"))
 
 
 def _sight_diagram() -> tuple[Any, int, bool]:
@@ -46,7 +52,7 @@ def _sight_diagram() -> tuple[Any, int, bool]:
              for f, blocked in zip(hexes.FACINGS, sight.blocked, strict=True)]
     view = engine.get("panzer-squadron").view(state, None)
     svg = board_svg(view, None, lines=lines, small=True,
-                    label="Six lines of fire from M1's gun to the corners of L1's hex")
+                    label=_("Six lines of fire from M1's gun to the corners of L1's hex"))
     return svg, sight.blocked.count(False), sight.cover
 
 
@@ -67,22 +73,35 @@ def _arc_diagram() -> Any:
                 rear[hexes.name(h)] = False
     view = engine.get("panzer-squadron").view(state, None)
     return board_svg(view, None, reach=front, targets=rear, small=True,
-                     label="H1 on d5 facing 12: shots from the shaded hexes strike its front, "
-                           "from the outlined ones its rear, from the rest its side")
+                     label=_("H1 on d5 facing 12: shots from the shaded hexes strike its front, "
+                             "from the outlined ones its rear, from the rest its side"))
+
+
+def card_label(card: str) -> str:
+    """A game card's name as people read it ("Light"), in the reader's language."""
+    labels = {"light": pgettext("Panzer Squadron card", "Light"),
+              "medium": pgettext("Panzer Squadron card", "Medium"),
+              "heavy": pgettext("Panzer Squadron card", "Heavy")}
+    return labels.get(card, card)
 
 
 def rules_context() -> dict[str, Any]:
     game = engine.get("panzer-squadron")
     sight, lines_clear, cover = _sight_diagram()
+    # a map's title is a name (as the create form shows it); its key is what options take
+    maps = format_html_join(", ", "{} (<code>{}</code>)",
+                            ((v.get("title", k), k) for k, v in sorted(MAPS.items())))
     return {
         "game": game,
         "game_name": game.name,
-        "cards": [{"name": k, **v} for k, v in CARDS.items()],
-        "maps": [{"name": k, "title": v.get("title", k)} for k, v in sorted(MAPS.items())],
+        "cards": [{"name": k, "label": card_label(k), **v} for k, v in CARDS.items()],
+        "maps_list": maps,
+        "turn_limit": DEFAULT_TURN_LIMIT,
         "facing_svg": _facing_diagram(),
         "sight_svg": sight,
         "sight_clear": lines_clear,
         "sight_cover": cover,
         "arc_svg": _arc_diagram(),
         "bots": game.bots,
+        "bots_list": ", ".join(game.bots),
     }

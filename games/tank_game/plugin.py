@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from engine.tank_game import view as tank_view
 from games import plugins
 from games.services.continuous import logbook_window
-from games.tank_game import lessons, views
+from games.tank_game import lessons, rules_page, views
 
 MAIL_ENTRIES = 15  # the latest logbook entries in a "gameday opened" e-mail
 
@@ -22,10 +22,14 @@ MAIL_ENTRIES = 15  # the latest logbook entries in a "gameday opened" e-mail
 class TankGamePlugin(plugins.GamePlugin):
     slug = "tank-game"
     match_template = "games/tank-game/match.html"
+    rules_template = "games/tank-game/rules.html"
     text_panel = False
 
     def lessons(self) -> list[dict[str, Any]]:
         return lessons.LESSONS
+
+    def rules_context(self, request: Any) -> dict[str, Any]:
+        return rules_page.rules_context()
 
     def lesson_start(self, *, seats: int, options: Any, seed: int, now: Any) -> Any:
         return lessons.lesson_start(self.game, seats=seats, options=options, seed=seed, now=now)
