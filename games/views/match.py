@@ -79,9 +79,11 @@ def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def history(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Every resolved phase: the partial the match page's "earlier phases" button swaps in, or
+    (without HTMX: a link followed, a bookmark) a page of its own."""
     match = match_visible_or_404(request, match_id)
-    return render(request, "games/partials/history.html",
-                  {"match": match, "history": history_entries(match)})
+    template = "games/partials/history.html" if request.htmx else "games/history.html"
+    return render(request, template, {"match": match, "history": history_entries(match)})
 
 
 @login_required
