@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from engine import Problem
 from games import plugins
 from games.final_strategy import lessons, views, words
+from games.final_strategy import position as told
 from games.final_strategy.board import SEAT_COLOURS, board_context
-
 
 _PICTURES = itertools.count(1)
 
@@ -75,6 +75,9 @@ class FinalStrategyPlugin(plugins.GamePlugin):
 
     def lessons(self) -> list[dict[str, Any]]:
         return lessons.LESSONS
+
+    def position_words(self, state: Any, seat: int | None) -> list[str]:
+        return told.position_words(self.game.view(state, seat), seat)
 
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem names its line: a turn's ``steps.N`` is the N-th step written (steps

@@ -12,6 +12,12 @@ from tests.portal.builders import duel, make_user
 
 GAMES = ("final-act", "final-strategy", "panzer-squadron", "tank-game")
 ALWAYS_OPEN = {"kind": "every", "minutes": 60, "open_minutes": 60}
+# Pieces of every kind for both seats on the board (a fresh Final Strategy board has none).
+FINAL_STRATEGY = {"barriers": ["c3-c4", "c3-d3", "b3-c3"],
+                  "pieces": [{"seat": 1, "kind": "troop", "at": "c4"},
+                             {"seat": 1, "kind": "bomb", "at": "h8"},
+                             {"seat": 2, "kind": "troop", "at": "d6"},
+                             {"seat": 2, "kind": "kidnapper", "at": "g3", "corner": "ne"}]}
 
 
 def players(prefix: str) -> dict[str, Any]:
@@ -69,6 +75,8 @@ def played_match(slug: str, people: dict[str, Any], **options: Any) -> Match:
             seats=[{"kind": "human", "user": u} for u in seats.values()])
         services.gameday_tick(match_id=match.pk)
         return tank_actions(match, seats, rounds=1)
+    if slug == "final-strategy" and not options:
+        options = {"scenario": FINAL_STRATEGY}
     match = duel(seats[1], seats[2], game=slug, options=options or None)
     phases = {"final-act": 3, "final-strategy": 2, "panzer-squadron": 4}[slug]
     return play_phases(match, seats, phases)
