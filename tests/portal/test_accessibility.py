@@ -20,7 +20,7 @@ from competitions.services.tournaments import (
 )
 from games import plugins
 from portal.lessons.catalogue import game_lessons
-from tests.axe import axe_script, axe_violations  # noqa: F401  (axe_script: a fixture)
+from tests.axe import axe_violations
 from tests.browser import BROWSER_MARKS, log_in
 from tests.portal.builders import fast_password_hashing  # noqa: F401  (autouse)
 from tests.portal.played import GAMES, played_match, players
@@ -33,7 +33,8 @@ def audit(page, script: str, paths: list[str], who: str) -> list[str]:
     found = []
     for path in paths:
         response = page.goto(page.base + path)
-        assert response is not None and response.ok, f"{path} as {who}: {response and response.status}"
+        assert response is not None and response.ok, (
+            f"{path} as {who}: {response and response.status}")
         page.wait_for_load_state("networkidle")
         found += axe_violations(page, script, where=f"{path} as {who}")
     return found
@@ -72,7 +73,8 @@ def test_every_page_of_a_played_match_has_no_serious_violation(slug, new_page, a
         # A try that misses: the page then shows the board after it too, and the hints.
         anonymous.fill("#lesson-orders", lesson.wrong)
         anonymous.click("#lesson-form button[type=submit]")
-        anonymous.wait_for_selector("#lesson-result .lesson-missed, #lesson-result .lesson-refused")
+        anonymous.wait_for_selector(
+            "#lesson-result .lesson-missed, #lesson-result .lesson-refused")
         found += axe_violations(anonymous, axe_script, where=f"{path} after a try")
     assert found == [], "\n".join(found)
 
@@ -98,8 +100,10 @@ def test_the_site_around_the_matches_has_no_serious_violation(new_page, axe_scri
         reverse("home"), reverse("games:lobby"), reverse("games:my_matches"),
         reverse("games:match_create"), reverse("accounts_profile"),
         reverse("competitions:clubs"), reverse("competitions:club", args=[club.slug]),
-        reverse("competitions:ladder", args=[ladder.pk]), reverse("competitions:ladder_player", args=[ladder.pk, bob.pk]),
-        reverse("competitions:tournament", args=[cup.pk]), reverse("competitions:crosstable", args=[cup.pk]),
+        reverse("competitions:ladder", args=[ladder.pk]),
+        reverse("competitions:ladder_player", args=[ladder.pk, bob.pk]),
+        reverse("competitions:tournament", args=[cup.pk]),
+        reverse("competitions:crosstable", args=[cup.pk]),
         reverse("competitions:bracket", args=[knockout.pk]), reverse("lessons:index"),
     ]
     page = new_page(viewport={"width": 1280, "height": 1000})

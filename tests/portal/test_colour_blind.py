@@ -159,7 +159,8 @@ def measure(page, game: str, sides: dict[str, int]) -> dict:
     for side, found in cues.items():
         for other, theirs in cues.items():
             if side < other:
-                assert not found & theirs, f"{game}: sides {side} and {other} share {found & theirs}"
+                assert not found & theirs, (
+                    f"{game}: sides {side} and {other} share {found & theirs}")
     # 3. the sides' colours after each simulation
     colours = {side: np.median(np.array(found), axis=0) for side, found in bodies.items()}
     for kind in SIMULATIONS:
