@@ -169,6 +169,15 @@ class GamePlugin:
             "description": (game.__doc__ or "").strip(),
         }
 
+    # -- the position in words (screen readers: docs/accessibility.md) -------------------
+    def position_words(self, state: Any, seat: int | None) -> list[str]:
+        """The position as ``seat`` (None: a spectator) may see it, told in sentences (who
+        is where, what is seen), for the match page's "The position in words" beside the
+        board. Drawn from ``game.view(state, seat)`` only, never the state itself: it must
+        not say what the board would not show. The default: none (the page shows the board
+        as text)."""
+        return []
+
     # -- e-mail parts (and the same text on pages) ----------------------------------------
     def board_text(self, state: Any, seat: int | None) -> str:
         """The board as a monospace diagram for plain-text e-mail."""

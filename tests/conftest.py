@@ -16,6 +16,7 @@ import pytest  # noqa: E402
 
 import tests.plugged  # noqa: E402,F401  (registers "toy-phases", "toy-plugged" and its plug-in)
 import tests.toygame  # noqa: E402,F401  (registers "toy-duel")
+from tests.axe import axe_script  # noqa: E402,F401  (the accessibility tests' axe-core)
 from tests.browser import browser, new_page  # noqa: E402,F401  (the browser tests' fixtures)
 
 IN_CI = os.environ.get("CI", "").lower() == "true"

@@ -25,6 +25,11 @@ class TokensWidget(forms.MultiWidget):
                           forms.NumberInput(attrs={"min": 1, "max": len(TOKENS),
                                                    "aria-label": _("k (tokens per side)")})])
 
+    def id_for_label(self, id_: str) -> str:
+        """The field's label names the mode's select (Django's MultiWidget gives its label no
+        ``for``, which leaves the select without a name; the number has its own)."""
+        return f"{id_}_0" if id_ else id_
+
     def decompress(self, value: Any) -> list[Any]:
         if isinstance(value, dict):
             return [value.get("mode", NONE), value.get("k", DEFAULT_K)]

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from engine import Option, Problem
 from games import plugins
-from games.final_act import lessons, options_form, rules, setup_views, views
+from games.final_act import lessons, options_form, position, rules, setup_views, views
 from games.final_act.board import render_board
 
 
@@ -58,6 +58,9 @@ class FinalActPlugin(plugins.GamePlugin):
 
     def lessons(self) -> list[dict[str, Any]]:
         return lessons.LESSONS
+
+    def position_words(self, state: Any, seat: int | None) -> list[str]:
+        return position.position_words(self.game.view(state, seat), seat)
 
     def lesson_board(self, state: Any, seat: int) -> str:
         view = self.game.view(state, seat)

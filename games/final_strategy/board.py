@@ -49,10 +49,16 @@ def board_context(view: dict[str, Any], *, interactive: bool) -> dict[str, Any]:
                                 "row": row,
                                 "formed": sq in formed, "piece": None}
         if piece is not None:
+            # The seat on the piece itself (never by its colour alone): "2", "K2", "B2"; the
+            # square's name says it too, as a button's name must hold its visible text.
+            mark = {"troop": "", "kidnapper": "K", "bomb": "B"}[piece["kind"]] + str(piece["seat"])
             label += ", " + _("seat %(seat)s %(kind)s") % {
                 "seat": piece["seat"], "kind": _kind_name(piece["kind"])}
+            if piece["kind"] != "troop":
+                label += f" ({mark})"
             colour = "#777" if piece["seat"] in removed else SEAT_COLOURS[piece["seat"]]
-            item["piece"] = {**piece, "colour": colour, "cx": x + CELL // 2, "cy": y + CELL // 2}
+            item["piece"] = {**piece, "colour": colour, "cx": x + CELL // 2, "cy": y + CELL // 2,
+                             "mark": mark}
             if piece["kind"] == "kidnapper":
                 dx, dy = CORNER_OFFSET[piece["corner"]]
                 item["piece"]["mx"] = x + CELL // 2 + dx * 13

@@ -4,6 +4,7 @@ the replay (the generic frames with this board), the rules page in English and F
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import Any
 
@@ -14,7 +15,10 @@ from django.utils.translation import gettext as _
 from engine import Problem
 from games import plugins
 from games.final_strategy import lessons, views, words
+from games.final_strategy import position as told
 from games.final_strategy.board import SEAT_COLOURS, board_context
+
+_PICTURES = itertools.count(1)
 
 
 class FinalStrategyPlugin(plugins.GamePlugin):
@@ -29,12 +33,27 @@ class FinalStrategyPlugin(plugins.GamePlugin):
         ]
 
     def board_html(self, match: Any, state: Any, seat: int | None) -> str:
+        return self.board_for(match, state, seat, live=True)
+
+    def replay_frame(self, match: Any, seat: int | None, phase: Any, resolved: list[Any],
+                     state_after: Any) -> dict[str, Any]:
+        """The generic frame with a board that takes no turn: the position after a phase,
+        even one where the viewer is to move, is a picture on the replay."""
+        frame = super().replay_frame(match, seat, phase, resolved, None)
+        if state_after is not None:
+            frame["board"] = self.board_for(match, state_after, seat, live=False)
+        return frame
+
+    def board_for(self, match: Any, state: Any, seat: int | None, *, live: bool) -> str:
+        """The board as ``seat`` sees it; on the ``live`` page of the seat to move, the board
+        the turn is built on (one per page: its ids are the turn builder's)."""
         view = self.game.view(state, seat)
-        must_act = (seat is not None and view["to_move"] == seat
+        must_act = (live and seat is not None and view["to_move"] == seat
                     and getattr(match, "status", "") == "active")
         return render_to_string("games/final-strategy/board.html", {
             **board_context(view, interactive=must_act),
-            "board_id": "fs-board" if must_act else f"fs-board-{view['turn']}",
+            # A picture's id only needs to differ from the other boards on the same page.
+            "board_id": "fs-board" if must_act else f"fs-board-{view['turn']}-{next(_PICTURES)}",
             "view": view, "match": match, "seat": seat, "must_act": must_act,
             "phase_number": getattr(match, "phase_number", None),
             "board_text": words.board_text(view),
@@ -56,6 +75,9 @@ class FinalStrategyPlugin(plugins.GamePlugin):
 
     def lessons(self) -> list[dict[str, Any]]:
         return lessons.LESSONS
+
+    def position_words(self, state: Any, seat: int | None) -> list[str]:
+        return told.position_words(self.game.view(state, seat), seat)
 
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem names its line: a turn's ``steps.N`` is the N-th step written (steps

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from engine.panzer_squadron import hexes
 
@@ -36,9 +37,12 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
               reach: Mapping[str, str] | None = None,
               targets: Mapping[str, bool] | None = None,
               lines: Iterable[tuple[str, int, str, int, bool]] = (),
-              label: str = "Panzer Squadron board", small: bool = False) -> SafeString:
+              label: str = "Panzer Squadron board", small: bool = False,
+              interactive: bool = False) -> SafeString:
     """``reach``: hex → cheapest path text; ``targets``: hex → in cover; ``lines``: (from hex,
-    corner, to hex, corner, blocked) drawn as lines of fire."""
+    corner, to hex, corner, blocked) drawn as lines of fire. ``interactive``: the board the
+    player chooses on (static/panzer-squadron/board.js): every hex a button, one tab stop
+    (the first hex to choose), the arrow keys between hexes, Enter to choose a marked one."""
     cols, rows = view["size"]
     width = 2 * MARGIN + (2 * cols + 2) * UX
     height = 2 * MARGIN + (3 * rows + 1) * UY
@@ -46,6 +50,8 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
     reach = reach or {}
     targets = targets or {}
     flip = seat == 2
+    on_hex = {t["at"]: t for t in view["tanks"] if t["alive"]} if interactive else {}
+    tab_stop = next(iter(reach), next(iter(targets), None))
     parts: list[str] = []
     for row in range(1, rows + 1):
         for col in range(cols):
@@ -55,22 +61,31 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
             classes = [f"ps-{kind}"]
             extra = ""
             words = [name, TERRAIN_LABEL.get(kind, "clear")]
+            if name in on_hex:
+                words.append(_("tank %(name)s of seat %(seat)s") % {
+                    "name": on_hex[name]["name"], "seat": on_hex[name]["seat"]})
             if name in reach:
                 classes.append("ps-reach")
-                extra = format_html(' data-path="{}" tabindex="0"', reach[name])
+                extra = format_html(' data-path="{}"', reach[name])
                 words.append("reachable")
             if name in targets:
                 classes.append("ps-target")
-                if not extra:
-                    extra = mark_safe(' tabindex="0"')  # a constant: nothing to escape
                 if targets[name]:
                     classes.append("ps-cover")
                 words.append("target in cover" if targets[name] else "target in sight")
+            role = "img"
+            if interactive:
+                role = "button"
+                extra = format_html(
+                    '{} data-col="{}" data-row="{}" tabindex="{}"{}', extra, col, row,
+                    0 if name == tab_stop else -1,
+                    mark_safe("") if name in reach or name in targets
+                    else mark_safe(' aria-disabled="true"'))
             cx, cy = _px(hexes.centre(h), rows)
             parts.append(format_html(
-                '<g class="ps-hex {}" data-hex="{}"{} role="img" aria-label="{}">'
+                '<g class="ps-hex {}" data-hex="{}"{} role="{}" aria-label="{}">'
                 '<polygon points="{}"/>{}</g>',
-                " ".join(classes), name, extra, ", ".join(words), hex_points(h, rows),
+                " ".join(classes), name, extra, role, ", ".join(words), hex_points(h, rows),
                 format_html('<text class="ps-name" x="{}" y="{}"{}>{}</text>', f"{cx:.1f}",
                             f"{cy + 9:.1f}", _upright(flip, cx, cy + 9), name)
                 if not small else ""))
@@ -108,10 +123,11 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
             " ps-blocked" if blocked else "", f"{x1:.1f}", f"{y1:.1f}", f"{x2:.1f}", f"{y2:.1f}"))
     turn = f' transform="rotate(180 {width / 2:.1f} {height / 2:.1f})"' if flip else ""
     return format_html(
-        '<svg class="ps-board{}" viewBox="0 0 {} {}" role="group" aria-label="{}" '
-        'tabindex="0"><g{}>{}</g></svg>',
-        " ps-small" if small else "", f"{width:.0f}", f"{height:.0f}", label, mark_safe(turn),
-        mark_safe("".join(parts)))
+        '<svg class="ps-board{}" viewBox="0 0 {} {}" role="group" aria-label="{}"{}>'
+        '<g{}>{}</g></svg>',
+        " ps-small" if small else "", f"{width:.0f}", f"{height:.0f}", label,
+        mark_safe(f' data-flipped="{str(flip).lower()}"') if interactive
+        else mark_safe(' tabindex="0"'), mark_safe(turn), mark_safe("".join(parts)))
 
 
 def _upright(flip: bool, x: float, y: float) -> SafeString:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from engine import Problem
 from games import plugins
-from games.panzer_squadron import lessons, rules_page, views, words
+from games.panzer_squadron import lessons, position, rules_page, views, words
 from games.panzer_squadron.board import board_svg, legend
 
 
@@ -62,6 +62,9 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
 
     def lessons(self) -> list[dict[str, Any]]:
         return lessons.LESSONS
+
+    def position_words(self, state: Any, seat: int | None) -> list[str]:
+        return position.position_words(self.game.view(state, seat), seat)
 
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem names the line of the reply it is about: the grammar's ``clause N``

@@ -94,7 +94,8 @@ def panel_context(match: Match, seat: int | None) -> dict[str, Any]:
         context["reaction_rows"] = [
             {"tank": t, "reaction": view["reactions"].get(t["name"])}
             for t in view["tanks"] if t["seat"] == seat and t["alive"]]
-    context["board"] = board_svg(view, seat, reach=reach, targets=targets)
+    context["board"] = board_svg(view, seat, reach=reach, targets=targets,
+                                 interactive=bool(reach or targets))
     context["legend"] = legend()
     return context
 

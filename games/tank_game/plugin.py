@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from engine.tank_game import view as tank_view
 from games import plugins
 from games.services.continuous import logbook_window
-from games.tank_game import lessons, rules_page, views
+from games.tank_game import lessons, position, rules_page, views
 
 MAIL_ENTRIES = 15  # the latest logbook entries in a "gameday opened" e-mail
 
@@ -30,6 +30,9 @@ class TankGamePlugin(plugins.GamePlugin):
 
     def rules_context(self, request: Any) -> dict[str, Any]:
         return rules_page.rules_context()
+
+    def position_words(self, state: Any, seat: int | None) -> list[str]:
+        return position.position_words(self.game.view(state, seat), seat)
 
     def lesson_start(self, *, seats: int, options: Any, seed: int, now: Any) -> Any:
         return lessons.lesson_start(self.game, seats=seats, options=options, seed=seed, now=now)

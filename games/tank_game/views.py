@@ -16,6 +16,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
@@ -25,6 +27,7 @@ from games.models import Action, Match
 from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, actions_apply, match_replay
 from games.services.continuous import LOGBOOK_PAGE, logbook_window
+from games.tank_game.position import position_words
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
 
 CELL = 32  # SVG pixels per square
@@ -63,8 +66,11 @@ def _center(name: Any) -> tuple[int, int] | None:
 
 
 def board_svg_context(view: dict[str, Any], *, me: int | None,
-                      why_not: dict[str, list[str]] | None = None) -> dict[str, Any]:
-    """Everything the SVG template draws, in pixels (a margin of one cell for the labels)."""
+                      why_not: dict[str, list[str]] | None = None,
+                      panel: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything the SVG template draws, in pixels (a margin of one cell for the labels).
+    With my action ``panel``, the board is one I act on: every square a button
+    (static/tank-game/board.js) saying what is on it and what I can do there."""
     board = view.get("board", {})
     size = int(board.get("size", 12))
     columns = board.get("columns") or [chr(ord("A") + i) for i in range(size)]
@@ -103,6 +109,7 @@ def board_svg_context(view: dict[str, Any], *, me: int | None,
         tank["line_from"] = me_center if tank["why_not"] and near else None
     pixels = (size + 1) * CELL
     return {
+        "squares": _squares(columns, size, walls, mines, tanks, panel) if panel else [],
         "size": size, "cell": CELL, "pixels": pixels, "side": size * CELL, "walls": walls,
         "mines": mines,
         "tanks": tanks,
@@ -110,6 +117,49 @@ def board_svg_context(view: dict[str, Any], *, me: int | None,
         "rows": [{"name": r + 1, "y": (r + 1) * CELL + CELL // 2 + 4} for r in range(size)],
         "grid": [(i + 1) * CELL for i in range(size + 1)],
     }
+
+
+def _squares(columns: list[str], size: int, walls: list[dict[str, Any]],
+             mines: list[dict[str, Any]], tanks: list[dict[str, Any]],
+             panel: dict[str, Any]) -> list[dict[str, Any]]:
+    """The squares of the board I act on, each with its words: what is on it, what I can do
+    there (the panel's choices), and whether it is the tab stop (my tank's square)."""
+    said: dict[str, list[str]] = {}
+    for wall in walls:
+        said.setdefault(wall["square"], []).append(
+            _("wall, durability %(durability)s") % {"durability": wall["durability"]})
+    for mine in mines:
+        said.setdefault(mine["square"], []).append(_("gold mine"))
+    home = None
+    for tank in tanks:
+        if tank.get("status") != "alive":
+            words = _("dead tank %(name)s") % {"name": tank.get("name")}
+        elif tank["mine"]:
+            home = tank.get("at")
+            words = ngettext("your tank, %(lives)s life", "your tank, %(lives)s lives",
+                             tank.get("lives") or 0) % {"lives": tank.get("lives")}
+        else:
+            words = ngettext("tank %(name)s (seat %(seat)s), %(lives)s life",
+                             "tank %(name)s (seat %(seat)s), %(lives)s lives",
+                             tank.get("lives") or 0) % {
+                "name": tank.get("name"), "seat": tank.get("seat"), "lives": tank.get("lives")}
+        said.setdefault(str(tank.get("at")), []).append(words)
+    can = {"move": set(panel.get("moves") or []), "shoot": set(panel.get("shots") or []),
+           "give": set(panel.get("gifts") or [])}
+    doing = {"move": _("you can move here"), "shoot": _("you can shoot it"),
+             "give": _("you can give it gold")}
+    squares = []
+    for row in range(size):
+        for col, letter in enumerate(columns[:size]):
+            name = f"{letter}{row + 1}"
+            actions = [doing[kind] for kind in ("move", "shoot", "give") if name in can[kind]]
+            squares.append({
+                "name": name, "col": col, "row": row, "x": (col + 1) * CELL,
+                "y": (row + 1) * CELL, "active": bool(actions),
+                "tab_stop": name == home if home else (row, col) == (0, 0),
+                "label": ", ".join([name, *(said.get(name) or [_("empty")]), *actions]),
+            })
+    return squares
 
 
 def _probe_actions(view: dict[str, Any], me: int) -> dict[str, dict[str, Any]]:
@@ -222,8 +272,11 @@ def play_context(request: HttpRequest, match: Match, *,
         "match": match, "game": game, "view": view, "my_seat": my_seat, "seat": seat,
         "me": me, "council": council, "panel": panel, "live": live,
         "upto": upto, "svg": board_svg_context(view, me=seat,
-                                               why_not=panel["why_not"] if panel else None),
+                                               why_not=panel["why_not"] if panel else None,
+                                               panel=panel if panel and panel["now_ok"]
+                                               else None),
         "is_member": any(m.get("seat") == seat for m in council.get("members") or []),
+        "position_words": position_words(view, seat),
         "seat_names": {t.get("seat"): t.get("name") for t in view.get("tanks") or []},
     }
 

@@ -79,9 +79,11 @@ def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def history(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Every resolved phase: the partial the match page's "earlier phases" button swaps in, or
+    (without HTMX: a link followed, a bookmark) a page of its own."""
     match = match_visible_or_404(request, match_id)
-    return render(request, "games/partials/history.html",
-                  {"match": match, "history": history_entries(match)})
+    template = "games/partials/history.html" if request.htmx else "games/history.html"
+    return render(request, template, {"match": match, "history": history_entries(match)})
 
 
 @login_required
@@ -193,6 +195,9 @@ def match_page_context(
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))
+    if game is not None and match.state is not None and "position_words" not in context:
+        context["position_words"] = context["plugin"].position_words(
+            match.state, my_seat.number if my_seat is not None else None)
     if game is not None and must_act and my_seat is not None:
         # Every game takes orders in its text grammar too: the generic panel, or on demand.
         context.update(context["plugin"].typed_orders_context(match, my_seat.number, my_sheet))

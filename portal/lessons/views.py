@@ -64,6 +64,7 @@ def _page_context(request: HttpRequest, lesson: Lesson, *, hints: int, solved: b
         "board_css": plugin.board_stylesheet(),
         "seat_name": plugin.game.seat_name(lesson.seat),
         "board": plugin.lesson_board(state, lesson.seat),
+        "position_words": plugin.position_words(state, lesson.seat),
         "board_after": plugin.lesson_board(attempt.state, lesson.seat)
         if attempt is not None and attempt.state is not None else "",
         "orders_hint": plugin.orders_hint(state, lesson.seat),

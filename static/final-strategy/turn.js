@@ -32,20 +32,24 @@
       return r.json().then(function (json) { return {status: r.status, json: json}; });
     });
   }
-  function focusSquare(name) {
+  // One tab stop on the board (roving tabindex): a square or an edge. ``focused`` is the
+  // selector of the one that had the keyboard focus, given back after a redraw.
+  function focusOn(selector) {
     var board = el("fs-board-wrap");
-    var target = board.querySelector('[data-square="' + name + '"]');
+    var target = board.querySelector(selector);
     if (!target) { return; }
-    board.querySelectorAll('[data-square][tabindex="0"]').forEach(function (node) {
+    board.querySelectorAll('[tabindex="0"]').forEach(function (node) {
       node.setAttribute("tabindex", "-1");
     });
     target.setAttribute("tabindex", "0");
     target.focus();
   }
-  var focused = null;  // the square that had the keyboard focus, given back after a redraw
+  function squareSelector(name) { return '[data-square="' + name + '"]'; }
+  function edgeSelector(name) { return '[data-edge="' + name + '"]'; }
+  var focused = null;
   function render(answer) {
     el("fs-board-wrap").innerHTML = answer.board;
-    if (focused) { focusSquare(focused); }
+    if (focused) { focusOn(focused); }
     el("fs-turn-text").textContent = answer.text || "—";
     var story = el("fs-story");
     story.innerHTML = "";
@@ -99,38 +103,64 @@
     if (square) { onSquare(square.dataset.square); }
   }
   el("fs-board-wrap").addEventListener("click", function (event) { activate(event.target); });
+  // Keys: on a square the arrows move to the next square, Shift + an arrow to the edge on
+  // that side; on an edge the arrows cross it to a square or move along to the next edge.
+  // Enter or Space acts on the square or edge (a barrier on an edge).
   var ARROWS = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]};
   var COLUMNS = "abcdefghij";
   function squareName(col, row) { return COLUMNS.charAt(col) + (row + 1); }
+  function onBoard(col, row) { return col >= 0 && col <= 9 && row >= 0 && row <= 9; }
+  function edgeName(col, row, nc, nr) {  // its south or west square first
+    var here = squareName(col, row), there = squareName(nc, nr);
+    return (nc < col || nr < row) ? there + "-" + here : here + "-" + there;
+  }
+  function coords(name) {
+    return [COLUMNS.indexOf(name.charAt(0)), +name.slice(1) - 1];
+  }
+  function edgeKey(edge, dx, dy) {
+    var ends = edge.dataset.edge.split("-").map(coords);
+    var a = ends[0], b = ends[1];
+    var across = a[0] === b[0] ? dy !== 0 : dx !== 0;  // the arrow crosses the edge
+    if (across) {  // to the square on that side: b is north or east of a
+      var to = (dx > 0 || dy > 0) ? b : a;
+      focused = squareSelector(squareName(to[0], to[1]));
+    } else {  // along it, to the next edge
+      if (!onBoard(a[0] + dx, a[1] + dy) || !onBoard(b[0] + dx, b[1] + dy)) { return; }
+      focused = edgeSelector(edgeName(a[0] + dx, a[1] + dy, b[0] + dx, b[1] + dy));
+    }
+    focusOn(focused);
+  }
   el("fs-board-wrap").addEventListener("keydown", function (event) {
-    var square = event.target.closest && event.target.closest("[data-square]");
-    if (!square || event.altKey || event.ctrlKey || event.metaKey) { return; }
-    var col = +square.dataset.col, row = +square.dataset.row;
+    var target = event.target.closest && event.target.closest("[data-square], [data-edge]");
+    if (!target || event.altKey || event.ctrlKey || event.metaKey) { return; }
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      focused = square.dataset.square;
-      activate(square);
+      focused = target.dataset.square ? squareSelector(target.dataset.square)
+        : edgeSelector(target.dataset.edge);
+      activate(target);
       return;
     }
     if (!(event.key in ARROWS)) { return; }
     event.preventDefault();
-    var nc = col + ARROWS[event.key][0], nr = row + ARROWS[event.key][1];
-    if (nc < 0 || nc > 9 || nr < 0 || nr > 9) { return; }  // the border: stay put
-    var here = square.dataset.square, there = squareName(nc, nr);
-    if (event.shiftKey) {  // a barrier on that side of the square
-      focused = here;
-      var edge = (nc < col || nr < row) ? there + "-" + here : here + "-" + there;
-      check(steps.concat([{barrier: edge}]));
-    } else {
-      focusSquare(there);
-    }
+    var dx = ARROWS[event.key][0], dy = ARROWS[event.key][1];
+    if (target.dataset.edge) { edgeKey(target, dx, dy); return; }
+    var col = +target.dataset.col, row = +target.dataset.row;
+    var nc = col + dx, nr = row + dy;
+    if (!onBoard(nc, nr)) { return; }  // the border: stay put
+    focused = event.shiftKey ? edgeSelector(edgeName(col, row, nc, nr))
+      : squareSelector(squareName(nc, nr));
+    focusOn(focused);
   });
   el("fs-corner-picker").addEventListener("click", function (event) {
     var button = event.target.closest("button[data-corner]");
     if (!button) { return; }
     el("fs-corner-picker").hidden = true;
     var corner = button.dataset.corner;
-    if (!corner || pendingSquare === null) { pendingSquare = null; return; }
+    if (!corner || pendingSquare === null) {
+      pendingSquare = null;
+      if (focused) { focusOn(focused); }  // back to the square the picker was opened from
+      return;
+    }
     var step = tool() === "swap-kidnapper"
       ? {swap: pendingSquare, "for": "kidnapper", corner: corner}
       : {kidnapper: pendingSquare, corner: corner};

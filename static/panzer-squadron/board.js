@@ -1,16 +1,51 @@
 // Clicks on the board only fill form fields; the forms are the whole truth.
+// The board the player chooses on (its svg has data-flipped) has one tab stop (roving
+// tabindex): the arrow keys move between hexes in screen directions (seat 2 sees the board
+// turned round), Home / End to the ends of the row, Enter or Space chooses the hex like a click
+// (a shaded hex fills the path, an outlined one the target).
 (function () {
   function fill(id, value) {
     var field = document.getElementById(id);
     if (field) { field.value = value; field.focus(); }
   }
-  // Reachable and target hexes are tab stops: Enter or Space acts like a click.
+  var STEPS = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]};
+  function hexAt(svg, col, row) {
+    return svg.querySelector('.ps-hex[data-col="' + col + '"][data-row="' + row + '"]');
+  }
+  function moveTo(svg, hex) {
+    if (!hex) { return; }
+    svg.querySelectorAll('.ps-hex[tabindex="0"]').forEach(function (node) {
+      node.setAttribute("tabindex", "-1");
+    });
+    hex.setAttribute("tabindex", "0");
+    hex.focus();
+  }
   document.addEventListener("keydown", function (event) {
     var hex = event.target.closest && event.target.closest(".ps-hex[tabindex]");
-    if (hex && (event.key === "Enter" || event.key === " ")) {
+    if (!hex || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var svg = hex.closest(".ps-board");
+    if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      hex.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      if (hex.getAttribute("aria-disabled") !== "true") {
+        hex.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      }
+      return;
     }
+    var col = +hex.getAttribute("data-col"), row = +hex.getAttribute("data-row");
+    var turned = svg.getAttribute("data-flipped") === "true" ? -1 : 1;
+    var next = null;
+    if (event.key in STEPS) {
+      // Rows are numbered from the south: up the screen is the next row for seat 1.
+      next = hexAt(svg, col + STEPS[event.key][0] * turned, row + STEPS[event.key][1] * turned);
+    } else if (event.key === "Home" || event.key === "End") {
+      var row_hexes = svg.querySelectorAll('.ps-hex[data-row="' + row + '"]');
+      var first = row_hexes[0], last = row_hexes[row_hexes.length - 1];
+      next = (event.key === "Home") === (turned === 1) ? first : last;
+    } else {
+      return;
+    }
+    event.preventDefault();  // at the edge of the map too: stay put, do not scroll
+    moveTo(svg, next);
   });
   document.addEventListener("click", function (event) {
     var hex = event.target.closest && event.target.closest(".ps-hex, .ps-tank");

@@ -89,13 +89,15 @@ def test_a_three_player_match_through_the_pages(new_page):
     assert {"seat": 2, "kind": "kidnapper", "at": "d4", "corner": "sw"} in state["pieces"]
 
     # Seat 3 with the keyboard alone: Tab to the board (one tab stop, e5), arrows to a9,
-    # Shift + ArrowUp for the barrier on its north side.
+    # Shift + ArrowUp to the edge on its north side, Enter for the barrier there.
     cat.wait_for_selector(INTERACTIVE, timeout=30_000)
     cat.focus(f'{INTERACTIVE} [data-square="e5"]')
     for key in ["ArrowLeft"] * 6 + ["ArrowUp"] * 4:
         cat.keyboard.press(key)
     assert cat.evaluate("document.activeElement.dataset.square") == "a9"
-    cat.keyboard.press("Shift+ArrowUp")
+    cat.keyboard.press("Shift+ArrowUp")  # to the edge a9-a10
+    assert cat.evaluate("document.activeElement.dataset.edge") == "a9-a10"
+    cat.keyboard.press("Enter")
     wait_turn(match, 1)
     assert "a9-a10" in state_of(match)["barriers"]
 

@@ -76,8 +76,11 @@ def test_the_two_step_activation_through_the_panels(match):
     assert m.state["pending"] == {"tank": "M1", "action": "move", "dice": [3], "points": 2}
     html = page(alice, m)
     assert "the dice show" in html and "2 movement points" in html and "ps-reach" in html
-    # each reachable hex is a tab stop carrying its cheapest path (Enter fills the form)
-    assert re.search(r'data-hex="f2" data-path="f2 (10|12)" tabindex="0"', html)
+    # each reachable hex is a button carrying its cheapest path (Enter fills the form); the
+    # board is one tab stop (roving tabindex: the arrow keys move between hexes)
+    assert re.search(r'data-hex="f2" data-path="f2 (10|12)" data-col="\d+" data-row="\d+" '
+                     r'tabindex="(0|-1)" role="button"', html)
+    assert len(re.findall(r'class="ps-hex[^"]*"[^>]*tabindex="0"', html)) == 1
     response = alice.post(url(match, "ps_path"), {"path": "f2 12, f3 12", "end": "moving",
                                                   "phase_number": m.phase_number})
     assert response.status_code == 302, response.content.decode()[:500]
