@@ -11,9 +11,10 @@ repeated up to ``--emails`` queued notifications. Then, in the same run:
 
 * baseline: ``smtplib`` sends the same messages (already built) over one connection;
 * outgoing (turn about with the baseline, ``--rounds`` times, the same rows queued again each
-  time; the median round's ratio is the figure): ``--workers`` processes run ``portal.delivery.pipeline.flush("mail")`` (what the
-  Celery task ``deliver_due`` runs): claim a batch, build each message (headers,
-  List-Unsubscribe), send the batch over one SMTP connection, record each; until none is due;
+  time; the median round's ratio is the figure): ``--workers`` processes run
+  ``portal.delivery.pipeline.flush("mail")`` (what the Celery task ``deliver_due`` runs): claim
+  a batch, build each message (headers, List-Unsubscribe), send the batch over one SMTP
+  connection, record each; until none is due;
 * inbound: ``--replies`` replies (Gmail-style, orders on top, our mail quoted) are stored, then
   the worker processes run ``inbound_process`` on them (parse, cut the reply, check token and
   sender, submit the sheet, queue the answer).
