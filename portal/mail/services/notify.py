@@ -396,7 +396,7 @@ def digests_send(*, now: datetime | None = None) -> int:
             continue
         # A seat forfeited in a match still in play is one its player left.
         seats = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).exclude(
-            status=Seat.Status.FORFEITED
+            status__in=(Seat.Status.FORFEITED, Seat.Status.CONCEDED)
         ) | Seat.objects.filter(user=user, match__finished_at__gte=since)
         seats = seats.select_related("match")
         items = []
