@@ -64,7 +64,8 @@ def vote_shown(vote: MatchVote, *, reader: int | None, standing: list[int],
         "ballots": None if hidden else [
             {"seat": b.seat_number, "name": names.get(b.seat_number, str(b.seat_number)),
              "vote": "yes" if b.yes else "no"} for b in ballots],
-        "waiting_for": None if hidden or not is_open else [
+        # (open: who has still to vote; closed: who never did)
+        "waiting_for": None if hidden else [
             {"seat": n, "name": names.get(n, str(n))} for n in voters
             if n not in {b.seat_number for b in ballots}],
         "standing": None if is_open else [
@@ -130,6 +131,16 @@ def match_ending(match: Match) -> dict[str, Any] | None:
     kind, seat, standing = found
     return {"kind": kind, "seats": [seat] if kind == MatchVote.Kind.CONCEDE
             else list(standing or [])}
+
+
+def match_endings(match_ids: list[int]) -> dict[int, str]:
+    """Match id → how its players ended it ("draw", "cancel", "concede"), for the matches of
+    ``match_ids`` they ended: one query for a list of results."""
+    if not match_ids:
+        return {}
+    return dict(MatchVote.objects.filter(match_id__in=match_ids, ended_match=True,
+                                         status=MatchVote.Status.PASSED)
+                .values_list("match_id", "kind"))
 
 
 def ending_text(match: Match, ending: dict[str, Any] | None = None,
