@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils.translation import gettext as _
 
 import engine
@@ -75,11 +75,17 @@ def vote_shown(vote: MatchVote, *, reader: int | None, standing: list[int],
 
 
 def _votes(match: Match) -> list[MatchVote]:
+    """The open votes (oldest first) and the latest closed ones (newest first): one query,
+    and one for their ballots when there are any."""
+    latest_closed = (MatchVote.objects.filter(match=match).exclude(status=MatchVote.Status.OPEN)
+                     .order_by("-closed_at", "-pk").values("pk")[:CLOSED_SHOWN])
     ballots = Prefetch("ballots", queryset=MatchBallot.objects.order_by("cast_at", "pk"))
-    open_votes = list(MatchVote.objects.filter(match=match, status=MatchVote.Status.OPEN)
-                      .prefetch_related(ballots).order_by("opened_at", "pk"))
-    closed = list(MatchVote.objects.filter(match=match).exclude(status=MatchVote.Status.OPEN)
-                  .prefetch_related(ballots).order_by("-closed_at", "-pk")[:CLOSED_SHOWN])
+    votes = list(MatchVote.objects.filter(Q(match=match, status=MatchVote.Status.OPEN)
+                                          | Q(pk__in=latest_closed)).prefetch_related(ballots))
+    open_votes = sorted((v for v in votes if v.status == MatchVote.Status.OPEN),
+                        key=lambda v: (v.opened_at, v.pk))
+    closed = sorted((v for v in votes if v.status != MatchVote.Status.OPEN),
+                    key=lambda v: (v.closed_at, v.pk), reverse=True)
     return open_votes + closed
 
 
