@@ -8,3 +8,7 @@ class CompetitionsConfig(AppConfig):
 
     def ready(self) -> None:
         from competitions import receivers  # noqa: F401  (connects the signal receivers)
+        from competitions.votes import tournament_boards_are_not_cancelled
+        from games.services.votes import vote_rule_add
+
+        vote_rule_add(tournament_boards_are_not_cancelled)

@@ -270,6 +270,22 @@ class Game:
     ) -> Outcome:
         raise NotImplementedError(f"{self.slug} has no simultaneous phases")
 
+    # -- leaving a match ---------------------------------------------------------------------
+    def resign(self, state: State, seat: int, now: datetime) -> Outcome:
+        """``seat`` concedes at ``now``: what the rules make of a seat whose player gives up
+        (the other seat wins a two-seat game; in a bigger one the seat leaves play and the
+        others go on). When fewer than two seats are left in, the game must be over (``result``
+        not None). No dice: the lifecycle stores it with the phase it came in (a logbook entry
+        of kind "resign" in a continuous phase) and a replay applies it there at its time.
+        Raise RuleError for a seat that cannot concede (out already, the game over). The
+        default: a game that does not say takes no concessions."""
+        raise RuleError([Problem("seat", f"{self.name or self.slug} takes no concessions.")])
+
+    def seats_out(self, state: State) -> frozenset[int]:
+        """The seats the rules have taken out of play (resigned, removed), who neither act nor
+        share a result agreed by the others. The default: none."""
+        return frozenset()
+
     def apply(
         self, state: State, seat: int, action: Any, now: Any, rng: random.Random
     ) -> Outcome:
@@ -356,13 +372,15 @@ class Game:
     def replay(self, seats: int, options: Mapping[str, Any], seed: int,
                entries: Iterable[Mapping[str, Any]]) -> State:
         """The state after re-applying logbook ``entries`` from the start. Each entry is
-        {"seq", "kind": "action" | "tick", "seat", "action", "at" (ISO time)}; its dice come from
-        ``rng_for(seed, seq)``, so striking an entry out leaves the others' dice as they were."""
+        {"seq", "kind": "action" | "tick" | "resign", "seat", "action", "at" (ISO time)}; its
+        dice come from ``rng_for(seed, seq)``, so striking an entry out leaves the others' dice
+        as they were."""
         raise NotImplementedError(f"{self.slug} keeps no logbook")
 
     def replay_steps(self, state: State, seed: int, entries: Iterable[Mapping[str, Any]]
                      ) -> Iterator[tuple[Mapping[str, Any], State, list[dict[str, Any]] | None]]:
-        """Re-apply logbook ``entries`` (as for ``replay``) to ``state`` one at a time, yielding
+        """Re-apply logbook ``entries`` (as for ``replay``; an entry of kind "resign" is its
+        seat's concession, ``resign``) to ``state`` one at a time, yielding
         (entry, the state after it, its events; None when the entry is refused now and
         skipped). Lets the lifecycle replay from a stored checkpoint, not only from the start,
         and rewrite the stored events after a strike-out."""
@@ -372,6 +390,8 @@ class Game:
             try:
                 if entry.get("kind") == "tick":
                     outcome = self.tick(state, at, rng)
+                elif entry.get("kind") == "resign":
+                    outcome = self.resign(state, entry.get("seat"), at)  # type: ignore[arg-type]
                 else:
                     seat: Any = entry.get("seat")  # checked by apply like any other input
                     outcome = self.apply(state, seat, entry.get("action"), at, rng)

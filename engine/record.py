@@ -5,9 +5,11 @@ match's options, seats, seed and every input in order. ``replay_record`` plays i
 the pure engine, the way the lifecycle played it: a simultaneous phase resolves its sheets with
 ``rng_for(seed, phase)``, a sequential one applies its sheet at the time it was resolved, an
 out-of-turn setting is applied where it came in, and a continuous phase replays its logbook
-(struck entries left out). How the lifecycle ended a match that the rules did not end (a
-forfeit after missed deadlines, nobody left to act) is the record's ``end`` and is computed
-here by the same functions the lifecycle uses.
+(struck entries left out); a seat's concession is applied where it came in (a phase's
+setting of kind "resign", a logbook entry of kind "resign"). How the lifecycle ended a match
+that the rules did not end (a forfeit after missed deadlines, nobody left to act, a draw the
+players agreed to) is the record's ``end`` and is computed here by the same functions the
+lifecycle uses.
 
 Nothing here reads a file or a clock: ``engine/__main__.py`` is the command line around it.
 """
@@ -30,6 +32,12 @@ RECORD_VERSION = 1
 END_RULES = "rules"  # the game's own result
 END_FORFEIT = "forfeit"  # seats forfeited after missing too many deadlines in a row
 END_NOBODY = "nobody"  # nobody had anything left to do
+END_DRAW = "draw"  # the seats still in agreed to a draw (a vote of the players)
+
+
+# A phase's settings are out-of-turn inputs in order ({"seat", "data", "at"}); one with
+# "kind": "resign" is that seat's concession ({"seat", "kind", "at"}), applied by ``resign``.
+SETTING_RESIGN = "resign"
 
 
 class RecordError(ValueError):
@@ -86,6 +94,23 @@ def forfeit_result(seats: list[int], forfeits: list[int]) -> dict[str, Any]:
     }
 
 
+def agreed_draw_result(seats: list[int], standing: list[int]) -> dict[str, Any]:
+    """The result of a draw the seats ``standing`` (still in) agreed to: they share the first
+    place, every other seat (out of the match already) comes after them. A shared result:
+    ladders rate it and tournaments score it as a draw, like a game's own draw."""
+    standing = sorted(standing)
+    out = [n for n in sorted(seats) if n not in standing]
+    names = ", ".join(f"seat {n}" for n in standing)
+    return {
+        "ranking": [standing, out] if out else [standing],
+        "scores": {str(n): (round(1 / len(standing), 6) if n in standing else 0)
+                   for n in sorted(seats)},
+        "reason": f"Drawn by agreement of {names}.",
+        "winners": [],
+        "is_draw": True,
+    }
+
+
 def nobody_result() -> dict[str, Any]:
     """The result of a match in which nobody had anything left to do."""
     return {"ranking": [], "scores": {}, "reason": "Nobody has anything left to do.",
@@ -111,11 +136,18 @@ def phase_replay(game: Any, state: Any, seed: Any, phase: Mapping[str, Any]
     number = phase["number"]
     events: list[list[Any]] = []
     for setting in phase.get("settings") or []:
-        outcome = game.apply(state, setting["seat"], setting["data"],
-                             _time(setting["at"], f"phase {number} setting"),
-                             rng_for(seed, number))
+        at = _time(setting["at"], f"phase {number} setting")
+        if setting.get("kind") == SETTING_RESIGN:  # a seat conceded while the phase was open
+            outcome = game.resign(state, setting["seat"], at)
+        else:
+            outcome = game.apply(state, setting["seat"], setting["data"], at,
+                                 rng_for(seed, number))
         state = outcome.state
     kind = phase["kind"]
+    if phase.get("closed") and kind != PhaseKind.CONTINUOUS.value:
+        # Closed unplayed (the match ended during it, or the seat to move conceded): its
+        # settings happened, its sheets were never resolved.
+        return state, [[]]
     if kind == PhaseKind.CONTINUOUS.value:
         inputs = [entry for entry in phase.get("inputs") or [] if not entry.get("struck")]
         for _entry, after, step_events in game.replay_steps(state, seed, inputs):
@@ -174,10 +206,13 @@ def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
         raise ReplayRefused(f"The rules refuse an input of the record: {error}") from None
     except (KeyError, TypeError) as error:
         raise RecordError(f"The record is incomplete or malformed: {error!r}.") from None
+    result: dict[str, Any] | None
     if end.get("by") == END_FORFEIT:
         result = forfeit_result(seats, [int(n) for n in end.get("forfeited") or []])
     elif end.get("by") == END_NOBODY:
         result = nobody_result()
+    elif end.get("by") == END_DRAW:
+        result = agreed_draw_result(seats, [int(n) for n in end.get("seats") or []])
     else:
         found = game.result(state)
         result = result_as_json(found) if found is not None else None

@@ -109,6 +109,9 @@ class Match(models.Model):
     extended_total = models.DurationField(
         default=timedelta(0), help_text="Moderators' deadline extensions, all phases."
     )
+    # A moderator's lock on the players' votes to end the match (games.services.votes).
+    votes_locked = models.BooleanField(
+        default=False, help_text="A moderator locked the players' votes to end the match.")
 
     # The current phase (denormalised from the open Phase row for the lobby and the sweeper).
     phase_number = models.PositiveIntegerField(default=0)
@@ -198,6 +201,7 @@ class Seat(models.Model):
         TAKEN = "taken", "Taken"
         FLAGGED = "flagged", "Needs a replacement"
         FORFEITED = "forfeited", "Forfeited"
+        CONCEDED = "conceded", "Conceded"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -256,6 +260,10 @@ class Phase(models.Model):
         RESOLVED = "resolved", "Resolved"
         QUARANTINED = "quarantined", "Quarantined (resolution keeps failing)"
         VOIDED = "voided", "Voided (rolled back by a moderator)"
+        # Ended without resolving its sheets: the match ended during it (a draw or a cancel
+        # the players agreed to, a concession), or the seat it waited for conceded and the
+        # turn passed on. Its settings (a concession among them) happened; nothing else did.
+        CLOSED = "closed", "Closed unplayed (ended by the players)"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="phases")
     number = models.PositiveIntegerField()
@@ -366,6 +374,7 @@ class Action(models.Model):
     class Kind(models.TextChoices):
         ACTION = "action", "Action"
         TICK = "tick", "Gameday tick"
+        RESIGN = "resign", "Concession"
 
     class Source(models.TextChoices):
         WEB = "web", "Web"
@@ -594,6 +603,8 @@ class ModerationEntry(models.Model):
         EXCUSE = "excuse", "Excuse a missed deadline"
         UNEXCUSE = "unexcuse", "Take an excuse back"
         STRIKE = "strike", "Strike out a logbook entry"
+        VOTES_LOCK = "votes_lock", "Lock the players' votes"
+        VOTES_UNLOCK = "votes_unlock", "Unlock the players' votes"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moderation")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -696,3 +707,104 @@ class DeadlineMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} phase {self.phase_number}: {self.reason}"
+
+
+# --- votes to end a match (games.services.votes) ------------------------------------------------
+
+
+class MatchVote(models.Model):
+    """A proposal to end a match by agreement (a draw among the seats still in, or a cancel),
+    decided by the ballots of the seats still in: it passes when every one of them said yes,
+    fails at the first no, and expires when its time runs out. A concession is a row too
+    (kind "concede"): its seat's own decision, passed at once, with no ballot. Its status is
+    data (``TRANSITIONS``); ``games.services.votes`` changes it under the match lock.
+
+    A secret ballot (``secret``) shows nobody, while it is open, who proposed it or who voted
+    what: only the tally. Once closed everything is shown."""
+
+    class Kind(models.TextChoices):
+        DRAW = "draw", _("a draw")
+        CANCEL = "cancel", _("cancelling the match")
+        CONCEDE = "concede", _("a concession")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        PASSED = "passed", _("passed")
+        FAILED = "failed", _("failed")
+        EXPIRED = "expired", _("expired")
+        CLOSED = "closed", _("closed")  # by a moderator's lock, a roll-back or the match's end
+
+    TRANSITIONS: dict[str, set[str]] = {
+        Status.OPEN: {Status.PASSED, Status.FAILED, Status.EXPIRED, Status.CLOSED},
+        Status.PASSED: {Status.CLOSED},  # a concession undone by a moderator's roll-back
+        Status.FAILED: set(),
+        Status.EXPIRED: set(),
+        Status.CLOSED: set(),
+    }
+
+    class Why(models.TextChoices):
+        """Why a vote was closed without passing or failing."""
+
+        LOCKED = "locked", _("a moderator locked voting")
+        ENDED = "ended", _("the match ended")
+        ROLLED_BACK = "rolled_back", _("a moderator rolled the match back")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="votes")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    secret = models.BooleanField(default=False, help_text="Only the tally is shown until it "
+                                                          "closes.")
+    seat_number = models.PositiveSmallIntegerField(help_text="The proposing (or conceding) seat.")
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    phase_number = models.PositiveIntegerField(help_text="The match's phase when proposed.")
+    opened_at = models.DateTimeField()
+    expires_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_why = models.CharField(max_length=12, choices=Why.choices, blank=True)
+    standing = JSONField(default=list, blank=True,
+                         help_text="The seats still in when it closed (a passed draw: who "
+                                   "shares it).")
+    ended_match = models.BooleanField(default=False,
+                                      help_text="It ended the match (a passed proposal, or "
+                                                "the concession that left one seat).")
+
+    class Meta:
+        verbose_name = _("vote to end a match")
+        verbose_name_plural = _("votes to end a match")
+        ordering = ["match", "opened_at", "pk"]
+        constraints = [
+            # One open proposal of a kind at a time.
+            models.UniqueConstraint(fields=["match", "kind"], condition=Q(status="open"),
+                                    name="matchvote_one_open_per_kind"),
+        ]
+        indexes = [
+            # The expiry sweeper's query: open votes whose time ran out.
+            models.Index(fields=["expires_at"], name="matchvote_open_expiry",
+                         condition=Q(status="open")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.kind} ({self.status})"
+
+
+class MatchBallot(models.Model):
+    """One seat's answer to a vote: yes or no, once (a ballot is never changed)."""
+
+    vote = models.ForeignKey(MatchVote, on_delete=models.CASCADE, related_name="ballots")
+    seat_number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="+")
+    yes = models.BooleanField()
+    cast_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("ballot")
+        verbose_name_plural = _("ballots")
+        ordering = ["vote", "cast_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["vote", "seat_number"], name="matchballot_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.vote} seat {self.seat_number}"

@@ -21,6 +21,7 @@ import engine
 from games import services
 from games.models import Match, ModerationEntry, Phase
 from games.services import ServiceError
+from games.votes import match_votes
 
 
 class ReasonForm(forms.Form):
@@ -73,6 +74,8 @@ OPS: dict[str, tuple[type[forms.Form], str]] = {
     "replace": (ReplaceForm, "Replace a player"),
     "kick": (SeatForm, "Kick for abuse"),
     "void": (ReasonForm, "Void the match (no result)"),
+    "votes_lock": (ReasonForm, "Lock the players' votes to end the match (closes open ones)"),
+    "votes_unlock": (ReasonForm, "Unlock the players' votes"),
 }
 
 
@@ -110,6 +113,12 @@ def _run(op: str, match: Match, data: dict[str, Any], by: Any) -> str:
     if op == "void":
         services.match_void(match_id=match.pk, by=by, reason=reason)
         return "The match is voided."
+    if op in ("votes_lock", "votes_unlock"):
+        locked = op == "votes_lock"
+        changed = services.votes_lock(match_id=match.pk, by=by, reason=reason, locked=locked)
+        if not changed:
+            return "Nothing changed: voting was already " + ("locked." if locked else "open.")
+        return "Voting is locked." if locked else "Voting is unlocked."
     raise Http404("Unknown action.")
 
 
@@ -158,6 +167,8 @@ def moderate_view(model_admin: admin.ModelAdmin, request: HttpRequest, object_id
                                                        "resolved_at", "extended",
                                                        "leave_extended", "match_id")),
         "entries": list(ModerationEntry.objects.filter(match=match).select_related("by")),
+        # As a spectator sees them: a secret ballot's tally only, for moderators too.
+        "votes": match_votes(match, None, seats=seats),
     }
     return TemplateResponse(request, "admin/games/match/moderate.html", context, status=status)
 

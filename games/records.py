@@ -15,15 +15,17 @@ from django.utils.translation import gettext as _
 
 import engine
 from engine.record import (
+    END_DRAW,
     END_FORFEIT,
     END_NOBODY,
     END_RULES,
     RECORD_KIND,
     RECORD_VERSION,
+    SETTING_RESIGN,
     state_sha256,
 )
 from games import plugins
-from games.models import Action, Match, Phase, Seat
+from games.models import Action, Match, MatchVote, Phase, Seat
 from games.services.errors import ServiceError
 
 CONTINUOUS = engine.PhaseKind.CONTINUOUS.value
@@ -63,6 +65,8 @@ def _phase(match: Match, phase: Phase) -> dict[str, Any]:
         "resolved_at": phase.resolved_at.isoformat() if phase.resolved_at else None,
         "settings": list(phase.settings or []),
     }
+    if phase.status == Phase.Status.CLOSED:
+        out["closed"] = True  # ended unplayed: its settings happened, its sheets never did
     if phase.kind == CONTINUOUS:
         out["inputs"] = _inputs(match)
         return out
@@ -76,9 +80,14 @@ def _phase(match: Match, phase: Phase) -> dict[str, Any]:
 
 def _end(game: engine.Game, match: Match, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """How the match ended: by the rules, or by what the lifecycle did (a forfeit after
-    missed deadlines, nobody left to act), which a replay computes the same way."""
+    missed deadlines, nobody left to act, a draw the players agreed to), which a replay
+    computes the same way."""
     if game.result(match.state) is not None:
         return {"by": END_RULES}
+    draw = MatchVote.objects.filter(match=match, kind=MatchVote.Kind.DRAW,
+                                    status=MatchVote.Status.PASSED).first()
+    if draw is not None:
+        return {"by": END_DRAW, "seats": sorted(draw.standing)}
     forfeited = [s["number"] for s in seats if s["status"] == Seat.Status.FORFEITED]
     if forfeited:
         return {"by": END_FORFEIT, "forfeited": forfeited}
@@ -136,6 +145,9 @@ def _continuous_lines(game: engine.Game, plugin: plugins.GamePlugin, match: Matc
         head = f"  #{entry['seq']} {entry['at']}"
         if entry["kind"] == Action.Kind.TICK:
             lines.append(f"{head} — " + _("gameday opened"))
+        elif entry["kind"] == Action.Kind.RESIGN:
+            lines.append(f"{head} — " + _("%(seat)s conceded")
+                         % {"seat": names.get(entry["seat"], entry["seat"])})
         else:
             lines.append(f"{head} — {names.get(entry['seat'], entry['seat'])}:")
             lines += _sheet_lines(game, state, entry["seat"], entry["action"])
@@ -167,8 +179,13 @@ def record_text(match: Match, record: dict[str, Any]) -> str:
                                                         "name": phase["name"] or phase["kind"]})
         state = states.get(phase["number"])
         for setting in phase["settings"]:
+            if setting.get("kind") == SETTING_RESIGN:
+                lines.append("  " + _("%(seat)s conceded.") % {"seat": names.get(setting["seat"])})
+                continue
             lines.append("  " + _("%(seat)s, a setting:") % {"seat": names.get(setting["seat"])})
             lines += _sheet_lines(game, state, setting["seat"], setting["data"])
+        if phase.get("closed"):
+            lines.append("  " + _("(closed unplayed: the players ended it)"))
         if phase["kind"] == CONTINUOUS:
             lines += _continuous_lines(game, plugin, match, names, phase["inputs"])
         else:
@@ -179,6 +196,8 @@ def record_text(match: Match, record: dict[str, Any]) -> str:
         lines.append("")
     result = record["result"] or {}
     lines.append(_("Result: %(reason)s") % {"reason": result.get("reason", "")})
+    if record["end"].get("by") == END_DRAW:
+        lines.append(_("Drawn by agreement of the players still in the match."))
     dice = record["dice"]
     lines.append(_("Seed: %(seed)s, salt: %(salt)s, commitment: %(commitment)s")
                  % {"seed": dice["seed"], "salt": dice["salt"] or "—",

@@ -19,6 +19,11 @@ gameday_opened = Signal()
 # Sent after a player took leave (games.services.leave_take). kwargs: leave_id.
 leave_taken = Signal()
 
+# Sent after a vote to end a match changed (games.services.votes). kwargs: match_id, vote_id,
+# what ("opened", "failed", "expired", "closed", "conceded"; a vote that passes ends the match,
+# which ``match_ended`` tells).
+vote_changed = Signal()
+
 # The lifecycle's outbox carries signals by name (games.models.OutboxEvent).
 BY_NAME = {
     "phase_opened": phase_opened,
@@ -26,4 +31,5 @@ BY_NAME = {
     "match_ended": match_ended,
     "gameday_opened": gameday_opened,
     "leave_taken": leave_taken,
+    "vote_changed": vote_changed,
 }

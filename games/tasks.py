@@ -77,3 +77,9 @@ def deadline_misses_record(match_id: int, phase_number: int, missed_at: str,
     """Write a resolution's missed deadlines into the players' records (once)."""
     return services.deadline_misses_record(match_id=match_id, phase_number=phase_number,
                                            missed_at=missed_at, users=users, due_at=due_at)
+
+
+@shared_task(name="games.tasks.votes_expire", **TASK_OPTIONS)
+def votes_expire() -> int:
+    """Expire the votes to end a match whose time ran out, each once (run by beat)."""
+    return services.votes_expire()

@@ -4,7 +4,7 @@ mounted under ``matches/<id>/<game>/`` and ``games/<game>/``."""
 from django.urls import path
 
 from games import plugins
-from games.views import lobby, match, orders, records, replay
+from games.views import lobby, match, orders, records, replay, votes
 
 app_name = "games"
 
@@ -20,6 +20,10 @@ urlpatterns = [
     path("matches/<int:match_id>/replay/<int:phase_number>/", replay.replay, name="replay"),
     path("matches/<int:match_id>/record.json", records.record_json, name="record_json"),
     path("matches/<int:match_id>/record.txt", records.record_text, name="record_text"),
+    path("matches/<int:match_id>/votes/", votes.panel, name="votes"),
+    path("matches/<int:match_id>/votes/propose/", votes.propose, name="vote_propose"),
+    path("matches/<int:match_id>/votes/<int:vote_id>/ballot/", votes.cast, name="vote_cast"),
+    path("matches/<int:match_id>/concede/", votes.concede, name="concede"),
     path("matches/<int:match_id>/join/", match.join, name="join"),
     path("matches/<int:match_id>/leave/", match.leave, name="leave"),
     path("matches/<int:match_id>/seats/<int:seat_number>/orders/", orders.orders, name="orders"),

@@ -53,17 +53,31 @@ def home_for(user: AbstractBaseUser) -> Home:
         tournament__entries__user=user, tournament__entries__status=Entry.Status.ACTIVE,
         tournament__status=Tournament.Status.RUNNING)
         .select_related("tournament").order_by("ends_at")[:10])
-    results = [_result_for(match) for match in mine
-               if match.status in (Match.Status.FINISHED, Match.Status.ABORTED)]
+    from games.votes import match_endings
+
+    ended = [match for match in mine
+             if match.status in (Match.Status.FINISHED, Match.Status.ABORTED)]
+    endings = match_endings([match.pk for match in ended])
+    results = [_result_for(match, endings.get(match.pk)) for match in ended]
     return Home(waiting=waiting, others=len(current) - len(waiting), challenges=challenges,
                 open_tournaments=open_tournaments, rounds=rounds, results=results)
 
 
-def _result_for(match: Match) -> dict[str, Any]:
+def _result_for(match: Match, ending: str | None = None) -> dict[str, Any]:
+    """How the match ended for me; ``ending``: how the players ended it, if they did
+    (``games.votes.match_endings``)."""
     result = match.result or {}
     mine = match.my_seat.number
-    if match.status == Match.Status.ABORTED:
+    if ending == "cancel":
+        outcome = _("Cancelled by agreement")
+    elif match.status == Match.Status.ABORTED:
         outcome = _("Aborted")
+    elif ending == "draw":
+        outcome = _("Draw by agreement")
+    elif ending == "concede" and mine in result.get("winners", []):
+        outcome = _("You won: your opponent conceded")
+    elif ending == "concede" and match.my_seat.status == "conceded":
+        outcome = _("You conceded")
     elif result.get("is_draw"):
         outcome = _("Draw")
     elif mine in result.get("winners", []):

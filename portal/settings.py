@@ -211,6 +211,12 @@ CELERY_BEAT_SCHEDULE = {
                                "schedule": 4 * SWEEP_INTERVAL_SECONDS},
     "sweep-reliability": {"task": "games.tasks.reliability_sweep", "schedule": 300},
 }
+# Votes to end a match (docs/votes.md): how long a proposal stays open, and how often beat
+# expires the ones whose time ran out (telling every player).
+VOTE_EXPIRY_HOURS = float(os.environ.get("VOTE_EXPIRY_HOURS", "48"))
+VOTE_SWEEP_SECONDS = float(os.environ.get("VOTE_SWEEP_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["expire-votes"] = {"task": "games.tasks.votes_expire",
+                                        "schedule": VOTE_SWEEP_SECONDS}
 
 # --- cache ----------------------------------------------------------------------------
 # Rate limits (API tokens, log-in and sign-up) count in the cache, so every process must share

@@ -3,7 +3,8 @@
 Toy Duel:
 
 Two seats, simultaneous sealed phases. Each seat submits {"number": 1..5}; the higher number
-scores a point (a tie scores nothing); the first to ``target`` points (default 3) wins. Default
+scores a point (a tie scores nothing); the first to ``target`` points (default 3) wins; a seat
+that concedes (``resign``) loses. Default
 sheet {"number": 1}; a "random" bot; the text grammar is just the number ("5"). The state holds
 nothing sealed, so ``view`` hides nothing.
 
@@ -113,6 +114,15 @@ class ToyDuel(Game):
                      "last": {"1": a, "2": b}}
         return Outcome(new_state, events)
 
+    def resign(self, state: State, seat: int, now: Any) -> Outcome:
+        if self.result(state) is not None:
+            raise RuleError("The duel is over.")
+        if seat not in (1, 2):
+            raise RuleError([Problem("seat", "Toy Duel seats are 1 and 2.")])
+        return Outcome({**state, "resigned": seat},
+                       [{"type": "resign", "seat": seat,
+                         "text": f"{self.seat_name(seat)} conceded."}])
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return {"round": state["round"], "scores": state["scores"], "target": state["target"],
                 "last": state["last"]}
@@ -122,6 +132,10 @@ class ToyDuel(Game):
 
     def result(self, state: State) -> Result | None:
         scores = {int(s): v for s, v in state["scores"].items()}
+        if state.get("resigned"):
+            loser = state["resigned"]
+            return Result(((3 - loser,), (loser,)), scores,
+                          f"{self.seat_name(loser)} conceded.")
         leaders = [s for s, v in scores.items() if v >= state["target"]]
         if not leaders:
             return None

@@ -172,6 +172,18 @@ class FinalAct(Game):
         new, events = resolve_round(state, sheets)
         return Outcome(new, events)
 
+    def resign(self, state: State, seat: int, now: Any) -> Outcome:
+        """A side that concedes loses the match at once; the other side wins."""
+        _check_seat(seat)
+        if state["phase"] == "over":
+            raise RuleError([Problem("", "The match is over.")])
+        winner = board.enemy(seat)
+        reason = f"{board.SEAT_NAMES[seat]} conceded."
+        new = copy.deepcopy(state)
+        new["phase"] = "over"
+        new["result"] = {"winner": winner, "reason": reason}
+        return Outcome(new, [{"type": "result", "winner": winner, "text": reason}])
+
     # -- reading -------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)

@@ -28,6 +28,7 @@ from engine.final_strategy.options import (
     validate_options,
 )
 from engine.final_strategy.play import (
+    concede,
     end_check,
     end_turn,
     finish,
@@ -157,6 +158,16 @@ class FinalStrategy(Game):
             pos.misses[seat] = 0
         end_turn(pos, events, state["options"]["turn_limit"])
         return Outcome(pos.to_state(state), events)
+
+    def resign(self, state: State, seat: int, now: Any) -> Outcome:
+        """A seat that concedes is removed as after too many missed turns (see ``concede``)."""
+        pos = Position.from_state(state)
+        events: list[dict[str, Any]] = []
+        concede(pos, seat, events, state["options"]["turn_limit"])
+        return Outcome(pos.to_state(state), events)
+
+    def seats_out(self, state: State) -> frozenset[int]:
+        return frozenset(state["removed"])
 
     # -- reading -------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

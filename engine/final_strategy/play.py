@@ -100,6 +100,23 @@ def end_turn(pos: Position, events: list[Event], turn_limit: int | None) -> None
         next_seat(pos, events)
 
 
+def concede(pos: Position, seat: int, events: list[Event], turn_limit: int | None) -> None:
+    """``seat`` concedes: it leaves like a seat removed after missed turns (its troops stay as
+    neutral obstacles, it ranks last); the move passes on if it was its turn, and the game
+    ends when fewer than two seats are left."""
+    if pos.over:
+        raise RuleError([Problem("", "The game is over.")])
+    if seat not in pos.seat_numbers() or seat in pos.removed:
+        raise RuleError([Problem("seat", f"Seat {seat} is not in the game.")])
+    events.append({"type": "resign", "seat": seat})
+    pos.removed = sorted([*pos.removed, seat])
+    reason = end_check(pos, turn_limit)
+    if reason:
+        finish(pos, events, reason)
+    elif pos.to_move == seat:
+        next_seat(pos, events)
+
+
 def remove_seat(pos: Position, seat: int, events: list[Event]) -> None:
     """A seat that missed too many turns leaves; its troops stay as neutral obstacles."""
     if seat not in pos.removed:

@@ -38,6 +38,8 @@ def report(events: list[dict[str, Any]], reader: int | None) -> list[str]:
             lines.append(f"{who} swapped the troop on {e['at']} for a {e['for']}.")
         elif kind == "pass":
             lines.append(f"{who} could not move and was skipped.")
+        elif kind == "resign":
+            lines.append(f"{who} conceded and left the game.")
         elif kind == "remove":
             lines.append(f"{who} missed too many turns and left the game.")
         elif kind == "end":

@@ -70,6 +70,11 @@ class PanzerSquadron(Game):
         new, events = rules.apply(state, seat, checked, rng)
         return Outcome(new, events)
 
+    def resign(self, state: State, seat: int, now: Any) -> Outcome:
+        """A seat that concedes loses at once; the other seat wins."""
+        new, events = rules.concede(state, seat)
+        return Outcome(new, events)
+
     def is_setting(self, submission: Any) -> bool:
         """Standing reactions: an out-of-turn setting, not a move (see DESIGN.md)."""
         return isinstance(submission, Mapping) and "reactions" in submission

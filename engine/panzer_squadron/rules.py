@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Problem, State
+from engine.base import Problem, RuleError, State
 from engine.panzer_squadron import hexes, movement
 from engine.panzer_squadron.board import Board, Sight
 from engine.panzer_squadron.data import CARDS
@@ -348,6 +348,18 @@ def _fire(state: State, board: Board, firer: dict[str, Any], victim: dict[str, A
     if not any(t["alive"] for t in state["tanks"] if t["seat"] == victim["seat"]):
         _finish(state, events, winner=firer["seat"],
                 reason=f"Seat {victim['seat']} has no tanks left.")
+
+
+def concede(state: State, seat: Any) -> tuple[State, list[dict[str, Any]]]:
+    """``seat`` concedes: the other seat wins at once (a pending activation is dropped)."""
+    if seat not in (1, 2) or isinstance(seat, bool):
+        raise RuleError("Panzer Squadron seats are 1 and 2.", "seat")
+    if state["result"] is not None:
+        raise RuleError("The match is over.")
+    state = _copy(state)
+    events: list[dict[str, Any]] = []
+    _finish(state, events, winner=3 - seat, reason=f"Seat {seat} conceded.")
+    return state, events
 
 
 def _finish(state: State, events: list[dict[str, Any]], *, winner: int | None,

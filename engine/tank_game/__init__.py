@@ -55,7 +55,8 @@ Reading: ``prompts(state)`` gives every living tank and council member a
 ``view(state, seat | None)``: {"board": {"size", "map", "title", "columns", "walls": {sq:
 durability}, "mines": [[sq, ...], ...] (merged mines)}, "tanks": [{"seat", "name", "at" (None
 when destroyed), "lives", "ap", "gold", "range", "bounty", "status": "alive" | "dead" |
-"destroyed", "alive", "dead", "destroyed", "durability", "cooldown_until" (ISO or None)}],
+"destroyed" | "resigned", "alive", "dead", "destroyed", "resigned", "durability",
+"cooldown_until" (ISO or None)}],
 "council": {"members": [{"seat", "name", "role": "councillor" | "senator", "weight"}],
 "weight", "coffer", "armistice", "armistice_limit", "allowances": {"bounty", "grant_life"},
 "ballots": [{"id", "decree", "title", "status": "open" | "passed" | "closed", "opened_by",
@@ -70,20 +71,26 @@ public. ``board_text``, ``text_help``, ``log_text(state, seat, entries)`` (entri
 ``public_entry(entry, seat)`` (a vote's choice is shown to its voter only).
 
 Logbook: the events that ``apply`` and ``tick`` return are the logbook entries {"seq", "at",
-"kind": "action" | "vote" | "decree" | "kill" | "destroyed" | "tick" | "ballot" | "end", "seat",
-"action", "dice", "text"}, numbered in order applied. The state keeps none of them (only their
-count, ``entries``, to number the next): its size is bounded by the seats and the map, not by
-the match's length. The portal stores them. Cooldowns, once-per-gameday allowances and ballots
-in progress are the state's own small bookkeeping; finished ballots are forgotten when the next
-gameday opens (at most a few are kept meanwhile). State version 2; version 1 kept the entries in
-``state["log"]``.
+"kind": "action" | "vote" | "decree" | "kill" | "destroyed" | "tick" | "ballot" | "resign" |
+"end", "seat", "action", "dice", "text"}, numbered in order applied. The state keeps none of
+them (only their count, ``entries``, to number the next): its size is bounded by the seats and
+the map, not by the match's length. The portal stores them. Cooldowns, once-per-gameday
+allowances and ballots in progress are the state's own small bookkeeping; finished ballots are
+forgotten when the next gameday opens (at most a few are kept meanwhile). State version 2;
+version 1 kept the entries in ``state["log"]``.
+
+Concession: ``resign(state, seat, now)`` (our ruling): the tank leaves the board (``at`` None,
+status "resigned"), its gold goes to the coffer, its bounty lapses, its player is not (or no
+longer) on the Council and ranks below every seat that did not concede (the latest to concede
+first); the state lists them in ``resigned`` (absent until a seat concedes) and
+``seats_out(state)`` returns them. Then the ballots settle and Last Man Standing is checked.
 
 Replay: ``replay(seats, options, seed, inputs) -> state`` where inputs are {"seq", "kind":
-"action" | "tick", "seat", "action", "at"}; input ``seq`` uses ``engine.rng_for(seed, seq)`` --
-the portal must use the same rng when applying live. Inputs the engine refuses are skipped.
-``replay_steps(state, seed, inputs)`` replays from any state (a checkpoint) one input at a time,
-yielding each input's events (None when refused), so the portal can rewrite its stored entries
-after a strike-out.
+"action" | "tick" | "resign", "seat", "action", "at"}; input ``seq`` uses ``engine.rng_for(seed,
+seq)`` -- the portal must use the same rng when applying live. Inputs the engine refuses are
+skipped. ``replay_steps(state, seed, inputs)`` replays from any state (a checkpoint) one input
+at a time, yielding each input's events (None when refused), so the portal can rewrite its
+stored entries after a strike-out.
 
 Text grammar (email), one action per line; ``parse_text`` returns {"actions": [...]}::
 

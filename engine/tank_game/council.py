@@ -41,6 +41,8 @@ def target_problem(state: State, decree: str, target: int) -> str | None:
     """Why ``target`` cannot receive ``decree`` now, or None."""
     t = tank(state, target)
     who = name(state, target)
+    if t["status"] == "resigned":
+        return f"{who} conceded and left the match."
     if decree in ("stimulus", "bounty") and t["status"] != "alive":
         return f"{DECREE_NAMES[decree]} needs a living tank; {who}'s is {t['status']}."
     if decree == "stimulus" and t["ap"] >= MAX_AP:

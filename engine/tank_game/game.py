@@ -78,8 +78,9 @@ class TankGame(Game):
         if state["over"] is not None:
             return {}
         prompt = Prompt(PhaseKind.CONTINUOUS, "gameday", required=False)
-        # every seat may act: living tanks act, dead and destroyed ones vote in the Council
-        return {t["seat"]: prompt for t in state["tanks"].values()}
+        # every seat may act: living tanks act, dead and destroyed ones vote in the Council;
+        # a seat that conceded does neither
+        return {t["seat"]: prompt for t in state["tanks"].values() if t["status"] != "resigned"}
 
     def validate(self, state: State, seat: int, submission: Any) -> Submission:
         normalized, problems = rules.check(state, seat, submission)
@@ -129,17 +130,28 @@ class TankGame(Game):
             return None
         seats = [int(s) for s in state["tanks"]]
         winners = tuple(over["winners"])
+        # seats that conceded come last, the latest to concede first
+        conceded = [s for s in reversed(state.get("resigned", [])) if s not in winners]
         if over["reason"] == "armistice":
-            rest = tuple(s for s in seats if s not in winners)
+            rest = tuple(s for s in seats if s not in winners and s not in conceded)
             ranking: tuple[tuple[int, ...], ...] = (winners, rest) if rest else (winners,)
+            ranking += tuple((s,) for s in conceded)
         else:
-            fallen = [s for s in seats if s not in winners]
+            fallen = [s for s in seats if s not in winners and s not in conceded]
             # the fallen by order of death, the latest first; tanks never killed (none) last
             order = list(reversed(state["deaths"]))
             fallen.sort(key=lambda s: order.index(s) if s in order else len(order))
+            fallen += conceded
             ranking = (winners, *((s,) for s in fallen)) if winners else tuple((s,) for s in fallen)
         scores = {s: 1.0 if s in winners else 0.0 for s in seats}
         return Result(ranking=tuple(g for g in ranking if g), scores=scores, reason=over["reason"])
+
+    def resign(self, state: State, seat: int, now: Any) -> Outcome:
+        """The tank leaves the board, its gold to the coffer, no Council seat (``rules``)."""
+        return rules.resign(state, seat, now)
+
+    def seats_out(self, state: State) -> frozenset[int]:
+        return frozenset(state.get("resigned", ()))
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         return legal.legal_actions(state, seat)
@@ -179,8 +191,9 @@ class TankGame(Game):
     ) -> State:
         """The state after re-applying stored inputs from the start; refused inputs are skipped.
 
-        Each input is {"seq", "kind": "action" | "tick", "seat", "action", "at"}; its dice come
-        from ``rng_for(seed, seq)``, so striking one input out leaves the others' dice as they were.
+        Each input is {"seq", "kind": "action" | "tick" | "resign", "seat", "action", "at"}; its
+        dice come from ``rng_for(seed, seq)``, so striking one input out leaves the others' dice
+        as they were.
         """
         state = start = self.start(seats, options, seed)
         for _item, after, _events in self.replay_steps(start, seed, inputs):

@@ -11,7 +11,7 @@ from typing import Any
 from engine.base import Outcome, Problem, RuleError, State
 from engine.tank_game import actions, council, schedule
 from engine.tank_game.gameday import check_last_man
-from engine.tank_game.state import clone, tank
+from engine.tank_game.state import add_log, clone, name, tank
 
 ACTION_TYPES = actions.TANK_ACTIONS + council.COUNCIL_ACTIONS
 
@@ -117,6 +117,35 @@ def apply(state: State, seat: Any, action: Any, now: Any, rng: random.Random) ->
         minutes = new["options"]["cooldown_minutes"]
         me["cooldown_until"] = (now + timedelta(minutes=minutes)).astimezone(UTC).isoformat()
         actions.perform(new, seat, normalized, at, rng, events)
+    council.settle(new, at, events)
+    check_last_man(new, at, events)
+    return Outcome(new, events)
+
+
+def resign(state: State, seat: Any, now: Any) -> Outcome:
+    """``seat`` concedes (our ruling; the rule book has none): its tank leaves the board at
+    once, its gold goes to the coffer and its bounty lapses; its player does not join the
+    Council (a councillor or senator who concedes leaves it) and ranks below every seat that
+    did not concede. Allowed at any time, in or out of a gameday; the Last Man Standing and
+    the Council's ballots are settled again."""
+    if state.get("over") is not None:
+        raise RuleError([Problem("match", "The match is over.")])
+    if isinstance(seat, bool) or not isinstance(seat, int) or str(seat) not in state["tanks"]:
+        raise RuleError([Problem("seat", f"There is no seat {seat} in this match.")])
+    if tank(state, seat)["status"] == "resigned":
+        raise RuleError([Problem("seat", f"{name(state, seat)} has already conceded.")])
+    new = clone(state)
+    events: list[dict[str, Any]] = []
+    at = aware(now).astimezone(UTC).isoformat()
+    me = tank(new, seat)
+    gold = me["gold"]
+    new["coffer"] += gold
+    me.update(status="resigned", at=None, lives=0, ap=0, gold=0, bounty=0, durability=0,
+              cooldown_until=None)
+    new["resigned"] = [*state.get("resigned", []), int(seat)]
+    add_log(new, {"at": at, "kind": "resign", "seat": int(seat), "action": None, "dice": [],
+                  "text": f"{name(new, seat)} conceded and left the match"
+                          + (f" ({gold} gold to the coffer)" if gold else "")}, events)
     council.settle(new, at, events)
     check_last_man(new, at, events)
     return Outcome(new, events)

@@ -31,6 +31,7 @@ def _tank_row(state: State, t: dict[str, Any]) -> dict[str, Any]:
         "alive": t["status"] == "alive",
         "dead": t["status"] == "dead",
         "destroyed": t["status"] == "destroyed",
+        "resigned": t["status"] == "resigned",
         "durability": t["durability"],
         "cooldown_until": t["cooldown_until"],
     }

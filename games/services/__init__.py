@@ -44,6 +44,14 @@ from games.services.seats import seat_join, seat_leave
 from games.services.submit import sheet_submit
 from games.services.sweep import deadlines_sweep
 from games.services.vacation import leave_take, vacation_bank
+from games.services.votes import (
+    seat_concede,
+    vote_cast,
+    vote_propose,
+    vote_rule_add,
+    votes_expire,
+    votes_lock,
+)
 
 __all__ = [
     "ActionReceipt",
@@ -87,4 +95,10 @@ __all__ = [
     "seat_join",
     "seat_leave",
     "sheet_submit",
+    "seat_concede",
+    "vote_cast",
+    "vote_propose",
+    "vote_rule_add",
+    "votes_expire",
+    "votes_lock",
 ]

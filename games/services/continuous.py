@@ -132,6 +132,8 @@ def _check_author(match: Match, seat_number: Any, user: AbstractBaseUser | None,
         raise ServiceError("not_your_seat", f"Seat {seat.number} is not yours.")
     if seat.status == Seat.Status.FORFEITED:
         raise ServiceError("not_allowed", "This seat has forfeited the match.")
+    if seat.status == Seat.Status.CONCEDED:
+        raise ServiceError("not_allowed", "This seat has conceded the match.")
     return seat
 
 
@@ -450,6 +452,9 @@ def logbook_strike(*, action_id: Any, by: AbstractBaseUser | None, reason: str) 
         raise ServiceError("not_active", "Only a match in play can be replayed.")
     if row.kind == Action.Kind.TICK:
         raise ServiceError("invalid", "A gameday tick cannot be struck out, only actions.")
+    if row.kind == Action.Kind.RESIGN:
+        raise ServiceError("invalid", "A concession cannot be struck out: it was the player's "
+                           "own decision.")
     now = timezone.now()
     row.struck, row.struck_at, row.struck_reason = True, now, reason[:255]
     row.struck_by = by if by is not None and by.is_authenticated else None

@@ -315,6 +315,7 @@ def _replay_to(match: Match, game: Any, phases: list[Phase], to_phase: int) -> A
                                "since, so it cannot be rolled back.")
         state, _events = phase_replay(game, state, match.seed, {
             "number": phase.number, "kind": phase.kind, "settings": phase.settings or [],
+            "closed": phase.status == Phase.Status.CLOSED,
             "resolved_at": phase.resolved_at.isoformat() if phase.resolved_at else None,
             "submissions": [{"seat": int(seat), "data": entry["data"]}
                             for seat, entry in (phase.revealed or {}).items()]})
@@ -355,6 +356,9 @@ def match_rollback(*, match_id: Any, to_phase: Any, by: AbstractBaseUser | None,
     voided = [p.number for p in phases if p.number >= to_phase]
     Phase.objects.filter(match=match, number__gte=to_phase).exclude(
         status=Phase.Status.VOIDED).update(status=Phase.Status.VOIDED)
+    from games.services.votes import concessions_roll_back
+
+    concessions_roll_back(match=match, from_phase=to_phase)  # their seats play again
     now = timezone.now()
     events: list[tuple] = []
     bots = dict(Seat.objects.filter(match=match).exclude(bot="").values_list("number", "bot"))

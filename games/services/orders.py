@@ -44,6 +44,8 @@ def _check_author(seat: Seat, user: AbstractBaseUser | None, source: str) -> Non
         raise ServiceError("not_your_seat", f"Seat {seat.number} is not yours.")
     if seat.status == Seat.Status.FORFEITED:
         raise ServiceError("not_allowed", "This seat has forfeited the match.")
+    if seat.status == Seat.Status.CONCEDED:
+        raise ServiceError("not_allowed", "This seat has conceded the match.")
 
 
 def _setting(game: Game, state: Any, seat: int, data: Any, text: str | None) -> Any:

@@ -35,6 +35,13 @@ STATUS_FOR_CODE = {
     "kicked": 403,
     "paused": 409,
     "not_finished": 409,
+    # votes to end a match (games.services.votes)
+    "votes_locked": 403,
+    "seat_out": 409,
+    "vote_open": 409,
+    "vote_closed": 409,
+    "already_voted": 409,
+    "no_voter": 409,
 }
 
 

@@ -28,6 +28,7 @@ from games.views.access import (
     redirect_to,
     status_for,
 )
+from games.votes import ending_text, match_votes
 
 # How often the submission-status partial polls while a phase is open.
 POLL_SECONDS = 5
@@ -189,6 +190,9 @@ def match_page_context(
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
     context["result"] = match.result
+    context["votes"] = match_votes(match, user, seats=seats)
+    context["ending"] = ending_text(match, game=game) if match.status in (
+        Match.Status.FINISHED, Match.Status.ABORTED) else ""
     context["moderation_log"] = selectors.match_moderation_log(match)
     if active:
         context["open_phase"] = open_phase

@@ -4,8 +4,9 @@ addresses), and ``mail_set`` is what an unsubscribe link and its undo change. Ev
 push consumer asks here; the choices themselves are the profile's (``Profile.channels``).
 
 A player who left a match (a seat handed over, removed or left: the seat no longer names them;
-a forfeited seat) hears nothing more of it. A forfeit ends the match as it happens, so the
-result still reaches a forfeited seat: it is the news of that forfeit."""
+a forfeited or conceded seat) hears nothing more of it. A forfeit ends the match as it
+happens, so the result still reaches a forfeited seat: it is the news of that forfeit; a seat
+that conceded hears the result too."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ DELIVERED = {
     Event.LEAVE: {Channel.MAIL},
     Event.ROUND_STARTED: {Channel.MAIL},
     Event.MESSAGE: set(),  # no consumer yet: kept, not shown
+    Event.VOTE: {Channel.MAIL},
 }
 
 
@@ -81,12 +83,13 @@ def wants(user: Any, event: str, channel: str) -> bool:
 
 def seated(match: Match | int, numbers: Iterable[int] | None = None,
            forfeited: bool = False) -> list[Seat]:
-    """The match's seats held by a player (and not forfeited, unless ``forfeited``), with users
-    and profiles, in one query; only seats ``numbers`` when given."""
+    """The match's seats held by a player (and not forfeited or conceded, unless
+    ``forfeited``), with users and profiles, in one query; only seats ``numbers`` when
+    given."""
     seats = Seat.objects.filter(match=match, user__isnull=False).select_related(
         "user", "user__profile")
     if not forfeited:
-        seats = seats.exclude(status=Seat.Status.FORFEITED)
+        seats = seats.exclude(status__in=(Seat.Status.FORFEITED, Seat.Status.CONCEDED))
     if numbers is not None:
         seats = seats.filter(number__in=list(numbers))
     return list(seats)

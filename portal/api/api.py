@@ -17,8 +17,17 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 import engine
 from games import plugins, records, selectors
 from games.models import Match, Seat, Submission
-from games.services import ServiceError, match_create, seat_join, sheet_submit
+from games.services import (
+    ServiceError,
+    match_create,
+    seat_concede,
+    seat_join,
+    sheet_submit,
+    vote_cast,
+    vote_propose,
+)
 from games.views.access import status_for
+from games.votes import match_ending, match_votes
 from portal.api import schemas
 from portal.api.auth import TokenAuth, TokenRateThrottle
 
@@ -225,7 +234,79 @@ def record(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
          tags=["play"])
 def result(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     """How the match ended (``result`` is null while it is in play)."""
+    from games.votes import ending_text
+
     match = _visible_match(request, match_id)
+    ending = match_ending(match)
     return {"id": match.pk, "status": match.status,
             "finished": match.status in (Match.Status.FINISHED, Match.Status.ABORTED),
-            "result": match.result, "finished_at": match.finished_at}
+            "result": match.result, "finished_at": match.finished_at,
+            "ended_by": ending["kind"] if ending else None,
+            "ending": ending_text(match, ending) if ending else ""}
+
+
+# -- votes to end a match (docs/votes.md) --------------------------------------------------------
+
+def _votes_out(match: Match, user: Any) -> dict[str, Any]:
+    shown = match_votes(match, user)
+    shown["may_propose"] = [option["kind"] for option in shown["may_propose"]]
+    return shown
+
+
+def _one_vote(match: Match, user: Any, vote_id: int) -> dict[str, Any]:
+    shown = _votes_out(match, user)
+    return next(v for v in shown["open"] + shown["closed"] if v["id"] == vote_id)
+
+
+def _seated(request: HttpRequest, match: Match) -> None:
+    """Permission before work: only a seat's player proposes, votes or concedes."""
+    if selectors.match_seat_for_user(match, request.user) is None:
+        raise ServiceError("not_your_seat", "You have no seat in this match.")
+
+
+@api.get("/matches/{match_id}/votes", response={200: schemas.VotesOut, **ERRORS},
+         tags=["votes"])
+def votes(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """The proposals to end the match (open, and the latest closed ones with the
+    concessions) as I may see them, and what my seat may do. A secret ballot shows only its
+    tally until it closes, to everyone."""
+    return _votes_out(_visible_match(request, match_id), request.user)
+
+
+@api.post("/matches/{match_id}/votes", response={201: schemas.VoteOut, **ERRORS},
+          tags=["votes"])
+def propose(request: HttpRequest, match_id: MatchId, body: schemas.VoteIn) -> Status:
+    """Propose a draw (among the seats still in) or to cancel the match; my yes is its first
+    ballot. It passes when every seat still in votes yes."""
+    match = _visible_match(request, match_id)
+    _seated(request, match)
+    vote = vote_propose(match_id=match.pk, user=request.user, kind=body.kind,
+                        secret=body.secret)
+    return Status(201, _one_vote(match, request.user, vote.pk))
+
+
+@api.post("/matches/{match_id}/votes/{vote_id}/ballot",
+          response={200: schemas.VoteOut, **ERRORS}, tags=["votes"])
+def ballot(request: HttpRequest, match_id: MatchId, vote_id: Annotated[int, Path(ge=1, le=2**62)],
+           body: schemas.BallotIn) -> dict[str, Any]:
+    """Vote yes or no, once. A no rejects it; the last yes passes it (a draw finishes the
+    match, a cancel aborts it)."""
+    match = _visible_match(request, match_id)
+    _seated(request, match)
+    vote_cast(match_id=match.pk, vote_id=vote_id, user=request.user, yes=body.vote == "yes")
+    match.refresh_from_db()
+    return _one_vote(match, request.user, vote_id)
+
+
+@api.post("/matches/{match_id}/concede", response={200: schemas.ConcedeOut, **ERRORS},
+          tags=["votes"])
+def concede(request: HttpRequest, match_id: MatchId, body: schemas.ConcedeIn) -> dict[str, Any]:
+    """My seat concedes, at once (``{"confirm": true}``): as the game's rules treat a seat
+    that gives up. A two-seat match ends; in a bigger one the seat leaves and the others
+    play on."""
+    match = _visible_match(request, match_id)
+    _seated(request, match)
+    vote = seat_concede(match_id=match.pk, user=request.user, source="api")
+    match.refresh_from_db()
+    return {"match_id": match.pk, "seat": vote.seat_number, "match_status": match.status,
+            "result": match.result}

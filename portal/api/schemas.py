@@ -137,6 +137,77 @@ class ResultOut(Schema):
     result: dict[str, Any] | None = Field(description="ranking, scores, reason, winners, "
                                                       "is_draw (null while in play)")
     finished_at: datetime | None
+    ended_by: Literal["draw", "cancel", "concede"] | None = Field(
+        None, description="How the players ended it, if they did: a draw or a cancel they "
+                          "agreed to, a concession (docs/votes.md).")
+    ending: str = Field("", description="That ending in words.")
+
+
+class SeatRef(Schema):
+    seat: int
+    name: str
+
+
+class BallotOut(Schema):
+    seat: int
+    name: str
+    vote: Literal["yes", "no"]
+
+
+class VoteOut(Schema):
+    """A proposal to end the match (or a concession) as the reader may see it: a secret
+    ballot shows only its tally (yes, waiting) until it closes."""
+
+    id: int
+    kind: Literal["draw", "cancel", "concede"]
+    status: Literal["open", "passed", "failed", "expired", "closed"]
+    secret: bool
+    opened_at: datetime
+    expires_at: datetime | None = None
+    closed_at: datetime | None = None
+    closed_why: str = Field("", description="Why it closed without passing or failing.")
+    phase_number: int
+    proposed_by: int | None = Field(None, description="The proposing (or conceding) seat; "
+                                                      "null while a secret ballot is open.")
+    proposed_by_me: bool
+    voters: int = Field(description="The seats still in, whose yes it needs.")
+    yes: int
+    no: int
+    waiting: int = Field(description="Voters who have not voted.")
+    my_ballot: Literal["yes", "no"] | None = None
+    ballots: list[BallotOut] | None = Field(None, description="Who voted what; null while "
+                                                              "a secret ballot is open.")
+    waiting_for: list[SeatRef] | None = None
+
+
+class VotesOut(Schema):
+    locked: bool = Field(description="A moderator locked voting on this match.")
+    open: list[VoteOut]
+    closed: list[VoteOut] = Field(description="The latest closed proposals and concessions.")
+    my_seat: int | None
+    may_vote: bool
+    may_propose: list[Literal["draw", "cancel"]]
+    may_concede: bool
+
+
+class VoteIn(Schema):
+    kind: Literal["draw", "cancel"]
+    secret: bool = False
+
+
+class BallotIn(Schema):
+    vote: Literal["yes", "no"]
+
+
+class ConcedeIn(Schema):
+    confirm: Literal[True] = Field(description="true: a concession cannot be undone.")
+
+
+class ConcedeOut(Schema):
+    match_id: int
+    seat: int
+    match_status: str
+    result: dict[str, Any] | None
 
 
 class SheetIn(Schema):

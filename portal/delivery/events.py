@@ -50,6 +50,10 @@ EVENTS = (
           {"mail": "competitions.services.notify.on_round_started",
            "webhook": "portal.webhooks.receivers.on_round_started"}),
     Event("message", "a message to a player (a slot: no channel consumes it yet)"),
+    Event("vote", "a vote to end a match opened, failed, expired or was closed; a seat "
+          "conceded (a vote that passes ends the match: `match_ended` tells it)",
+          "games.signals.vote_changed",
+          {"mail": "portal.mail.receivers.on_vote_changed"}),
 )
 BY_KEY = {event.key: event for event in EVENTS}
 

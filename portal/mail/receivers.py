@@ -44,6 +44,13 @@ def on_leave_taken(sender, leave_id: int, **kwargs) -> None:
         leave_taken_notify(leave_id=leave_id)
 
 
+def on_vote_changed(sender, match_id: int, vote_id: int, what: str, **kwargs) -> None:
+    from portal.mail.services.votes import vote_changed_notify
+
+    with transaction.atomic():
+        vote_changed_notify(match_id=match_id, vote_id=vote_id, what=what)
+
+
 @receiver(inbound, dispatch_uid="mail_anymail_inbound")
 def on_anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:
     """An ESP posted a received email: store it as it came, process it in a task."""

@@ -63,10 +63,17 @@ def phase_resolved(*, match: Match, phase: Phase) -> Message:
 
 
 def _result(match: Match, seats: list[Seat]) -> tuple[str, list[Seat]]:
+    from games.votes import match_ending
+
+    ending = match_ending(match) or {}
+    if ending.get("kind") == "cancel":
+        return _("%(match)s was cancelled by agreement of the players."), []
     if match.status == Match.Status.ABORTED:
         return _("%(match)s was aborted."), []
     result = match.result or {}
     winners = {int(number) for number in result.get("winners") or []}
+    if ending.get("kind") == "draw":
+        return _("%(match)s ended in a draw agreed by the players."), []
     if result.get("is_draw") or not winners:
         return _("%(match)s ended in a draw."), []
     return _("%(match)s is over. Winner: %(players)s."), [

@@ -294,15 +294,20 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
 
 
 def result_text(match: Match, game: Any) -> str:
+    """The result in words; how the players ended it (a draw or a cancel they agreed to, a
+    concession: ``games.votes.ending_text``) in the active language."""
+    from games.votes import ending_text
+
+    ending = ending_text(match, game=game)
     if match.status == Match.Status.ABORTED:
-        return "The match was aborted."
+        return ending or "The match was aborted."
     result = match.result or {}
     winners = result.get("winners") or []
     if result.get("is_draw") or not winners:
         head = "The match ended in a draw."
     else:
         head = "Winner: " + ", ".join(game.seat_name(int(w)) for w in winners) + "."
-    reason = result.get("reason") or ""
+    reason = ending or result.get("reason") or ""
     return f"{head} {reason}".strip()
 
 
@@ -396,7 +401,7 @@ def digests_send(*, now: datetime | None = None) -> int:
             continue
         # A seat forfeited in a match still in play is one its player left.
         seats = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).exclude(
-            status=Seat.Status.FORFEITED
+            status__in=(Seat.Status.FORFEITED, Seat.Status.CONCEDED)
         ) | Seat.objects.filter(user=user, match__finished_at__gte=since)
         seats = seats.select_related("match")
         items = []

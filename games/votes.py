@@ -1,0 +1,164 @@
+"""Reading the votes to end a match: what a reader may see of them, for the match page, the API
+and the mails. This is the one place that hides a secret ballot: while it is open nobody —
+players, spectators, moderators — learns who proposed it or who voted what, only the tally
+(how many said yes, how many have still to vote); a reader sees their own ballot. Once it
+closes, every ballot is shown. The writes are ``games.services.votes``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, Q
+from django.utils.translation import gettext as _
+
+import engine
+from games.models import Match, MatchBallot, MatchVote, Seat
+from games.services.votes import PROPOSALS, seats_standing
+
+# How many closed proposals (and concessions) the page and the API list, newest first.
+CLOSED_SHOWN = 10
+
+
+def seat_label(game: engine.Game | None, seat: Seat | None, number: int) -> str:
+    """"Red (alice)": the seat's name and its player, as the pages name a seat."""
+    name = game.seat_name(number) if game is not None else _("Seat %(n)s") % {"n": number}
+    if seat is None:
+        return name
+    who = seat.user.get_username() if seat.user_id else (seat.bot and _("bot")) or _("open")
+    return f"{name} ({who})"
+
+
+def vote_shown(vote: MatchVote, *, reader: int | None, standing: list[int],
+               names: dict[int, str]) -> dict[str, Any]:
+    """``vote`` as the reader (seat number ``reader``, None for anyone without a seat) may see
+    it. ``standing``: the seats still in now (an open vote's voters); ``names``: seat → label.
+    The ballots must be prefetched (``vote.ballots.all()``)."""
+    ballots = list(vote.ballots.all())
+    is_open = vote.status == MatchVote.Status.OPEN
+    hidden = vote.secret and is_open
+    voters = list(standing) if is_open else list(vote.standing or [])
+    counted = [b for b in ballots if b.seat_number in voters]
+    mine = next((b for b in ballots if reader is not None and b.seat_number == reader), None)
+    out: dict[str, Any] = {
+        "id": vote.pk,
+        "kind": vote.kind,
+        "kind_label": vote.get_kind_display(),
+        "status": vote.status,
+        "status_label": vote.get_status_display(),
+        "secret": vote.secret,
+        "open": is_open,
+        "opened_at": vote.opened_at,
+        "expires_at": vote.expires_at if is_open else None,
+        "closed_at": vote.closed_at,
+        "closed_why": vote.get_closed_why_display() if vote.closed_why else "",
+        "phase_number": vote.phase_number,
+        "proposed_by_me": reader is not None and vote.seat_number == reader,
+        "proposed_by": None if hidden else vote.seat_number,
+        "proposer": None if hidden else names.get(vote.seat_number, str(vote.seat_number)),
+        "voters": len(voters),
+        "yes": sum(1 for b in counted if b.yes),
+        "no": sum(1 for b in counted if not b.yes),
+        "waiting": len(voters) - len(counted),
+        "my_ballot": None if mine is None else ("yes" if mine.yes else "no"),
+        "ballots": None if hidden else [
+            {"seat": b.seat_number, "name": names.get(b.seat_number, str(b.seat_number)),
+             "vote": "yes" if b.yes else "no"} for b in ballots],
+        # (open: who has still to vote; closed: who never did)
+        "waiting_for": None if hidden else [
+            {"seat": n, "name": names.get(n, str(n))} for n in voters
+            if n not in {b.seat_number for b in ballots}],
+        "standing": None if is_open else [
+            {"seat": n, "name": names.get(n, str(n))} for n in vote.standing or []],
+    }
+    return out
+
+
+def _votes(match: Match) -> list[MatchVote]:
+    """The open votes (oldest first) and the latest closed ones (newest first): one query,
+    and one for their ballots when there are any."""
+    latest_closed = (MatchVote.objects.filter(match=match).exclude(status=MatchVote.Status.OPEN)
+                     .order_by("-closed_at", "-pk").values("pk")[:CLOSED_SHOWN])
+    ballots = Prefetch("ballots", queryset=MatchBallot.objects.order_by("cast_at", "pk"))
+    votes = list(MatchVote.objects.filter(Q(match=match, status=MatchVote.Status.OPEN)
+                                          | Q(pk__in=latest_closed)).prefetch_related(ballots))
+    open_votes = sorted((v for v in votes if v.status == MatchVote.Status.OPEN),
+                        key=lambda v: (v.opened_at, v.pk))
+    closed = sorted((v for v in votes if v.status != MatchVote.Status.OPEN),
+                    key=lambda v: (v.closed_at, v.pk), reverse=True)
+    return open_votes + closed
+
+
+def match_votes(match: Match, user: AbstractBaseUser | None,
+                seats: list[Seat] | None = None) -> dict[str, Any]:
+    """Everything a reader may see of the match's votes, and what they may do: the open
+    proposals, the latest closed ones and concessions, whether voting is locked, and for a
+    seat still in a match in play which proposals it may make and whether it may concede."""
+    game = engine.games().get(match.game)
+    if seats is None:
+        seats = list(match.seats.select_related("user").order_by("number"))
+    by_number = {seat.number: seat for seat in seats}
+    names = {n: seat_label(game, seat, n) for n, seat in by_number.items()}
+    mine = next((seat for seat in seats if user is not None and user.is_authenticated
+                 and seat.user_id == user.pk), None)
+    active = match.status == Match.Status.ACTIVE and game is not None
+    standing = [s.number for s in seats_standing(match, game, seats)] if active else []
+    in_play = active and mine is not None and mine.number in standing
+    shown = [vote_shown(vote, reader=mine.number if mine else None, standing=standing,
+                        names=names) for vote in _votes(match)]
+    open_votes = [vote for vote in shown if vote["open"]]
+    open_kinds = {vote["kind"] for vote in open_votes}
+    proposable = [kind for kind in PROPOSALS if kind not in open_kinds] \
+        if in_play and not match.votes_locked else []
+    return {
+        "locked": match.votes_locked,
+        "open": open_votes,
+        "closed": [vote for vote in shown if not vote["open"]],
+        "my_seat": mine.number if mine else None,
+        "may_vote": in_play and not match.votes_locked,
+        "may_propose": [{"kind": kind, "label": MatchVote.Kind(kind).label}
+                        for kind in proposable],
+        "may_concede": in_play and match.paused_at is None,
+        "standing": [{"seat": n, "name": names[n]} for n in standing],
+    }
+
+
+def match_ending(match: Match) -> dict[str, Any] | None:
+    """How the players ended the match, if they did: {"kind": "draw" | "cancel" | "concede",
+    "seats": the seats that shared the draw or conceded}. None when the rules, the lifecycle
+    or a moderator ended it (or it is still in play)."""
+    if match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
+        return None
+    found = (MatchVote.objects.filter(match=match, status=MatchVote.Status.PASSED,
+                                      ended_match=True)
+             .values_list("kind", "seat_number", "standing").first())
+    if found is None:
+        return None
+    kind, seat, standing = found
+    return {"kind": kind, "seats": [seat] if kind == MatchVote.Kind.CONCEDE
+            else list(standing or [])}
+
+
+def match_endings(match_ids: list[int]) -> dict[int, str]:
+    """Match id → how its players ended it ("draw", "cancel", "concede"), for the matches of
+    ``match_ids`` they ended: one query for a list of results."""
+    if not match_ids:
+        return {}
+    return dict(MatchVote.objects.filter(match_id__in=match_ids, ended_match=True,
+                                         status=MatchVote.Status.PASSED)
+                .values_list("match_id", "kind"))
+
+
+def ending_text(match: Match, ending: dict[str, Any] | None = None,
+                game: engine.Game | None = None) -> str:
+    """The players' ending in words, in the active language ("" if they did not end it)."""
+    ending = ending if ending is not None else match_ending(match)
+    if ending is None:
+        return ""
+    game = game or engine.games().get(match.game)
+    names = ", ".join(game.seat_name(n) if game else str(n) for n in ending["seats"])
+    if ending["kind"] == MatchVote.Kind.DRAW:
+        return _("Drawn by agreement of %(seats)s.") % {"seats": names}
+    if ending["kind"] == MatchVote.Kind.CANCEL:
+        return _("Cancelled by agreement of the players: no result, no rating.")
+    return _("Conceded by %(seats)s.") % {"seats": names}
