@@ -19,6 +19,13 @@ gameday_opened = Signal()
 # Sent after a player took leave (games.services.leave_take). kwargs: leave_id.
 leave_taken = Signal()
 
+# Sent after a seat of a match in play changed hands (games.services.seeking). kwargs:
+# match_id, seat_number, change ("offered": it seeks a new commander, its player having left,
+# been flagged after missed deadlines or removed; "taken": a newcomer took it), user_id (the
+# player who left it, or who took it; None if nobody held it), ending (why the player's
+# command ended, a SeatTenure.Ending; "" for "taken").
+seat_changed = Signal()
+
 # The lifecycle's outbox carries signals by name (games.models.OutboxEvent).
 BY_NAME = {
     "phase_opened": phase_opened,
@@ -26,4 +33,5 @@ BY_NAME = {
     "match_ended": match_ended,
     "gameday_opened": gameday_opened,
     "leave_taken": leave_taken,
+    "seat_changed": seat_changed,
 }

@@ -101,7 +101,8 @@ def end_turn(pos: Position, events: list[Event], turn_limit: int | None) -> None
 
 
 def remove_seat(pos: Position, seat: int, events: list[Event]) -> None:
-    """A seat that missed too many turns leaves; its troops stay as neutral obstacles."""
+    """A seat the match's missed-turn policy took out leaves; its troops stay as neutral
+    obstacles."""
     if seat not in pos.removed:
         pos.removed.append(seat)
         pos.removed.sort()
