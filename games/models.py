@@ -49,8 +49,9 @@ class Match(models.Model):
     }
 
     class MissPolicy(models.TextChoices):
-        REPLACE = "replace", "Flag the seat for replacement"
-        FORFEIT = "forfeit", "The seat forfeits the match"
+        # Either way the game's default orders are played for each missed deadline first.
+        REPLACE = "replace", _("Offer the seat to a new commander")
+        FORFEIT = "forfeit", _("The seat forfeits (out of the game)")
 
     game = models.CharField(max_length=40, db_index=True)
     title = models.CharField(max_length=120, blank=True)

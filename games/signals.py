@@ -23,7 +23,7 @@ leave_taken = Signal()
 # match_id, seat_number, change ("offered": it seeks a new commander, its player having left,
 # been flagged after missed deadlines or removed; "taken": a newcomer took it), user_id (the
 # player who left it, or who took it; None if nobody held it), ending (why the player's
-# command ended, a SeatTenure.Ending; "" for "taken").
+# command ended, a SeatTenure.Ending; "" for "taken"), at (when, ISO 8601).
 seat_changed = Signal()
 
 # The lifecycle's outbox carries signals by name (games.models.OutboxEvent).

@@ -59,7 +59,7 @@ def seat_vacate(*, match: Match, seat: Seat, game: Game, now: datetime, ending: 
     seat.joined_at = None
     seat.missed_in_row = 0
     return [signal_event("seat_changed", match.pk, match_id=match.pk, seat_number=seat.number,
-                         change=OFFERED, user_id=previous, ending=ending)]
+                         change=OFFERED, user_id=previous, ending=ending, at=now.isoformat())]
 
 
 def seat_offer(*, match: Match, seat: Seat, now: datetime, ending: str) -> Seat:
@@ -132,5 +132,5 @@ def seat_take(*, token: Any, user: AbstractBaseUser | None) -> Seat:
     tenure_begin(match=match, seat=seat, at=now)
     outbox_write([signal_event("seat_changed", match.pk, match_id=match.pk,
                                seat_number=seat.number, change=TAKEN, user_id=user.pk,
-                               ending="")])
+                               ending="", at=now.isoformat())])
     return seat

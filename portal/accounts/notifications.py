@@ -30,6 +30,7 @@ DELIVERED = {
     Event.LEAVE: {Channel.MAIL},
     Event.ROUND_STARTED: {Channel.MAIL},
     Event.MESSAGE: set(),  # no consumer yet: kept, not shown
+    Event.SEAT: {Channel.MAIL},
 }
 
 

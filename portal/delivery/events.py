@@ -50,6 +50,9 @@ EVENTS = (
           {"mail": "competitions.services.notify.on_round_started",
            "webhook": "portal.webhooks.receivers.on_round_started"}),
     Event("message", "a message to a player (a slot: no channel consumes it yet)"),
+    Event("seat", "a seat of a match in play seeks a new commander, or a newcomer took it",
+          "games.signals.seat_changed",
+          {"mail": "portal.mail.receivers.on_seat_changed"}),
 )
 BY_KEY = {event.key: event for event in EVENTS}
 

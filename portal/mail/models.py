@@ -26,6 +26,7 @@ class OutgoingEmail(Delivery):
         REPLY = "reply", "Answer to an emailed order sheet"
         LEAVE = "leave", "Leave taken (vacation)"
         COMPETITION = "competition", "Clubs and tournaments (invitations, rounds, results)"
+        SEAT = "seat", "A seat seeking a new commander, or taken"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     user = models.ForeignKey(

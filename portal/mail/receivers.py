@@ -44,6 +44,15 @@ def on_leave_taken(sender, leave_id: int, **kwargs) -> None:
         leave_taken_notify(leave_id=leave_id)
 
 
+def on_seat_changed(sender, match_id: int, seat_number: int, change: str, at: str,
+                    user_id: int | None = None, ending: str = "", **kwargs) -> None:
+    from portal.mail.services.seats import seat_changed_notify
+
+    with transaction.atomic():
+        seat_changed_notify(match_id=match_id, seat_number=seat_number, change=change,
+                            user_id=user_id, ending=ending, at=at)
+
+
 @receiver(inbound, dispatch_uid="mail_anymail_inbound")
 def on_anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:
     """An ESP posted a received email: store it as it came, process it in a task."""
