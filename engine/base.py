@@ -258,6 +258,14 @@ class Game:
     def default_submission(self, state: State, seat: int) -> Submission:
         raise NotImplementedError
 
+    def remove_seats(self, state: State, seats: Sequence[int]) -> Outcome | None:
+        """What it means for this game that ``seats`` are out for good: the match's missed-turn
+        policy forfeited them, together (the lifecycle counts the misses and decides, never the
+        game). The state without them and its events, when the game goes on without them
+        (they are no longer prompted; the game may end); None when it cannot, and the match
+        ends with them forfeited (``engine.record.forfeit_result``). The default: None."""
+        return None
+
     def is_setting(self, submission: Any) -> bool:
         """Is ``submission`` an out-of-turn setting (DESIGN.md, "Out-of-turn settings")? One
         that ``apply`` accepts from any seat, prompted or not, changing no prompt: the lifecycle

@@ -6,9 +6,11 @@ the pure engine, the way the lifecycle played it: a simultaneous phase resolves 
 ``rng_for(seed, phase)``, a sequential one applies its sheet at the time it was resolved, an
 out-of-turn setting is applied where it came in, and a continuous phase replays its logbook
 (struck entries left out); a seat's concession is applied where it came in (a phase's
-setting of kind "resign", a logbook entry of kind "resign"). How the lifecycle ended a match
-that the rules did not end (a forfeit after missed deadlines, nobody left to act, a draw the
-players agreed to) is the record's ``end`` and is computed here by the same functions the
+setting of kind "resign", a logbook entry of kind "resign"), and a seat the match's
+missed-turn policy took out after a phase's sheets (the phase's ``removed``) leaves the game
+as the game's ``remove_seats`` says. How the lifecycle ended a match that the rules did not
+end (a forfeit after missed deadlines, nobody left to act, a draw the players agreed to) is
+the record's ``end`` and is computed here by the same functions the
 lifecycle uses.
 
 Nothing here reads a file or a clock: ``engine/__main__.py`` is the command line around it.
@@ -167,8 +169,14 @@ def phase_replay(game: Any, state: Any, seed: Any, phase: Mapping[str, Any]
         outcome = Outcome(state, found)
     else:
         raise RecordError(f"phase {number}: unknown kind {kind!r}.")
-    events.append(list(outcome.events))
-    return outcome.state, events
+    state, found = outcome.state, list(outcome.events)
+    removed = [int(seat) for seat in phase.get("removed") or []]
+    if removed:  # the match's missed-turn policy took them out, after the sheets
+        removal = game.remove_seats(state, removed)
+        if removal is not None:  # (None: the game ended with them forfeited: ``end``)
+            state, found = removal.state, found + list(removal.events)
+    events.append(found)
+    return state, events
 
 
 def _recorded_events(phase: Mapping[str, Any]) -> list[list[Any]]:

@@ -117,6 +117,14 @@ class MatchCreateForm(forms.Form):
         initial=3,
         help_text=_("A missed deadline plays the game's default orders for that seat."),
     )
+    autopilot = forms.BooleanField(
+        label=_("A bot plays a seat while it seeks a new commander"), required=False,
+        initial=True,
+        help_text=_("A seat whose player left, or was taken off it after missed deadlines, is "
+                    "offered to a new commander in the lobby and by a link. Until someone "
+                    "takes it, the game's bot plays it; otherwise its default orders are "
+                    "played."),
+    )
     is_public = forms.BooleanField(
         label=_("Public (anyone may watch and join open seats)"), required=False, initial=True
     )

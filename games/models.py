@@ -49,8 +49,9 @@ class Match(models.Model):
     }
 
     class MissPolicy(models.TextChoices):
-        REPLACE = "replace", "Flag the seat for replacement"
-        FORFEIT = "forfeit", "The seat forfeits the match"
+        # Either way the game's default orders are played for each missed deadline first.
+        REPLACE = "replace", _("Offer the seat to a new commander")
+        FORFEIT = "forfeit", _("The seat forfeits (out of the game)")
 
     game = models.CharField(max_length=40, db_index=True)
     title = models.CharField(max_length=120, blank=True)
@@ -101,6 +102,10 @@ class Match(models.Model):
     allow_vacations = models.BooleanField(
         default=True, help_text="A player's leave extends this match's deadlines."
     )
+    autopilot = models.BooleanField(
+        default=False, help_text="A seat seeking a new commander (its player left it, or the "
+                                 "missed-deadline policy flagged it) is played by the game's "
+                                 "bot until someone takes it; otherwise it plays the default.")
     # A moderator's pause: the deadline stops; resuming gives back the time that was left.
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_remaining = models.DurationField(
@@ -217,6 +222,13 @@ class Seat(models.Model):
     missed_in_row = models.PositiveIntegerField(default=0)
     missed_total = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # "Seeking a commander": a flagged seat of a match in play is offered in the lobby and by
+    # this unguessable link until someone takes it (``games.services.seeking``); None when
+    # the seat is not offered. While offered, ``bot`` is its autopilot (if the match allows).
+    offer_token = models.CharField(max_length=40, null=True, blank=True, unique=True,
+                                   help_text="The seat's link while it seeks a commander.")
+    offered_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="Since when the seat seeks a commander.")
 
     class Meta:
         verbose_name = _("seat")
@@ -234,6 +246,9 @@ class Seat(models.Model):
         indexes = [
             # "My matches": a player's finished matches a page at a time, the newest seat first.
             models.Index(fields=["user", "-id"], name="seat_user_newest"),
+            # The lobby's "seeking a commander", longest waiting first.
+            models.Index(fields=["offered_at"], name="seat_seeking",
+                         condition=Q(offer_token__isnull=False)),
         ]
 
     def __str__(self) -> str:
@@ -242,6 +257,62 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+    @property
+    def seeking(self) -> bool:
+        """Offered to a new commander (``games.services.seeking``)."""
+        return self.offer_token is not None
+
+    @property
+    def on_autopilot(self) -> bool:
+        """The game's bot plays the seat until a new commander takes it."""
+        return self.status == self.Status.FLAGGED and bool(self.bot)
+
+
+def new_offer_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class SeatTenure(models.Model):
+    """One player's command of one seat of a match in play: from taking it (the match's start,
+    a join, a takeover) to handing it on or the match's end. Each tenure is counted for
+    itself: a newcomer never inherits the seat's misses (``games.services.reliability``), and
+    ladders rate only the tenure holding the seat at the end (docs/competitions.md)."""
+
+    class Ending(models.TextChoices):
+        END = "end", _("Held to the end of the match")
+        LEFT = "left", _("Left the match")
+        MISSED = "missed", _("Missed too many deadlines in a row")
+        FORFEITED = "forfeited", _("Forfeited after missed deadlines")
+        KICKED = "kicked", _("Removed by a moderator")
+        REPLACED = "replaced", _("Replaced by a moderator")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tenures")
+    seat_number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="seat_tenures")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ending = models.CharField(max_length=10, choices=Ending.choices, blank=True,
+                              help_text="Why it ended (empty: still in command).")
+
+    class Meta:
+        verbose_name = _("seat tenure")
+        verbose_name_plural = _("seat tenures")
+        ordering = ["match", "seat_number", "started_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat_number"],
+                                    condition=Q(ended_at__isnull=True),
+                                    name="tenure_one_commander_per_seat"),
+            models.UniqueConstraint(fields=["match", "user"], condition=Q(ended_at__isnull=True),
+                                    name="tenure_one_seat_per_player"),
+            models.CheckConstraint(condition=Q(ended_at__isnull=True, ending="")
+                                   | (Q(ended_at__isnull=False) & ~Q(ending="")),
+                                   name="tenure_ended_with_a_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in command of {self.match} seat {self.seat_number}"
 
 
 class PhaseManager(models.Manager):
@@ -542,7 +613,8 @@ class MatchReliability(models.Model):
 
     class Outcome(models.TextChoices):
         FINISHED = "finished", "Played to the end"
-        ABANDONED = "abandoned", "Abandoned (forfeited or replaced)"
+        ABANDONED = "abandoned", "Abandoned (left, forfeited or replaced after misses)"
+        HANDED_OVER = "handed_over", "Handed over by a moderator (no miss of theirs)"
         ABORTED = "aborted", "Aborted by a moderator"
 
     update = models.ForeignKey(ReliabilityUpdate, on_delete=models.CASCADE,
@@ -550,15 +622,16 @@ class MatchReliability(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+")
     seat_number = models.PositiveSmallIntegerField()
-    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    # One row per tenure (a player who held two seats, or one seat twice, has two); rows
+    # counted before tenures were kept have none.
+    tenure = models.OneToOneField(SeatTenure, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="reliability")
+    outcome = models.CharField(max_length=12, choices=Outcome.choices)
     deadlines = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name = _("match reliability record")
         verbose_name_plural = _("match reliability records")
-        constraints = [
-            models.UniqueConstraint(fields=["update", "user"], name="matchreliability_unique"),
-        ]
 
 
 class Reliability(models.Model):

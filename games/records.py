@@ -26,6 +26,7 @@ from engine.record import (
 )
 from games import plugins
 from games.models import Action, Match, MatchVote, Phase, Seat
+from games.services.common import removed_seats
 from games.services.errors import ServiceError
 
 CONTINUOUS = engine.PhaseKind.CONTINUOUS.value
@@ -74,6 +75,7 @@ def _phase(match: Match, phase: Phase) -> dict[str, Any]:
         {"seat": int(seat), "data": sheet.get("data"), "source": sheet.get("source", ""),
          "receipt": sheet.get("receipt", ""), "salt": sheet.get("salt", "")}
         for seat, sheet in sorted((phase.revealed or {}).items(), key=lambda i: int(i[0]))]
+    out["removed"] = removed_seats(phase.revealed)
     out["events"] = list(phase.events or [])
     return out
 

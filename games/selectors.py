@@ -451,6 +451,46 @@ def matches_open_to_join(user: AbstractBaseUser | None = None) -> QuerySet[Match
     )
 
 
+class SeekingSeat(NamedTuple):
+    """A seat of a public match in play that seeks a new commander, as the lobby lists it."""
+
+    match_id: int
+    title: str
+    game: str
+    seat_number: int
+    offer_token: str
+    offered_at: Any
+    autopilot_bot: str
+    phase_number: int
+    deadline: Any
+
+    @property
+    def game_name(self) -> str:
+        game = engine.games().get(self.game)
+        return game.name if game is not None else self.game
+
+    @property
+    def seat_name(self) -> str:
+        game = engine.games().get(self.game)
+        return game.seat_name(self.seat_number) if game is not None else str(self.seat_number)
+
+    @property
+    def match_label(self) -> str:
+        return self.title or f"{self.game} #{self.match_id}"
+
+
+def seats_seeking(*, limit: int = 50) -> list[SeekingSeat]:
+    """Seats of public matches in play seeking a new commander, longest waiting first (one
+    query, through the partial index ``seat_seeking``). A private match's seat is offered by
+    its link only."""
+    rows = (Seat.objects.filter(offer_token__isnull=False, match__status=Match.Status.ACTIVE,
+                                match__is_public=True)
+            .order_by("offered_at", "pk")
+            .values_list("match_id", "match__title", "match__game", "number", "offer_token",
+                         "offered_at", "bot", "match__phase_number", "match__deadline")[:limit])
+    return [SeekingSeat(*row) for row in rows]
+
+
 def json_data(value: Any) -> Any:
     """``value`` as plain JSON data (sets become sorted lists, mappings get string keys)."""
     import dataclasses
@@ -532,6 +572,7 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
             "player": row.user.get_username() if row.user else None,
             "bot": row.bot or None,
             "status": row.status,
+            "seeking": row.seeking,
             "prompted": row.number in prompts,
             "submitted": bool(submitted.get(row.number)),
             "clock": {"seconds_left": int(clock.left.total_seconds()), "text": clock.text,

@@ -23,6 +23,12 @@ leave_taken = Signal()
 # what ("opened", "failed", "expired", "closed", "conceded"; a vote that passes ends the match,
 # which ``match_ended`` tells).
 vote_changed = Signal()
+# Sent after a seat of a match in play changed hands (games.services.seeking). kwargs:
+# match_id, seat_number, change ("offered": it seeks a new commander, its player having left,
+# been flagged after missed deadlines or removed; "taken": a newcomer took it), user_id (the
+# player who left it, or who took it; None if nobody held it), ending (why the player's
+# command ended, a SeatTenure.Ending; "" for "taken"), at (when, ISO 8601).
+seat_changed = Signal()
 
 # The lifecycle's outbox carries signals by name (games.models.OutboxEvent).
 BY_NAME = {
@@ -32,4 +38,5 @@ BY_NAME = {
     "gameday_opened": gameday_opened,
     "leave_taken": leave_taken,
     "vote_changed": vote_changed,
+    "seat_changed": seat_changed,
 }

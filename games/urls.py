@@ -4,7 +4,7 @@ mounted under ``matches/<id>/<game>/`` and ``games/<game>/``."""
 from django.urls import path
 
 from games import plugins
-from games.views import lobby, match, orders, records, replay, votes
+from games.views import lobby, match, orders, records, replay, seeking, votes
 
 app_name = "games"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("matches/new/", lobby.create, name="match_create"),
     path("invite/<str:token>/", lobby.invite, name="invite"),
     path("invite/<str:token>/accept/", lobby.invite_accept, name="invite_accept"),
+    path("seats/<str:seat_token>/", seeking.seat_offer, name="seat_offer"),
+    path("seats/<str:seat_token>/take/", seeking.take, name="seat_take"),
     path("matches/<int:match_id>/", match.match_detail, name="match"),
     path("matches/<int:match_id>/status/", match.submission_status, name="submission_status"),
     path("matches/<int:match_id>/history/", match.history, name="history"),

@@ -108,20 +108,26 @@ def decayed_sigma(ladder: Ladder, sigma: float, last_active: datetime | None,
 
 def match_ranking_users(match: Match) -> list[list[int]] | None:
     """The finished match's ranking as groups of user ids, best first; None if it cannot be
-    rated (not finished, no result, a bot or an empty seat)."""
+    rated (not finished, no result, a bot seat, fewer than two players). Each seat is rated
+    for the player holding it at the end (the tenure that played the ending, docs/
+    competitions.md); a seat nobody held at the end (it sought a new commander, or was never
+    filled) is left out, and its earlier players are not rated for it."""
     if match.status != Match.Status.FINISHED or not match.result:
         return None
     seats = {s.number: s for s in Seat.objects.filter(match=match)}
-    if not seats or any(s.user_id is None or s.bot for s in seats.values()):
+    # (a bot that stood in for a seat seeking a commander is not a bot seat: left out below)
+    if not seats or any(s.bot and not s.on_autopilot for s in seats.values()):
         return None
+    holders = {number: seat.user_id for number, seat in seats.items()
+               if seat.user_id is not None}
     ranking = []
     seen: set[int] = set()
     for group in match.result.get("ranking") or []:
-        users = [seats[int(n)].user_id for n in group if int(n) in seats]
+        users = [holders[int(n)] for n in group if int(n) in holders]
         if users:
             ranking.append(sorted(users))
             seen.update(users)
-    if len(seen) != len(seats) or len(seen) < 2:
+    if len(seen) != len(holders) or len(seen) < 2:
         return None
     return ranking
 

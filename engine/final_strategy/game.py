@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.base import (
@@ -45,7 +45,6 @@ def _start_position(seats: int, scenario: Mapping[str, Any] | None) -> Position:
     troops, kidnappers, bombs = board.ALLOTMENT[seats]
     pos = Position(seats=seats)
     pos.bunkers = {s: [troops, kidnappers, bombs] for s in pos.seat_numbers()}
-    pos.misses = {s: 0 for s in pos.seat_numbers()}
     if scenario is None:
         return pos
     pos.turn, pos.to_move = scenario["turn"], scenario["to_move"]
@@ -150,12 +149,6 @@ class FinalStrategy(Game):
         pos = Position.from_state(state)
         turn = run_steps(pos, seat, steps)
         events = list(turn.events)
-        if isinstance(action, Mapping) and action.get("default"):
-            pos.misses[seat] = pos.misses.get(seat, 0) + 1
-            if pos.misses[seat] >= state["options"]["miss_limit"]:
-                remove_seat(pos, seat, events)
-        else:
-            pos.misses[seat] = 0
         end_turn(pos, events, state["options"]["turn_limit"])
         return Outcome(pos.to_state(state), events)
 
@@ -168,6 +161,29 @@ class FinalStrategy(Game):
 
     def seats_out(self, state: State) -> frozenset[int]:
         return frozenset(state["removed"])
+
+    def remove_seats(self, state: State, seats: Sequence[int]) -> Outcome:
+        """The match's policy took ``seats`` out after their missed turns (rulings, "Missed
+        deadline"): each leaves, its troops stay on their squares as neutral obstacles, it
+        ranks last and its bunker no longer ends the game; if it was one's turn the move
+        passes on, and a match left with fewer than two seats ends. Seats already out, or a
+        game already over: no change."""
+        pos = Position.from_state(state)
+        unknown = [seat for seat in seats if seat not in pos.seat_numbers()]
+        if unknown:
+            raise RuleError([Problem("seat", f"There is no seat {seat}.") for seat in unknown])
+        leaving = sorted({seat for seat in seats if seat not in pos.removed})
+        if pos.over or not leaving:
+            return Outcome(state, [])
+        events: list[dict[str, Any]] = []
+        for seat in leaving:
+            remove_seat(pos, seat, events)
+        reason = end_check(pos, state["options"]["turn_limit"])
+        if reason:
+            finish(pos, events, reason)
+        elif pos.to_move in pos.removed:
+            next_seat(pos, events)
+        return Outcome(pos.to_state(state), events)
 
     # -- reading -------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Match options: ``turn_limit``, ``miss_limit`` and a ``scenario`` start position."""
+"""Match options: ``turn_limit`` and a ``scenario`` start position. How many missed turns take
+a seat out is the match's missed-deadline policy, not an option of the game."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ MAX_SEATS = 4
 
 
 def default_options() -> dict[str, Any]:
-    return {"turn_limit": None, "miss_limit": 3}
+    return {"turn_limit": None}
 
 
 def _count(value: Any) -> bool:
@@ -140,13 +141,16 @@ def validate_options(options: Any) -> dict[str, Any]:
     result = default_options()
     problems: list[Problem] = []
     for key, value in options.items():
-        if key in ("turn_limit", "miss_limit"):
-            if value is None and key == "turn_limit":
+        if key == "turn_limit":
+            if value is None:
                 result[key] = None
             elif isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10000:
                 problems.append(Problem(key, "Must be a whole number from 1 (or null)."))
             else:
                 result[key] = value
+        elif key == "miss_limit":
+            problems.append(Problem(key, "Not a game option: the match's missed-deadline "
+                                    "policy says after how many missed turns a seat is out."))
         elif key == "scenario":
             if value is not None:
                 scenario = validate_scenario(value, problems)
@@ -190,7 +194,4 @@ OPTIONS_SCHEMA: tuple[Option, ...] = (
     Option("turn_limit", OptionKind.INT, _("Turn limit"),
            _("The match ends after this many turns; empty: no limit."), minimum=1,
            maximum=10000, optional=True),
-    Option("miss_limit", OptionKind.INT, _("Missed turns before a player is out"),
-           _("A player who misses this many turns in a row leaves the board."), minimum=1,
-           maximum=10000),
 )

@@ -118,7 +118,8 @@ def concede(pos: Position, seat: int, events: list[Event], turn_limit: int | Non
 
 
 def remove_seat(pos: Position, seat: int, events: list[Event]) -> None:
-    """A seat that missed too many turns leaves; its troops stay as neutral obstacles."""
+    """A seat the match's missed-turn policy took out leaves; its troops stay as neutral
+    obstacles."""
     if seat not in pos.removed:
         pos.removed.append(seat)
         pos.removed.sort()

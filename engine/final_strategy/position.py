@@ -36,7 +36,6 @@ class Position:
     bunkers: dict[int, list[int]] = field(default_factory=dict)
     prisoners: dict[int, dict[int, int]] = field(default_factory=dict)
     removed: list[int] = field(default_factory=list)
-    misses: dict[int, int] = field(default_factory=dict)
     over: bool = False
     reason: str = ""
 
@@ -82,7 +81,7 @@ class Position:
             pieces=dict(self.pieces),
             bunkers={s: list(b) for s, b in self.bunkers.items()},
             prisoners={s: dict(v) for s, v in self.prisoners.items()},
-            removed=list(self.removed), misses=dict(self.misses), over=self.over,
+            removed=list(self.removed), over=self.over,
             reason=self.reason)
 
     # -- plain JSON ------------------------------------------------------------------------
@@ -98,7 +97,7 @@ class Position:
                      for s, b in state["bunkers"].items()},
             prisoners={int(s): {int(v): n for v, n in by.items()}
                        for s, by in state["prisoners"].items()},
-            removed=list(state["removed"]), misses={int(s): n for s, n in state["misses"].items()},
+            removed=list(state["removed"]),
             over=state["over"], reason=state["reason"])
 
     def to_state(self, base: dict[str, Any]) -> dict[str, Any]:
@@ -114,6 +113,5 @@ class Position:
                           for s, by in sorted(self.prisoners.items())
                           if any(by.values())},
             "removed": sorted(self.removed),
-            "misses": {str(s): n for s, n in sorted(self.misses.items())},
             "over": self.over, "reason": self.reason,
         }

@@ -41,6 +41,7 @@ from games.services.reliability import (
 )
 from games.services.resolve import phase_resolve, phases_resolve
 from games.services.seats import seat_join, seat_leave
+from games.services.seeking import seat_offer, seat_take
 from games.services.submit import sheet_submit
 from games.services.sweep import deadlines_sweep
 from games.services.vacation import leave_take, vacation_bank
@@ -94,6 +95,8 @@ __all__ = [
     "receipt_verify",
     "seat_join",
     "seat_leave",
+    "seat_offer",
+    "seat_take",
     "sheet_submit",
     "seat_concede",
     "vote_cast",

@@ -38,6 +38,14 @@ class Receipt:
     complete: bool = False  # every required seat is in: resolution is queued
 
 
+def removed_seats(revealed: dict[str, Any] | None) -> list[int]:
+    """The seats the match's missed-deadline policy took out of the game after a phase's
+    sheets (``games.services.resolve`` marks their revealed sheet ``"removed": true``), for
+    replays (``engine.record.phase_replay``)."""
+    return sorted(int(seat) for seat, sheet in (revealed or {}).items()
+                  if isinstance(sheet, dict) and sheet.get("removed"))
+
+
 def game_for(slug: str) -> Game:
     try:
         return engine.get(slug)

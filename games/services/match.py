@@ -16,6 +16,7 @@ from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, result_as_json
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
+from games.services.tenures import tenure_rows
 from games.services.timing import needs_windows
 from games.services.vacation import seats_with_hours_and_leave
 
@@ -173,6 +174,7 @@ def match_create(
     clock_cap_hours: Any = None,
     max_shift_hours: Any = 12,
     allow_vacations: bool = True,
+    autopilot: bool = False,
 ) -> Match:
     """Create a match; if every seat is already filled (e.g. creator + bot) it starts now.
 
@@ -180,7 +182,8 @@ def match_create(
     ``clock_bank_hours`` each seat plays on a correspondence clock (that bank, plus
     ``clock_increment_hours`` per phase, up to ``clock_cap_hours``) instead of the fixed
     ``hours_per_phase``; ``max_shift_hours`` (0: never) caps how far a fixed deadline moves
-    out of the night of a seat that owes input."""
+    out of the night of a seat that owes input. ``autopilot``: the game's bot plays a seat
+    seeking a new commander until someone takes it (``games.services.seeking``)."""
     the_game = game_for(game)
     try:
         clean_options = the_game.validate_options(options if options is not None else {})
@@ -210,6 +213,7 @@ def match_create(
         options=clean_options,
         is_public=bool(is_public),
         allow_vacations=bool(allow_vacations),
+        autopilot=bool(autopilot),
         created_by=creator if creator is not None and creator.is_authenticated else None,
         hours_per_phase=hours,
         miss_policy=miss_policy,
@@ -284,6 +288,7 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
                              note="nothing to play", events=events, save=False)
             fields += ["result", "finished_at"]
         rows_update([match], fields)
+        rows_insert(tenure_rows(match=match, seats=seats, at=now))
         outbox_write(events)
     return match
 

@@ -24,10 +24,18 @@ from engine import PhaseKind, RuleError
 from engine.record import phase_replay
 from games import dates
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
-from games.services.common import game_for, match_lock, phase_open, required_seats
+from games.services.common import (
+    game_for,
+    match_lock,
+    phase_open,
+    removed_seats,
+    required_seats,
+)
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, task_event
+from games.services.seeking import seat_offer
+from games.services.tenures import Ending, tenure_begin, tenure_end
 from games.services.timing import clocks_excuse, uses_clock
 
 logger = logging.getLogger(__name__)
@@ -318,7 +326,8 @@ def _replay_to(match: Match, game: Any, phases: list[Phase], to_phase: int) -> A
             "closed": phase.status == Phase.Status.CLOSED,
             "resolved_at": phase.resolved_at.isoformat() if phase.resolved_at else None,
             "submissions": [{"seat": int(seat), "data": entry["data"]}
-                            for seat, entry in (phase.revealed or {}).items()]})
+                            for seat, entry in (phase.revealed or {}).items()],
+            "removed": removed_seats(phase.revealed)})
     target = phases[to_phase - 1]
     if _as_json(state) != _as_json(target.state_before):
         raise ServiceError("replay_mismatch", f"Replaying up to phase {to_phase} does not give "
@@ -420,6 +429,8 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
             raise ServiceError("invalid", "The new player is not a saved account.")
         if Seat.objects.filter(match=match, user=user).exclude(pk=seat.pk).exists():
             raise ServiceError("already_seated", f"{user} already has a seat in this match.")
+        if user.pk == seat.user_id:
+            raise ServiceError("invalid", f"{user} already holds seat {seat.number}.")
         seat.user, seat.bot, seat.status = user, "", Seat.Status.TAKEN
         after = user.get_username()
     elif bot:
@@ -432,9 +443,15 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
     else:
         seat.user, seat.bot, seat.status = None, "", Seat.Status.OPEN
         after = "a new player (invite link)"
+    now = timezone.now()
     seat.missed_in_row = 0
-    seat.joined_at = timezone.now() if seat.status == Seat.Status.TAKEN else None
-    seat.save(update_fields=["user", "bot", "status", "missed_in_row", "joined_at"])
+    seat.joined_at = now if seat.status == Seat.Status.TAKEN else None
+    seat.offer_token = seat.offered_at = None  # (no longer seeking a commander, if it was)
+    seat.save(update_fields=["user", "bot", "status", "missed_in_row", "joined_at",
+                             "offer_token", "offered_at"])
+    tenure_end(match_id=match.pk, seat_number=seat.number, at=now, ending=Ending.REPLACED)
+    if seat.user_id is not None:
+        tenure_begin(match=match, seat=seat, at=now)
     if seat.bot and match.phase_kind != CONTINUOUS and match.paused_at is None:
         phase = _open_phase(match)
         if not Submission.objects.filter(phase=phase, seat=seat).exists():
@@ -451,17 +468,17 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
 @transaction.atomic
 def seat_kick(*, match_id: Any, seat_number: Any, by: AbstractBaseUser | None,
               reason: str) -> Seat:
-    """Remove a player from a match in play for abuse: the seat is flagged for a replacement
-    (its defaults are played until then) and the player can no longer act in it, nor take a
-    seat of it again (``seat_join`` reads the audit row)."""
+    """Remove a player from a match in play for abuse: the seat seeks a new commander
+    (``games.services.seeking``: its defaults, or the bot if the match allows, play it until
+    then) and the player can no longer act in it, nor take a seat of it again (``seat_join``
+    and ``seat_take`` read the audit row)."""
     match, text = _locked_for_moderation(match_id, by, reason)
     _require_active(match)
     seat = _seat_of(match, seat_number)
     if seat.user_id is None:
         raise ServiceError("invalid", f"Seat {seat.number} has no player to remove.")
     kicked, kicked_id = seat.user.get_username(), seat.user_id
-    seat.user, seat.status, seat.missed_in_row = None, Seat.Status.FLAGGED, 0
-    seat.save(update_fields=["user", "status", "missed_in_row"])
+    seat_offer(match=match, seat=seat, now=timezone.now(), ending=Ending.KICKED)
     audit_write(match=match, kind=ModerationEntry.Kind.KICK, by=by, reason=text,
                 summary=f"a moderator removed the player of seat {seat.number} for abuse",
                 details={"seat": seat.number, "user": kicked, "user_id": kicked_id})

@@ -21,6 +21,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, Sum
+from django.utils import timezone
 
 from games.models import (
     DeadlineMiss,
@@ -31,10 +32,11 @@ from games.models import (
     Phase,
     Reliability,
     ReliabilityUpdate,
-    Seat,
+    SeatTenure,
 )
 from games.services.common import match_lock
 from games.services.errors import ServiceError
+from games.services.tenures import Ending, tenures_close
 
 Outcome = MatchReliability.Outcome
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
@@ -50,39 +52,41 @@ def reliability_score(*, finished: int, abandoned: int, deadlines: int, missed: 
 
 
 def _entries(match: Match) -> list[MatchReliability]:
-    """Each human player's part in ``match``: the seat's player now, and players who held a
-    seat before and were replaced (known by their misses: a seat is taken from a player only
-    after misses), who abandoned it."""
-    seats = list(Seat.objects.filter(match=match, user__isnull=False))
-    phases = [(number, resolved_at, set((revealed or {}).keys())) for number, resolved_at,
-              revealed in Phase.objects.filter(match=match, status=Phase.Status.RESOLVED)
-              .values_list("number", "resolved_at", "revealed")]
-    last_miss: dict[tuple[int, int], Any] = {}
-    for user_id, seat_number, missed_at in DeadlineMiss.objects.filter(match=match).values_list(
-            "user_id", "seat_number", "missed_at"):
-        key = (user_id, seat_number)
-        last_miss[key] = max(missed_at, last_miss.get(key, missed_at))
-    entries: dict[int, MatchReliability] = {}
-    for seat in seats:
-        faced = sum(1 for _, resolved_at, keys in phases if str(seat.number) in keys and (
-            seat.joined_at is None or resolved_at is None or resolved_at >= seat.joined_at))
+    """One row per tenure (``SeatTenure``): each player's command of a seat, counted for
+    itself, so a newcomer never inherits the misses of the seat's earlier players. A tenure
+    faced the deadlines of the phases its seat had a sheet in, resolved while it held the
+    seat. Its outcome: finished (held to the end), abandoned (left, flagged after missed
+    deadlines, forfeited, removed by a moderator, or replaced by one after a miss of its
+    own), handed over (a moderator gave the seat to someone else with no miss of its own),
+    or aborted (the match was)."""
+    tenures = list(SeatTenure.objects.filter(match=match).order_by("started_at", "pk"))
+    phases = [(resolved_at, set((revealed or {}).keys())) for resolved_at, revealed in
+              Phase.objects.filter(match=match, status=Phase.Status.RESOLVED)
+              .values_list("resolved_at", "revealed")]
+    misses = list(DeadlineMiss.objects.filter(match=match).values_list(
+        "user_id", "seat_number", "missed_at"))
+
+    def held(tenure: SeatTenure, at: Any) -> bool:
+        return at is not None and tenure.started_at <= at and (
+            tenure.ended_at is None or at <= tenure.ended_at)
+
+    entries = []
+    for tenure in tenures:
+        faced = sum(1 for resolved_at, keys in phases
+                    if str(tenure.seat_number) in keys and held(tenure, resolved_at))
+        missed = any(user_id == tenure.user_id and seat == tenure.seat_number
+                     and held(tenure, missed_at) for user_id, seat, missed_at in misses)
         if match.status == Match.Status.ABORTED:
             outcome = Outcome.ABORTED
-        elif seat.status == Seat.Status.FORFEITED:
-            outcome = Outcome.ABANDONED
-        else:
+        elif tenure.ending in ("", Ending.END):
             outcome = Outcome.FINISHED
-        entries[seat.user_id] = MatchReliability(user_id=seat.user_id, seat_number=seat.number,
-                                                 outcome=outcome, deadlines=faced)
-    seated = {(seat.user_id, seat.number) for seat in seats}
-    for (user_id, seat_number), until in sorted(last_miss.items(), key=lambda item: item[1]):
-        if (user_id, seat_number) in seated or user_id in entries:
-            continue
-        faced = sum(1 for _, resolved_at, keys in phases if str(seat_number) in keys
-                    and resolved_at is not None and resolved_at <= until)
-        entries[user_id] = MatchReliability(user_id=user_id, seat_number=seat_number,
-                                            outcome=Outcome.ABANDONED, deadlines=faced)
-    return list(entries.values())
+        elif tenure.ending == Ending.REPLACED and not missed:
+            outcome = Outcome.HANDED_OVER
+        else:
+            outcome = Outcome.ABANDONED
+        entries.append(MatchReliability(user_id=tenure.user_id, seat_number=tenure.seat_number,
+                                        tenure=tenure, outcome=outcome, deadlines=faced))
+    return entries
 
 
 def deadline_misses_record(*, match_id: Any, phase_number: int, missed_at: str,
@@ -133,6 +137,7 @@ def match_reliability_record(*, match_id: Any) -> ReliabilityUpdate | None:
     if match.status not in ENDED or ReliabilityUpdate.objects.filter(match=match).exists():
         return None
     update = ReliabilityUpdate.objects.create(match=match)
+    tenures_close(match=match, at=match.finished_at or timezone.now())
     entries = _entries(match)
     for entry in entries:
         entry.update = update

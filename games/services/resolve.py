@@ -26,11 +26,16 @@ from games.services.common import (
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import outbox_write, signal_event, task_event
+from games.services.seeking import VACATED_FIELDS, seat_vacate
 from games.services.sweep import claims_release
+from games.services.tenures import Ending, tenure_end
 from games.services.timing import clocks_close, expired_seats, seat_due, uses_clock
 from games.services.vacation import seats_with_hours_and_leave
 
 logger = logging.getLogger(__name__)
+
+# A seat's counters every resolution may change (a vacated seat changes ``VACATED_FIELDS`` too).
+SEAT_COUNTS = ["missed_in_row", "missed_total", "status"]
 
 # A resolution in a transaction of its own (a worker's, the sweeper's) ends it with its
 # writes, in the same round trip (``one_round_trip(commit=True)``), and commits without
@@ -225,13 +230,20 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     if not settled:
         return 0, failures
 
+    # The tenures the missed-deadline policy ended (rare: a query each, before the rest).
+    for done in settled:
+        for seat_number, ending in done.tenures_ended:
+            tenure_end(match_id=done.match.pk, seat_number=seat_number, at=now, ending=ending)
     # The writes below: one string of statements, one wait (with the COMMIT, when ``own``).
     with one_round_trip(commit=own):
         rows_insert([sheet for done in settled for sheet in done.missing])
         rows_update([done.phase for done in settled],
                     ["revealed", "events", "resolved_at", "status"])
-        rows_update([seat for done in settled for seat in done.changed],
-                    ["missed_in_row", "missed_total", "status"])
+        rows_update([seat for done in settled for seat in done.changed
+                     if seat.number not in done.vacated], SEAT_COUNTS)
+        rows_update([seat for done in settled for seat in done.changed
+                     if seat.number in done.vacated],
+                    sorted({*SEAT_COUNTS, *VACATED_FIELDS}))
         rows_insert([done.next_phase for done in settled if done.next_phase is not None])
         rows_update([done.match for done in settled],
                     sorted({field for done in settled for field in done.fields}))
@@ -250,6 +262,8 @@ class _Settled:
     changed: list[Seat] = field(default_factory=list)
     next_phase: Phase | None = None
     promised: list[tuple] = field(default_factory=list)
+    vacated: set[int] = field(default_factory=set)  # seats offered to a new commander
+    tenures_ended: list[tuple[int, str]] = field(default_factory=list)  # (seat, ending)
 
 
 def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int, Submission],
@@ -303,11 +317,21 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
             step = game.apply(state, number, sheets[number].data, now, rng)
             state, events = step.state, events + list(step.events)
         outcome = Outcome(state, events)
+    # The match's missed-deadline policy decides who is out, the game what that means.
+    flagged, forfeits = _miss_policy(match, seats)
+    removed: list[int] = []
+    if forfeits:
+        removal = game.remove_seats(outcome.state, forfeits)
+        if removal is not None:  # the game goes on without them
+            removed, forfeits = forfeits, []
+            outcome = Outcome(removal.state, list(outcome.events) + list(removal.events))
     result = game.result(outcome.state)
     phase.revealed = {
         str(n): {"data": s.data, "source": s.source, "salt": s.salt, "receipt": s.receipt}
         for n, s in sorted(sheets.items())
     }
+    for number in removed:  # (a replay removes them again: ``engine.record.phase_replay``)
+        phase.revealed[str(number)]["removed"] = True
     phase.events = list(outcome.events)
     phase.resolved_at = now
     phase.status = Phase.Status.RESOLVED
@@ -317,9 +341,21 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
               for seat in misses}
     clocks_close(match, required=required,
                  defaulted=[sub.seat.number for sub in missing], now=now)
-    forfeits = _apply_miss_policy(match, seats, changed)
     promised: list[tuple] = [signal_event("phase_resolved", match.pk, match_id=match.pk,
                                           phase_number=phase_number, finished=False)]
+    tenures_ended = []
+    for number in [*removed, *forfeits]:
+        seats[number].status = Seat.Status.FORFEITED
+        changed[number] = seats[number]
+        tenures_ended.append((number, Ending.FORFEITED))
+    vacated = set()
+    if result is None and not forfeits:  # the match goes on: flagged seats seek a commander
+        for number in flagged:
+            promised += seat_vacate(match=match, seat=seats[number], game=game, now=now,
+                                    ending=Ending.MISSED)
+            changed[number] = seats[number]
+            vacated.add(number)
+            tenures_ended.append((number, Ending.MISSED))
     if misses:  # the players' reliability records, written after the commit (no query here)
         promised.append(task_event("games.tasks.deadline_misses_record", match.pk,
                                    match_id=match.pk, phase_number=phase_number,
@@ -354,21 +390,23 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
         promised[0] = signal_event("phase_resolved", match.pk, match_id=match.pk,
                                    phase_number=phase_number, finished=True)
     return _Settled(match=match, phase=phase, fields=fields, missing=missing,
-                    changed=list(changed.values()), next_phase=next_phase, promised=promised)
+                    changed=list(changed.values()), next_phase=next_phase, promised=promised,
+                    vacated=vacated, tenures_ended=tenures_ended)
 
 
-def _apply_miss_policy(match: Match, seats: dict[int, Seat], changed: dict[int, Seat]
-                       ) -> list[int]:
-    """Flag or forfeit human seats that missed ``miss_limit`` deadlines in a row (adding them
-    to ``changed``, which the caller saves)."""
-    forfeits = []
-    for seat in seats.values():
-        if seat.bot or seat.user_id is None or seat.missed_in_row < match.miss_limit:
+def _miss_policy(match: Match, seats: dict[int, Seat]) -> tuple[list[int], list[int]]:
+    """The seats whose player has now missed the match's ``miss_limit`` deadlines in a row:
+    (flagged for a new commander, forfeited), by the match's policy. Only a player's seat
+    counts: a bot, or a seat nobody holds (seeking a commander), is never flagged or
+    forfeited. The one counter: the game counts none of its own (it says what a removal
+    means: ``Game.remove_seats``)."""
+    flagged, forfeits = [], []
+    for number, seat in sorted(seats.items()):
+        if (seat.bot or seat.user_id is None or seat.missed_in_row < match.miss_limit
+                or seat.status not in (Seat.Status.TAKEN, Seat.Status.FLAGGED)):
             continue
         if match.miss_policy == Match.MissPolicy.FORFEIT:
-            seat.status = Seat.Status.FORFEITED
-            forfeits.append(seat.number)
+            forfeits.append(number)
         elif seat.status == Seat.Status.TAKEN:
-            seat.status = Seat.Status.FLAGGED
-        changed[seat.number] = seat
-    return forfeits
+            flagged.append(number)
+    return flagged, forfeits

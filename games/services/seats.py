@@ -1,4 +1,5 @@
-"""Joining and leaving seats of an open match."""
+"""Joining and leaving seats: of an open match, and of a match in play (by invitation to a
+seat a moderator opened; leaving hands the seat to a new commander)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from games.services.common import match_lock
 from games.services.errors import ServiceError
 from games.services.match import match_start
 from games.services.reliability import reliability_check
+from games.services.seeking import seat_offer
+from games.services.tenures import Ending, tenure_begin
 
 
 def _require_user(user: AbstractBaseUser | None) -> None:
@@ -67,6 +70,8 @@ def seat_join(
     seat.status = Seat.Status.TAKEN
     seat.joined_at = timezone.now()
     seat.save(update_fields=["user", "status", "joined_at"])
+    if match.status == Match.Status.ACTIVE:  # a seat a moderator opened: a tenure begins
+        tenure_begin(match=match, seat=seat, at=seat.joined_at)
     if match.status == Match.Status.OPEN and not any(s.status == Seat.Status.OPEN
                                                      for s in seats):
         match_start(match_id=match.pk, by=user)
@@ -75,14 +80,23 @@ def seat_join(
 
 @transaction.atomic
 def seat_leave(*, match_id: Any, user: AbstractBaseUser) -> Seat:
-    """Give up one's seat while the match is still open (the creator may leave too)."""
+    """Give up one's seat: while the match is open it is open again (the creator may leave
+    too); in a match in play it seeks a new commander (``games.services.seeking``: offered in
+    the lobby and by its link, played by the bot meanwhile if the match allows), and the
+    player's tenure ends as left, which their reliability counts as abandoned. Locks the
+    match row."""
     _require_user(user)
     match = match_lock(match_id)
-    if match.status != Match.Status.OPEN:
-        raise ServiceError("not_open", "The match has started: you can no longer leave it.")
+    if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
+        raise ServiceError("not_open", "This match is over: there is no seat to leave.")
     seat = match.seats.filter(user=user).first()
     if seat is None:
         raise ServiceError("not_your_seat", "You have no seat in this match.")
+    if match.status == Match.Status.ACTIVE:
+        if seat.status == Seat.Status.FORFEITED:
+            raise ServiceError("not_allowed", "This seat has forfeited the match: it is out of "
+                               "the game and cannot be handed on.")
+        return seat_offer(match=match, seat=seat, now=timezone.now(), ending=Ending.LEFT)
     seat.user = None
     seat.status = Seat.Status.OPEN
     seat.joined_at = None

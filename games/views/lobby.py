@@ -25,7 +25,7 @@ CREATE_FIELDS = (
     "game", "preset", "title", "seat_count", "options", "options_game", "preset_filled",
     "hours_per_phase", "miss_policy", "miss_limit", "is_public", "min_reliability",
     "clock_bank_hours", "clock_increment_hours", "clock_cap_hours", "max_shift_hours",
-    "allow_vacations",
+    "allow_vacations", "autopilot",
 )
 
 
@@ -35,7 +35,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     its own partial index (``match_open_public_new``, ``match_active_deadline``), however many
     finished matches the site holds; the seats of both lists' matches (the players, with their
     reliability records, and the open seats' count), in one more query (as plain rows: the
-    page shows them as text)."""
+    page shows them as text). On the first page, the seats of public matches in play that
+    seek a new commander (one more query, through the partial index ``seat_seeking``)."""
     page = _page_number(request)
     start = (page - 1) * LOBBY_SIZE
     open_matches, running = selectors.lobby_page(start, start + LOBBY_SIZE + 1)
@@ -50,13 +51,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
         match.open_seats = open_seats.get(match.pk, 0)
     for match in running:  # each seat's clock, from the match row (no query)
         match.clocks = list(seat_clocks(match, now).values())
+    # Seats of matches in play whose player is gone (games.services.seeking): first page only.
+    seeking = selectors.seats_seeking(limit=LOBBY_SIZE) if page == 1 else []
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
     # The lists are most of the page's rows: rendered with Jinja2 (portal/jinja2.py).
     lists = mark_safe(render_to_string(  # noqa: S308 (autoescaped by Jinja2)
         "games/lobby_lists.jinja", {"open_matches": open_matches, "running": running},
         request=request, using="jinja2"))
     return render(request, "games/lobby.html", {
-        "lists": lists, "offered": offered, "page": page, "next_page": page + 1 if more else None,
+        "lists": lists, "offered": offered, "seeking": seeking, "page": page,
+        "next_page": page + 1 if more else None,
         "previous_page": page - 1 if page > 1 else None,
     })
 
@@ -119,6 +123,7 @@ def create(request: HttpRequest) -> HttpResponse:
             miss_limit=data["miss_limit"],
             is_public=data["is_public"],
             allow_vacations=data["allow_vacations"],
+            autopilot=data["autopilot"],
             title=data["title"],
             min_reliability=data.get("min_reliability"),
             clock_bank_hours=data["clock_bank_hours"],
@@ -183,7 +188,7 @@ def _redraw_initial(request: HttpRequest) -> dict:
         if values:  # an option field may hold several (the form takes what it needs)
             initial[name] = values if name.startswith(FIELD_PREFIX) else values[-1]
     if "options_game" in request.GET:  # a re-draw of the form: keep the boxes as they were
-        for name in ("is_public", "allow_vacations"):
+        for name in ("is_public", "allow_vacations", "autopilot"):
             initial[name] = name in request.GET
     return initial
 

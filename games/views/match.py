@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import parse_etags, quote_etag
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 import engine
@@ -106,12 +107,21 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Leave one's seat: of an open match at once; of a match in play (the seat then seeks a
+    new commander) only with the box ticked that confirms it."""
     match = match_visible_or_404(request, match_id)
+    if match.status == Match.Status.ACTIVE and request.POST.get("confirm") != "on":
+        return _match_refused(request, match, gettext(
+            "Tick the box to confirm that you hand your seat over."), 400)
     try:
-        seat_leave(match_id=match.pk, user=request.user)
+        seat = seat_leave(match_id=match.pk, user=request.user)
     except ServiceError as error:
         return _match_refused(request, match, error.message, status_for(error))
-    messages.success(request, "You left the match.")
+    if seat.seeking:
+        messages.success(request, gettext(
+            "You left the match: your seat now seeks a new commander."))
+    else:
+        messages.success(request, gettext("You left the match."))
     return redirect_to(request, match_url(match))
 
 
@@ -183,7 +193,13 @@ def match_page_context(
         match.status == Match.Status.OPEN and user.is_authenticated and my_seat is None
         and any(seat.status == Seat.Status.OPEN for seat in seats)
     )
-    context["can_leave"] = match.status == Match.Status.OPEN and my_seat is not None
+    context["can_leave"] = my_seat is not None and (
+        match.status == Match.Status.OPEN
+        or (active and my_seat.status != Seat.Status.FORFEITED))
+    # A seat seeking a commander: its link is shown to whoever could pass it on (anyone, for a
+    # public match, which lists it in the lobby anyway; else the participants and staff).
+    context["show_offer_links"] = any(seat.seeking for seat in seats) and (
+        match.is_public or is_participant(match, user) or user.is_staff)
     context["show_invite"] = is_participant(match, user) and match.status == Match.Status.OPEN
     context["resolved_phases"] = resolved
     context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,

@@ -75,6 +75,7 @@ class Event(models.TextChoices):
     ROUND_STARTED = "round_started", _("Tournament rounds and results")
     MESSAGE = "message", _("Messages in a match")
     VOTE = "vote", _("Votes to end a match (draw, cancel) and concessions")
+    SEAT = "seat", _("Seats of your matches: seeking a new commander, or taken")
 
 
 class Channel(models.TextChoices):
@@ -87,7 +88,8 @@ class Channel(models.TextChoices):
 # per-event choices): every push the site sends, mail for all but round reports; webhooks (set
 # up on purpose) get everything.
 DEFAULT_MAIL = {Event.YOUR_MOVE, Event.MATCH_ENDED, Event.REMINDER, Event.GAMEDAY, Event.LEAVE,
-                Event.ROUND_STARTED, Event.MESSAGE, Event.VOTE}
+                Event.ROUND_STARTED, Event.MESSAGE, Event.VOTE,
+                Event.SEAT}
 DEFAULT_PUSH = {Event.YOUR_MOVE, Event.MATCH_ENDED, Event.REMINDER, Event.GAMEDAY, Event.MESSAGE}
 
 

@@ -32,6 +32,7 @@ DELIVERED = {
     Event.ROUND_STARTED: {Channel.MAIL},
     Event.MESSAGE: set(),  # no consumer yet: kept, not shown
     Event.VOTE: {Channel.MAIL},
+    Event.SEAT: {Channel.MAIL},
 }
 
 

@@ -22,6 +22,8 @@ from games.services import (
     match_create,
     seat_concede,
     seat_join,
+    seat_leave,
+    seat_take,
     sheet_submit,
     vote_cast,
     vote_propose,
@@ -103,7 +105,7 @@ def _seats_out(game: engine.Game | None, seats: list[Seat]) -> list[dict[str, An
     return [{"number": s.number,
              "name": game.seat_name(s.number) if game else f"Seat {s.number}",
              "player": s.user.get_username() if s.user else None,
-             "bot": s.bot or None, "status": s.status} for s in seats]
+             "bot": s.bot or None, "status": s.status, "seeking": s.seeking} for s in seats]
 
 
 @api.get("/games", response={200: list[schemas.GameOut], **ERRORS}, tags=["lobby"])
@@ -149,7 +151,8 @@ def create(request: HttpRequest, body: schemas.MatchIn) -> Status:
             seats.append({"kind": "bot", "bot": entry.bot})
     match = match_create(creator=request.user, game=body.game, options=body.options,
                          seats=seats, hours_per_phase=body.hours_per_phase,
-                         is_public=body.is_public, title=body.title)
+                         is_public=body.is_public, title=body.title,
+                         autopilot=body.autopilot)
     match.refresh_from_db()
     return Status(201, selectors.match_seat_view(match, request.user))
 
@@ -165,6 +168,43 @@ def join(request: HttpRequest, match_id: MatchId, body: schemas.JoinIn) -> dict[
                      invite_token=body.invite_token)
     status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
     return {"match_id": match_id, "seat": seat.number, "match_status": status}
+
+
+@api.get("/lobby/seeking", response={200: list[schemas.SeekingSeatOut], **ERRORS},
+         tags=["lobby"])
+def seeking(request: HttpRequest) -> list[dict[str, Any]]:
+    """Seats of public matches in play that seek a new commander, longest waiting first (a
+    private match's seat is offered by its link only)."""
+    return [{"match_id": row.match_id, "game": row.game, "game_name": row.game_name,
+             "title": row.match_label, "seat": row.seat_number, "seat_name": row.seat_name,
+             "token": row.offer_token, "offered_at": row.offered_at,
+             "autopilot": bool(row.autopilot_bot), "phase_number": row.phase_number,
+             "deadline": row.deadline} for row in selectors.seats_seeking(limit=100)]
+
+
+@api.post("/seeking/take", response={200: schemas.JoinOut, **ERRORS}, tags=["lobby"])
+def take(request: HttpRequest, body: schemas.TakeIn) -> dict[str, Any]:
+    """Take command of a seat that seeks one (its token: from /lobby/seeking, or its link),
+    confirmed: you play it from where it stands, with a record of your own."""
+    if not body.confirm:
+        raise ServiceError("invalid", "Send \"confirm\": true: you take the seat as it stands.")
+    seat = seat_take(token=body.token, user=request.user)
+    return {"match_id": seat.match_id, "seat": seat.number, "match_status": "active"}
+
+
+@api.post("/matches/{match_id}/leave", response={200: schemas.LeaveOut, **ERRORS},
+          tags=["lobby"])
+def leave(request: HttpRequest, match_id: MatchId, body: schemas.LeaveIn) -> dict[str, Any]:
+    """Leave my seat: of an open match at once; of a match in play only with
+    ``"confirm": true``, and the seat then seeks a new commander (an abandoned match in my
+    reliability record)."""
+    match = _visible_match(request, match_id)
+    if match.status == Match.Status.ACTIVE and not body.confirm:
+        raise ServiceError("invalid", "Send \"confirm\": true to leave a match in play: your "
+                                      "seat then seeks a new commander.")
+    seat = seat_leave(match_id=match.pk, user=request.user)
+    return {"match_id": match.pk, "seat": seat.number, "seeking": seat.seeking,
+            "match_status": match.status}
 
 
 @api.get("/matches", response={200: list[schemas.MatchSummary], **ERRORS}, tags=["play"])

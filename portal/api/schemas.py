@@ -46,6 +46,8 @@ class SeatOut(Schema):
     player: str | None
     bot: str | None
     status: str
+    seeking: bool = Field(False, description="The seat seeks a new commander (its player left "
+                                             "it, or was flagged): see /lobby/seeking.")
     prompted: bool = False
     submitted: bool = False
     clock: ClockOut | None = None
@@ -239,6 +241,39 @@ class JoinOut(Schema):
     match_status: str
 
 
+class SeekingSeatOut(Schema):
+    """A seat of a public match in play that seeks a new commander."""
+
+    match_id: int
+    game: str
+    game_name: str
+    title: str
+    seat: int
+    seat_name: str
+    token: str = Field(description="Take the seat with POST /seeking/take {\"token\": …}.")
+    offered_at: datetime
+    autopilot: bool = Field(description="The game's bot plays it until someone takes it.")
+    phase_number: int
+    deadline: datetime | None
+
+
+class TakeIn(Schema):
+    token: str = Field(max_length=64, description="The seat's token (its link's last part).")
+    confirm: bool = Field(False, description="Must be true: you take the seat as it stands.")
+
+
+class LeaveIn(Schema):
+    confirm: bool = Field(False, description="Must be true to leave a match in play: the "
+                                             "seat then seeks a new commander.")
+
+
+class LeaveOut(Schema):
+    match_id: int
+    seat: int
+    seeking: bool
+    match_status: str
+
+
 class SeatIn(Schema):
     kind: Literal["me", "open", "bot"]
     bot: str | None = Field(default=None, max_length=40)
@@ -251,3 +286,5 @@ class MatchIn(Schema):
     hours_per_phase: float = Field(default=24, ge=0, le=10_000)
     is_public: bool = True
     title: str = Field(default="", max_length=120)
+    autopilot: bool = Field(default=False, description="The game's bot plays a seat that seeks "
+                                                       "a new commander until someone takes it.")

@@ -54,6 +54,9 @@ EVENTS = (
           "conceded (a vote that passes ends the match: `match_ended` tells it)",
           "games.signals.vote_changed",
           {"mail": "portal.mail.receivers.on_vote_changed"}),
+    Event("seat", "a seat of a match in play seeks a new commander, or a newcomer took it",
+          "games.signals.seat_changed",
+          {"mail": "portal.mail.receivers.on_seat_changed"}),
 )
 BY_KEY = {event.key: event for event in EVENTS}
 

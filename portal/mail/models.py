@@ -27,6 +27,7 @@ class OutgoingEmail(Delivery):
         LEAVE = "leave", "Leave taken (vacation)"
         COMPETITION = "competition", "Clubs and tournaments (invitations, rounds, results)"
         VOTE = "vote", "Votes to end a match and concessions"
+        SEAT = "seat", "A seat seeking a new commander, or taken"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     user = models.ForeignKey(

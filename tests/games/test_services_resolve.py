@@ -95,21 +95,41 @@ def test_missing_seat_gets_the_default_and_a_miss_past_the_deadline(toy_duel):
     assert Phase.objects.get(match=match, number=1).revealed["2"]["source"] == "default"
 
 
-def test_replace_policy_flags_the_seat_after_the_limit_and_a_sheet_resets_the_row(toy_duel):
+def test_a_sheet_resets_the_row_of_misses(toy_duel):
+    match = toy_duel(miss_limit=3, options={"target": 9})
+    submit(match, match.alice, 1, 2, phase=1)
+    expire(match)
+    assert resolve(match)
+    submit(match, match.alice, 1, 2, phase=2)
+    submit(match, match.bob, 2, 5, phase=2)
+    resolve(match)
+    bob_seat = Seat.objects.get(match=match, number=2)
+    assert (bob_seat.missed_in_row, bob_seat.missed_total, bob_seat.status) == (0, 1, "taken")
+
+
+def test_replace_policy_flags_the_seat_after_the_limit_and_offers_it(toy_duel):
+    """At the limit the player's command ends: the seat seeks a new commander (its link), is
+    nobody's meanwhile (the absent player can no longer act in it) and plays its defaults,
+    which count against nobody; the match goes on."""
     match = toy_duel(miss_limit=2, options={"target": 9})
     for phase in (1, 2):
         submit(match, match.alice, 1, 2, phase=phase)
         expire(match)
         assert resolve(match)
     bob_seat = Seat.objects.get(match=match, number=2)
-    assert bob_seat.status == Seat.Status.FLAGGED and bob_seat.missed_in_row == 2
-    submit(match, match.bob, 2, 5, phase=3)  # a flagged player may still play
+    assert bob_seat.status == Seat.Status.FLAGGED and bob_seat.user is None
+    assert bob_seat.offer_token and bob_seat.offered_at is not None
+    assert (bob_seat.missed_in_row, bob_seat.missed_total, bob_seat.bot) == (0, 2, "")
+    with pytest.raises(services.ServiceError) as refused:
+        submit(match, match.bob, 2, 5, phase=3)
+    assert refused.value.code == "not_your_seat"
+    submit(match, match.alice, 1, 2, phase=3)
     expire(match)
     resolve(match)
-    bob_seat.refresh_from_db()
-    assert (bob_seat.missed_in_row, bob_seat.missed_total) == (0, 2)
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
+    assert Phase.objects.get(match=match, number=3).revealed["2"]["source"] == "default"
+    assert Seat.objects.get(match=match, number=2).status == Seat.Status.FLAGGED
 
 
 def test_forfeit_policy_ends_the_match_and_the_others_win(toy_duel):

@@ -21,11 +21,8 @@ def sides(square: str) -> list[str]:
 def start(seats: int = 2, **scenario: Any) -> dict[str, Any]:
     options: dict[str, Any] = {}
     turn_limit = scenario.pop("turn_limit", None)
-    miss_limit = scenario.pop("miss_limit", None)
     if turn_limit is not None:
         options["turn_limit"] = turn_limit
-    if miss_limit is not None:
-        options["miss_limit"] = miss_limit
     if scenario:
         options["scenario"] = scenario
     return GAME.start(seats, options, 7)

@@ -280,28 +280,58 @@ def test_default_move_prefers_a_quiet_edge():
 
 
 def test_seat_removed_after_its_limit_of_misses_troops_stay_neutral():
-    """After the limit of missed turns in a row the seat is removed; its troops stay as neutral
-    obstacles (never captured), it ranks last, its bunker no longer ends the game."""
-    state = start(3, miss_limit=2, pieces=[{"seat": 1, "kind": "troop", "at": "d4"}])
-    for _ in range(2):
-        sub = GAME.default_submission(state, 1)
-        state, _ = play(state, *sub["steps"], default=True)
-        state, _ = play(state, {"barrier": "h8-h9"} if "h8-h9" not in state["barriers"]
-                        else {"barrier": "h9-h10"})
-        state, _ = play(state, {"barrier": "a8-a9"} if "a8-a9" not in state["barriers"]
-                        else {"barrier": "a9-a10"})
+    """After the match's limit of missed turns in a row the seat is removed (the match's
+    policy takes it out: ``remove_seats``); its troops stay as neutral obstacles (never
+    captured), it ranks last, its bunker no longer ends the game."""
+    state = start(3, pieces=[{"seat": 1, "kind": "troop", "at": "d4"}])
+    state, _ = play(state, *GAME.default_submission(state, 1)["steps"], default=True)
+    outcome = GAME.remove_seats(state, [1])
+    state = outcome.state
+    assert outcome.events == [{"type": "remove", "seat": 1}]
     assert state["removed"] == [1] and state["to_move"] == 2
+    assert 1 not in GAME.prompts(state)
+    state, _ = play(state, {"barrier": "h8-h9"})
+    assert state["to_move"] == 3
+    state, _ = play(state, {"barrier": "a8-a9"})
+    assert state["to_move"] == 2  # seat 1 is skipped
     state, _ = play(state, {"kidnapper": "c3", "corner": "ne"})
     assert piece_at(state, "d4")["seat"] == 1
+    assert GAME.remove_seats(state, [1]).state == state  # out already: no change
 
 
-def test_a_missed_turn_followed_by_a_played_turn_resets_the_count():
-    """The limit counts missed turns in a row."""
-    state = start(miss_limit=2)
-    state, _ = play(state, *GAME.default_submission(state, 1)["steps"], default=True)
-    state, _ = play(state, {"barrier": "h8-h9"})
-    state, _ = play(state, {"barrier": "a8-a9"})
-    assert state["misses"]["1"] == 0
+def test_a_seat_removed_on_its_turn_passes_the_move_and_two_left_end_the_game():
+    """A seat taken out while it is to move passes the move on; with fewer than two seats
+    left the game ends, the removed seat ranked last."""
+    state = start(3)
+    outcome = GAME.remove_seats(state, [1])
+    assert outcome.state["to_move"] == 2 and outcome.state["over"] is False
+    outcome = GAME.remove_seats(outcome.state, [3])
+    assert outcome.state["over"] is True
+    assert [e["type"] for e in outcome.events] == ["remove", "end"]
+    assert GAME.result(outcome.state).ranking == ((2,), (1, 3))
+    # Two out at once: both rank last together, whichever the game would have ended on.
+    both = GAME.remove_seats(state, [3, 1])
+    assert [e["type"] for e in both.events] == ["remove", "remove", "end"]
+    assert GAME.result(both.state).ranking == ((2,), (1, 3))
+    with pytest.raises(RuleError):
+        GAME.remove_seats(state, [5])
+
+
+def test_the_engine_counts_no_missed_turns():
+    """Missed turns are the match's to count (its missed-deadline policy, whatever its limit):
+    default moves, however many in a row, never take a seat out by themselves, and the
+    engine's options have no limit of their own."""
+    state = start()
+    for _ in range(8):
+        seat = state["to_move"]
+        state, events = play(state, *GAME.default_submission(state, seat)["steps"],
+                             default=True)
+        assert "remove" not in types(events)
+    assert state["removed"] == [] and "misses" not in state
+    with pytest.raises(OptionsError) as refused:
+        GAME.validate_options({"miss_limit": 3})
+    assert refused.value.problems[0].path == "miss_limit"
+    assert "missed-deadline policy" in refused.value.problems[0].message
 
 
 def test_scenario_refuses_impossible_positions():

@@ -161,7 +161,7 @@ def test_a_four_player_match_is_created_in_the_lobby_with_bots_filling_seats(cli
     response = client.post(reverse("games:match_create"), {
         "game": "final-strategy", "title": "Four", "seat_count": "4", "seat_1": "me",
         "seat_2": "bot:greedy", "seat_3": "bot:random", "seat_4": "bot:greedy",
-        "options": json.dumps({"turn_limit": None, "miss_limit": 3}),
+        "options": json.dumps({"turn_limit": None}),
         "options_game": "final-strategy", "hours_per_phase": "24", "miss_policy": "replace",
         "miss_limit": "3", "is_public": "on"})
     assert response.status_code == 302
