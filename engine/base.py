@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 JSON = Any
 State = dict[str, Any]
@@ -29,15 +29,169 @@ class PhaseKind(StrEnum):
     CONTINUOUS = "continuous"  # any listed seat may act any time; window closes at a tick
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with an input: where (a dotted field path) and why (a sentence)."""
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation; the portal translates it where a person reads it (the
+    engine has no locale)."""
+    return message
 
+
+@dataclass(frozen=True, eq=False)
+class Text:
+    """Words for people, in English, that the portal translates where a person reads them.
+
+    ``template`` is marked with ``gettext_noop`` (so ``makemessages`` finds it) and holds
+    ``%(name)s`` placeholders; ``params`` their values: plain values (numbers, and game terms
+    such as unit names and squares, which read the same in every language), other ``Text``
+    (translated in turn) or tuples of either (read as a list, joined with ", "). A ``Text``
+    made by ``ngettext`` has a ``plural`` template, chosen by the number in ``params[count]``.
+    One made by ``pgettext`` has a ``context`` telling apart two uses of the same English.
+    ``str(text)`` is the English; ``render`` takes the portal's translation functions. It keeps
+    as plain data (``as_data``/``from_data``) in an event or a result.
+    """
+
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str = ""
+    count: str = ""
+    context: str = ""
+
+    def render(self, translator: Translator | None = None) -> str:
+        """The words in ``translator``'s language (English without one)."""
+        if self.plural:
+            number = int(self.params[self.count])
+            template = (translator.ngettext(self.template, self.plural, number) if translator
+                        else self.template if number == 1 else self.plural)
+        elif translator is None:
+            template = self.template
+        elif self.context:
+            template = translator.pgettext(self.context, self.template)
+        else:
+            template = translator.gettext(self.template)
+        if not self.params:
+            return template
+        return template % {key: _rendered(value, translator)
+                           for key, value in self.params.items()}
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and self.as_data() == other.as_data()
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def as_data(self) -> dict[str, Any]:
+        """The text as JSON-serialisable data (``Text.from_data`` reads it back)."""
+        data: dict[str, Any] = {"template": self.template}
+        if self.params:
+            data["params"] = {key: _as_data(value) for key, value in self.params.items()}
+        if self.plural:
+            data.update(plural=self.plural, count=self.count)
+        if self.context:
+            data["context"] = self.context
+        return data
+
+    @classmethod
+    def from_data(cls, data: Any) -> Text | None:
+        """The text ``as_data`` wrote, or None if ``data`` is not one."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("template"), str):
+            return None
+        params = data.get("params") or {}
+        if not isinstance(params, Mapping):
+            return None
+        return cls(data["template"], {str(key): _from_data(value) for key, value in params.items()},
+                   str(data.get("plural") or ""), str(data.get("count") or ""),
+                   str(data.get("context") or ""))
+
+
+class Translator(Protocol):
+    """What ``Text.render`` needs from the portal (Django's translation module is one)."""
+
+    def gettext(self, message: str) -> str: ...
+    def ngettext(self, singular: str, plural: str, number: int) -> str: ...
+    def pgettext(self, context: str, message: str) -> str: ...
+
+
+# ``ngettext`` and ``pgettext`` are named after gettext's functions so that ``makemessages``
+# extracts their texts (both forms as one entry; with the context); like ``gettext_noop`` they
+# translate nothing (the engine has no locale): the portal does, for the reader's language.
+
+def ngettext(singular: str, plural: str, count: str, params: Mapping[str, Any]) -> Text:
+    """A text with a singular and a plural form, the number in ``params[count]``."""
+    return Text(singular, params, plural, count)
+
+
+def pgettext(context: str, message: str, params: Mapping[str, Any] | None = None) -> Text:
+    """A text whose English is used in more than one sense, told apart by ``context``."""
+    return Text(message, dict(params or {}), context=context)
+
+
+def _rendered(value: Any, translator: Translator | None) -> Any:
+    if isinstance(value, Text):
+        return value.render(translator)
+    if isinstance(value, (tuple, list)):
+        return ", ".join(str(_rendered(item, translator)) for item in value)
+    return value
+
+
+def _as_data(value: Any) -> Any:
+    if isinstance(value, Text):
+        return value.as_data()
+    if isinstance(value, (tuple, list)):
+        return [_as_data(item) for item in value]
+    return value
+
+
+def _from_data(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return Text.from_data(value) or ""
+    if isinstance(value, list):
+        return tuple(_from_data(item) for item in value)
+    return value
+
+
+class Problem:
+    """One thing wrong with an input: where (a dotted field path) and why (a sentence).
+
+    ``Problem(path, message, params)``: ``message`` is an English sentence marked with
+    ``gettext_noop``, with ``%(name)s`` placeholders filled from ``params`` (or a ``Text``).
+    ``message`` reads back the English sentence; ``text`` is what the portal translates.
+    """
+
+    __slots__ = ("path", "text")
     path: str
-    message: str
+    text: Text
+
+    def __init__(self, path: str, message: str | Text,
+                 params: Mapping[str, Any] | None = None) -> None:
+        text = message if isinstance(message, Text) else Text(message, dict(params or {}))
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "text", text)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Problem cannot be changed")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Problem, (self.path, self.text)
+
+    @property
+    def message(self) -> str:
+        """The sentence in English."""
+        return str(self.text)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
+
+    def __repr__(self) -> str:
+        return f"Problem({self.path!r}, {self.message!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Problem) and (self.path, self.message) == (other.path,
+                                                                            other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.message))
 
     def as_dict(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}
@@ -46,8 +200,8 @@ class Problem:
 class RuleError(ValueError):
     """A rejected input. Carries every problem found, never just the first."""
 
-    def __init__(self, problems: Iterable[Problem] | str, path: str = "") -> None:
-        if isinstance(problems, str):
+    def __init__(self, problems: Iterable[Problem] | str | Text, path: str = "") -> None:
+        if isinstance(problems, (str, Text)):
             problems = [Problem(path, problems)]
         self.problems: tuple[Problem, ...] = tuple(problems)
         if not self.problems:
@@ -64,12 +218,6 @@ class OptionsError(RuleError):
 
 class TextError(RuleError):
     """A plain-text order sheet could not be read; each problem's path names the line."""
-
-
-def gettext_noop(message: str) -> str:
-    """Mark ``message`` for translation; the portal translates it where a person reads it (the
-    engine has no locale)."""
-    return message
 
 
 class OptionKind(StrEnum):
