@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,10 +44,11 @@ class Text:
     ``%(name)s`` placeholders; ``params`` their values: plain values (numbers, and game terms
     such as unit names and squares, which read the same in every language), other ``Text``
     (translated in turn) or tuples of either (read as a list, joined with ", "). A ``Text``
-    made by ``ngettext`` has a ``plural`` template, chosen by the number in ``params[count]``.
-    One made by ``pgettext`` has a ``context`` telling apart two uses of the same English.
-    ``str(text)`` is the English; ``render`` takes the portal's translation functions. It keeps
-    as plain data (``as_data``/``from_data``) in an event or a result.
+    made by ``ngettext`` has a ``plural`` template, chosen by the number in ``params[count]``;
+    one made by ``pgettext`` a ``context`` telling apart two senses of the same English. With
+    ``capital``, the first letter is a capital whatever word comes first (a sentence that
+    starts with a placeholder). ``str(text)`` is the English, and a ``Text`` equals the
+    English string it reads as; ``render`` takes the portal's translation functions.
     """
 
     template: str
@@ -54,6 +56,7 @@ class Text:
     plural: str = ""
     count: str = ""
     context: str = ""
+    capital: bool = False
 
     def render(self, translator: Translator | None = None) -> str:
         """The words in ``translator``'s language (English without one)."""
@@ -61,48 +64,37 @@ class Text:
             number = int(self.params[self.count])
             template = (translator.ngettext(self.template, self.plural, number) if translator
                         else self.template if number == 1 else self.plural)
-        elif translator is None:
+        elif translator is None or not self.template:
             template = self.template
         elif self.context:
             template = translator.pgettext(self.context, self.template)
         else:
             template = translator.gettext(self.template)
-        if not self.params:
-            return template
-        return template % {key: _rendered(value, translator)
-                           for key, value in self.params.items()}
+        words = template % {key: _rendered(value, translator)
+                            for key, value in self.params.items()} if self.params else template
+        return words[:1].upper() + words[1:] if self.capital else words
 
     def __str__(self) -> str:
         return self.render()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Text) and self.as_data() == other.as_data()
+        if isinstance(other, str):
+            return str(self) == other
+        if not isinstance(other, Text):
+            return NotImplemented
+        return (self.template, dict(self.params), self.plural, self.count, self.context,
+                self.capital) == (other.template, dict(other.params), other.plural, other.count,
+                                  other.context, other.capital)
 
     def __hash__(self) -> int:
         return hash(str(self))
 
-    def as_data(self) -> dict[str, Any]:
-        """The text as JSON-serialisable data (``Text.from_data`` reads it back)."""
-        data: dict[str, Any] = {"template": self.template}
-        if self.params:
-            data["params"] = {key: _as_data(value) for key, value in self.params.items()}
-        if self.plural:
-            data.update(plural=self.plural, count=self.count)
-        if self.context:
-            data["context"] = self.context
-        return data
-
     @classmethod
-    def from_data(cls, data: Any) -> Text | None:
-        """The text ``as_data`` wrote, or None if ``data`` is not one."""
-        if not isinstance(data, Mapping) or not isinstance(data.get("template"), str):
-            return None
-        params = data.get("params") or {}
-        if not isinstance(params, Mapping):
-            return None
-        return cls(data["template"], {str(key): _from_data(value) for key, value in params.items()},
-                   str(data.get("plural") or ""), str(data.get("count") or ""),
-                   str(data.get("context") or ""))
+    def lines(cls, lines: Iterable[str | Text]) -> Text:
+        """A block of ``lines`` (each translated on its own), one under the other."""
+        items = list(lines)
+        return cls("\n".join(f"%({n})s" for n in range(len(items))),
+                   {str(n): item for n, item in enumerate(items)})
 
 
 class Translator(Protocol):
@@ -135,20 +127,68 @@ def _rendered(value: Any, translator: Translator | None) -> Any:
     return value
 
 
-def _as_data(value: Any) -> Any:
-    if isinstance(value, Text):
-        return value.as_data()
-    if isinstance(value, (tuple, list)):
-        return [_as_data(item) for item in value]
-    return value
+class Phrasebook:
+    """The sentences a game writes in English into its state or events (a result's reason, a
+    logbook line), as templates, so that such a sentence can be read back as a ``Text`` and
+    translated where a person reads it: the stored data keeps its shape, and a match stored
+    before a sentence was translatable reads in every language too.
+
+    ``Phrasebook(*sentences, parts=(...))``: each entry is a ``gettext_noop`` template (or a
+    ``Text`` made by ``ngettext``/``pgettext``, for its plural or context); ``parts`` are the
+    phrases that may fill a sentence's placeholder ("hit, wall destroyed"). ``read`` gives the
+    ``Text`` a sentence was made from (its values as the English had them), or the sentence
+    itself when it is none of the book's."""
+
+    def __init__(self, *sentences: str | Text, parts: Iterable[str | Text] = ()) -> None:
+        self._sentences = [self._entry(s) for s in sentences]
+        self._parts = [self._entry(p) for p in parts]
+
+    @staticmethod
+    def _entry(entry: str | Text) -> tuple[Text, list[re.Pattern[str]]]:
+        text = entry if isinstance(entry, Text) else Text(entry)
+        forms = [text.template] + ([text.plural] if text.plural else [])
+        return text, [_pattern(form) for form in forms]
+
+    def read(self, sentence: str) -> Text | str:
+        return self._read(sentence, self._sentences) or sentence
+
+    def _part(self, words: str) -> Any:
+        """A placeholder's value: a phrase of the book, a list of them, or the words."""
+        found = self._read(words, self._parts)
+        if found is None and ", " in words:
+            items = [self._read(item, self._parts) for item in words.split(", ")]
+            if all(items):
+                return tuple(items)
+        return found or words
+
+    def _read(self, words: str, book: list[tuple[Text, list[re.Pattern[str]]]]) -> Text | None:
+        for text, patterns in book:
+            for pattern in patterns:
+                found = pattern.fullmatch(words)
+                if found is None:
+                    continue
+                params: dict[str, Any] = {}
+                for key, value in found.groupdict().items():
+                    if key == text.count:
+                        params[key] = int(value) if value.lstrip("-").isdigit() else value
+                    else:
+                        params[key] = self._part(value)
+                if text.count and not isinstance(params.get(text.count), int):
+                    continue
+                return Text(text.template, params, text.plural, text.count, text.context)
+        return None
 
 
-def _from_data(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return Text.from_data(value) or ""
-    if isinstance(value, list):
-        return tuple(_from_data(item) for item in value)
-    return value
+def _pattern(template: str) -> re.Pattern[str]:
+    """A template as a regular expression matching its English (a placeholder: any words)."""
+    out, seen = [], set()
+    for i, piece in enumerate(re.split(r"%\((\w+)\)s", template)):
+        if i % 2:
+            out.append(f"(?P={piece})" if piece in seen else f"(?P<{piece}>.+?)")
+            seen.add(piece)
+        else:
+            out.append(re.escape(piece.replace("%%", "%")))
+    return re.compile("".join(out), re.S)
 
 
 class Problem:
@@ -364,6 +404,9 @@ class Game:
     max_seats: int = 2
     seat_names: Mapping[int, str] = {}
     bots: tuple[str, ...] = ()
+    # The English sentences the game stores in its state and events (a result's reason, a
+    # logbook line), which the portal reads back to translate them.
+    phrasebook: Phrasebook = Phrasebook()
 
     # -- options and setup -------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -462,17 +505,21 @@ class Game:
     def format_text(self, state: State, seat: int, submission: Submission) -> str:
         raise NotImplementedError
 
-    def board_text(self, state: State, seat: int | None) -> str:
-        """What ``view(state, seat)`` shows, as a monospace diagram for plain-text email."""
+    def board_text(self, state: State, seat: int | None) -> str | Text:
+        """What ``view(state, seat)`` shows, as a monospace diagram for plain-text email (a
+        ``Text`` the portal translates, or English as it is)."""
         return ""
 
-    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
+    def round_report(self, events: list[dict[str, Any]], seat: int | None
+                     ) -> Sequence[str | Text]:
         """A resolved phase's events told in words for ``seat`` (None: a spectator), a line
-        each, for pages and emails. The default: each event's own ``text``."""
+        each, for pages and emails: a ``Text`` the portal translates (or English as it is).
+        The default: each event's own ``text``."""
         return [e["text"] for e in events if isinstance(e, dict) and isinstance(e.get("text"), str)]
 
-    def text_help(self, state: State, seat: int) -> str:
-        """A short description of the plain-text order grammar for the current phase."""
+    def text_help(self, state: State, seat: int) -> str | Text:
+        """A short description of the plain-text order grammar for the current phase (a
+        ``Text`` the portal translates, or English as it is)."""
         return ""
 
     def seat_name(self, seat: int) -> str:

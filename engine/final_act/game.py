@@ -18,6 +18,7 @@ from engine.base import (
     RuleError,
     State,
     Submission,
+    Text,
 )
 from engine.base import gettext_noop as _
 from engine.final_act import board
@@ -25,6 +26,7 @@ from engine.final_act.legal import legal_actions
 from engine.final_act.options import OPTIONS_SCHEMA, default_options, validate_options
 from engine.final_act.orders import default_orders, sheet_warnings, validate_orders
 from engine.final_act.position import Position
+from engine.final_act.report import PHRASEBOOK
 from engine.final_act.rounds import resolve_round
 from engine.final_act.scenario import scenario_units
 from engine.final_act.setup import apply_setups, default_setup, validate_setup
@@ -52,6 +54,7 @@ def _check_seat(seat: Any) -> None:
 
 class FinalAct(Game):
     slug = "final-act"
+    phrasebook = PHRASEBOOK
     name = "Final Act"
     min_seats = 2
     max_seats = 2
@@ -224,17 +227,17 @@ class FinalAct(Game):
         return result
 
     # -- plain text for email ----------------------------------------------------------------
-    def board_text(self, state: State, seat: int | None) -> str:
-        from engine.final_act.board_text import board_text
+    def board_text(self, state: State, seat: int | None) -> Text:
+        from engine.final_act.board_text import board_words
 
-        return board_text(state, seat)
+        return board_words(state, seat)
 
-    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
-        from engine.final_act.report import round_story
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str | Text]:
+        from engine.final_act.report import round_story_text
 
-        return round_story(events, seat)
+        return round_story_text(events, seat)
 
-    def text_help(self, state: State, seat: int) -> str:
-        from engine.final_act.board_text import text_help
+    def text_help(self, state: State, seat: int) -> Text:
+        from engine.final_act.board_text import help_words
 
-        return text_help(state, seat)
+        return help_words(state, seat)
