@@ -154,12 +154,11 @@ class Phrasebook:
 
     def _part(self, words: str) -> Any:
         """A placeholder's value: a phrase of the book, a list of them, or the words."""
-        found = self._read(words, self._parts)
-        if found is None and ", " in words:
+        if ", " in words:
             items = [self._read(item, self._parts) for item in words.split(", ")]
             if all(items):
                 return tuple(items)
-        return found or words
+        return self._read(words, self._parts) or words
 
     def _read(self, words: str, book: list[tuple[Text, list[re.Pattern[str]]]]) -> Text | None:
         for text, patterns in book:
@@ -514,8 +513,9 @@ class Game:
                      ) -> Sequence[str | Text]:
         """A resolved phase's events told in words for ``seat`` (None: a spectator), a line
         each, for pages and emails: a ``Text`` the portal translates (or English as it is).
-        The default: each event's own ``text``."""
-        return [e["text"] for e in events if isinstance(e, dict) and isinstance(e.get("text"), str)]
+        The default: each event's own ``text`` (read back through the ``phrasebook``)."""
+        return [self.phrasebook.read(e["text"]) for e in events
+                if isinstance(e, dict) and isinstance(e.get("text"), str)]
 
     def text_help(self, state: State, seat: int) -> str | Text:
         """A short description of the plain-text order grammar for the current phase (a

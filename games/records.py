@@ -25,6 +25,7 @@ from engine.record import (
 from games import plugins
 from games.models import Action, Match, Phase, Seat
 from games.services.errors import ServiceError
+from games.words import stored
 
 CONTINUOUS = engine.PhaseKind.CONTINUOUS.value
 
@@ -178,7 +179,7 @@ def record_text(match: Match, record: dict[str, Any]) -> str:
             lines += ["  " + line for line in plugin.round_report(phase["events"], None)]
         lines.append("")
     result = record["result"] or {}
-    lines.append(_("Result: %(reason)s") % {"reason": result.get("reason", "")})
+    lines.append(_("Result: %(reason)s") % {"reason": stored(game, result.get("reason", ""))})
     dice = record["dice"]
     lines.append(_("Seed: %(seed)s, salt: %(salt)s, commitment: %(commitment)s")
                  % {"seed": dice["seed"], "salt": dice["salt"] or "—",

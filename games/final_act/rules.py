@@ -9,18 +9,20 @@ diagrams never change, so they are built once per process, on the first request.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 import engine
 from engine.final_act import board
 from engine.final_act.board_text import ORDERS_HELP, SETUP_HELP
 from engine.final_act.options import default_options
-from engine.final_act.report import round_story
+from engine.final_act.report import round_story_text
 from games.final_act.board import render_board
+from games.words import say
 
 SLUG = "final-act"
 State = dict[str, Any]
@@ -35,7 +37,7 @@ class Diagram:
     state: State  # the position drawn (after the round, for a resolved round)
     svg: SafeString
     marks: dict[str, list[str]] = field(default_factory=dict)
-    story: tuple[str, ...] = ()  # the round report, for a resolved round
+    story: tuple[Any, ...] = ()  # the round report, for a resolved round (engine Texts)
 
 
 def _unit(seat: int, name: str, at: str, facing: str | None = None, hits: int = 0) -> dict:
@@ -71,7 +73,7 @@ def _draw(key: str, caption: str, state: State, marks: dict[str, list[str]] | No
     view = engine.get(SLUG).view(state, None)
     svg = render_board(view, seat=None, last_round=events is not None,
                        board_id=f"fa-rules-{key}", caption=caption, marks=marks)
-    story = tuple(round_story(events)) if events is not None else ()
+    story = tuple(round_story_text(events)) if events is not None else ()
     return Diagram(key, caption, state, svg, dict(marks or {}), story)
 
 
@@ -216,8 +218,9 @@ def rule_diagrams() -> dict[str, Diagram]:
 def rules_context() -> dict[str, Any]:
     """The rules page's context: the diagrams, the round limit and both phases' order help."""
     return {
-        "diagrams": rule_diagrams(),
+        "diagrams": {key: replace(d, story=tuple(say(line) for line in d.story))
+                     for key, d in rule_diagrams().items()},
         "round_limit": default_options()["round_limit"],
-        "setup_help": SETUP_HELP,
-        "orders_help": ORDERS_HELP,
+        "setup_help": gettext(SETUP_HELP),
+        "orders_help": gettext(ORDERS_HELP),
     }

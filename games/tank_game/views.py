@@ -26,6 +26,7 @@ from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, actions_apply, match_replay
 from games.services.continuous import LOGBOOK_PAGE, logbook_window
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
+from games.words import problem_message
 
 CELL = 32  # SVG pixels per square
 ACTION_FIELDS = {"type": str, "to": str, "at": str, "decree": str, "gold": int, "seat": int,
@@ -142,13 +143,13 @@ def action_panel(game: Game, state: dict[str, Any], view: dict[str, Any], seat: 
     tank_legal = [a for a in legal if a.get("type") in TANK_ACTIONS]
     probe = tank_legal[0] if tank_legal else probes.get("move")
     # Cooldown and window hold up every tank action alike: ask once.
-    timed = {p.message for p in (_problems(game, state, seat, probe, now) if probe else [])
+    timed = {problem_message(p) for p in (_problems(game, state, seat, probe, now) if probe else [])
              if p.path in ("cooldown", "window")}
     cannot: dict[str, list[str]] = {}
     for kind, example in probes.items():
         if kind in can:
             continue
-        problems = [str(p.message) for p in _problems(game, state, seat, example, now)]
+        problems = [problem_message(p) for p in _problems(game, state, seat, example, now)]
         if problems:
             cannot[kind] = problems
     if timed:
@@ -163,7 +164,7 @@ def action_panel(game: Game, state: dict[str, Any], view: dict[str, Any], seat: 
         if tank.get("at") in shootable:
             continue
         problems = _problems(game, state, seat, {"type": "shoot", "at": tank.get("at")}, now)
-        reasons = [p.message for p in problems if p.path not in ("cooldown", "window")]
+        reasons = [problem_message(p) for p in problems if p.path not in ("cooldown", "window")]
         if reasons:
             why_not[tank.get("at")] = reasons
     labels = {"move": "Move", "shoot": "Shoot", "give": "Give gold", "buy_ap": "Buy AP",
@@ -263,7 +264,8 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     except BadForm as error:
         return _refused(request, match, str(error), 400)
     except ServiceError as error:
-        problems = [p.message for p in error.problems if p.message not in error.message]
+        problems = [said for said in map(problem_message, error.problems)
+                    if said not in error.message]
         return _refused(request, match, " ".join([error.message, *problems]), status_for(error))
     notice = f"Done (logbook entry {receipt.seq})."
     if not request.htmx:  # a plain form post: back to the page

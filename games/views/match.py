@@ -28,6 +28,7 @@ from games.views.access import (
     redirect_to,
     status_for,
 )
+from games.words import translated_result
 
 # How often the submission-status partial polls while a phase is open.
 POLL_SECONDS = 5
@@ -186,7 +187,7 @@ def match_page_context(
     context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
-    context["result"] = match.result
+    context["result"] = translated_result(game, match.result)
     context["moderation_log"] = selectors.match_moderation_log(match)
     if active:
         context["open_phase"] = open_phase
