@@ -28,8 +28,10 @@ def say(words: Any) -> str:
 
 
 def sentence(words: Any) -> str:
-    """``say`` with a capital first letter (a problem or a line of a report)."""
-    return str(capfirst(say(words)))
+    """``say``, starting with a capital where the English does (a translation may begin with a
+    placeholder the English has later: "La grande berme chevauche...")."""
+    said = say(words)
+    return str(capfirst(said)) if str(words)[:1].isupper() else said
 
 
 def problem_message(problem: Problem) -> str:
