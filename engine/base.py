@@ -36,65 +36,82 @@ def gettext_noop(message: str) -> str:
     return message
 
 
-@dataclass(frozen=True, eq=False)
-class Text:
-    """Words for people, in English, that the portal translates where a person reads them.
+class Text(str):
+    """Words for people: the English string itself, carrying what the portal needs to
+    translate it where a person reads it.
 
     ``template`` is marked with ``gettext_noop`` (so ``makemessages`` finds it) and holds
     ``%(name)s`` placeholders; ``params`` their values: plain values (numbers, and game terms
     such as unit names and squares, which read the same in every language), other ``Text``
     (translated in turn) or tuples of either (read as a list, joined with ", "). A ``Text``
-    made by ``ngettext`` has a ``plural`` template, chosen by the number in ``params[count]``;
+    made by ``ngettext`` has a ``plural`` template, chosen by the number in ``params[number]``;
     one made by ``pgettext`` a ``context`` telling apart two senses of the same English. With
     ``capital``, the first letter is a capital whatever word comes first (a sentence that
-    starts with a placeholder). ``str(text)`` is the English, and a ``Text`` equals the
-    English string it reads as; ``render`` takes the portal's translation functions.
+    starts with a placeholder).
+
+    As a string a ``Text`` is its English (compare it, print it, store it in an event: the
+    English is what is kept); ``render`` takes the portal's translation functions. Any string
+    operation gives a plain English string back.
     """
 
     template: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-    plural: str = ""
-    count: str = ""
-    context: str = ""
-    capital: bool = False
+    params: Mapping[str, Any]
+    plural: str
+    number: str
+    context: str
+    capital: bool
+
+    def __new__(cls, template: str, params: Mapping[str, Any] | None = None, plural: str = "",
+                number: str = "", context: str = "", capital: bool = False) -> Text:
+        params = dict(params or {})
+        text = super().__new__(cls, _render(template, params, plural, number, context, capital,
+                                            None))
+        text.template, text.params, text.plural = template, params, plural
+        text.number, text.context, text.capital = number, context, capital
+        return text
 
     def render(self, translator: Translator | None = None) -> str:
         """The words in ``translator``'s language (English without one)."""
-        if self.plural:
-            number = int(self.params[self.count])
-            template = (translator.ngettext(self.template, self.plural, number) if translator
-                        else self.template if number == 1 else self.plural)
-        elif translator is None or not self.template:
-            template = self.template
-        elif self.context:
-            template = translator.pgettext(self.context, self.template)
-        else:
-            template = translator.gettext(self.template)
-        words = template % {key: _rendered(value, translator)
-                            for key, value in self.params.items()} if self.params else template
-        return words[:1].upper() + words[1:] if self.capital else words
+        return _render(self.template, self.params, self.plural, self.number, self.context,
+                       self.capital, translator)
 
-    def __str__(self) -> str:
-        return self.render()
+    def changed(self, **fields: Any) -> Text:
+        """The same text with some of its fields changed (``params``, ``capital``...)."""
+        values = {"template": self.template, "params": self.params, "plural": self.plural,
+                  "number": self.number, "context": self.context, "capital": self.capital}
+        return Text(**{**values, **fields})
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return str(self) == other
-        if not isinstance(other, Text):
-            return NotImplemented
-        return (self.template, dict(self.params), self.plural, self.count, self.context,
-                self.capital) == (other.template, dict(other.params), other.plural, other.count,
-                                  other.context, other.capital)
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Text, (self.template, self.params, self.plural, self.number, self.context,
+                      self.capital)
 
-    def __hash__(self) -> int:
-        return hash(str(self))
+    def __repr__(self) -> str:
+        return f"Text({self.template!r}, {self.params!r})"
 
     @classmethod
-    def lines(cls, lines: Iterable[str | Text]) -> Text:
-        """A block of ``lines`` (each translated on its own), one under the other."""
+    def lines(cls, lines: Iterable[str]) -> Text:
+        """A block of ``lines`` (each translated on its own, if a ``Text``), one under the
+        other."""
         items = list(lines)
         return cls("\n".join(f"%({n})s" for n in range(len(items))),
                    {str(n): item for n, item in enumerate(items)})
+
+
+def _render(template: str, params: Mapping[str, Any], plural: str, number: str, context: str,
+            capital: bool, translator: Translator | None) -> str:
+    if plural and number in params:
+        count = int(params[number])
+        chosen = (translator.ngettext(template, plural, count) if translator
+                  else template if count == 1 else plural)
+    elif translator is None or not template:
+        chosen = template
+    elif context:
+        chosen = translator.pgettext(context, template)
+    else:
+        chosen = translator.gettext(template)
+    words = chosen % {key: _rendered(value, translator)
+                      for key, value in params.items()} if params else chosen
+    return words[:1].upper() + words[1:] if capital else words
 
 
 class Translator(Protocol):
@@ -121,7 +138,7 @@ def pgettext(context: str, message: str, params: Mapping[str, Any] | None = None
 
 def _rendered(value: Any, translator: Translator | None) -> Any:
     if isinstance(value, Text):
-        return value.render(translator)
+        return value.render(translator) if translator else str.__str__(value)
     if isinstance(value, (tuple, list)):
         return ", ".join(str(_rendered(item, translator)) for item in value)
     return value
@@ -133,15 +150,20 @@ class Phrasebook:
     translated where a person reads it: the stored data keeps its shape, and a match stored
     before a sentence was translatable reads in every language too.
 
-    ``Phrasebook(*sentences, parts=(...))``: each entry is a ``gettext_noop`` template (or a
-    ``Text`` made by ``ngettext``/``pgettext``, for its plural or context); ``parts`` are the
-    phrases that may fill a sentence's placeholder ("hit, wall destroyed"). ``read`` gives the
-    ``Text`` a sentence was made from (its values as the English had them), or the sentence
-    itself when it is none of the book's."""
+    ``Phrasebook(*sentences, parts=(...), names={...})``: each entry is a ``gettext_noop``
+    template (or a ``Text`` made by ``ngettext``/``pgettext``, for its plural or context);
+    ``parts`` are the phrases that may fill a sentence's placeholder ("hit, wall destroyed"),
+    alone or as a list joined with ", " (the more specific of two similar parts first);
+    ``names`` maps a word stored as a key ("armistice") to the sentence people read. ``read``
+    gives the ``Text`` a sentence was made from (its values as the English had them), or the
+    sentence itself when it is none of the book's."""
 
-    def __init__(self, *sentences: str | Text, parts: Iterable[str | Text] = ()) -> None:
+    def __init__(self, *sentences: str | Text, parts: Iterable[str | Text] = (),
+                 names: Mapping[str, str | Text] | None = None) -> None:
         self._sentences = [self._entry(s) for s in sentences]
         self._parts = [self._entry(p) for p in parts]
+        self._names = {key: value if isinstance(value, Text) else Text(value)
+                       for key, value in (names or {}).items()}
 
     @staticmethod
     def _entry(entry: str | Text) -> tuple[Text, list[re.Pattern[str]]]:
@@ -150,15 +172,29 @@ class Phrasebook:
         return text, [_pattern(form) for form in forms]
 
     def read(self, sentence: str) -> Text | str:
+        if sentence in self._names:
+            return self._names[sentence]
         return self._read(sentence, self._sentences) or sentence
 
     def _part(self, words: str) -> Any:
         """A placeholder's value: a phrase of the book, a list of them, or the words."""
-        if ", " in words:
-            items = [self._read(item, self._parts) for item in words.split(", ")]
-            if all(items):
-                return tuple(items)
-        return self._read(words, self._parts) or words
+        found = self._parts_of(words.split(", "))
+        if found is None:
+            return words
+        return found[0] if len(found) == 1 else tuple(found)
+
+    def _parts_of(self, items: list[str]) -> list[Text] | None:
+        """``items`` (a list split at each ", ") grouped into phrases of the book, the shortest
+        phrases first; None if they cannot all be read."""
+        if not items:
+            return []
+        for end in range(1, len(items) + 1):
+            first = self._read(", ".join(items[:end]), self._parts)
+            if first is not None:
+                rest = self._parts_of(items[end:])
+                if rest is not None:
+                    return [first, *rest]
+        return None
 
     def _read(self, words: str, book: list[tuple[Text, list[re.Pattern[str]]]]) -> Text | None:
         for text, patterns in book:
@@ -168,13 +204,13 @@ class Phrasebook:
                     continue
                 params: dict[str, Any] = {}
                 for key, value in found.groupdict().items():
-                    if key == text.count:
+                    if key == text.number:
                         params[key] = int(value) if value.lstrip("-").isdigit() else value
                     else:
                         params[key] = self._part(value)
-                if text.count and not isinstance(params.get(text.count), int):
+                if text.number and not isinstance(params.get(text.number), int):
                     continue
-                return Text(text.template, params, text.plural, text.count, text.context)
+                return text.changed(params=params)
         return None
 
 
@@ -216,8 +252,8 @@ class Problem:
 
     @property
     def message(self) -> str:
-        """The sentence in English."""
-        return str(self.text)
+        """The sentence in English (as a ``Text``)."""
+        return self.text
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
@@ -504,22 +540,21 @@ class Game:
     def format_text(self, state: State, seat: int, submission: Submission) -> str:
         raise NotImplementedError
 
-    def board_text(self, state: State, seat: int | None) -> str | Text:
+    def board_text(self, state: State, seat: int | None) -> str:
         """What ``view(state, seat)`` shows, as a monospace diagram for plain-text email (a
-        ``Text`` the portal translates, or English as it is)."""
+        ``Text`` the portal translates, or plain English)."""
         return ""
 
-    def round_report(self, events: list[dict[str, Any]], seat: int | None
-                     ) -> Sequence[str | Text]:
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
         """A resolved phase's events told in words for ``seat`` (None: a spectator), a line
-        each, for pages and emails: a ``Text`` the portal translates (or English as it is).
+        each, for pages and emails: a ``Text`` the portal translates (or plain English).
         The default: each event's own ``text`` (read back through the ``phrasebook``)."""
         return [self.phrasebook.read(e["text"]) for e in events
                 if isinstance(e, dict) and isinstance(e.get("text"), str)]
 
-    def text_help(self, state: State, seat: int) -> str | Text:
+    def text_help(self, state: State, seat: int) -> str:
         """A short description of the plain-text order grammar for the current phase (a
-        ``Text`` the portal translates, or English as it is)."""
+        ``Text`` the portal translates, or plain English)."""
         return ""
 
     def seat_name(self, seat: int) -> str:

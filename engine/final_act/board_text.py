@@ -23,7 +23,7 @@ from engine.base import Text, pgettext
 from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.legal import legal_actions
-from engine.final_act.report import PHRASEBOOK, round_story_text
+from engine.final_act.report import PHRASEBOOK, round_story
 from engine.final_act.view import view
 
 State = dict[str, Any]
@@ -107,9 +107,8 @@ def _unit_lines(seen: dict[str, Any]) -> list[Text]:
     return lines
 
 
-def board_words(state: State, seat: int | None) -> Text:
-    """What ``view(state, seat)`` shows, as a monospace diagram with a list of units (for the
-    portal to translate: ``board_text`` is the English)."""
+def board_text(state: State, seat: int | None) -> Text:
+    """What ``view(state, seat)`` shows, as a monospace diagram with a list of units."""
     seen = view(state, seat)
     breakthroughs = seen["breakthroughs"]
     parts: list[str | Text] = [
@@ -141,16 +140,11 @@ def board_words(state: State, seat: int | None) -> Text:
         parts += ["", Text(_("Your unused tokens: %(tokens)s"), {"tokens": names})]
     if seen["last_round"]:
         parts += ["", Text(_("Last round:"))]
-        parts += [_indented(line) for line in round_story_text(seen["last_round"], seat)]
+        parts += [_indented(line) for line in round_story(seen["last_round"], seat)]
     if seen.get("result"):
         parts += ["", Text(_("Result: %(reason)s"),
                            {"reason": PHRASEBOOK.read(seen["result"]["reason"])})]
     return Text.lines(parts)
-
-
-def board_text(state: State, seat: int | None) -> str:
-    """``board_words`` in English."""
-    return str(board_words(state, seat))
 
 
 SETUP_HELP = _("""\
@@ -182,9 +176,8 @@ def _moves_text(moves: list[dict[str, Any]]) -> str:
     return ", ".join(words)
 
 
-def help_words(state: State, seat: int) -> Text:
-    """The order grammar of the current phase, and the seat's units with their legal moves
-    (for the portal to translate: ``text_help`` is the English)."""
+def text_help(state: State, seat: int) -> Text:
+    """The order grammar of the current phase, and the seat's units with their legal moves."""
     if state["phase"] == "setup":
         legal = legal_actions(state, seat)
         return Text(_("%(help)s\n\nYour units: %(units)s\nThey may start on: %(squares)s"),
@@ -205,8 +198,3 @@ def help_words(state: State, seat: int) -> Text:
         lines.append(Text(_("Tokens you may play: %(tokens)s"),
                           {"tokens": ", ".join(t.replace("_", " ") for t in tokens)}))
     return Text.lines(lines)
-
-
-def text_help(state: State, seat: int) -> str:
-    """``help_words`` in English."""
-    return str(help_words(state, seat))

@@ -18,7 +18,6 @@ from engine.base import (
     RuleError,
     State,
     Submission,
-    Text,
 )
 from engine.base import gettext_noop as _
 from engine.final_act import board
@@ -227,17 +226,17 @@ class FinalAct(Game):
         return result
 
     # -- plain text for email ----------------------------------------------------------------
-    def board_text(self, state: State, seat: int | None) -> Text:
-        from engine.final_act.board_text import board_words
+    def board_text(self, state: State, seat: int | None) -> str:
+        from engine.final_act.board_text import board_text
 
-        return board_words(state, seat)
+        return board_text(state, seat)
 
-    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str | Text]:
-        from engine.final_act.report import round_story_text
+    def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
+        from engine.final_act.report import round_story
 
-        return round_story_text(events, seat)
+        return round_story(events, seat)
 
-    def text_help(self, state: State, seat: int) -> Text:
-        from engine.final_act.board_text import help_words
+    def text_help(self, state: State, seat: int) -> str:
+        from engine.final_act.board_text import text_help
 
-        return help_words(state, seat)
+        return text_help(state, seat)

@@ -18,7 +18,7 @@ line ("Round 4: Alpha lost 1A; Delta lost 1 and 2B."). Events are only read, nev
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import Phrasebook, Text, ngettext, pgettext
@@ -187,7 +187,7 @@ def _reword(reason: str, words: _Words) -> Any:
         units = tuple(words.unit(seats[m.group(1)], m.group(2)) for m in labels if m)
         return units[0] if len(units) == 1 else units
 
-    return replace(text, params={key: named(value) for key, value in text.params.items()})
+    return text.changed(params={key: named(value) for key, value in text.params.items()})
 
 
 def _movement(story: _UnitStory, words: _Words) -> tuple[Any, Any]:
@@ -363,7 +363,7 @@ def _other_sentence(event: Event, words: _Words) -> Text | str | None:
                               _("%(side)s wins the match. %(reason)s"), winner,
                               {"reason": reason})
         if isinstance(reason, Text):
-            return replace(reason, capital=True)
+            return reason.changed(capital=True)
         return _sentence(reason or "The match is over.")
     if kind == "setup":
         return _setup_sentence(event, words)
@@ -393,12 +393,12 @@ def _order(key: Key) -> tuple[int, int]:
     return seat, ALL_UNITS.index(name) if name in ALL_UNITS else len(ALL_UNITS)
 
 
-def round_story_text(events: list[Event], seat: int | None = None) -> list[Text | str]:
-    """The round report in sentences (see the module docstring), for the portal to translate;
-    ``seat`` is the reader."""
+def round_story(events: list[Event], seat: int | None = None) -> list[str]:
+    """The round report in sentences (see the module docstring), each a ``Text`` the portal
+    translates; ``seat`` is the reader."""
     words = _Words(seat)
     stories, others = _gather(events)
-    sentences: list[Text | str] = []
+    sentences: list[str] = []
     for key in sorted(stories, key=_order):
         sentence = _unit_sentence(key, stories[key], words)
         if sentence:
@@ -408,11 +408,6 @@ def round_story_text(events: list[Event], seat: int | None = None) -> list[Text 
         if found:
             sentences.append(found)
     return sentences
-
-
-def round_story(events: list[Event], seat: int | None = None) -> list[str]:
-    """The round report in English sentences."""
-    return [str(sentence) for sentence in round_story_text(events, seat)]
 
 
 def lost_units(events: list[Event]) -> dict[int, list[str]]:
@@ -429,7 +424,7 @@ def lost_units(events: list[Event]) -> dict[int, list[str]]:
     return {s: [name for seat, name in sorted(out, key=_order) if seat == s] for s in SEATS}
 
 
-def round_headline_text(events: list[Event], round_no: int | None = None) -> Text:
+def round_headline(events: list[Event], round_no: int | None = None) -> Text:
     """One line for the round: losses, breakthroughs and the result ("Round 4: ..." with
     ``round_no``; the setup reveal is "Both sides deployed.")."""
     if any(e["type"] == "setup" for e in events):
@@ -460,8 +455,3 @@ def round_headline_text(events: list[Event], round_no: int | None = None) -> Tex
         return Text(_("%(headline)s %(side)s wins."), {"headline": text,
                                                         "side": SEAT_NAMES[winner]})
     return Text(_("%(headline)s Draw."), {"headline": text})
-
-
-def round_headline(events: list[Event], round_no: int | None = None) -> str:
-    """``round_headline_text`` in English."""
-    return str(round_headline_text(events, round_no))

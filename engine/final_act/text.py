@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import Game, Problem, RuleError, State, Submission, Text, TextError, pgettext
@@ -109,7 +109,7 @@ class _LineError(Exception):
 
 def _what(what: str, unit: str = "") -> Text:
     """What part of an order a problem is about ("the minefield passage")."""
-    return replace(WHAT[what], params={"unit": unit}) if unit else WHAT[what]
+    return WHAT[what].changed(params={"unit": unit}) if unit else WHAT[what]
 
 
 # The parts of an order a problem names ("air strike needs a square").

@@ -222,7 +222,7 @@ class FinalStrategy(Game):
     def format_text(self, state: State, seat: int, submission: Submission) -> str:
         return text.format_text(submission)
 
-    def text_help(self, state: State, seat: int) -> Text:
+    def text_help(self, state: State, seat: int) -> str:
         return Text(text.HELP)
 
     def board_text(self, state: State, seat: int | None) -> str:

@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from engine.base import Problem, RuleError, State
+from engine.base import gettext_noop as _
 from engine.tank_game.maps import MAPS
 
 START_LIVES, START_AP, START_RANGE = 3, 1, 2
@@ -30,19 +31,20 @@ def start(seats: Any, options: dict[str, Any], seed: int) -> State:
     game_map = MAPS[options["map"]]
     spawns = game_map["spawns"]
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 100:
-        raise RuleError([Problem("seats", "Tank Game is played by 2 to 100 seats.")])
+        raise RuleError([Problem("seats", _("Tank Game is played by 2 to 100 seats."))])
     if seats > len(spawns):
         raise RuleError(
             [
                 Problem(
                     "seats",
-                    f"The {options['map']} map has {len(spawns)} spawns; "
-                    f"{seats} seats need a bigger map.",
+                    _("The %(map)s map has %(count)s spawns; %(seats)s seats need a bigger map."),
+                    {"map": options["map"], "count": len(spawns), "seats": seats},
                 )
             ]
         )
     problems = [
-        Problem(f"{key}.{seat}", f"There is no seat {seat} in a {seats}-seat match.")
+        Problem(f"{key}.{seat}", _("There is no seat %(seat)s in a %(seats)s-seat match."),
+                {"seat": seat, "seats": seats})
         for key in ("bounties", "names")
         for seat in options[key]
         if int(seat) > seats
