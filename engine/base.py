@@ -558,7 +558,7 @@ class Game:
         return ""
 
     def seat_name(self, seat: int) -> str:
-        return self.seat_names.get(seat, f"Seat {seat}")
+        return self.seat_names.get(seat) or Text(gettext_noop("Seat %(number)s"), {"number": seat})
 
     # -- continuous phases ------------------------------------------------------------------
     # A game with a continuous phase (every listed seat acts at any moment, each action applied

@@ -42,8 +42,8 @@ LIVE = ("ok", "damaged", "repairing")
 def bot_submission(state: State, seat: int, bot_name: str, rng: random.Random) -> Submission:
     """The sheet bot ``bot_name`` plays for ``seat`` in the current phase (validated)."""
     if bot_name not in BOTS:
-        raise RuleError([Problem("bot", _("Unknown bot %(bot_name)s; known: %(bots)s."),
-                                 {"bot_name": repr(bot_name), "bots": ', '.join(BOTS)})])
+        raise RuleError([Problem("bot", _("Unknown bot %(bot)s; known: %(bots)s."),
+                                 {"bot": repr(bot_name), "bots": ', '.join(BOTS)})])
     game = _game()
     legal = legal_actions(state, seat)
     phase = legal.get("phase")

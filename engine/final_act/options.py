@@ -48,8 +48,8 @@ def validate_options(options: Any) -> dict[str, Any]:
                 problems.append(
                     Problem(
                         f"advanced.{i}",
-                        _("Unknown advanced rule %(value)s; known: %(advanced_rules)s."),
-                        {"value": board.show(rule), "advanced_rules": ', '.join(ADVANCED_RULES)},
+                        _("Unknown advanced rule %(value)s; known: %(rules)s."),
+                        {"value": board.show(rule), "rules": ', '.join(ADVANCED_RULES)},
                     )
                 )
         result["advanced"] = [r for r in ADVANCED_RULES if r in advanced]
@@ -65,8 +65,8 @@ def validate_options(options: Any) -> dict[str, Any]:
             k = tokens.get("k", DEFAULT_K)
             if mode not in TOKEN_MODES:
                 problems.append(
-                    Problem("tokens.mode", _("Token mode must be one of %(token_modes)s."),
-                            {"token_modes": ', '.join(TOKEN_MODES)})
+                    Problem("tokens.mode", _("Token mode must be one of %(modes)s."),
+                            {"modes": ', '.join(TOKEN_MODES)})
                 )
             if not is_int(k) or not 1 <= k <= len(TOKENS):
                 problems.append(
@@ -87,8 +87,8 @@ def validate_options(options: Any) -> dict[str, Any]:
         problems.append(
             Problem(
                 "round_limit",
-                _("The round limit must be a whole number from 1 to %(max_round_limit)s."),
-                {"max_round_limit": MAX_ROUND_LIMIT},
+                _("The round limit must be a whole number from 1 to %(most)s."),
+                {"most": MAX_ROUND_LIMIT},
             )
         )
     else:

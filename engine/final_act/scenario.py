@@ -152,9 +152,9 @@ def validate_scenario(
             ok = False
         max_hits = 2 if name in names and kind_of(name) == "tank" else 1
         if not is_int(hits) or not 0 <= hits <= max_hits:
-            problems.append(Problem(f"{up}.hits", _("Hits must be 0 to %(max_hits)s for this "
+            problems.append(Problem(f"{up}.hits", _("Hits must be 0 to %(most)s for this "
                                                     "unit."),
-                                    {"max_hits": max_hits}))
+                                    {"most": max_hits}))
             ok = False
         out = ok and hits == max_hits
         at = unit.get("at")
@@ -175,8 +175,8 @@ def validate_scenario(
         assert isinstance(seat, int) and isinstance(name, str)
         if (seat, name) in seen:
             problems.append(
-                Problem(f"{up}.name", _("%(seat_names)s %(name)s is listed twice."),
-                        {"seat_names": board.SEAT_NAMES[seat], "name": name})
+                Problem(f"{up}.name", _("%(side)s %(name)s is listed twice."),
+                        {"side": board.SEAT_NAMES[seat], "name": name})
             )
             continue
         seen.add((seat, name))

@@ -311,8 +311,8 @@ def read_sheet(phase: str, text: Any) -> Submission:
     orders = _order_lines(text)
     if len(orders) > MAX_ORDER_LINES:
         raise TextError(
-            [Problem("text", _("%(count)s order lines; a sheet has at most %(max_order_lines)s"),
-                     {"count": len(orders), "max_order_lines": MAX_ORDER_LINES})]
+            [Problem("text", _("%(count)s order lines; a sheet has at most %(most)s"),
+                     {"count": len(orders), "most": MAX_ORDER_LINES})]
         )
     sheet = _Sheet()
     read_line = _read_setup_line if phase == "setup" else _read_orders_line

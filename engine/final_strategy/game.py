@@ -19,6 +19,7 @@ from engine.base import (
     State,
     Submission,
     Text,
+    pgettext,
     rng_for,
 )
 from engine.base import gettext_noop as _
@@ -73,7 +74,8 @@ class FinalStrategy(Game):
     name = "Final Strategy"
     min_seats = 2
     max_seats = 4
-    seat_names = {1: "Red", 2: "Blue", 3: "Green", 4: "Yellow"}
+    seat_names = {1: pgettext("seat", "Red"), 2: pgettext("seat", "Blue"),
+                  3: pgettext("seat", "Green"), 4: pgettext("seat", "Yellow")}
     bots = bots.BOTS
 
     # -- options and setup -------------------------------------------------------------

@@ -20,6 +20,7 @@ from engine.base import (
     Submission,
     Text,
     TextError,
+    pgettext,
 )
 from engine.base import gettext_noop as _
 from engine.panzer_squadron import board_text, legal, options, rules, text
@@ -33,7 +34,7 @@ class PanzerSquadron(Game):
     name = "Panzer Squadron"
     min_seats = 2
     max_seats = 2
-    seat_names = {1: "South", 2: "North"}
+    seat_names = {1: pgettext("seat", "South"), 2: pgettext("seat", "North")}
     bots = ("random", "greedy")
 
     # -- options and setup -------------------------------------------------------------

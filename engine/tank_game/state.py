@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.base import Problem, RuleError, State
+from engine.base import Problem, RuleError, State, Text
 from engine.base import gettext_noop as _
+from engine.tank_game import words
 from engine.tank_game.maps import MAPS
 
 START_LIVES, START_AP, START_RANGE = 3, 1, 2
@@ -104,7 +105,9 @@ def clone(state: State) -> State:
 
 
 def name(state: State, seat: int | str) -> str:
-    return str(state["options"]["names"].get(str(seat), f"Seat {seat}"))
+    """The seat's tank as the logbook names it: its name in the options, else "Seat 4"."""
+    named = state["options"]["names"].get(str(seat))
+    return str(named) if named else Text(words.SEAT, {"number": seat})
 
 
 def tank(state: State, seat: int | str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.base import Phrasebook, pgettext
 from engine.base import gettext_noop as _
 
+SEAT = _("Seat %(number)s")  # a tank without a name
 # A tank's actions.
 MOVED = _("%(who)s — Moved to %(square)s")
 GAVE = _("%(who)s — Gave %(gold)s Gold to %(name)s")
@@ -58,7 +59,8 @@ NO_TANK_LEFT = _("No tank is left")
 PHRASEBOOK = Phrasebook(
     MOVED, GAVE, BOUGHT_AP, UPGRADED, SHOT, DESTROYED, KILLED, OPENED_WITH, OPENED,
     OPENED_BALLOT, VOTED, DECREE, BALLOT_CLOSED, ARMISTICE, LAST_MAN, NO_TANK_LEFT,
-    parts=[HIT_WALL, WALL_DOWN_MINE, WALL_DOWN, HIT_DEAD_TANK, TANK_DOWN, HIT, MISS, LOOT_BOUNTY,
+    parts=[SEAT, HIT_WALL, WALL_DOWN_MINE, WALL_DOWN, HIT_DEAD_TANK, TANK_DOWN, HIT, MISS,
+           LOOT_BOUNTY,
            LOOT, GAMEDAY_ON, GAMEDAY, AP_FOR_ALL, MINES_PAID, COFFER, ARMISTICE_COUNT,
            STIMULUS_TO, BOUNTY_ON, GRANT_LIFE_TO, STIMULUS, BOUNTY, GRANT_LIFE],
     # A result's reason is stored as a key.

@@ -20,7 +20,7 @@ import engine
 from engine.final_act import board
 from engine.final_act.board_text import ORDERS_HELP, SETUP_HELP
 from engine.final_act.options import default_options
-from engine.final_act.report import round_story_text
+from engine.final_act.report import round_story
 from games.final_act.board import render_board
 from games.words import say
 
@@ -73,7 +73,7 @@ def _draw(key: str, caption: str, state: State, marks: dict[str, list[str]] | No
     view = engine.get(SLUG).view(state, None)
     svg = render_board(view, seat=None, last_round=events is not None,
                        board_id=f"fa-rules-{key}", caption=caption, marks=marks)
-    story = tuple(round_story_text(events)) if events is not None else ()
+    story = tuple(round_story(events)) if events is not None else ()
     return Diagram(key, caption, state, svg, dict(marks or {}), story)
 
 

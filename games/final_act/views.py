@@ -135,7 +135,7 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
         events = phase.events or []
         view = game.view(state_after, seat)
         return {
-            "headline": say(report.round_headline_text(events)) if phase.name != "setup" else "",
+            "headline": say(report.round_headline(events)) if phase.name != "setup" else "",
             "story": [say(line) for line in game.round_report(events, seat)],
             "board": render_board(view, seat=seat, last_round=phase.name != "setup",
                                   board_id=REPORT_BOARD, caption=f"{title}: what happened."),

@@ -15,18 +15,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
 from engine import Game
+from engine.tank_game import view as tank_view
 from games import selectors
 from games.models import Action, Match
 from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, actions_apply, match_replay
 from games.services.continuous import LOGBOOK_PAGE, logbook_window
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
-from games.words import problem_message
+from games.words import problem_message, stored
 
 CELL = 32  # SVG pixels per square
 ACTION_FIELDS = {"type": str, "to": str, "at": str, "decree": str, "gold": int, "seat": int,
@@ -314,7 +315,7 @@ def logbook_rows(game: Game, rows: list[dict[str, Any]], seat: int | None) -> li
     out = []
     for row in rows:
         entries = [game.public_entry(e, seat) for e in row["events"] if isinstance(e, dict)]
-        texts = [str(e.get("text", "")) for e in entries]
+        texts = [stored(game, e.get("text", "")) for e in entries]
         if not texts:
             texts = [f"{row['kind']} (no effect after a strike-out)"]
         out.append({key: row[key] for key in ("seq", "kind", "seat", "at", "struck",
@@ -402,8 +403,16 @@ def logbook_text(request: HttpRequest, match_id: int) -> HttpResponse | Streamin
     state = match.state
     rows = (Action.objects.filter(match=match, struck=False).order_by("seq")
             .values_list("events", flat=True).iterator(chunk_size=1000))
-    lines = (game.log_text(state, seat, [e for e in events if isinstance(e, dict)])
-             for events in rows)
+    language = translation.get_language()  # the rows are read after the view has returned
+
+    def said(events: list[Any]) -> str:
+        """One row's entries as the reader may see them, in the reader's language."""
+        entries = (game.public_entry(e, seat) for e in events if isinstance(e, dict))
+        with translation.override(language):
+            return "".join(tank_view.log_line(state["options"], dict(
+                entry, text=stored(game, entry.get("text", "")))) + "\n" for entry in entries)
+
+    lines = (said(events) for events in rows)
     response = StreamingHttpResponse(lines, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="match-{match.pk}-logbook.txt"'
     return response
