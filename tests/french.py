@@ -65,7 +65,10 @@ def english_in(html_or_text: str) -> list[str]:
     found = []
     for sentence in SENTENCES.split(visible_text(html_or_text)):
         sentence = " ".join(sentence.split())
-        words = {w.lower() for w in WORD.findall(sentence)}
+        # A word in capitals amid lower case is a term of the game ("AT unit") or a code.
+        shouting = sentence.isupper()
+        words = {w.lower() for w in WORD.findall(sentence)
+                 if shouting or not (w.isupper() and len(w) > 1)}
         if words & ENGLISH_WORDS and sentence not in found:
             found.append(sentence[:160])
     return found

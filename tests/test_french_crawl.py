@@ -224,6 +224,7 @@ def test_the_detector_finds_english_and_leaves_french_alone():
               'Voir https://example.test/the/ ou alice@example.test')
     assert english_in(hidden) == []
     assert english_in("Subject line\nVotre tour.\nThe board is below.") == ["The board is below."]
+    assert english_in("Unité AT 1 : en e4.\nHOW TO ORDER BY EMAIL") == ["HOW TO ORDER BY EMAIL"]
 
 
 def test_the_catalogue_holds_every_word_the_engine_marks():
