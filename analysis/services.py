@@ -17,6 +17,7 @@ from analysis.models import Analysis
 from engine import Game, PhaseKind, RuleError, rng_for
 from games import selectors
 from games.models import Match, Phase
+from games.words import problem_line
 
 # A tree holds at most this many positions (each one a whole state).
 MAX_NODES = 300
@@ -152,7 +153,7 @@ def seat_submission(game: Game, state: Any, seat: int, text: str) -> Any:
 
 def _problems(game: Game, seat: int, error: RuleError) -> list[str]:
     name = game.seat_name(seat)
-    return [f"{name}: {p.path + ': ' if p.path else ''}{p.message}" for p in error.problems]
+    return [f"{name}: {problem_line(p)}" for p in error.problems]
 
 
 def _moves_text(game: Game, state: Any, moves: dict[int, Any]) -> dict[str, str]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 JSON = Any
 State = dict[str, Any]
@@ -29,15 +30,243 @@ class PhaseKind(StrEnum):
     CONTINUOUS = "continuous"  # any listed seat may act any time; window closes at a tick
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with an input: where (a dotted field path) and why (a sentence)."""
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation; the portal translates it where a person reads it (the
+    engine has no locale)."""
+    return message
 
+
+class Text(str):
+    """Words for people: the English string itself, carrying what the portal needs to
+    translate it where a person reads it.
+
+    ``template`` is marked with ``gettext_noop`` (so ``makemessages`` finds it) and holds
+    ``%(name)s`` placeholders; ``params`` their values: plain values (numbers, and game terms
+    such as unit names and squares, which read the same in every language), other ``Text``
+    (translated in turn) or tuples of either (read as a list, joined with ", "). A ``Text``
+    made by ``ngettext`` has a ``plural`` template, chosen by the number in ``params[number]``;
+    one made by ``pgettext`` a ``context`` telling apart two senses of the same English. With
+    ``capital``, the first letter is a capital whatever word comes first (a sentence that
+    starts with a placeholder).
+
+    As a string a ``Text`` is its English (compare it, print it, store it in an event: the
+    English is what is kept); ``render`` takes the portal's translation functions. Any string
+    operation gives a plain English string back.
+    """
+
+    template: str
+    params: Mapping[str, Any]
+    plural: str
+    number: str
+    context: str
+    capital: bool
+
+    def __new__(cls, template: str, params: Mapping[str, Any] | None = None, plural: str = "",
+                number: str = "", context: str = "", capital: bool = False) -> Text:
+        params = dict(params or {})
+        text = super().__new__(cls, _render(template, params, plural, number, context, capital,
+                                            None))
+        text.template, text.params, text.plural = template, params, plural
+        text.number, text.context, text.capital = number, context, capital
+        return text
+
+    def render(self, translator: Translator | None = None) -> str:
+        """The words in ``translator``'s language (English without one)."""
+        return _render(self.template, self.params, self.plural, self.number, self.context,
+                       self.capital, translator)
+
+    def changed(self, **fields: Any) -> Text:
+        """The same text with some of its fields changed (``params``, ``capital``...)."""
+        values = {"template": self.template, "params": self.params, "plural": self.plural,
+                  "number": self.number, "context": self.context, "capital": self.capital}
+        return Text(**{**values, **fields})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Text, (self.template, self.params, self.plural, self.number, self.context,
+                      self.capital)
+
+    def __repr__(self) -> str:
+        return f"Text({self.template!r}, {self.params!r})"
+
+    @classmethod
+    def lines(cls, lines: Iterable[str]) -> Text:
+        """A block of ``lines`` (each translated on its own, if a ``Text``), one under the
+        other."""
+        items = list(lines)
+        return cls("\n".join(f"%({n})s" for n in range(len(items))),
+                   {str(n): item for n, item in enumerate(items)})
+
+
+def _render(template: str, params: Mapping[str, Any], plural: str, number: str, context: str,
+            capital: bool, translator: Translator | None) -> str:
+    if plural and number in params:
+        count = int(params[number])
+        chosen = (translator.ngettext(template, plural, count) if translator
+                  else template if count == 1 else plural)
+    elif translator is None or not template:
+        chosen = template
+    elif context:
+        chosen = translator.pgettext(context, template)
+    else:
+        chosen = translator.gettext(template)
+    words = chosen % {key: _rendered(value, translator)
+                      for key, value in params.items()} if params else chosen
+    return words[:1].upper() + words[1:] if capital else words
+
+
+class Translator(Protocol):
+    """What ``Text.render`` needs from the portal (Django's translation module is one)."""
+
+    def gettext(self, message: str) -> str: ...
+    def ngettext(self, singular: str, plural: str, number: int) -> str: ...
+    def pgettext(self, context: str, message: str) -> str: ...
+
+
+# ``ngettext`` and ``pgettext`` are named after gettext's functions so that ``makemessages``
+# extracts their texts (both forms as one entry; with the context); like ``gettext_noop`` they
+# translate nothing (the engine has no locale): the portal does, for the reader's language.
+
+def ngettext(singular: str, plural: str, count: str, params: Mapping[str, Any]) -> Text:
+    """A text with a singular and a plural form, the number in ``params[count]``."""
+    return Text(singular, params, plural, count)
+
+
+def pgettext(context: str, message: str, params: Mapping[str, Any] | None = None) -> Text:
+    """A text whose English is used in more than one sense, told apart by ``context``."""
+    return Text(message, dict(params or {}), context=context)
+
+
+def _rendered(value: Any, translator: Translator | None) -> Any:
+    if isinstance(value, Text):
+        return value.render(translator) if translator else str.__str__(value)
+    if isinstance(value, (tuple, list)):
+        return ", ".join(str(_rendered(item, translator)) for item in value)
+    return value
+
+
+class Phrasebook:
+    """The sentences a game writes in English into its state or events (a result's reason, a
+    logbook line), as templates, so that such a sentence can be read back as a ``Text`` and
+    translated where a person reads it: the stored data keeps its shape, and a match stored
+    before a sentence was translatable reads in every language too.
+
+    ``Phrasebook(*sentences, parts=(...), names={...})``: each entry is a ``gettext_noop``
+    template (or a ``Text`` made by ``ngettext``/``pgettext``, for its plural or context);
+    ``parts`` are the phrases that may fill a sentence's placeholder ("hit, wall destroyed"),
+    alone or as a list joined with ", " (the more specific of two similar parts first);
+    ``names`` maps a word stored as a key ("armistice") to the sentence people read. ``read``
+    gives the ``Text`` a sentence was made from (its values as the English had them), or the
+    sentence itself when it is none of the book's."""
+
+    def __init__(self, *sentences: str | Text, parts: Iterable[str | Text] = (),
+                 names: Mapping[str, str | Text] | None = None) -> None:
+        self._sentences = [self._entry(s) for s in sentences]
+        self._parts = [self._entry(p) for p in parts]
+        self._names = {key: value if isinstance(value, Text) else Text(value)
+                       for key, value in (names or {}).items()}
+
+    @staticmethod
+    def _entry(entry: str | Text) -> tuple[Text, list[re.Pattern[str]]]:
+        text = entry if isinstance(entry, Text) else Text(entry)
+        forms = [text.template] + ([text.plural] if text.plural else [])
+        return text, [_pattern(form) for form in forms]
+
+    def read(self, sentence: str) -> Text | str:
+        if sentence in self._names:
+            return self._names[sentence]
+        return self._read(sentence, self._sentences) or sentence
+
+    def _part(self, words: str) -> Any:
+        """A placeholder's value: a phrase of the book, a list of them, or the words."""
+        found = self._parts_of(words.split(", "))
+        if found is None:
+            return words
+        return found[0] if len(found) == 1 else tuple(found)
+
+    def _parts_of(self, items: list[str]) -> list[Text] | None:
+        """``items`` (a list split at each ", ") grouped into phrases of the book, the shortest
+        phrases first; None if they cannot all be read."""
+        if not items:
+            return []
+        for end in range(1, len(items) + 1):
+            first = self._read(", ".join(items[:end]), self._parts)
+            if first is not None:
+                rest = self._parts_of(items[end:])
+                if rest is not None:
+                    return [first, *rest]
+        return None
+
+    def _read(self, words: str, book: list[tuple[Text, list[re.Pattern[str]]]]) -> Text | None:
+        for text, patterns in book:
+            for pattern in patterns:
+                found = pattern.fullmatch(words)
+                if found is None:
+                    continue
+                params: dict[str, Any] = {}
+                for key, value in found.groupdict().items():
+                    if key == text.number:
+                        params[key] = int(value) if value.lstrip("-").isdigit() else value
+                    else:
+                        params[key] = self._part(value)
+                if text.number and not isinstance(params.get(text.number), int):
+                    continue
+                return text.changed(params=params)
+        return None
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """A template as a regular expression matching its English (a placeholder: any words)."""
+    out, seen = [], set()
+    for i, piece in enumerate(re.split(r"%\((\w+)\)s", template)):
+        if i % 2:
+            out.append(f"(?P={piece})" if piece in seen else f"(?P<{piece}>.+?)")
+            seen.add(piece)
+        else:
+            out.append(re.escape(piece.replace("%%", "%")))
+    return re.compile("".join(out), re.S)
+
+
+class Problem:
+    """One thing wrong with an input: where (a dotted field path) and why (a sentence).
+
+    ``Problem(path, message, params)``: ``message`` is an English sentence marked with
+    ``gettext_noop``, with ``%(name)s`` placeholders filled from ``params`` (or a ``Text``).
+    ``message`` reads back the English sentence; ``text`` is what the portal translates.
+    """
+
+    __slots__ = ("path", "text")
     path: str
-    message: str
+    text: Text
+
+    def __init__(self, path: str, message: str | Text,
+                 params: Mapping[str, Any] | None = None) -> None:
+        text = message if isinstance(message, Text) else Text(message, dict(params or {}))
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "text", text)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Problem cannot be changed")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Problem, (self.path, self.text)
+
+    @property
+    def message(self) -> str:
+        """The sentence in English (as a ``Text``)."""
+        return self.text
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
+
+    def __repr__(self) -> str:
+        return f"Problem({self.path!r}, {self.message!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Problem) and (self.path, self.message) == (other.path,
+                                                                            other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.message))
 
     def as_dict(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}
@@ -46,8 +275,8 @@ class Problem:
 class RuleError(ValueError):
     """A rejected input. Carries every problem found, never just the first."""
 
-    def __init__(self, problems: Iterable[Problem] | str, path: str = "") -> None:
-        if isinstance(problems, str):
+    def __init__(self, problems: Iterable[Problem] | str | Text, path: str = "") -> None:
+        if isinstance(problems, (str, Text)):
             problems = [Problem(path, problems)]
         self.problems: tuple[Problem, ...] = tuple(problems)
         if not self.problems:
@@ -64,12 +293,6 @@ class OptionsError(RuleError):
 
 class TextError(RuleError):
     """A plain-text order sheet could not be read; each problem's path names the line."""
-
-
-def gettext_noop(message: str) -> str:
-    """Mark ``message`` for translation; the portal translates it where a person reads it (the
-    engine has no locale)."""
-    return message
 
 
 class OptionKind(StrEnum):
@@ -216,6 +439,9 @@ class Game:
     max_seats: int = 2
     seat_names: Mapping[int, str] = {}
     bots: tuple[str, ...] = ()
+    # The English sentences the game stores in its state and events (a result's reason, a
+    # logbook line), which the portal reads back to translate them.
+    phrasebook: Phrasebook = Phrasebook()
 
     # -- options and setup -------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -339,20 +565,24 @@ class Game:
         raise NotImplementedError
 
     def board_text(self, state: State, seat: int | None) -> str:
-        """What ``view(state, seat)`` shows, as a monospace diagram for plain-text email."""
+        """What ``view(state, seat)`` shows, as a monospace diagram for plain-text email (a
+        ``Text`` the portal translates, or plain English)."""
         return ""
 
     def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
         """A resolved phase's events told in words for ``seat`` (None: a spectator), a line
-        each, for pages and emails. The default: each event's own ``text``."""
-        return [e["text"] for e in events if isinstance(e, dict) and isinstance(e.get("text"), str)]
+        each, for pages and emails: a ``Text`` the portal translates (or plain English).
+        The default: each event's own ``text`` (read back through the ``phrasebook``)."""
+        return [self.phrasebook.read(e["text"]) for e in events
+                if isinstance(e, dict) and isinstance(e.get("text"), str)]
 
     def text_help(self, state: State, seat: int) -> str:
-        """A short description of the plain-text order grammar for the current phase."""
+        """A short description of the plain-text order grammar for the current phase (a
+        ``Text`` the portal translates, or plain English)."""
         return ""
 
     def seat_name(self, seat: int) -> str:
-        return self.seat_names.get(seat, f"Seat {seat}")
+        return self.seat_names.get(seat) or Text(gettext_noop("Seat %(number)s"), {"number": seat})
 
     # -- continuous phases ------------------------------------------------------------------
     # A game with a continuous phase (every listed seat acts at any moment, each action applied

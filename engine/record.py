@@ -26,7 +26,8 @@ from datetime import datetime
 from typing import Any
 
 from engine import get, rng_for
-from engine.base import Outcome, PhaseKind, Result, RuleError
+from engine.base import Outcome, PhaseKind, Phrasebook, Result, RuleError, Text
+from engine.base import gettext_noop as _
 
 RECORD_KIND = "tank-games-match-record"
 RECORD_VERSION = 1
@@ -82,15 +83,22 @@ def result_as_json(result: Result) -> dict[str, Any]:
     }
 
 
+# The reasons the lifecycle gives a result (see ``Phrasebook``): read back for translation.
+FORFEITED = _("%(seats)s forfeited after missing too many deadlines in a row")
+SEAT = _("seat %(number)s")
+NOBODY = _("Nobody has anything left to do.")
+PHRASEBOOK = Phrasebook(FORFEITED, NOBODY, parts=[SEAT])
+
+
 def forfeit_result(seats: list[int], forfeits: list[int]) -> dict[str, Any]:
     """The result of a match that ``forfeits`` lost by missing deadlines (the others win)."""
     others = [n for n in sorted(seats) if n not in forfeits]
-    names = ", ".join(f"seat {n}" for n in sorted(forfeits))
+    names = tuple(Text(SEAT, {"number": n}) for n in sorted(forfeits))
     ranking = [others, sorted(forfeits)] if others else [sorted(forfeits)]
     return {
         "ranking": ranking,
         "scores": {str(n): (0 if n in forfeits else 1) for n in sorted(seats)},
-        "reason": f"{names} forfeited after missing too many deadlines in a row",
+        "reason": str(Text(FORFEITED, {"seats": names})),
         "winners": others,
         "is_draw": not others,
     }
@@ -115,7 +123,7 @@ def agreed_draw_result(seats: list[int], standing: list[int]) -> dict[str, Any]:
 
 def nobody_result() -> dict[str, Any]:
     """The result of a match in which nobody had anything left to do."""
-    return {"ranking": [], "scores": {}, "reason": "Nobody has anything left to do.",
+    return {"ranking": [], "scores": {}, "reason": str(Text(NOBODY)),
             "winners": [], "is_draw": False}
 
 

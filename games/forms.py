@@ -13,6 +13,7 @@ import engine
 from engine import Option, option_applies
 from games import option_fields, plugins
 from games.models import Match
+from games.words import problem_line, problem_message
 
 # More seat pickers than this make the form unusable: further seats are open seats, filled
 # through the invite link.
@@ -394,11 +395,12 @@ class MatchCreateForm(forms.Form):
                 self.option_names.values(), problem.path)
             name = option_fields.field_name(option) if option is not None else None
             if name in self.fields:
-                self.add_error(name, problem.message)
+                self.add_error(name, problem_message(problem))
             elif self.options_as_json() or not problem.path:
-                self.add_error("options" if self.options_as_json() else None, str(problem))
+                self.add_error("options" if self.options_as_json() else None,
+                               problem_line(problem))
             else:
-                self.add_error(None, str(problem))
+                self.add_error(None, problem_line(problem))
 
 
 def seat_label(game: Any, number: int) -> str:

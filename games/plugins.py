@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from engine import Game, Option, Problem
+from games.words import problem_message, say
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -181,11 +182,11 @@ class GamePlugin:
     # -- e-mail parts (and the same text on pages) ----------------------------------------
     def board_text(self, state: Any, seat: int | None) -> str:
         """The board as a monospace diagram for plain-text e-mail."""
-        return self.game.board_text(state, seat)
+        return say(self.game.board_text(state, seat))
 
     def orders_help(self, state: Any, seat: int) -> str:
         """How to write orders (or actions) in a reply, for the current phase."""
-        return self.game.text_help(state, seat)
+        return say(self.game.text_help(state, seat))
 
     def orders_hint(self, state: Any, seat: int) -> str:
         """One line saying what the text grammar looks like (an example or two), shown above
@@ -195,8 +196,9 @@ class GamePlugin:
 
     def round_report(self, events: list[dict[str, Any]], seat: int | None) -> list[str]:
         """A resolved phase told in words for ``seat``, a line each (the engine's report, else
-        every event as a line)."""
-        return self.game.round_report(events, seat) or [event_text(e) for e in events]
+        every event as a line), in the reader's language."""
+        return [say(line) for line in self.game.round_report(events, seat)] or \
+            [event_text(e) for e in events]
 
     def your_move_context(self, match: Match, seat: Seat, state: Any) -> dict[str, Any]:
         """Extra context for the "your move" mails (phase opened, reminder, gameday opened),
@@ -258,9 +260,10 @@ class GamePlugin:
         for problem in problems:
             where = problem.path or ""
             if where.startswith("line "):
-                out.append(f"{where.capitalize()}: {problem.message}")
+                out.append(_("Line %(number)s: %(problem)s") % {
+                    "number": where[len("line "):], "problem": problem_message(problem)})
             else:
-                out.append(f"{where or 'The sheet'}: {problem.message}")
+                out.append(f"{where or _('The sheet')}: {problem_message(problem)}")
         return out
 
 

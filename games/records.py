@@ -28,6 +28,7 @@ from games import plugins
 from games.models import Action, Match, MatchVote, Phase, Seat
 from games.services.common import removed_seats
 from games.services.errors import ServiceError
+from games.words import stored
 
 CONTINUOUS = engine.PhaseKind.CONTINUOUS.value
 
@@ -197,7 +198,7 @@ def record_text(match: Match, record: dict[str, Any]) -> str:
             lines += ["  " + line for line in plugin.round_report(phase["events"], None)]
         lines.append("")
     result = record["result"] or {}
-    lines.append(_("Result: %(reason)s") % {"reason": result.get("reason", "")})
+    lines.append(_("Result: %(reason)s") % {"reason": stored(game, result.get("reason", ""))})
     if record["end"].get("by") == END_DRAW:
         lines.append(_("Drawn by agreement of the players still in the match."))
     dice = record["dice"]

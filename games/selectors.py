@@ -27,6 +27,7 @@ from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.prepared import Prepared, run_together
 from games.services.timing import seat_clocks
+from games.words import say
 
 
 def _game(match: Match) -> engine.Game | None:
@@ -538,7 +539,7 @@ def match_seat_prompt(match: Match, user: AbstractBaseUser | None) -> dict[str, 
         "phase": prompt.phase,
         "required": prompt.required,
         "deadline": match.deadline,
-        "text_help": game.text_help(match.state, seat.number),
+        "text_help": say(game.text_help(match.state, seat.number)),
         "legal_actions": legal,
         # What the seat plays if it misses the deadline (a valid sheet to start from).
         "default_sheet": default,

@@ -15,6 +15,7 @@ from competitions.models import Entry, Pairing, Tournament
 from competitions.views.clubs import _club_or_404
 from competitions.views.common import done, refuse
 from games.services import ServiceError
+from games.words import problem_line
 
 
 def _tournament_or_404(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -49,7 +50,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, error.message)
             for problem in error.problems:
-                form.add_error(None, str(problem))
+                form.add_error(None, problem_line(problem))
             status = 403 if error.code == "not_allowed" else 400
             return render(request, "competitions/tournament_form.html", context, status=status)
         return done(request, _url(tournament))

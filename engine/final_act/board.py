@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
+
 SIZE = 12
 FILES = "abcdefghijkl"
 SQUARES = range(SIZE * SIZE)
@@ -133,14 +136,14 @@ def direction_of(vector: tuple[int, int]) -> str | None:
     return None
 
 
-def show(value: Any, limit: int = 24) -> str:
+def show(value: Any, limit: int = 24) -> str | Text:
     """A short, safe rendering of any input value for an error message."""
     if isinstance(value, str | int | float | bool) or value is None:
         text = repr(value)
         return text if len(text) <= limit else text[: limit - 3] + "..."
-    return f"a {type(value).__name__}"
+    return Text(_("a %(type)s"), {"type": type(value).__name__})
 
 
 def key_text(key: Any, limit: int = 30) -> str:
     """A mapping key as it goes into an error path."""
-    return key[:limit] if isinstance(key, str) else show(key, limit)
+    return key[:limit] if isinstance(key, str) else str(show(key, limit))

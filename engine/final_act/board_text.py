@@ -19,8 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import Text, pgettext
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.legal import legal_actions
+from engine.final_act.report import PHRASEBOOK, round_story
 from engine.final_act.view import view
 
 State = dict[str, Any]
@@ -63,68 +66,103 @@ def diagram(seen: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _unit_lines(seen: dict[str, Any]) -> list[str]:
+# A unit's status as the unit list shows it.
+STATUS = {
+    "ok": pgettext("unit status", "ok"),
+    "damaged": pgettext("unit status", "damaged"),
+    "out": pgettext("unit status", "out"),
+    "wreck": pgettext("unit status", "wreck"),
+    "broke_through": pgettext("unit status", "broke through"),
+    "repairing": pgettext("unit status", "repairing"),
+}
+HEADINGS = {
+    "setup": _("Round %(round)s of %(limit)s (setup phase). Breakthroughs: Alpha %(alpha)s, "
+               "Delta %(delta)s."),
+    "orders": _("Round %(round)s of %(limit)s (orders phase). Breakthroughs: Alpha %(alpha)s, "
+                "Delta %(delta)s."),
+    "over": _("Round %(round)s of %(limit)s (over phase). Breakthroughs: Alpha %(alpha)s, "
+              "Delta %(delta)s."),
+}
+
+
+def _indented(line: str | Text, depth: int = 2) -> Text:
+    return Text(" " * depth + "%(line)s", {"line": line})
+
+
+def _unit_lines(seen: dict[str, Any]) -> list[Text]:
     lines = []
     for unit in seen["units"]:
-        side = board.SEAT_NAMES[unit["seat"]]
-        where = f"at {unit['at']} facing {unit['facing']}" if unit["at"] else "off the board"
-        hits = f", {unit['hits']} hit(s)" if unit["hits"] else ""
-        lines.append(f"  {side} {unit['name']}: {where}{hits}, {unit['status'].replace('_', ' ')}")
+        values = {"unit": f"{board.SEAT_NAMES[unit['seat']]} {unit['name']}",
+                  "square": unit["at"], "facing": unit["facing"], "hits": unit["hits"],
+                  "status": STATUS.get(unit["status"], unit["status"].replace("_", " "))}
+        if not unit["at"]:
+            line = (Text(_("%(unit)s: off the board, %(hits)s hit(s), %(status)s"), values)
+                    if unit["hits"] else Text(_("%(unit)s: off the board, %(status)s"), values))
+        elif unit["hits"]:
+            line = Text(_("%(unit)s: at %(square)s facing %(facing)s, %(hits)s hit(s), "
+                          "%(status)s"), values)
+        else:
+            line = Text(_("%(unit)s: at %(square)s facing %(facing)s, %(status)s"), values)
+        lines.append(_indented(line))
     return lines
 
 
-def board_text(state: State, seat: int | None) -> str:
+def board_text(state: State, seat: int | None) -> Text:
     """What ``view(state, seat)`` shows, as a monospace diagram with a list of units."""
     seen = view(state, seat)
     breakthroughs = seen["breakthroughs"]
-    parts = [
-        f"Round {seen['round']} of {seen['round_limit']} ({seen['phase']} phase). "
-        f"Breakthroughs: Alpha {breakthroughs['1']}, Delta {breakthroughs['2']}.",
+    parts: list[str | Text] = [
+        Text(HEADINGS.get(seen["phase"], HEADINGS["over"]),
+             {"round": seen["round"], "limit": seen["round_limit"],
+              "alpha": breakthroughs["1"], "delta": breakthroughs["2"]}),
         "",
         diagram(seen),
         "",
-        "Key: Alpha in CAPITALS, Delta in lower case; ^ > v < facing N E S W; "
-        "= berm, ~ swamp, x minefield, o its passage.",
+        Text(_("Key: Alpha in CAPITALS, Delta in lower case; ^ > v < facing N E S W; "
+               "= berm, ~ swamp, x minefield, o its passage.")),
     ]
     units = _unit_lines(seen)
     if units:
-        parts += ["", "Units:", *units]
+        parts += ["", Text(_("Units:")), *units]
     elif seen["phase"] == "setup":
-        parts += ["", "Nothing is on the board yet: both sides place their units in secret."]
+        parts += ["", Text(_("Nothing is on the board yet: both sides place their units in "
+                             "secret."))]
     if seen["board_tokens"]:
-        parts += ["", "Tokens on the board:"]
+        parts += ["", Text(_("Tokens on the board:"))]
         parts += [
-            f"  {t['token'].replace('_', ' ')} at {t['at']} "
-            f"({board.SEAT_NAMES[int(t['seat'])]}, round {t['round']})"
+            _indented(Text(_("%(token)s at %(square)s (%(side)s, round %(round)s)"),
+                           {"token": t["token"].replace("_", " "), "square": t["at"],
+                            "side": board.SEAT_NAMES[int(t["seat"])], "round": t["round"]}))
             for t in seen["board_tokens"]
         ]
     if seat is not None and seen["tokens"].get(str(seat)):
         names = ", ".join(t.replace("_", " ") for t in seen["tokens"][str(seat)])
-        parts += ["", f"Your unused tokens: {names}"]
+        parts += ["", Text(_("Your unused tokens: %(tokens)s"), {"tokens": names})]
     if seen["last_round"]:
-        parts += ["", "Last round:"]
-        parts += [f"  {event['text']}" for event in seen["last_round"] if event.get("text")]
+        parts += ["", Text(_("Last round:"))]
+        parts += [_indented(line) for line in round_story(seen["last_round"], seat)]
     if seen.get("result"):
-        parts += ["", f"Result: {seen['result']['reason']}"]
-    return "\n".join(parts)
+        parts += ["", Text(_("Result: %(reason)s"),
+                           {"reason": PHRASEBOOK.read(seen["result"]["reason"])})]
+    return Text.lines(parts)
 
 
-SETUP_HELP = """\
+SETUP_HELP = _("""\
 Write one order per line (";" also separates orders). Setup orders:
   large berm c3 d3
   small berms f2 h3
   swamp a5 b5 a6 b6
   minefield g5 h5 i5 passage h5 arrow N
   C e1 N                 (unit, square, facing)
-  draft smoke air strike quick sand   (only when tokens are drafted)"""
+  draft smoke air strike quick sand   (only when tokens are drafted)""")
 
-ORDERS_HELP = """\
+ORDERS_HELP = _("""\
 Write one order per line (";" also separates orders). Units you leave out stay and hold fire.
   1A FL turn fire e7     (tank: stay F FL FR B BL BR, "turn" with a diagonal move, shells)
   AT1 NE face E          (AT unit: compass step, new facing)
   smoke d4 / air strike c1 fire c9 c10 paid by 1B / full throttle 1A
   quick shot C fire e7 f7 / mine clearing c8 / quick sand d5 / red cross d3
-  repair 1A / double shot C"""
+  repair 1A / double shot C""")
 
 
 def _moves_text(moves: list[dict[str, Any]]) -> str:
@@ -138,24 +176,25 @@ def _moves_text(moves: list[dict[str, Any]]) -> str:
     return ", ".join(words)
 
 
-def text_help(state: State, seat: int) -> str:
+def text_help(state: State, seat: int) -> Text:
     """The order grammar of the current phase, and the seat's units with their legal moves."""
     if state["phase"] == "setup":
         legal = legal_actions(state, seat)
-        squares = " ".join(legal.get("unit_squares", []))
-        return (
-            f"{SETUP_HELP}\n\nYour units: {' '.join(legal.get('units', []))}\n"
-            f"They may start on: {squares}"
-        )
+        return Text(_("%(help)s\n\nYour units: %(units)s\nThey may start on: %(squares)s"),
+                    {"help": Text(SETUP_HELP), "units": " ".join(legal.get("units", [])),
+                     "squares": " ".join(legal.get("unit_squares", []))})
     if state["phase"] != "orders":
-        return "The match is over: no more orders are taken."
+        return Text(_("The match is over: no more orders are taken."))
     legal = legal_actions(state, seat)
-    lines = [ORDERS_HELP, "", "Your units and their legal moves:"]
+    lines: list[str | Text] = [Text(ORDERS_HELP), "", Text(_("Your units and their legal moves:"))]
     for name, unit in legal.get("units", {}).items():
         lines.append(f"  {name}: {_moves_text(unit.get('moves', []))}")
         if unit.get("fire") and unit.get("shells"):
-            lines.append(f"      may fire {unit['shells']} shell(s) at: {' '.join(unit['fire'])}")
+            lines.append(_indented(Text(_("may fire %(shells)s shell(s) at: %(squares)s"),
+                                        {"shells": unit["shells"],
+                                         "squares": " ".join(unit["fire"])}), 6))
     tokens = legal.get("tokens") or {}
     if tokens:
-        lines.append(f"Tokens you may play: {', '.join(t.replace('_', ' ') for t in tokens)}")
-    return "\n".join(lines)
+        lines.append(Text(_("Tokens you may play: %(tokens)s"),
+                          {"tokens": ", ".join(t.replace("_", " ") for t in tokens)}))
+    return Text.lines(lines)

@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.base import Game, Problem, RuleError, State, Submission
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.legal import legal_actions
 
@@ -41,13 +42,14 @@ LIVE = ("ok", "damaged", "repairing")
 def bot_submission(state: State, seat: int, bot_name: str, rng: random.Random) -> Submission:
     """The sheet bot ``bot_name`` plays for ``seat`` in the current phase (validated)."""
     if bot_name not in BOTS:
-        raise RuleError([Problem("bot", f"Unknown bot {bot_name!r}; known: {', '.join(BOTS)}.")])
+        raise RuleError([Problem("bot", _("Unknown bot %(bot)s; known: %(bots)s."),
+                                 {"bot": repr(bot_name), "bots": ', '.join(BOTS)})])
     game = _game()
     legal = legal_actions(state, seat)
     phase = legal.get("phase")
     if phase == "setup":
         make = _random_setup if bot_name == "random" else _greedy_setup
-        for _ in range(8):
+        for _attempt in range(8):
             sheet = _validated(game, state, seat, make(legal, seat, rng))
             if sheet is not None:
                 return sheet
@@ -494,7 +496,7 @@ class _GreedyOrders(_Planner):
         """The best ``shells`` targets for unit ``name``, counting earlier shells in."""
         fire = [n for n in self.units[name].get("fire") or [] if n not in avoid]
         picked: list[str] = []
-        for _ in range(shells):
+        for _shell in range(shells):
             scored = [(self._value(sq), n) for n in fire if (sq := board.parse(n)) is not None]
             if not scored:
                 break

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.units import OFFICERS, Unit, full_label
 
 Key = tuple[int, str]
 State = dict[str, Any]
+
+# How a match ends (the result's "reason", read back for translation: see ``Phrasebook``).
+BROKE_THROUGH = _("%(side)s broke through (%(most)s to %(fewest)s).")
+BOTH_LOST = _("Both sides lost their last tanks in the same round: draw.")
+NO_TANKS = _("%(side)s has no tanks left.")
+ROUND_LIMIT = _("The round limit (%(round)s) was reached: draw.")
+RESULTS = (BROKE_THROUGH, BOTH_LOST, NO_TANKS, ROUND_LIMIT)
 
 
 def _event(kind: str, seat: int, text: str, **fields: Any) -> dict[str, Any]:
@@ -258,19 +267,19 @@ def _victory(state: State, events: list[dict[str, Any]]) -> None:
     b1, b2 = state["breakthroughs"]["1"], state["breakthroughs"]["2"]
     t1, t2 = tanks_left(state, 1), tanks_left(state, 2)
     winner: int | None = None
-    reason = ""
     if b1 != b2:
         winner = 1 if b1 > b2 else 2
-        reason = f"{board.SEAT_NAMES[winner]} broke through ({max(b1, b2)} to {min(b1, b2)})."
+        reason = Text(BROKE_THROUGH, {"side": board.SEAT_NAMES[winner], "most": max(b1, b2),
+                       "fewest": min(b1, b2)})
     elif t1 == 0 and t2 == 0:
-        reason = "Both sides lost their last tanks in the same round: draw."
+        reason = Text(BOTH_LOST)
     elif t1 == 0 or t2 == 0:
         winner = 2 if t1 == 0 else 1
-        reason = f"{board.SEAT_NAMES[board.enemy(winner)]} has no tanks left."
+        reason = Text(NO_TANKS, {"side": board.SEAT_NAMES[board.enemy(winner)]})
     elif rnd >= state["options"]["round_limit"]:
-        reason = f"The round limit ({rnd}) was reached: draw."
+        reason = Text(ROUND_LIMIT, {"round": rnd})
     else:
         return
     state["phase"] = "over"
-    state["result"] = {"winner": winner, "reason": reason}
-    events.append({"type": "result", "winner": winner, "text": reason})
+    state["result"] = {"winner": winner, "reason": str(reason)}
+    events.append({"type": "result", "winner": winner, "text": str(reason)})

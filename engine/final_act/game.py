@@ -19,11 +19,13 @@ from engine.base import (
     State,
     Submission,
 )
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.legal import legal_actions
 from engine.final_act.options import OPTIONS_SCHEMA, default_options, validate_options
 from engine.final_act.orders import default_orders, sheet_warnings, validate_orders
 from engine.final_act.position import Position
+from engine.final_act.report import PHRASEBOOK
 from engine.final_act.rounds import resolve_round
 from engine.final_act.scenario import scenario_units
 from engine.final_act.setup import apply_setups, default_setup, validate_setup
@@ -46,11 +48,12 @@ def _deal_tokens(options: Mapping[str, Any], rng: random.Random) -> dict[str, li
 
 def _check_seat(seat: Any) -> None:
     if seat not in board.SEATS or isinstance(seat, bool):
-        raise RuleError([Problem("seat", "Final Act seats are 1 (Alpha) and 2 (Delta).")])
+        raise RuleError([Problem("seat", _("Final Act seats are 1 (Alpha) and 2 (Delta)."))])
 
 
 class FinalAct(Game):
     slug = "final-act"
+    phrasebook = PHRASEBOOK
     name = "Final Act"
     min_seats = 2
     max_seats = 2
@@ -76,7 +79,7 @@ class FinalAct(Game):
 
     def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
         if seats != 2:
-            raise RuleError([Problem("seats", "Final Act is played by exactly 2 seats.")])
+            raise RuleError([Problem("seats", _("Final Act is played by exactly 2 seats."))])
         opts = validate_options(options)
         rng = random.Random(seed)
         state: State = {
@@ -124,7 +127,7 @@ class FinalAct(Game):
             return validate_setup(seat, state["options"], submission)
         if state["phase"] == "orders":
             return validate_orders(Position(state), seat, submission)
-        raise RuleError([Problem("", "The match is over; no more orders are taken.")])
+        raise RuleError([Problem("", _("The match is over; no more orders are taken."))])
 
     def warnings(self, state: State, seat: int, submission: Submission) -> list[Problem]:
         if state["phase"] != "orders" or not isinstance(submission, Mapping):
@@ -147,7 +150,7 @@ class FinalAct(Game):
         self, state: State, submissions: Mapping[int, Submission], rng: random.Random
     ) -> Outcome:
         if state["phase"] == "over":
-            raise RuleError([Problem("", "The match is over.")])
+            raise RuleError([Problem("", _("The match is over."))])
         sheets: dict[int, dict[str, Any]] = {}
         problems: list[Problem] = []
         for seat in board.SEATS:
@@ -158,7 +161,7 @@ class FinalAct(Game):
                 sheets[seat] = self.validate(state, seat, sub)
             except RuleError as error:
                 problems.extend(
-                    Problem(f"{seat}.{p.path}" if p.path else str(seat), p.message)
+                    Problem(f"{seat}.{p.path}" if p.path else str(seat), p.text)
                     for p in error.problems
                 )
         if problems:

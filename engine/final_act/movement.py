@@ -17,12 +17,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.position import Position
 from engine.final_act.stacking import run_over, stack_problem
 from engine.final_act.units import Unit, full_label
 
 Key = tuple[int, str]
+
+# Why a unit stays (a bounce event's "reason", read back by the report: see ``Phrasebook``).
+QUICK_SAND = _("enemy quick sand on %(square)s")
+ALSO_MOVED = _("%(units)s also moved there")
+STAYED = _("%(units)s stayed there")
+PASSES = _("the square it passes, %(square)s, ends the round occupied")
+NO_TRADE = _("units cannot trade squares")
+BOUNCES = (QUICK_SAND, ALSO_MOVED, STAYED, PASSES, NO_TRADE)
 
 
 def _key(unit: Unit) -> Key:
@@ -37,7 +47,7 @@ class Mover:
         self.origin = origin
         self.path = path  # squares entered, the last one is the destination
         self.facing = facing  # facing after a successful move
-        self.reason = ""
+        self.reason: Text | None = None  # why it stays
 
     @property
     def dest(self) -> int:
@@ -59,7 +69,7 @@ def plan_moves(pos: Position, sheets: dict[int, dict[str, Any]]) -> list[Mover]:
             move = order["move"]
             throttle = sheet["tokens"].get("full_throttle", {}).get("unit") == unit["name"]
             if move != "stay":
-                path, _ = pos.move_path(
+                path, _why = pos.move_path(
                     unit, move, 2 if throttle else 1, extra_clear=_own_clear(sheet)
                 )
             if unit["kind"] == "at":
@@ -94,7 +104,7 @@ def resolve_movement(
         sand = new_sand[board.enemy(m.unit["seat"])]
         blocked = [sq for sq in m.path if sq in sand]
         if blocked:
-            m.reason = f"enemy quick sand on {board.name(blocked[0])}"
+            m.reason = Text(QUICK_SAND, {"square": board.name(blocked[0])})
     _settle(movers)
     final: dict[Key, int] = {}
     facing: dict[Key, str] = {}
@@ -155,22 +165,20 @@ def _settle(movers: list[Mover]) -> None:
             was_entering = {id(m) for m in entering}
             for m in entering:
                 others = [x for x in group if x is not m]
-                names = ", ".join(full_label(x.unit["seat"], x.unit["name"]) for x in others)
+                names = tuple(full_label(x.unit["seat"], x.unit["name"]) for x in others)
                 moved = any(id(x) in was_entering for x in others)
-                m.reason = (
-                    f"{names} {'also moved' if moved else 'stayed'} there" if names else "blocked"
-                )
+                m.reason = Text(ALSO_MOVED if moved else STAYED, {"units": names})
                 changed = True
         if changed:
             continue
         for m in live:
             if len(m.path) == 2 and len(ending.get(m.path[0], [])) > 0:
-                m.reason = f"the square it passes, {board.name(m.path[0])}, ends the round occupied"
+                m.reason = Text(PASSES, {"square": board.name(m.path[0])})
                 changed = True
         if changed:
             continue
         for m in _cycles(live):
-            m.reason = "units cannot trade squares"
+            m.reason = Text(NO_TRADE)
             changed = True
         if not changed:
             return
@@ -246,7 +254,7 @@ def _bounce_event(m: Mover) -> dict[str, Any]:
         "unit": unit["name"],
         "from": src,
         "to": dst,
-        "reason": m.reason,
+        "reason": str(m.reason),
         "text": f"{full_label(unit['seat'], unit['name'])} stayed at {src} "
         f"instead of moving to {dst}: "
         f"{m.reason}.",

@@ -34,22 +34,22 @@ def validate_options(options: Any) -> dict[str, Any]:
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise OptionsError([Problem("", "Options must be a JSON object.")])
+        raise OptionsError([Problem("", _("Options must be a JSON object."))])
     problems: list[Problem] = []
     result = default_options()
     problems.extend(unknown_fields(options, OPTION_KEYS, "", "option"))
 
     advanced = options.get("advanced", [])
     if not isinstance(advanced, list) or len(advanced) > MAX_LIST:
-        problems.append(Problem("advanced", "'advanced' must be a list of advanced rule names."))
+        problems.append(Problem("advanced", _("'advanced' must be a list of advanced rule names.")))
     else:
         for i, rule in enumerate(advanced):
             if rule not in ADVANCED_RULES:
                 problems.append(
                     Problem(
                         f"advanced.{i}",
-                        f"Unknown advanced rule {board.show(rule)}; "
-                        f"known: {', '.join(ADVANCED_RULES)}.",
+                        _("Unknown advanced rule %(value)s; known: %(rules)s."),
+                        {"value": board.show(rule), "rules": ', '.join(ADVANCED_RULES)},
                     )
                 )
         result["advanced"] = [r for r in ADVANCED_RULES if r in advanced]
@@ -57,25 +57,28 @@ def validate_options(options: Any) -> dict[str, Any]:
     tokens = options.get("tokens")
     if tokens is not None:
         if not isinstance(tokens, Mapping):
-            problems.append(Problem("tokens", '\'tokens\' must be an object like {"mode": "all"}.'))
+            problems.append(Problem("tokens", _('\'tokens\' must be an object like '
+                                                '{"mode": "all"}.')))
         else:
             problems.extend(unknown_fields(tokens, ("mode", "k"), "tokens", "token option"))
             mode = tokens.get("mode")
             k = tokens.get("k", DEFAULT_K)
             if mode not in TOKEN_MODES:
                 problems.append(
-                    Problem("tokens.mode", f"Token mode must be one of {', '.join(TOKEN_MODES)}.")
+                    Problem("tokens.mode", _("Token mode must be one of %(modes)s."),
+                            {"modes": ', '.join(TOKEN_MODES)})
                 )
             if not is_int(k) or not 1 <= k <= len(TOKENS):
                 problems.append(
-                    Problem("tokens.k", f"k must be a whole number from 1 to {len(TOKENS)}.")
+                    Problem("tokens.k", _("k must be a whole number from 1 to %(count)s."),
+                            {"count": len(TOKENS)})
                 )
             elif mode in TOKEN_MODES:
                 result["tokens"] = {"mode": "all"} if mode == "all" else {"mode": mode, "k": k}
 
     extra = options.get("extra_forces", False)
     if not isinstance(extra, bool):
-        problems.append(Problem("extra_forces", "'extra_forces' must be true or false."))
+        problems.append(Problem("extra_forces", _("'extra_forces' must be true or false.")))
     else:
         result["extra_forces"] = extra
 
@@ -84,7 +87,8 @@ def validate_options(options: Any) -> dict[str, Any]:
         problems.append(
             Problem(
                 "round_limit",
-                f"The round limit must be a whole number from 1 to {MAX_ROUND_LIMIT}.",
+                _("The round limit must be a whole number from 1 to %(most)s."),
+                {"most": MAX_ROUND_LIMIT},
             )
         )
     else:

@@ -46,7 +46,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Problem, RuleError
+from engine.base import Problem, RuleError, ngettext
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.checks import case, short
 from engine.final_act.position import Position
@@ -61,7 +62,7 @@ class SheetReader(TokenChecks):
     def read(self, sheet: Any) -> dict[str, Any]:
         if not isinstance(sheet, Mapping):
             raise RuleError(
-                [Problem("", "An order sheet must be an object with units, tokens, declare.")]
+                [Problem("", _("An order sheet must be an object with units, tokens, declare."))]
             )
         self.keys(sheet, ("units", "tokens", "declare"), "")
         raw_units = sheet.get("units", {})
@@ -69,7 +70,7 @@ class SheetReader(TokenChecks):
         raw_declare = sheet.get("declare", {})
         orders: dict[str, dict[str, Any]] = {}
         if not isinstance(raw_units, Mapping) or len(raw_units) > 40:
-            self.bad("units", "'units' must be an object mapping unit names to orders.")
+            self.bad("units", _("'units' must be an object mapping unit names to orders."))
         else:
             named: set[str] = set()
             for name, order in raw_units.items():
@@ -78,7 +79,7 @@ class SheetReader(TokenChecks):
                 if unit is None:
                     continue
                 if unit["name"] in named:
-                    self.bad(path, f"{label(unit['name'])} has two orders.")
+                    self.bad(path, _("%(unit)s has two orders."), {"unit": label(unit["name"])})
                 named.add(unit["name"])
                 parsed = self.unit_order(unit, order, path)
                 if parsed is not None:
@@ -100,9 +101,8 @@ class SheetReader(TokenChecks):
     def unit_order(self, unit: Unit, order: Any, path: str) -> dict[str, Any] | None:
         kind = unit["kind"]
         if not isinstance(order, Mapping):
-            self.bad(
-                path, f'The order for {label(unit["name"])} must be an object like {{"move": "F"}}.'
-            )
+            self.bad(path, _('The order for %(unit)s must be an object like {"move": "F"}.'),
+                     {"unit": label(unit["name"])})
             return None
         allowed = {
             "tank": ("move", "turn", "fire"),
@@ -114,29 +114,28 @@ class SheetReader(TokenChecks):
         move = case(order.get("move", "stay"))
         moves = board.AT_MOVES if kind == "at" else board.TANK_MOVES
         if move not in moves:
-            self.bad(
-                f"{path}.move",
-                f"{label(unit['name'])} cannot move {short(move)}; moves: {' '.join(moves)}.",
-            )
+            self.bad(f"{path}.move", _("%(unit)s cannot move %(move)s; moves: %(moves)s."),
+                     {"unit": label(unit["name"]), "move": short(move), "moves": " ".join(moves)})
         result: dict[str, Any] = {"move": move}
         if kind in ("tank", "r"):
             turn = order.get("turn", False)
             if not isinstance(turn, bool):
-                self.bad(f"{path}.turn", "'turn' must be true or false.")
+                self.bad(f"{path}.turn", _("'turn' must be true or false."))
             elif kind == "r" and turn:
-                self.bad(f"{path}.turn", "The R unit cannot turn (its facing does not matter).")
+                self.bad(f"{path}.turn", _("The R unit cannot turn (its facing does not matter)."))
             if kind == "tank":
                 result["turn"] = turn
         if kind == "at":
             face = case(order.get("face", unit["facing"]))
             if face not in board.FACINGS:
-                self.bad(f"{path}.face", f"{short(face)} is not a facing (N, E, S or W).")
+                self.bad(f"{path}.face", _("%(value)s is not a facing (N, E, S or W)."),
+                         {"value": short(face)})
             result["face"] = face
         if kind in ("tank", "at"):
             fire = self.squares(order.get("fire", []), f"{path}.fire")
             result["fire"] = [board.name(s) for s in fire or []]
         elif order.get("fire"):
-            self.bad(f"{path}.fire", "The R unit never fires.")
+            self.bad(f"{path}.fire", _("The R unit never fires."))
         if len(self.problems) > before:
             return None
         return result
@@ -146,18 +145,21 @@ class SheetReader(TokenChecks):
         if raw is None:
             return out
         if not isinstance(raw, Mapping):
-            self.bad("declare", '\'declare\' must be an object like {"repair": "1A"}.')
+            self.bad("declare", _('\'declare\' must be an object like {"repair": "1A"}.'))
             return out
         self.keys(raw, ("repair", "double_shot"), "declare")
-        rule_names = {"repair": "repair", "double_shot": "double shot"}
+        not_in_play = {"repair": _("The repair advanced rule is not in play."),
+                       "double_shot": _("The double shot advanced rule is not in play.")}
+        used = {"repair": _("You have already used your repair."),
+                "double_shot": _("You have already used your double shot.")}
         for key in ("repair", "double_shot"):
             if key not in raw:
                 continue
             if key not in self.pos.advanced:
-                self.bad(f"declare.{key}", f"The {rule_names[key]} advanced rule is not in play.")
+                self.bad(f"declare.{key}", not_in_play[key])
                 continue
             if self.pos.state["used"][str(self.seat)][key]:
-                self.bad(f"declare.{key}", f"You have already used your {rule_names[key]}.")
+                self.bad(f"declare.{key}", used[key])
                 continue
             unit = self.own_unit(raw[key], f"declare.{key}")
             if unit is not None:
@@ -195,52 +197,52 @@ class SheetReader(TokenChecks):
             unit = pos.unit(seat, name)
             assert unit is not None
             path = f"units.{name}"
-            who = label(name)
+            who = {"unit": label(name)}
             move = order["move"]
             steps = 2 if name == throttle else 1
             if (seat, name) in pos.repairing and (move != "stay" or order.get("fire")):
-                self.bad(
-                    path,
-                    f"{who} is being repaired by the R unit this round: it must stay and not fire.",
-                )
+                self.bad(path, _("%(unit)s is being repaired by the R unit this round: it must "
+                                 "stay and not fire."), who)
             if unit["kind"] == "r" and seat in pos.r_busy and move != "stay":
-                self.bad(f"{path}.move", "The R unit is repairing a tank this round and must stay.")
+                self.bad(f"{path}.move",
+                         _("The R unit is repairing a tank this round and must stay."))
             if name == declare.get("repair") and (move != "stay" or order.get("fire")):
-                self.bad(
-                    path, f"{who} is declared for repair: it must stay and not fire this round."
-                )
+                self.bad(path, _("%(unit)s is declared for repair: it must stay and not fire "
+                                 "this round."), who)
             if name == throttle:
                 if move == "stay":
-                    self.bad(f"{path}.move", f"{who} has full throttle but no move to make twice.")
+                    self.bad(f"{path}.move",
+                             _("%(unit)s has full throttle but no move to make twice."), who)
                 if order.get("turn"):
-                    self.bad(f"{path}.turn", "Full throttle cannot be combined with a turn.")
-            _, reason = pos.move_path(unit, move, steps, own_clear, own_sand)
+                    self.bad(f"{path}.turn", _("Full throttle cannot be combined with a turn."))
+            _path, reason = pos.move_path(unit, move, steps, own_clear, own_sand)
             if reason:
-                throttled = " at full throttle" if steps == 2 else ""
-                self.bad(f"{path}.move", f"{who} cannot move {move}{throttled}: {reason}.")
+                self.bad(f"{path}.move", _("%(unit)s cannot move %(move)s at full throttle: "
+                                           "%(reason)s.") if steps == 2 else
+                         _("%(unit)s cannot move %(move)s: %(reason)s."),
+                         {**who, "move": move, "reason": reason})
             fire = order.get("fire", [])
             if unit["kind"] == "at" and fire and move != "stay":
-                self.bad(path, f"{who} may either move or fire in a round, not both.")
+                self.bad(path, _("%(unit)s may either move or fire in a round, not both."), who)
             limit = 1
             if name == declare.get("double_shot"):
                 limit = 2
             if name in paid_by:
                 limit = 0
                 if fire:
-                    self.bad(
-                        f"{path}.fire",
-                        f"{who} pays for an air strike shell and fires nothing this round.",
-                    )
+                    self.bad(f"{path}.fire", _("%(unit)s pays for an air strike shell and fires "
+                                               "nothing this round."), who)
             if len(fire) > limit and name not in paid_by:
-                extra = (
-                    " (declare a double shot or use quick shot for two)"
-                    if unit["kind"] == "tank"
-                    else ""
-                )
-                self.bad(
-                    f"{path}.fire",
-                    f"{who} may fire {limit} shell{'s' if limit != 1 else ''}{extra}.",
-                )
+                if unit["kind"] == "tank":
+                    self.bad(f"{path}.fire", ngettext(
+                        "%(unit)s may fire %(count)s shell (declare a double shot or use quick "
+                        "shot for two).",
+                        "%(unit)s may fire %(count)s shells (declare a double shot or use quick "
+                        "shot for two).", "count", {**who, "count": limit}))
+                else:
+                    self.bad(f"{path}.fire", ngettext(
+                        "%(unit)s may fire %(count)s shell.", "%(unit)s may fire %(count)s shells.",
+                        "count", {**who, "count": limit}))
             self.check_targets(unit, fire, f"{path}.fire")
             if unit["kind"] == "tank":
                 shells_from_tanks += len(fire)
@@ -249,37 +251,28 @@ class SheetReader(TokenChecks):
             unit = pos.unit(seat, quick["unit"])
             assert unit is not None
             if not 1 <= len(quick["fire"]) <= 2:
-                self.bad(
-                    "tokens.quick_shot.fire",
-                    "Quick shot fires one or two shells from the tank's cone.",
-                )
+                self.bad("tokens.quick_shot.fire",
+                         _("Quick shot fires one or two shells from the tank's cone."))
             if quick["unit"] == declare.get("double_shot"):
-                self.bad(
-                    "tokens.quick_shot", "A tank cannot use quick shot and double shot together."
-                )
+                self.bad("tokens.quick_shot",
+                         _("A tank cannot use quick shot and double shot together."))
             if (seat, quick["unit"]) in pos.repairing or quick["unit"] == declare.get("repair"):
-                self.bad(
-                    "tokens.quick_shot",
-                    f"{label(quick['unit'])} is being repaired and cannot fire.",
-                )
+                self.bad("tokens.quick_shot", _("%(unit)s is being repaired and cannot fire."),
+                         {"unit": label(quick["unit"])})
             if quick["unit"] in paid_by:
-                self.bad(
-                    "tokens.quick_shot", f"{label(quick['unit'])} pays for an air strike shell."
-                )
+                self.bad("tokens.quick_shot", _("%(unit)s pays for an air strike shell."),
+                         {"unit": label(quick["unit"])})
             self.check_targets(unit, quick["fire"], "tokens.quick_shot.fire")
             shells_from_tanks += len(quick["fire"])
             out_shells_used += 1
             if pos.out_tanks(seat) == 0:
-                self.bad(
-                    "tokens.quick_shot",
-                    "Quick shot needs the shell of one of your tanks that is out.",
-                )
+                self.bad("tokens.quick_shot",
+                         _("Quick shot needs the shell of one of your tanks that is out."))
         if "double_shot" in declare:
             out_shells_used += 1
             if pos.out_tanks(seat) == 0:
-                self.bad(
-                    "declare.double_shot", "Double shot needs one of your tanks to be out first."
-                )
+                self.bad("declare.double_shot",
+                         _("Double shot needs one of your tanks to be out first."))
         if "repair" in declare:
             self.check_repair(declare["repair"])
         air = tokens.get("air_strike")
@@ -287,19 +280,15 @@ class SheetReader(TokenChecks):
             out_shells_used += self.check_air_strike(air)
             shells_from_tanks += len(air["fire"])
         if out_shells_used > pos.out_tanks(seat) and pos.out_tanks(seat) > 0:
-            self.bad(
-                "tokens",
-                f"Tokens this round use {out_shells_used} shells of out tanks, "
-                f"but only {pos.out_tanks(seat)} of your tanks are out.",
-            )
+            self.bad("tokens", _("Tokens this round use %(used)s shells of out tanks, but only "
+                                 "%(out)s of your tanks are out."),
+                     {"used": out_shells_used, "out": pos.out_tanks(seat)})
         if pos.officer_loss_applies(seat):
             allowed = len(pos.active_tanks(seat)) + out_shells_used - 1
             if shells_from_tanks > allowed:
-                self.bad(
-                    "units",
-                    f"An officer went out last round: your tanks may fire at most {allowed} shells "
-                    "this round (one fewer than usual).",
-                )
+                self.bad("units", _("An officer went out last round: your tanks may fire at most "
+                                    "%(allowed)s shells this round (one fewer than usual)."),
+                         {"allowed": allowed})
         if "smoke" in tokens:
             self.check_smoke(tokens["smoke"]["at"])
         if "red_cross" in tokens:
@@ -311,7 +300,8 @@ class SheetReader(TokenChecks):
             assert sq is not None
             reason = self.pos.fire_problem(unit, sq)
             if reason:
-                self.bad(f"{path}.{i}", f"{label(unit['name'])} cannot fire at {target}: {reason}.")
+                self.bad(f"{path}.{i}", _("%(unit)s cannot fire at %(target)s: %(reason)s."),
+                         {"unit": label(unit["name"]), "target": target, "reason": reason})
 
     def check_repair(self, name: str) -> None:
         pos, seat = self.pos, self.seat
@@ -319,12 +309,14 @@ class SheetReader(TokenChecks):
         assert unit is not None
         sq = pos.sq(unit)
         ahead = board.step(sq, board.VECTORS[board.forward(seat)])
+        who = {"unit": label(name)}
         if unit["hits"] != 1:
-            self.bad("declare.repair", f"{label(name)} is not damaged.")
+            self.bad("declare.repair", _("%(unit)s is not damaged."), who)
         elif not board.in_own_half(seat, sq):
-            self.bad("declare.repair", f"{label(name)} must be in your own half to be repaired.")
+            self.bad("declare.repair", _("%(unit)s must be in your own half to be repaired."), who)
         elif ahead is None or pos.terrain.berm_owner.get(ahead) != seat:
-            self.bad("declare.repair", f"{label(name)} must stand right behind one of your berms.")
+            self.bad("declare.repair", _("%(unit)s must stand right behind one of your berms."),
+                     who)
 
 
 def validate_orders(pos: Position, seat: int, sheet: Any) -> dict[str, Any]:
@@ -346,11 +338,9 @@ def sheet_warnings(pos: Position, sheet: dict[str, Any]) -> list[Problem]:
     sq = board.parse(place)
     if sq is not None and pos.occupied(sq):
         out.append(
-            Problem(
-                "tokens.red_cross.at",
-                f"{place} is occupied now; the Red Cross is placed only if it is vacant at the "
-                "end of the round.",
-            )
+            Problem("tokens.red_cross.at", _("%(square)s is occupied now; the Red Cross is placed "
+                                             "only if it is vacant at the end of the round."),
+                    {"square": place})
         )
     return out
 
@@ -361,10 +351,9 @@ def turn_warnings(sheet: dict[str, Any]) -> list[Problem]:
     for name, order in sheet.get("units", {}).items():
         if order.get("turn") and order.get("move") not in board.DIAGONAL_MOVES:
             out.append(
-                Problem(
-                    f"units.{name}.turn",
-                    f"{label(name)} can only turn with a diagonal move (FL, FR, BL, BR); "
-                    f"the turn with {order.get('move')} is ignored.",
-                )
+                Problem(f"units.{name}.turn",
+                        _("%(unit)s can only turn with a diagonal move (FL, FR, BL, BR); the turn "
+                          "with %(move)s is ignored."),
+                        {"unit": label(name), "move": order.get("move")})
             )
     return out

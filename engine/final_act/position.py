@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.cone import cone
 from engine.final_act.line_of_fire import blocker_on_path
@@ -105,19 +107,19 @@ class Position:
         vector: tuple[int, int],
         extra_clear: set[int],
         extra_sand: set[int],
-    ) -> tuple[int | None, str | None]:
+    ) -> tuple[int | None, Text | None]:
         """The square one ``vector`` step from ``frm`` and why it may not be entered (or None)."""
         to = board.step(frm, vector)
         if to is None:
-            return None, "it would leave the board"
+            return None, Text(_("it would leave the board"))
         cleared = self.cleared[seat] | extra_clear if extra_clear else self.cleared[seat]
         reason = self.terrain.step_problem(frm, to, cleared)
         if reason:
             return to, reason
         if to in self.wrecks:
-            return to, f"there is a wreck on {board.name(to)}"
+            return to, Text(_("there is a wreck on %(square)s"), {"square": board.name(to)})
         if to in self.quick_sand or to in extra_sand:
-            return to, f"{board.name(to)} is covered by quick sand"
+            return to, Text(_("%(square)s is covered by quick sand"), {"square": board.name(to)})
         return to, None
 
     def move_vector(self, unit: Unit, move: str) -> tuple[int, int]:
@@ -134,19 +136,19 @@ class Position:
         steps: int = 1,
         extra_clear: set[int] | None = None,
         extra_sand: set[int] | None = None,
-    ) -> tuple[list[int], str | None]:
+    ) -> tuple[list[int], Text | None]:
         """The squares a move enters (1 or 2 with full throttle) and why it is illegal, if so."""
         if move == "stay":
             return [], None
         vector = self.move_vector(unit, move)
         here = self.sq(unit)
         squares: list[int] = []
-        for _ in range(steps):
+        for _step in range(steps):
             to, reason = self.step_problem(
                 unit["seat"], here, vector, extra_clear or set(), extra_sand or set()
             )
             if reason or to is None:
-                return squares, reason or "it would leave the board"
+                return squares, reason or Text(_("it would leave the board"))
             squares.append(to)
             here = to
         return squares, None
@@ -158,17 +160,18 @@ class Position:
     def cone_of(self, unit: Unit) -> frozenset[int]:
         return cone(self.sq(unit), unit["facing"], unit["kind"], self.elevated(unit))
 
-    def fire_problem(self, unit: Unit, target: int) -> str | None:
+    def fire_problem(self, unit: Unit, target: int) -> Text | None:
         """Why ``unit`` may not shell ``target`` this round (cone, line of fire), or None."""
         here = self.sq(unit)
         if target not in self.cone_of(unit):
-            return f"{board.name(target)} is outside its fire cone"
+            return Text(_("%(square)s is outside its fire cone"), {"square": board.name(target)})
         if self.elevated(unit):
             return None
         blocker = blocker_on_path(here, target, self.blockers)
         if blocker is None:
             return None
-        return f"the line of fire to {board.name(target)} is blocked by {self.describe(blocker)}"
+        return Text(_("the line of fire to %(square)s is blocked by %(blocker)s"),
+                    {"square": board.name(target), "blocker": self.describe(blocker)})
 
     def fire_squares(self, unit: Unit) -> frozenset[int]:
         key = (unit["seat"], unit["name"])
@@ -182,16 +185,18 @@ class Position:
             self._fire_cache[key] = squares
         return self._fire_cache[key]
 
-    def describe(self, sq: int) -> str:
+    def describe(self, sq: int) -> str | Text:
         """What stands on ``sq``, for a sentence: "Delta 2A at f8", "the berm at d5"."""
         for unit in self.at.get(sq, []):
             if unit["kind"] != "at":
-                what = "the wreck of " if unit["state"] == "wreck" else ""
-                return f"{what}{full_label(unit['seat'], unit['name'])} at {board.name(sq)}"
+                what = (_("the wreck of %(unit)s at %(square)s") if unit["state"] == "wreck"
+                        else _("%(unit)s at %(square)s"))
+                return Text(what, {"unit": full_label(unit["seat"], unit["name"]),
+                                   "square": board.name(sq)})
         if self.terrain.is_berm(sq):
-            return f"the berm at {board.name(sq)}"
+            return Text(_("the berm at %(square)s"), {"square": board.name(sq)})
         return board.name(sq)
 
 
-def own_label(unit: Unit) -> str:
+def own_label(unit: Unit) -> Text:
     return label(unit["name"])

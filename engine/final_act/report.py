@@ -21,7 +21,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.base import Phrasebook, Text, ngettext, pgettext
+from engine.base import gettext_noop as _
 from engine.final_act.board import SEAT_NAMES, SEATS
+from engine.final_act.end_of_round import RESULTS
+from engine.final_act.movement import BOUNCES
 from engine.final_act.units import ALL_UNITS
 
 Event = dict[str, Any]
@@ -49,34 +53,46 @@ class _UnitStory:
     paid_air_strike: bool = False
 
 
+# The English the engine stores that a report reads back (see ``Phrasebook``).
+PHRASEBOOK = Phrasebook(*RESULTS, *BOUNCES)
+
+
 class _Words:
     """How sides and units are named for one reader (``seat`` None: a spectator)."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
 
-    def side(self, seat: int) -> str:
-        return "you" if seat == self.seat else SEAT_NAMES[seat]
+    def mine(self, seat: Any) -> bool:
+        return self.seat is not None and seat == self.seat
 
-    def side_owner(self, seat: int) -> str:
-        return "your" if seat == self.seat else f"{SEAT_NAMES[seat]}'s"
+    def unit(self, seat: int, name: str) -> str | Text:
+        return Text(_("your %(unit)s"), {"unit": name}) if seat == self.seat else \
+            f"{SEAT_NAMES[seat]} {name}"
 
-    def unit(self, seat: int, name: str) -> str:
-        return f"your {name}" if seat == self.seat else f"{SEAT_NAMES[seat]} {name}"
-
-    def shooter(self, by: dict[str, Any], count: int) -> str:
+    def shooter(self, by: dict[str, Any], count: int) -> Text:
         if by.get("unit") is None:
-            strike = f"{self.side_owner(by['seat'])} air strike"
-            return strike if count == 1 else f"{count} shells of {strike}"
+            strike = (Text(_("your air strike")) if by["seat"] == self.seat else
+                      Text(_("%(side)s's air strike"), {"side": SEAT_NAMES[by["seat"]]}))
+            return strike if count == 1 else Text(_("%(count)s shells of %(strike)s"),
+                                                  {"count": count, "strike": strike})
         who = self.unit(by["seat"], by["unit"])
-        return f"{who}'s shell" if count == 1 else f"{count} shells from {who}"
+        return Text(_("%(unit)s's shell"), {"unit": who}) if count == 1 else \
+            Text(_("%(count)s shells from %(unit)s"), {"count": count, "unit": who})
+
+    def said(self, mine: str, theirs: str, seat: Any, params: dict[str, Any]) -> Text:
+        """A sentence about a side: ``mine`` when it is the reader's ("You laid smoke..."),
+        else ``theirs`` with the side's name ("Delta laid smoke...")."""
+        if self.mine(seat):
+            return Text(mine, params, capital=True)
+        return Text(theirs, {"side": SEAT_NAMES.get(seat, ""), **params}, capital=True)
 
 
-def _and(items: list[str]) -> str:
+def _and(items: list[Any]) -> Any:
     """ "a", "a and b", "a, b and c"."""
     if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+        return items[0] if items else ""
+    return Text(_("%(items)s and %(last)s"), {"items": tuple(items[:-1]), "last": items[-1]})
 
 
 def _sentence(text: str) -> str:
@@ -155,56 +171,82 @@ _UNIT_LABEL = re.compile(
 )
 
 
-def _reword(text: str, words: _Words) -> str:
-    """The engine's text with its unit labels ("Alpha 2") named for this reader ("your 2")."""
+def _reword(reason: str, words: _Words) -> Any:
+    """A bounce's reason as the engine wrote it, its unit labels ("Alpha 2") named for this
+    reader ("your 2")."""
     seats = {name: seat for seat, name in SEAT_NAMES.items()}
-    return _UNIT_LABEL.sub(lambda m: words.unit(seats[m.group(1)], m.group(2)), text)
+    text = PHRASEBOOK.read(reason)
+    if not isinstance(text, Text):
+        return _UNIT_LABEL.sub(lambda m: str(words.unit(seats[m.group(1)], m.group(2))), text)
+
+    def named(value: Any) -> Any:
+        labels = [_UNIT_LABEL.fullmatch(item) for item in value.split(", ")] \
+            if isinstance(value, str) else [None]
+        if not all(labels):
+            return value
+        units = tuple(words.unit(seats[m.group(1)], m.group(2)) for m in labels if m)
+        return units[0] if len(units) == 1 else units
+
+    return text.changed(params={key: named(value) for key, value in text.params.items()})
 
 
-def _movement(story: _UnitStory, words: _Words) -> tuple[str, str]:
+def _movement(story: _UnitStory, words: _Words) -> tuple[Any, Any]:
     """The clause about where the unit went, and a bounce reason to tell after it."""
-    throttle = " at full throttle" if story.full_throttle else ""
     if story.move is not None:
         move = story.move
-        turn = f", turning to face {move['facing']}," if _turned(move) else ""
-        text = f"moved {move['from']} → {move['to']}{throttle}{turn}"
-        return text.rstrip(","), ""
+        turned = _turned(move)
+        if story.full_throttle:
+            template = (_("moved %(from)s → %(to)s at full throttle, turning to face %(facing)s")
+                        if turned else _("moved %(from)s → %(to)s at full throttle"))
+        else:
+            template = (_("moved %(from)s → %(to)s, turning to face %(facing)s") if turned
+                        else _("moved %(from)s → %(to)s"))
+        return Text(template, {"from": move["from"], "to": move["to"],
+                               "facing": move["facing"]}), ""
     if story.bounce is not None:
         bounce = story.bounce
-        return (
-            f"tried to move{throttle} to {bounce['to']} but stayed at {bounce['from']}",
-            _reword(str(bounce.get("reason") or ""), words),
-        )
+        template = (_("tried to move at full throttle to %(to)s but stayed at %(from)s")
+                    if story.full_throttle else _("tried to move to %(to)s but stayed at %(from)s"))
+        return (Text(template, {"to": bounce["to"], "from": bounce["from"]}),
+                _reword(str(bounce.get("reason") or ""), words))
     if story.repair_declared and story.repair is not None:
-        return f"stayed behind its berm at {story.repair['at']} to repair", ""
+        return Text(_("stayed behind its berm at %(square)s to repair"),
+                    {"square": story.repair["at"]}), ""
     if story.shells:
-        return f"stayed at {story.shells[0]['from']}", ""
+        return Text(_("stayed at %(square)s"), {"square": story.shells[0]["from"]}), ""
     return "", ""
 
 
-def _fire(story: _UnitStory) -> str:
+def _fire(story: _UnitStory) -> Any:
     if story.paid_air_strike and not story.shells:
-        return "held its fire to pay for the air strike"
+        return Text(_("held its fire to pay for the air strike"))
     if not story.shells:
         return ""
-    how = " (quick shot)" if story.quick_shot else " (double shot)" if story.double_shot else ""
-    targets = [s["at"] for s in story.shells]
+    targets = _and([s["at"] for s in story.shells])
     stopped = [s["at"] for s in story.shells if s.get("blocked")]
-    text = f"fired at {_and(targets)}{how}"
-    shell = "shells" if len(stopped) > 1 else "shell"
-    if stopped and len(stopped) == len(targets):
-        text += f", but smoke stopped the {shell}"
-    elif stopped:
-        text += f", but smoke stopped the {shell} at {_and(stopped)}"
+    template = (_("fired at %(targets)s (quick shot)") if story.quick_shot else
+                _("fired at %(targets)s (double shot)") if story.double_shot else
+                _("fired at %(targets)s"))
+    text = Text(template, {"targets": targets})
+    if stopped and len(stopped) == len(story.shells):
+        return ngettext("%(fire)s, but smoke stopped the shell",
+                        "%(fire)s, but smoke stopped the shells", "count",
+                        {"fire": text, "count": len(stopped)})
+    if stopped:
+        return ngettext("%(fire)s, but smoke stopped the shell at %(squares)s",
+                        "%(fire)s, but smoke stopped the shells at %(squares)s", "count",
+                        {"fire": text, "count": len(stopped), "squares": _and(stopped)})
     return text
 
 
-def _damage(story: _UnitStory, words: _Words, first: bool) -> str:
+def _damage(story: _UnitStory, words: _Words, first: bool) -> Any:
     """The clause about hits taken (``first``: no earlier clause said where the unit stood)."""
     if story.run_over is not None:
         by = story.run_over["by"]
-        where = f" at {story.run_over['at']}" if first else ""
-        return f"was run over{where} by {words.unit(by['seat'], by['unit'])} — out"
+        template = (_("was run over at %(square)s by %(unit)s — out") if first else
+                    _("was run over by %(unit)s — out"))
+        return Text(template, {"square": story.run_over["at"],
+                               "unit": words.unit(by["seat"], by["unit"])})
     if not story.hits:
         return ""
     counts: dict[tuple[int, str | None], int] = {}
@@ -214,31 +256,39 @@ def _damage(story: _UnitStory, words: _Words, first: bool) -> str:
     shooters = [
         words.shooter({"seat": seat, "unit": unit}, n) for (seat, unit), n in counts.items()
     ]
-    where = f" at {story.hits[0]['at']}" if first else ""
-    outcome = "out" if any(h.get("out") for h in story.hits) else "damaged"
+    outcome = (pgettext("unit state", "out") if any(h.get("out") for h in story.hits)
+               else pgettext("unit state", "damaged"))
     if story.wreck is not None:
-        outcome += f", left as a wreck on {story.wreck['at']}"
-    return f"was hit{where} by {_and(shooters)} — {outcome}"
+        outcome = Text(_("%(outcome)s, left as a wreck on %(square)s"),
+                       {"outcome": outcome, "square": story.wreck["at"]})
+    template = (_("was hit at %(square)s by %(shooters)s — %(outcome)s") if first else
+                _("was hit by %(shooters)s — %(outcome)s"))
+    return Text(template, {"square": story.hits[0]["at"], "shooters": _and(shooters),
+                           "outcome": outcome})
 
 
-def _after(story: _UnitStory) -> list[str]:
+def _after(story: _UnitStory) -> list[Text]:
     clauses = []
     for medic in story.medic:
         if medic.get("starts"):
-            clauses.append(f"started repairing {medic['unit']} at {medic['at']}")
+            clauses.append(Text(_("started repairing %(unit)s at %(square)s"),
+                                {"unit": medic["unit"], "square": medic["at"]}))
         else:
-            clauses.append(f"finished repairing {medic['unit']}")
+            clauses.append(Text(_("finished repairing %(unit)s"), {"unit": medic["unit"]}))
     if story.repair is not None and not story.repair.get("failed"):
-        clauses.append("had its damage repaired")
+        clauses.append(Text(_("had its damage repaired")))
     if story.red_cross is not None:
-        back = "brought back damaged" if any(h.get("out") for h in story.hits) else "patched up"
-        clauses.append(f"was {back} by the Red Cross at {story.red_cross['at']}")
+        template = (_("was brought back damaged by the Red Cross at %(square)s")
+                    if any(h.get("out") for h in story.hits) else
+                    _("was patched up by the Red Cross at %(square)s"))
+        clauses.append(Text(template, {"square": story.red_cross["at"]}))
     if story.breakthrough is not None:
-        clauses.append(f"broke through at {story.breakthrough['at']}")
+        clauses.append(Text(_("broke through at %(square)s"),
+                            {"square": story.breakthrough["at"]}))
     return clauses
 
 
-def _unit_sentence(key: Key, story: _UnitStory, words: _Words) -> str | None:
+def _unit_sentence(key: Key, story: _UnitStory, words: _Words) -> Text | None:
     movement, reason = _movement(story, words)
     clauses = [c for c in (movement, _fire(story)) if c]
     damage = _damage(story, words, first=not clauses)
@@ -248,71 +298,94 @@ def _unit_sentence(key: Key, story: _UnitStory, words: _Words) -> str | None:
     if reason:
         # The reason follows the bounce: after a colon at the end, in brackets mid-sentence.
         at = clauses.index(movement)
-        if at == len(clauses) - 1:
-            clauses[at] += f": {reason}"
-        else:
-            clauses[at] += f" ({reason})"
-    return _sentence(f"{words.unit(*key)} {_and(clauses)}")
+        template = (_("%(clause)s: %(reason)s") if at == len(clauses) - 1 else
+                    _("%(clause)s (%(reason)s)"))
+        clauses[at] = Text(template, {"clause": movement, "reason": reason})
+    return Text(_("%(unit)s %(actions)s."), {"unit": words.unit(*key), "actions": _and(clauses)},
+                capital=True)
 
 
-def _other_sentence(event: Event, words: _Words) -> str | None:
+def _other_sentence(event: Event, words: _Words) -> Text | str | None:
     kind = event["type"]
     seat = event.get("seat")
-    side = words.side(seat) if seat in SEATS else ""
     token = event.get("token")
+    at = {"square": event.get("at")}
     if kind == "token" and token == "quick_sand":
-        return _sentence(
-            f"{side} dropped quick sand on {event['at']}: nobody may enter it this round "
-            "and the next"
-        )
+        return words.said(
+            _("You dropped quick sand on %(square)s: nobody may enter it this round and the "
+              "next."),
+            _("%(side)s dropped quick sand on %(square)s: nobody may enter it this round and "
+              "the next."), seat, at)
     if kind == "token" and token == "mine_clearing":
-        return _sentence(
-            f"{side} cleared a way through the minefield at {event['at']} for this round "
-            "and the next"
-        )
+        return words.said(
+            _("You cleared a way through the minefield at %(square)s for this round and the "
+              "next."),
+            _("%(side)s cleared a way through the minefield at %(square)s for this round and "
+              "the next."), seat, at)
     if kind == "token" and token == "smoke":
-        return _sentence(f"{side} laid smoke on {event['at']}")
+        return words.said(_("You laid smoke on %(square)s."),
+                          _("%(side)s laid smoke on %(square)s."), seat, at)
     if kind == "token" and token == "air_strike":
-        fire = _and(list(event.get("fire") or []))
-        paid = list(event.get("paid_by") or [])
-        by = f", paid for by {_and(paid)}" if paid else ""
-        return _sentence(f"{side} called an air strike from {event['at']} on {fire}{by}")
+        strike = {**at, "targets": _and(list(event.get("fire") or [])),
+                  "paid": _and(list(event.get("paid_by") or []))}
+        if event.get("paid_by"):
+            return words.said(
+                _("You called an air strike from %(square)s on %(targets)s, paid for by "
+                  "%(paid)s."),
+                _("%(side)s called an air strike from %(square)s on %(targets)s, paid for by "
+                  "%(paid)s."), seat, strike)
+        return words.said(_("You called an air strike from %(square)s on %(targets)s."),
+                          _("%(side)s called an air strike from %(square)s on %(targets)s."),
+                          seat, strike)
     if kind == "token" and token == "red_cross":
-        owner = words.side_owner(seat) if seat in SEATS else ""
         if event.get("failed") and "unit" in event:
-            return _sentence(f"{owner} Red Cross at {event['at']} could not repair {event['unit']}")
+            return words.said(
+                _("Your Red Cross at %(square)s could not repair %(unit)s."),
+                _("%(side)s's Red Cross at %(square)s could not repair %(unit)s."), seat,
+                {**at, "unit": event["unit"]})
         if event.get("failed"):
-            return _sentence(f"{owner} Red Cross could not go on {event['at']}: it is occupied")
-        return _sentence(f"{side} placed the Red Cross on {event['at']}")
+            return words.said(_("Your Red Cross could not go on %(square)s: it is occupied."),
+                              _("%(side)s's Red Cross could not go on %(square)s: it is "
+                                "occupied."), seat, at)
+        return words.said(_("You placed the Red Cross on %(square)s."),
+                          _("%(side)s placed the Red Cross on %(square)s."), seat, at)
     if kind == "officer_loss":
-        return _sentence(
-            f"{side} lost officer {event['unit']}: one shell fewer next round while "
-            f"{'you have' if seat == words.seat else 'it has'} 3 or more tanks"
-        )
+        return words.said(
+            _("You lost officer %(unit)s: one shell fewer next round while you have 3 or more "
+              "tanks."),
+            _("%(side)s lost officer %(unit)s: one shell fewer next round while it has 3 or "
+              "more tanks."), seat, {"unit": event["unit"]})
     if kind == "result":
+        reason = PHRASEBOOK.read(str(event.get("text", "")))
         winner = event.get("winner")
         if winner in SEATS:
-            win = "win" if winner == words.seat else "wins"
-            return f"{_sentence(f'{words.side(winner)} {win} the match')} {event['text']}"
-        return _sentence(str(event.get("text", "The match is over.")))
+            return words.said(_("You win the match. %(reason)s"),
+                              _("%(side)s wins the match. %(reason)s"), winner,
+                              {"reason": reason})
+        if isinstance(reason, Text):
+            return reason.changed(capital=True)
+        return _sentence(reason or "The match is over.")
     if kind == "setup":
         return _setup_sentence(event, words)
     text = event.get("text")
     return _sentence(text) if isinstance(text, str) and text else None
 
 
-def _setup_sentence(event: Event, words: _Words) -> str:
+def _setup_sentence(event: Event, words: _Words) -> Text:
     t = event["terrain"]
     mine = t["minefield"]
     # In unit order: the stored event's key order depends on the database (jsonb sorts keys).
     placed = sorted(event["units"].items(), key=lambda item: _order((0, item[0])))
-    units = ", ".join(f"{name} {spec['at']}" for name, spec in placed)
-    berms = _and([*t["large_berm"], *t["small_berms"]])
-    return _sentence(
-        f"{words.side(event['seat'])} deployed {units}, with berms on {berms}, a swamp on "
-        f"{' '.join(t['swamp'])} and a minefield on {' '.join(mine['squares'])} (passage "
-        f"{mine['passage']} heading {mine['arrow']})"
-    )
+    return words.said(
+        _("You deployed %(units)s, with berms on %(berms)s, a swamp on %(swamp)s and a "
+          "minefield on %(minefield)s (passage %(passage)s heading %(arrow)s)."),
+        _("%(side)s deployed %(units)s, with berms on %(berms)s, a swamp on %(swamp)s and a "
+          "minefield on %(minefield)s (passage %(passage)s heading %(arrow)s)."),
+        event["seat"],
+        {"units": ", ".join(f"{name} {spec['at']}" for name, spec in placed),
+         "berms": _and([*t["large_berm"], *t["small_berms"]]), "swamp": " ".join(t["swamp"]),
+         "minefield": " ".join(mine["squares"]), "passage": mine["passage"],
+         "arrow": mine["arrow"]})
 
 
 def _order(key: Key) -> tuple[int, int]:
@@ -321,18 +394,19 @@ def _order(key: Key) -> tuple[int, int]:
 
 
 def round_story(events: list[Event], seat: int | None = None) -> list[str]:
-    """The round report in sentences (see the module docstring); ``seat`` is the reader."""
+    """The round report in sentences (see the module docstring), each a ``Text`` the portal
+    translates; ``seat`` is the reader."""
     words = _Words(seat)
     stories, others = _gather(events)
-    sentences = []
+    sentences: list[str] = []
     for key in sorted(stories, key=_order):
         sentence = _unit_sentence(key, stories[key], words)
         if sentence:
             sentences.append(sentence)
     for event in others:
-        sentence = _other_sentence(event, words)
-        if sentence:
-            sentences.append(sentence)
+        found = _other_sentence(event, words)
+        if found:
+            sentences.append(found)
     return sentences
 
 
@@ -350,30 +424,34 @@ def lost_units(events: list[Event]) -> dict[int, list[str]]:
     return {s: [name for seat, name in sorted(out, key=_order) if seat == s] for s in SEATS}
 
 
-def round_headline(events: list[Event], round_no: int | None = None) -> str:
+def round_headline(events: list[Event], round_no: int | None = None) -> Text:
     """One line for the round: losses, breakthroughs and the result ("Round 4: ..." with
     ``round_no``; the setup reveal is "Both sides deployed.")."""
     if any(e["type"] == "setup" for e in events):
-        return "Both sides deployed."
-    prefix = f"Round {round_no}: " if round_no is not None else ""
-    parts = []
+        return Text(_("Both sides deployed."))
+    parts: list[Text] = []
     lost = lost_units(events)
     for seat in SEATS:
         if lost[seat]:
-            parts.append(f"{SEAT_NAMES[seat]} lost {_and(lost[seat])}")
+            parts.append(Text(_("%(side)s lost %(units)s"),
+                              {"side": SEAT_NAMES[seat], "units": _and(lost[seat])}))
     for seat in SEATS:
         through = [
             e["unit"] for e in events if e["type"] == "breakthrough" and e.get("seat") == seat
         ]
         if through:
-            parts.append(f"{SEAT_NAMES[seat]} broke through with {_and(through)}")
-    line = "; ".join(parts) if parts else "no losses"
+            parts.append(Text(_("%(side)s broke through with %(units)s"),
+                              {"side": SEAT_NAMES[seat], "units": _and(through)}))
+    line: Text = parts[0] if parts else Text(_("no losses"))
+    for part in parts[1:]:
+        line = Text(_("%(first)s; %(then)s"), {"first": line, "then": part})
+    text = (Text(_("Round %(round)s: %(line)s."), {"round": round_no, "line": line})
+            if round_no is not None else Text(_("%(line)s."), {"line": line}, capital=True))
     result = next((e for e in events if e["type"] == "result"), None)
-    ending = ""
-    if result is not None:
-        winner = result.get("winner")
-        ending = f" {SEAT_NAMES[winner]} wins." if winner in SEATS else " Draw."
-    text = f"{prefix}{line}."
-    if not prefix:
-        text = text[:1].upper() + text[1:]
-    return text + ending
+    if result is None:
+        return text
+    winner = result.get("winner")
+    if winner in SEATS:
+        return Text(_("%(headline)s %(side)s wins."), {"headline": text,
+                                                        "side": SEAT_NAMES[winner]})
+    return Text(_("%(headline)s Draw."), {"headline": text})

@@ -19,13 +19,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Problem, RuleError
+from engine.base import Problem, RuleError, Text, ngettext, pgettext
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.checks import unknown_fields
 from engine.final_act.stacking import stack_problem
 from engine.final_act.units import TOKENS, kind_of, label, unit_names
 
 State = dict[str, Any]
+
+# The setup's pieces as its problems name them ("The swamp overlaps the large berm on c3.").
+PIECES = {
+    "large berm": pgettext("setup piece", "large berm"),
+    "pair of small berms": pgettext("setup piece", "pair of small berms"),
+    "small berm": pgettext("setup piece", "small berm"),
+    "swamp": pgettext("setup piece", "swamp"),
+    "minefield": pgettext("setup piece", "minefield"),
+}
 
 # The default layout for Alpha (Delta's is the mirror image, rank r <-> 13 - r, facing S).
 DEFAULT_TERRAIN = {
@@ -95,41 +105,51 @@ class SetupReader:
         self.problems: list[Problem] = []
         self.used: dict[int, str] = {}
 
-    def bad(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message))
+    def bad(self, path: str, message: str | Text, params: Mapping[str, Any] | None = None
+            ) -> None:
+        self.problems.append(Problem(path, message, params))
 
     def squares(self, value: Any, count: int, path: str, what: str) -> list[int] | None:
         if not isinstance(value, list) or len(value) != count:
-            self.bad(path, f"The {what} needs exactly {count} square{'s' if count > 1 else ''}.")
+            self.bad(path, ngettext("The %(what)s needs exactly %(count)s square.",
+                                    "The %(what)s needs exactly %(count)s squares.", "count",
+                                    {"what": PIECES[what], "count": count}))
             return None
         out = []
         for i, item in enumerate(value):
             sq = board.parse(item)
             if sq is None:
-                self.bad(f"{path}.{i}", f"{board.show(item)} is not a square (a1 to l12).")
+                self.bad(f"{path}.{i}", _("%(value)s is not a square (a1 to l12)."),
+                         {"value": board.show(item)})
                 return None
             out.append(sq)
         if len(set(out)) != len(out):
-            self.bad(path, f"The {what} lists a square twice.")
+            self.bad(path, _("The %(what)s lists a square twice."), {"what": PIECES[what]})
             return None
         return sorted(out)
 
     def claim(self, squares: list[int], path: str, what: str, rows: int) -> None:
         for sq in squares:
             if board.row(self.seat, sq) > rows:
-                where = "your own half" if rows == 6 else f"rows 1-{rows} of your side"
-                self.bad(path, f"The {what} must lie within {where}; {board.name(sq)} does not.")
+                message = (_("The %(what)s must lie within your own half; %(square)s does not.")
+                           if rows == 6 else
+                           _("The %(what)s must lie within rows 1-%(rows)s of your side; "
+                             "%(square)s does not."))
+                self.bad(path, message, {"what": PIECES[what], "rows": rows,
+                                         "square": board.name(sq)})
                 return
         for sq in squares:
             if sq in self.used:
-                self.bad(path, f"The {what} overlaps the {self.used[sq]} on {board.name(sq)}.")
+                self.bad(path, _("The %(what)s overlaps the %(other)s on %(square)s."),
+                         {"what": PIECES[what], "other": PIECES[self.used[sq]],
+                          "square": board.name(sq)})
                 return
         for sq in squares:
             self.used[sq] = what
 
     def read(self, sub: Any) -> dict[str, Any]:
         if not isinstance(sub, Mapping):
-            raise RuleError([Problem("", "A setup must be an object with terrain and units.")])
+            raise RuleError([Problem("", _("A setup must be an object with terrain and units."))])
         draft = self.options.get("tokens") and self.options["tokens"]["mode"] == "draft-k"
         allowed = ("terrain", "units", "tokens") if draft else ("terrain", "units")
         self.problems.extend(unknown_fields(sub, allowed, "", "setup field"))
@@ -144,10 +164,8 @@ class SetupReader:
 
     def terrain(self, raw: Any) -> dict[str, Any]:
         if not isinstance(raw, Mapping):
-            self.bad(
-                "terrain",
-                "The terrain must be an object with large_berm, small_berms, swamp, minefield.",
-            )
+            self.bad("terrain", _("The terrain must be an object with large_berm, small_berms, "
+                                  "swamp, minefield."))
             return {}
         pieces = ("large_berm", "small_berms", "swamp", "minefield")
         self.problems.extend(unknown_fields(raw, pieces, "terrain", "terrain piece"))
@@ -156,10 +174,8 @@ class SetupReader:
         if large is not None:
             (ax, ay), (bx, by) = board.coords(large[0]), board.coords(large[1])
             if abs(ax - bx) + abs(ay - by) != 1:
-                self.bad(
-                    "terrain.large_berm",
-                    "The large berm's two squares must be orthogonally adjacent.",
-                )
+                self.bad("terrain.large_berm",
+                         _("The large berm's two squares must be orthogonally adjacent."))
             self.claim(large, "terrain.large_berm", "large berm", 3)
             out["large_berm"] = [board.name(s) for s in large]
         small = self.squares(
@@ -178,12 +194,12 @@ class SetupReader:
                 or files[1] - files[0] != 1
                 or ranks[1] - ranks[0] != 1
             ):
-                self.bad("terrain.swamp", "The swamp must be a 2 x 2 block of squares.")
+                self.bad("terrain.swamp", _("The swamp must be a 2 x 2 block of squares."))
             self.claim(swamp, "terrain.swamp", "swamp", 6)
             out["swamp"] = [board.name(s) for s in swamp]
         mine = raw.get("minefield")
         if not isinstance(mine, Mapping):
-            self.bad("terrain.minefield", "The minefield needs squares, passage and arrow.")
+            self.bad("terrain.minefield", _("The minefield needs squares, passage and arrow."))
             return out
         self.problems.extend(
             unknown_fields(mine, ("squares", "passage", "arrow"), "terrain.minefield")
@@ -192,7 +208,7 @@ class SetupReader:
         passage = board.parse(mine.get("passage"))
         arrow = mine.get("arrow")
         if arrow not in board.FACINGS:
-            self.bad("terrain.minefield.arrow", "The minefield's arrow must be N, E, S or W.")
+            self.bad("terrain.minefield.arrow", _("The minefield's arrow must be N, E, S or W."))
         if cells is not None:
             coords = [board.coords(s) for s in cells]
             xs, ys = {c[0] for c in coords}, {c[1] for c in coords}
@@ -200,16 +216,12 @@ class SetupReader:
                 len(ys) == 1 and max(xs) - min(xs) == 2
             )
             if not straight:
-                self.bad(
-                    "terrain.minefield.squares",
-                    "The minefield must be 3 squares in a straight line.",
-                )
+                self.bad("terrain.minefield.squares",
+                         _("The minefield must be 3 squares in a straight line."))
             self.claim(cells, "terrain.minefield.squares", "minefield", 6)
             if passage is None or passage not in cells:
-                self.bad(
-                    "terrain.minefield.passage",
-                    "The passage must be one of the minefield's squares.",
-                )
+                self.bad("terrain.minefield.passage",
+                         _("The passage must be one of the minefield's squares."))
             elif arrow in board.FACINGS:
                 out["minefield"] = {
                     "squares": [board.name(s) for s in cells],
@@ -221,7 +233,7 @@ class SetupReader:
     def units(self, raw: Any, terrain: dict[str, Any]) -> dict[str, Any]:
         names = unit_names(bool(self.options.get("extra_forces")))
         if not isinstance(raw, Mapping):
-            self.bad("units", f"Place every unit: {', '.join(names)}.")
+            self.bad("units", _("Place every unit: %(units)s."), {"units": ", ".join(names)})
             return {}
         blocked = set(terrain.get("swamp", [])) | set(
             terrain.get("minefield", {}).get("squares", [])
@@ -232,37 +244,36 @@ class SetupReader:
         for name in names:
             path = f"units.{name}"
             if name not in raw:
-                self.bad(path, f"{label(name)} must be placed.")
+                self.bad(path, _("%(unit)s must be placed."), {"unit": label(name)})
                 continue
             spec = raw[name]
             if not isinstance(spec, Mapping):
-                self.bad(path, f'{label(name)} needs an object like {{"at": "e1", "facing": "N"}}.')
+                self.bad(path, _('%(unit)s needs an object like {"at": "e1", "facing": "N"}.'),
+                         {"unit": label(name)})
                 continue
             self.problems.extend(unknown_fields(spec, ("at", "facing"), path))
             sq = board.parse(spec.get("at"))
             facing = spec.get("facing", board.forward(self.seat))
             if facing not in board.FACINGS:
-                self.bad(f"{path}.facing", f"{board.show(facing)} is not a facing (N, E, S or W).")
+                self.bad(f"{path}.facing", _("%(value)s is not a facing (N, E, S or W)."),
+                         {"value": board.show(facing)})
             elif kind_of(name) == "r" and facing != board.forward(self.seat):
-                self.bad(
-                    f"{path}.facing",
-                    f"The R unit always faces {board.forward(self.seat)}; "
-                    "its facing does not matter.",
-                )
+                self.bad(f"{path}.facing",
+                         _("The R unit always faces %(facing)s; its facing does not matter."),
+                         {"facing": board.forward(self.seat)})
             if sq is None:
-                self.bad(f"{path}.at", f"{board.show(spec.get('at'))} is not a square (a1 to l12).")
+                self.bad(f"{path}.at", _("%(value)s is not a square (a1 to l12)."),
+                         {"value": board.show(spec.get("at"))})
                 continue
             sname = board.name(sq)
             if board.row(self.seat, sq) > 3:
-                self.bad(
-                    f"{path}.at",
-                    f"{label(name)} must start within rows 1-3 of your side; {sname} is not.",
-                )
+                self.bad(f"{path}.at",
+                         _("%(unit)s must start within rows 1-3 of your side; %(square)s is not."),
+                         {"unit": label(name), "square": sname})
             elif sname in blocked:
-                self.bad(
-                    f"{path}.at",
-                    f"{label(name)} cannot start on {sname}: it is a swamp or minefield square.",
-                )
+                self.bad(f"{path}.at", _("%(unit)s cannot start on %(square)s: it is a swamp or "
+                                         "minefield square."),
+                         {"unit": label(name), "square": sname})
             out[name] = {"at": sname, "facing": facing}
             placed.setdefault(sname, []).append(
                 {"seat": self.seat, "kind": kind_of(name), "state": "active", "name": name}
@@ -271,25 +282,23 @@ class SetupReader:
             reason = stack_problem(placed[sname], at_start=True)
             if reason:
                 who = ", ".join(u["name"] for u in placed[sname])
-                self.bad(
-                    f"units.{placed[sname][-1]['name']}.at",
-                    f"{who} cannot all start on {sname}: {reason}.",
-                )
+                self.bad(f"units.{placed[sname][-1]['name']}.at",
+                         _("%(units)s cannot all start on %(square)s: %(reason)s."),
+                         {"units": who, "square": sname, "reason": reason})
         return out
 
     def tokens(self, raw: Any) -> list[str]:
         k = self.options["tokens"]["k"]
         if not isinstance(raw, list) or len(raw) != k:
-            self.bad("tokens", f"Draft exactly {k} different tokens from: {', '.join(TOKENS)}.")
+            self.bad("tokens", _("Draft exactly %(count)s different tokens from: %(tokens)s."),
+                     {"count": k, "tokens": ", ".join(TOKENS)})
             return []
         for i, token in enumerate(raw):
             if token not in TOKENS:
-                self.bad(
-                    f"tokens.{i}",
-                    f"Unknown token {board.show(token)}; tokens: {', '.join(TOKENS)}.",
-                )
+                self.bad(f"tokens.{i}", _("Unknown token %(token)s; tokens: %(tokens)s."),
+                         {"token": board.show(token), "tokens": ", ".join(TOKENS)})
         if len({t for t in raw if isinstance(t, str)}) != k:
-            self.bad("tokens", "Each token may be drafted only once.")
+            self.bad("tokens", _("Each token may be drafted only once."))
         return [t for t in TOKENS if t in raw]
 
 

@@ -12,34 +12,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
+
 Unit = dict[str, Any]
 
 
 def stack_problem(
     group: Sequence[Unit], at_start: bool = False, repair_ok: bool = False
-) -> str | None:
+) -> Text | None:
     """Why ``group`` may not share one square, or None. ``at_start``: no run-overs allowed
     (setup and scenarios); ``repair_ok``: the R unit may join the (damaged) tank here."""
     if len(group) <= 1:
         return None
     if any(u["state"] == "wreck" for u in group):
-        return "a wreck cannot share its square"
+        return Text(_("a wreck cannot share its square"))
     tanks = [u for u in group if u["kind"] == "tank"]
     if len(tanks) > 1:
-        return "two tanks can never share a square"
+        return Text(_("two tanks can never share a square"))
     rest = list(group)
     if tanks and not at_start:
         rest = [u for u in group if not (u["kind"] == "at" and u["seat"] != tanks[0]["seat"])]
     if len({u["seat"] for u in rest}) > 1:
-        return "units of both sides cannot share a square"
+        return Text(_("units of both sides cannot share a square"))
     if len(rest) > 2:
-        return (
-            "at most two units (a tank and an AT, two ATs, or the R unit and an AT) "
-            "may share a square"
-        )
+        return Text(_("at most two units (a tank and an AT, two ATs, or the R unit and an AT) "
+                      "may share a square"))
     kinds = {u["kind"] for u in rest}
     if kinds == {"r", "tank"} and not repair_ok:
-        return "the R unit shares a square with a tank only while repairing it"
+        return Text(_("the R unit shares a square with a tank only while repairing it"))
     return None
 
 

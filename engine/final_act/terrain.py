@@ -6,6 +6,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
 from engine.final_act import board
 
 
@@ -52,25 +54,26 @@ class Terrain:
         field = self.mine.get(sq)
         return field is not None and field.passage != sq
 
-    def step_problem(self, frm: int, to: int, cleared: Collection[int] = ()) -> str | None:
+    def step_problem(self, frm: int, to: int, cleared: Collection[int] = ()) -> Text | None:
         """Why a one-square step from ``frm`` to ``to`` is not allowed by terrain, or None.
 
         ``cleared`` holds minefield squares the mover may cross in any direction (mine clearing).
         """
         if to in self.swamp:
-            return f"{board.name(to)} is a swamp"
+            return Text(_("%(square)s is a swamp"), {"square": board.name(to)})
         fx, fy = board.coords(frm)
         tx, ty = board.coords(to)
         vector = (tx - fx, ty - fy)
-        for sq, verb in ((to, "enter"), (frm, "leave")):
+        for sq, entering in ((to, True), (frm, False)):
             field = self.mine.get(sq)
             if field is None or sq in cleared:
                 continue
             if sq != field.passage or board.VECTORS[field.arrow] != vector:
-                return (
-                    f"{board.name(sq)} is in a minefield, which may only be crossed through its "
-                    f"passage {board.name(field.passage)} heading {field.arrow}"
-                    if verb == "enter" or sq == field.passage
-                    else f"it cannot {verb} the minefield at {board.name(sq)}"
-                )
+                if entering or sq == field.passage:
+                    return Text(_("%(square)s is in a minefield, which may only be crossed "
+                                  "through its passage %(passage)s heading %(arrow)s"),
+                                {"square": board.name(sq), "passage": board.name(field.passage),
+                                 "arrow": field.arrow})
+                return Text(_("it cannot leave the minefield at %(square)s"),
+                            {"square": board.name(sq)})
         return None

@@ -44,7 +44,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.base import Game, Problem, RuleError, State, Submission, TextError
+from engine.base import Game, Problem, RuleError, State, Submission, Text, TextError, pgettext
+from engine.base import gettext_noop as _
 from engine.final_act.board import AT_MOVES, FACINGS, TANK_MOVES
 from engine.final_act.units import ALL_UNITS, TOKENS, kind_of
 
@@ -100,6 +101,42 @@ _ORDER_KEYWORDS = TOKEN_NAMES | frozenset(DECLARATIONS)
 
 class _LineError(Exception):
     """A syntax problem in one line; turned into a Problem naming the line."""
+
+    def __init__(self, message: str | Text, params: Mapping[str, Any] | None = None) -> None:
+        self.text = message if isinstance(message, Text) else Text(message, dict(params or {}))
+        super().__init__(str(self.text))
+
+
+def _what(what: str, unit: str = "") -> Text:
+    """What part of an order a problem is about ("the minefield passage")."""
+    return WHAT[what].changed(params={"unit": unit}) if unit else WHAT[what]
+
+
+# The parts of an order a problem names ("air strike needs a square").
+WHAT: dict[str, Text] = {
+    "smoke": pgettext("order part", "smoke"),
+    "quick sand": pgettext("order part", "quick sand"),
+    "mine clearing": pgettext("order part", "mine clearing"),
+    "red cross": pgettext("order part", "red cross"),
+    "red cross activation": pgettext("order part", "red cross activation"),
+    "full throttle": pgettext("order part", "full throttle"),
+    "quick shot": pgettext("order part", "quick shot"),
+    "air strike": pgettext("order part", "air strike"),
+    "air strike payment": pgettext("order part", "air strike payment"),
+    "repair": pgettext("order part", "repair"),
+    "double shot": pgettext("order part", "double shot"),
+    "the large berm": pgettext("order part", "the large berm"),
+    "the small berms": pgettext("order part", "the small berms"),
+    "the swamp": pgettext("order part", "the swamp"),
+    "the minefield": pgettext("order part", "the minefield"),
+    "the minefield passage": pgettext("order part", "the minefield passage"),
+    "the minefield arrow": pgettext("order part", "the minefield arrow"),
+    "the token draft": pgettext("order part", "the token draft"),
+    "starting square": pgettext("order part", "the starting square of %(unit)s"),
+    "facing": pgettext("order part", "the facing of %(unit)s"),
+    "placement": pgettext("order part", "a starting square for %(unit)s"),
+    "order": pgettext("order part", "an order for %(unit)s"),
+}
 
 
 # -- reading the text ------------------------------------------------------------------------
@@ -173,56 +210,60 @@ class _Words:
 
     def take(self) -> str:
         if not self:
-            raise _LineError("the order ends too early")
+            raise _LineError(_("the order ends too early"))
         word = self._words[self._at]
         self._at += 1
         return word
 
-    def take_square(self, what: str) -> str:
+    def take_square(self, what: str | Text) -> str:
         if not self:
-            raise _LineError(f"{what} needs a square")
+            raise _LineError(_("%(what)s needs a square"), {"what": what})
         word = self.take()
         if not _SQUARE.fullmatch(word):
-            raise _LineError(f"'{_quote(word)}' is not a square (a1 to l12) for {what}")
+            raise _LineError(_("'%(word)s' is not a square (a1 to l12) for %(what)s"),
+                             {"word": _quote(word), "what": what})
         return word
 
-    def take_squares(self, what: str) -> list[str]:
+    def take_squares(self, what: str | Text) -> list[str]:
         squares = []
         while self and _SQUARE.fullmatch(self.peek() or ""):
             squares.append(self.take())
         if squares and _SQUARE_LIKE.fullmatch(self.peek() or ""):
-            raise _LineError(f"'{_quote(self.take())}' is not a square (a1 to l12) for {what}")
+            raise _LineError(_("'%(word)s' is not a square (a1 to l12) for %(what)s"),
+                             {"word": _quote(self.take()), "what": what})
         if not squares:
             if self:
-                raise _LineError(f"'{_quote(self.take())}' is not a square (a1 to l12) for {what}")
-            raise _LineError(f"{what} needs at least one square")
+                raise _LineError(_("'%(word)s' is not a square (a1 to l12) for %(what)s"),
+                                 {"word": _quote(self.take()), "what": what})
+            raise _LineError(_("%(what)s needs at least one square"), {"what": what})
         return squares
 
-    def take_unit(self, what: str) -> str:
+    def take_unit(self, what: str | Text) -> str:
         if not self:
-            raise _LineError(f"{what} needs a unit")
+            raise _LineError(_("%(what)s needs a unit"), {"what": what})
         word = self.take().upper()
         if word not in UNIT_NAMES:
-            raise _LineError(f"unknown unit '{_quote(word)}'")
+            raise _LineError(_("unknown unit '%(word)s'"), {"word": _quote(word)})
         return word
 
-    def take_units(self, what: str) -> list[str]:
+    def take_units(self, what: str | Text) -> list[str]:
         units = [self.take_unit(what)]
         while self and (self.peek() or "").upper() in UNIT_NAMES:
             units.append(self.take_unit(what))
         return units
 
-    def take_facing(self, what: str) -> str:
+    def take_facing(self, what: str | Text) -> str:
         if not self:
-            raise _LineError(f"{what} needs a direction (N, E, S or W)")
+            raise _LineError(_("%(what)s needs a direction (N, E, S or W)"), {"what": what})
         word = self.take().upper()
         if word not in FACINGS:
-            raise _LineError(f"'{_quote(word)}' is not a direction (N, E, S or W) for {what}")
+            raise _LineError(_("'%(word)s' is not a direction (N, E, S or W) for %(what)s"),
+                             {"word": _quote(word), "what": what})
         return word
 
     def expect_end(self) -> None:
         if self:
-            raise _LineError(f"unexpected '{_quote(self.take())}'")
+            raise _LineError(_("unexpected '%(word)s'"), {"word": _quote(self.take())})
 
 
 # -- parsing -------------------------------------------------------------------------------
@@ -236,10 +277,11 @@ class _Sheet:
     problems: list[Problem] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)  # order key -> line that gave it
 
-    def once(self, key: str, line: _Line, what: str) -> None:
+    def once(self, key: str, line: _Line, what: str | Text) -> None:
         """Refuse a second order for the same thing."""
         if key in self.seen:
-            raise _LineError(f"{what} was already given on line {self.seen[key]}")
+            raise _LineError(_("%(what)s was already given on line %(seen)s"),
+                             {"what": what, "seen": self.seen[key]})
         self.seen[key] = line.number
 
 
@@ -263,13 +305,14 @@ def read_sheet(phase: str, text: Any) -> Submission:
     if isinstance(text, bytes | bytearray):
         text = bytes(text).decode("utf-8", errors="replace")
     if not isinstance(text, str):
-        raise TextError([Problem("text", "the orders must be text")])
+        raise TextError([Problem("text", _("the orders must be text"))])
     if phase not in ("setup", "orders"):
-        raise TextError([Problem("text", "the match is over: no orders are taken")])
+        raise TextError([Problem("text", _("the match is over: no orders are taken"))])
     orders = _order_lines(text)
     if len(orders) > MAX_ORDER_LINES:
         raise TextError(
-            [Problem("text", f"{len(orders)} order lines; a sheet has at most {MAX_ORDER_LINES}")]
+            [Problem("text", _("%(count)s order lines; a sheet has at most %(most)s"),
+                     {"count": len(orders), "most": MAX_ORDER_LINES})]
         )
     sheet = _Sheet()
     read_line = _read_setup_line if phase == "setup" else _read_orders_line
@@ -277,10 +320,12 @@ def read_sheet(phase: str, text: Any) -> Submission:
         line = _Line(number, order, _words(order) if len(order) <= MAX_LINE else ())
         try:
             if not line.words:
-                raise _LineError(f"the line is too long ({len(order)} characters)")
+                raise _LineError(_("the line is too long (%(count)s characters)"),
+                                 {"count": len(order)})
             read_line(sheet, line)
         except _LineError as error:
-            sheet.problems.append(Problem(f"line {number}", f"{error} in '{_quote(order)}'"))
+            sheet.problems.append(Problem(f"line {number}", _("%(error)s in '%(word)s'"),
+                                          {"error": error.text, "word": _quote(order)}))
     if sheet.problems:
         raise TextError(sheet.problems)
     return sheet.submission
@@ -296,7 +341,8 @@ def _read_orders_line(sheet: _Sheet, line: _Line) -> None:
     words = _Words(line.words)
     first = words.peek() or ""
     if first in _SETUP_KEYWORDS:
-        raise _LineError(f"'{first.replace('_', ' ')}' is a setup order; setup is over")
+        raise _LineError(_("'%(first)s' is a setup order; setup is over"),
+                         {"first": first.replace('_', ' ')})
     if first in _ORDER_KEYWORDS:
         words.take()
         _TOKEN_READERS[first](sheet, line, words)
@@ -306,14 +352,14 @@ def _read_orders_line(sheet: _Sheet, line: _Line) -> None:
         raise _LineError(_unknown_first_word(first))
     words.take()
     order = _read_unit_order(unit, words)
-    sheet.once(f"unit {unit}", line, f"an order for {unit}")
+    sheet.once(f"unit {unit}", line, _what("order", unit))
     sheet.submission.setdefault("units", {})[unit] = order
 
 
-def _unknown_first_word(word: str) -> str:
+def _unknown_first_word(word: str) -> Text:
     if len(word) <= 3 and (len(word) == 1 or any(c.isdigit() for c in word)):
-        return f"unknown unit '{_quote(word.upper())}'"
-    return f"unknown order '{_quote(word)}'"
+        return Text(_("unknown unit '%(word)s'"), {"word": _quote(word.upper())})
+    return Text(_("unknown order '%(word)s'"), {"word": _quote(word)})
 
 
 def _read_unit_order(unit: str, words: _Words) -> dict[str, Any]:
@@ -324,42 +370,44 @@ def _read_unit_order(unit: str, words: _Words) -> dict[str, Any]:
         word = words.take()
         if word in by_word:
             if "move" in order:
-                raise _LineError(f"{unit} has two moves")
+                raise _LineError(_("%(unit)s has two moves"), {"unit": unit})
             order["move"] = by_word[word]
         elif word == "turn" and unit not in AT_UNITS:
             if "turn" in order:
-                raise _LineError(f"{unit} turns twice")
+                raise _LineError(_("%(unit)s turns twice"), {"unit": unit})
             order["turn"] = True
         elif word in ("fire", "shoot", "shell", "shells"):
             if "fire" in order:
-                raise _LineError(f"{unit} has two fire orders")
+                raise _LineError(_("%(unit)s has two fire orders"), {"unit": unit})
             order["fire"] = words.take_squares("fire")
         elif word == "face" and unit in AT_UNITS:
             if "face" in order:
-                raise _LineError(f"{unit} has two facings")
+                raise _LineError(_("%(unit)s has two facings"), {"unit": unit})
             order["face"] = words.take_facing("face")
         elif word.upper() in COMPASS_MOVES + TANK_MOVES:
-            kind = (
-                "a compass step (N, NE, ... NW)"
-                if unit in AT_UNITS
-                else ("stay, F, FL, FR, B, BL or BR")
-            )
-            raise _LineError(f"{unit} cannot move '{word.upper()}': its move is {kind}")
+            raise _LineError(
+                _("%(unit)s cannot move '%(word)s': its move is a compass step (N, NE, ... NW)")
+                if unit in AT_UNITS else
+                _("%(unit)s cannot move '%(word)s': its move is stay, F, FL, FR, B, BL or BR"),
+                {"unit": unit, "word": word.upper()})
         elif word == "turn":
-            raise _LineError(f"{unit} does not turn: give its new facing, like 'face N'")
+            raise _LineError(_("%(unit)s does not turn: give its new facing, like 'face N'"),
+                             {"unit": unit})
         elif word == "face":
-            raise _LineError(f"{unit} turns only with a diagonal move, like 'FL turn'")
+            raise _LineError(_("%(unit)s turns only with a diagonal move, like 'FL turn'"),
+                             {"unit": unit})
         else:
-            raise _LineError(f"unknown word '{_quote(word)}' for {unit}")
+            raise _LineError(_("unknown word '%(word)s' for %(unit)s"),
+                             {"word": _quote(word), "unit": unit})
     return order
 
 
 def _read_at_token(name: str) -> Callable[[_Sheet, _Line, _Words], None]:
     def read(sheet: _Sheet, line: _Line, words: _Words) -> None:
-        label = name.replace("_", " ")
+        label = _what(name.replace("_", " "))
         if name == "red_cross" and words.peek() == "activate":
             words.take()
-            entry = {"activate": words.take_unit("red cross activation")}
+            entry = {"activate": words.take_unit(_what("red cross activation"))}
         else:
             entry = {"at": words.take_square(label)}
         words.expect_end()
@@ -370,38 +418,38 @@ def _read_at_token(name: str) -> Callable[[_Sheet, _Line, _Words], None]:
 
 
 def _read_full_throttle(sheet: _Sheet, line: _Line, words: _Words) -> None:
-    unit = words.take_unit("full throttle")
+    unit = words.take_unit(_what("full throttle"))
     words.expect_end()
-    sheet.once("token full_throttle", line, "full throttle")
+    sheet.once("token full_throttle", line, _what("full throttle"))
     sheet.submission.setdefault("tokens", {})["full_throttle"] = {"unit": unit}
 
 
 def _read_quick_shot(sheet: _Sheet, line: _Line, words: _Words) -> None:
-    unit = words.take_unit("quick shot")
+    unit = words.take_unit(_what("quick shot"))
     if words.peek() in ("fire", "shoot"):
         words.take()
-    fire = words.take_squares("quick shot")
+    fire = words.take_squares(_what("quick shot"))
     words.expect_end()
-    sheet.once("token quick_shot", line, "quick shot")
+    sheet.once("token quick_shot", line, _what("quick shot"))
     sheet.submission.setdefault("tokens", {})["quick_shot"] = {"unit": unit, "fire": fire}
 
 
 def _read_air_strike(sheet: _Sheet, line: _Line, words: _Words) -> None:
-    entry: dict[str, Any] = {"at": words.take_square("air strike")}
+    entry: dict[str, Any] = {"at": words.take_square(_what("air strike"))}
     if words.peek() in ("fire", "shoot"):
         words.take()
-    entry["fire"] = words.take_squares("air strike")
+    entry["fire"] = words.take_squares(_what("air strike"))
     if words.peek() in ("paid_by", "paid"):
         words.take()
-        entry["paid_by"] = words.take_units("air strike payment")
+        entry["paid_by"] = words.take_units(_what("air strike payment"))
     words.expect_end()
-    sheet.once("token air_strike", line, "air strike")
+    sheet.once("token air_strike", line, _what("air strike"))
     sheet.submission.setdefault("tokens", {})["air_strike"] = entry
 
 
 def _read_declaration(name: str) -> Callable[[_Sheet, _Line, _Words], None]:
     def read(sheet: _Sheet, line: _Line, words: _Words) -> None:
-        label = name.replace("_", " ")
+        label = _what(name.replace("_", " "))
         unit = words.take_unit(label)
         words.expect_end()
         sheet.once(f"declare {name}", line, label)
@@ -427,14 +475,14 @@ def _read_setup_line(sheet: _Sheet, line: _Line) -> None:
     words = _Words(line.words)
     first = words.take()
     if first in ("large_berm", "small_berms", "swamp"):
-        label = first.replace("_", " ")
+        label = _what("the " + first.replace("_", " "))
         squares = words.take_squares(label)
         words.expect_end()
-        sheet.once(f"terrain {first}", line, f"the {label}")
+        sheet.once(f"terrain {first}", line, label)
         sheet.submission.setdefault("terrain", {})[first] = squares
     elif first == "minefield":
         minefield = _read_minefield(words)
-        sheet.once("terrain minefield", line, "the minefield")
+        sheet.once("terrain minefield", line, _what("the minefield"))
         sheet.submission.setdefault("terrain", {})["minefield"] = minefield
     elif first == "draft":
         tokens = []
@@ -442,22 +490,24 @@ def _read_setup_line(sheet: _Sheet, line: _Line) -> None:
             name = words.take()
             if name not in TOKEN_NAMES:
                 raise _LineError(
-                    f"unknown token '{_quote(name)}' (tokens: "
-                    f"{', '.join(t.replace('_', ' ') for t in TOKEN_ORDER)})"
+                    _("unknown token '%(word)s' (tokens: %(tokens)s)"),
+                    {"word": _quote(name),
+                     "tokens": ", ".join(t.replace("_", " ") for t in TOKEN_ORDER)}
                 )
             tokens.append(name)
-        sheet.once("draft", line, "the token draft")
+        sheet.once("draft", line, _what("the token draft"))
         sheet.submission["tokens"] = tokens
     elif first.upper() in UNIT_NAMES:
         unit = first.upper()
-        placement = {"at": words.take_square(f"the starting square of {unit}")}
+        placement = {"at": words.take_square(_what("starting square", unit))}
         if words:
-            placement["facing"] = words.take_facing(f"the facing of {unit}")
+            placement["facing"] = words.take_facing(_what("facing", unit))
         words.expect_end()
-        sheet.once(f"unit {unit}", line, f"a starting square for {unit}")
+        sheet.once(f"unit {unit}", line, _what("placement", unit))
         sheet.submission.setdefault("units", {})[unit] = placement
     elif first in _ORDER_KEYWORDS:
-        raise _LineError(f"'{first.replace('_', ' ')}' is a round order; this is the setup")
+        raise _LineError(_("'%(first)s' is a round order; this is the setup"),
+                         {"first": first.replace('_', ' ')})
     else:
         raise _LineError(_unknown_first_word(first))
 
@@ -465,20 +515,22 @@ def _read_setup_line(sheet: _Sheet, line: _Line) -> None:
 def _read_minefield(words: _Words) -> dict[str, Any]:
     squares: list[str] = []
     while words and words.peek() not in ("passage", "arrow"):
-        squares.append(words.take_square("the minefield"))
+        squares.append(words.take_square(_what("the minefield")))
     if not squares:
-        raise _LineError("the minefield needs its squares")
+        raise _LineError(_("the minefield needs its squares"))
     minefield: dict[str, Any] = {"squares": squares}
     while words:
         word = words.take()
         if word in minefield:
-            raise _LineError(f"the minefield has two {word}s")
+            raise _LineError(_("the minefield has two passages") if word == "passage" else
+                             _("the minefield has two arrows"))
         if word == "passage":
-            minefield["passage"] = words.take_square("the minefield passage")
+            minefield["passage"] = words.take_square(_what("the minefield passage"))
         elif word == "arrow":
-            minefield["arrow"] = words.take_facing("the minefield arrow")
+            minefield["arrow"] = words.take_facing(_what("the minefield arrow"))
         else:
-            raise _LineError(f"unexpected '{_quote(word)}' (write: passage SQUARE arrow N)")
+            raise _LineError(_("unexpected '%(word)s' (write: passage SQUARE arrow N)"),
+                             {"word": _quote(word)})
     return minefield
 
 

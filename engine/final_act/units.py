@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
 from engine.final_act.board import SEAT_NAMES
 
 TANKS = ("C", "1", "1A", "1B", "2", "2A", "2B")
@@ -42,12 +44,13 @@ def order_key(unit: Unit) -> tuple[int, int]:
     return unit["seat"], ALL_UNITS.index(unit["name"])
 
 
-def label(name: str) -> str:
-    """How a sentence names one of the player's own units: "Tank 1A", "AT1", "The R unit"."""
+def label(name: str) -> Text:
+    """How a sentence names one of the player's own units: "Tank 1A", "AT unit AT1", "The R
+    unit"."""
     kind = kind_of(name)
     if kind == "tank":
-        return f"Tank {name}"
-    return "The R unit" if kind == "r" else f"AT unit {name}"
+        return Text(_("Tank %(name)s"), {"name": name})
+    return Text(_("The R unit")) if kind == "r" else Text(_("AT unit %(name)s"), {"name": name})
 
 
 def full_label(seat: int, name: str) -> str:

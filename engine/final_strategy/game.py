@@ -18,8 +18,11 @@ from engine.base import (
     RuleError,
     State,
     Submission,
+    Text,
+    pgettext,
     rng_for,
 )
+from engine.base import gettext_noop as _
 from engine.final_strategy import board, bots, text
 from engine.final_strategy.options import (
     OPTIONS_SCHEMA,
@@ -28,6 +31,7 @@ from engine.final_strategy.options import (
     validate_options,
 )
 from engine.final_strategy.play import (
+    PHRASEBOOK,
     concede,
     end_check,
     end_turn,
@@ -66,10 +70,12 @@ def _start_position(seats: int, scenario: Mapping[str, Any] | None) -> Position:
 
 class FinalStrategy(Game):
     slug = "final-strategy"
+    phrasebook = PHRASEBOOK
     name = "Final Strategy"
     min_seats = 2
     max_seats = 4
-    seat_names = {1: "Red", 2: "Blue", 3: "Green", 4: "Yellow"}
+    seat_names = {1: pgettext("seat", "Red"), 2: pgettext("seat", "Blue"),
+                  3: pgettext("seat", "Green"), 4: pgettext("seat", "Yellow")}
     bots = bots.BOTS
 
     # -- options and setup -------------------------------------------------------------
@@ -84,15 +90,17 @@ class FinalStrategy(Game):
 
     def start(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
         if seats not in board.ALLOTMENT:
-            raise RuleError([Problem("seats", "Final Strategy is played by 2 to 4 seats.")])
+            raise RuleError([Problem("seats", _("Final Strategy is played by 2 to 4 seats."))])
         opts = validate_options(options)
         scenario = opts.get("scenario")
         if scenario is not None:
             check_scenario_seats(scenario, seats)
         pos = _start_position(seats, scenario)
         if scenario is not None:
-            negative = [Problem(f"scenario.bunkers.{s}", f"Seat {s}'s bunker would hold a "
-                                "negative count (too many pieces on the board or prisoners).")
+            negative = [Problem(f"scenario.bunkers.{s}", _("Seat %(seat)s's bunker would hold a "
+                                                           "negative count (too many pieces on "
+                                                           "the board or prisoners)."),
+                                {"seat": s})
                         for s, b in sorted(pos.bunkers.items()) if min(b) < 0]
             if negative:
                 raise OptionsError(negative)
@@ -120,17 +128,17 @@ class FinalStrategy(Game):
         """A turn in progress (the page's step-by-step check): the position after its steps and
         whether the turn has ended. A RuleError names a refused step."""
         if not isinstance(submission, Mapping) or not isinstance(submission.get("steps"), list):
-            raise RuleError([Problem("steps", 'A turn is {"steps": [...]}, a list of steps.')])
+            raise RuleError([Problem("steps", _('A turn is {"steps": [...]}, a list of steps.'))])
         steps = normalize_turn(submission) if submission["steps"] else []
         pos = Position.from_state(state)
         if seat != pos.to_move:
-            raise RuleError([Problem("seat", "It is not your turn.")])
+            raise RuleError([Problem("seat", _("It is not your turn."))])
         turn = Turn(pos, seat)
         for i, step in enumerate(steps):
             try:
                 turn.step(step)
             except StepRefused as refused:
-                raise RuleError([Problem(f"steps.{i}", str(refused))]) from None
+                raise RuleError([Problem(f"steps.{i}", refused.text)]) from None
         ended = turn.ended or (turn.started and not turn.can_place())
         return {"steps": steps, "ended": ended, "may_occupy": turn.may_occupy(),
                 "swapped": turn.swapped, "events": turn.events,
@@ -244,7 +252,7 @@ class FinalStrategy(Game):
         return text.format_text(submission)
 
     def text_help(self, state: State, seat: int) -> str:
-        return text.HELP
+        return Text(text.HELP)
 
     def board_text(self, state: State, seat: int | None) -> str:
         from engine.final_strategy.board_text import board_text

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Problem, RuleError
+from engine.base import Phrasebook, Problem, RuleError, Text
+from engine.base import gettext_noop as _
 from engine.final_strategy.position import Position
 from engine.final_strategy.turn import Event, Step, StepRefused, Turn, normalize_step
 
@@ -13,17 +14,18 @@ from engine.final_strategy.turn import Event, Step, StepRefused, Turn, normalize
 def normalize_turn(submission: Any) -> list[Step]:
     """The turn's steps in canonical form; a RuleError lists every malformed step."""
     if not isinstance(submission, Mapping) or not isinstance(submission.get("steps"), list):
-        raise RuleError([Problem("steps", 'A turn is {"steps": [...]}, a list of steps.')])
+        raise RuleError([Problem("steps", _('A turn is {"steps": [...]}, a list of steps.'))])
     extra = [k for k in submission if k not in ("steps", "default")]
-    problems = [Problem(str(k), f"Unknown field {k!r}.") for k in extra]
+    problems = [Problem(str(k), _("Unknown field %(field)s."),
+                        {"field": repr(k)}) for k in extra]
     steps = []
     for i, raw in enumerate(submission["steps"]):
         try:
             steps.append(normalize_step(raw))
         except StepRefused as refused:
-            problems.append(Problem(f"steps.{i}", str(refused)))
+            problems.append(Problem(f"steps.{i}", refused.text))
     if not submission["steps"]:
-        problems.append(Problem("steps.0", "A turn ends with a barrier, a kidnapper or a bomb."))
+        problems.append(Problem("steps.0", _("A turn ends with a barrier, a kidnapper or a bomb.")))
     if problems:
         raise RuleError(problems)
     return steps
@@ -33,21 +35,22 @@ def run_steps(pos: Position, seat: int, steps: list[Step]) -> Turn:
     """Take ``steps`` as ``seat``'s whole turn on ``pos`` (changed in place). A RuleError with
     path ``steps.N`` names the first step that is refused, or the missing step."""
     if pos.over:
-        raise RuleError([Problem("", "The game is over.")])
+        raise RuleError([Problem("", _("The game is over."))])
     if seat != pos.to_move:
-        raise RuleError([Problem("seat", f"It is seat {pos.to_move}'s turn, not seat {seat}'s.")])
+        raise RuleError([Problem("seat", _("It is seat %(to_move)s's turn, not seat %(seat)s's."),
+                                 {"to_move": pos.to_move, "seat": seat})])
     turn = Turn(pos, seat)
     for i, step in enumerate(steps):
         try:
             turn.step(step)
         except StepRefused as refused:
-            raise RuleError([Problem(f"steps.{i}", str(refused))]) from None
+            raise RuleError([Problem(f"steps.{i}", refused.text)]) from None
     if not turn.ended:
         if turn.started and not turn.can_place():
             turn.ended = True  # must place again but nothing can be placed
         else:
-            message = ("You must place again (a barrier, a kidnapper or a bomb)." if turn.started
-                       else "A turn ends with a barrier, a kidnapper or a bomb.")
+            message = (_("You must place again (a barrier, a kidnapper or a bomb).")
+                       if turn.started else _("A turn ends with a barrier, a kidnapper or a bomb."))
             raise RuleError([Problem(f"steps.{len(steps)}", message)])
     return turn
 
@@ -67,7 +70,7 @@ def next_seat(pos: Position, events: list[Event]) -> None:
             pos.to_move = seat
             return
         passed.append(seat)
-    finish(pos, events, "no player can move")
+    finish(pos, events, STUCK)
 
 
 def finish(pos: Position, events: list[Event], reason: str) -> None:
@@ -78,15 +81,23 @@ def finish(pos: Position, events: list[Event], reason: str) -> None:
                    "scores": {str(s): pos.score(s) for s in pos.seat_numbers()}})
 
 
+# Why the game ends (the stored reason, read back for translation: see ``Phrasebook``).
+EMPTY_BUNKER = _("seat %(seat)s's bunker is empty")
+TOO_FEW = _("fewer than two seats are left")
+TURN_LIMIT = _("the turn limit (%(limit)s) was reached")
+STUCK = _("no player can move")
+PHRASEBOOK = Phrasebook(EMPTY_BUNKER, TOO_FEW, TURN_LIMIT, STUCK)
+
+
 def end_check(pos: Position, turn_limit: int | None) -> str | None:
     """Why the game ends now (a remaining seat's bunker is empty, the turn limit), or None."""
     for seat in pos.remaining():
         if pos.bunker_count(seat) == 0:
-            return f"seat {seat}'s bunker is empty"
+            return str(Text(EMPTY_BUNKER, {"seat": seat}))
     if len(pos.remaining()) < 2:
-        return "fewer than two seats are left"
+        return TOO_FEW
     if turn_limit is not None and pos.turn > turn_limit:
-        return f"the turn limit ({turn_limit}) was reached"
+        return str(Text(TURN_LIMIT, {"limit": turn_limit}))
     return None
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
 from engine.final_strategy import board
 from engine.final_strategy.position import BOMBS, KIDNAPPERS, TROOPS, Position, make_piece
 
@@ -18,44 +20,52 @@ Step = dict[str, Any]
 
 
 class StepRefused(Exception):
-    """A step that is not well formed or not legal at this point of the turn."""
+    """A step that is not well formed or not legal at this point of the turn (``text`` says
+    why, for the portal to translate)."""
+
+    def __init__(self, message: str | Text, params: Mapping[str, Any] | None = None) -> None:
+        self.text = message if isinstance(message, Text) else Text(message, dict(params or {}))
+        super().__init__(str(self.text))
 
 
 def normalize_step(raw: Any) -> Step:
     """The canonical form of one step, or StepRefused saying what is wrong with its shape."""
     if not isinstance(raw, Mapping):
-        raise StepRefused('A step is an object such as {"barrier": "e5-e6"}.')
+        raise StepRefused(_('A step is an object such as {"barrier": "e5-e6"}.'))
     kinds = [k for k in ("occupy", "barrier", "kidnapper", "bomb", "swap") if k in raw]
     if len(kinds) != 1:
-        raise StepRefused("A step names exactly one of occupy, barrier, kidnapper, bomb, swap.")
+        raise StepRefused(_("A step names exactly one of occupy, barrier, kidnapper, bomb, swap."))
     kind = kinds[0]
     allowed = {"occupy": {"occupy"}, "barrier": {"barrier"}, "bomb": {"bomb"},
                "kidnapper": {"kidnapper", "corner"}, "swap": {"swap", "for", "corner"}}[kind]
     extra = sorted(str(k) for k in raw if k not in allowed)
     if extra:
-        raise StepRefused(f"Unknown field(s) in a {kind} step: {', '.join(extra)}.")
+        raise StepRefused(_("Unknown field(s) in a %(kind)s step: %(extra)s."),
+                          {"kind": kind, "extra": ', '.join(extra)})
     if kind == "barrier":
         edge = board.parse_edge(raw["barrier"])
         if edge is None:
-            raise StepRefused(f"{raw['barrier']!r} is not an edge between two adjacent squares "
-                              "(write it like e5-e6).")
+            raise StepRefused(_("%(barrier)s is not an edge between two adjacent squares (write "
+                                "it like e5-e6)."),
+                              {"barrier": repr(raw['barrier'])})
         return {"barrier": board.EDGE_NAMES[edge]}
     sq = board.parse_square(raw[kind])
     if sq is None:
-        raise StepRefused(f"{raw[kind]!r} is not a square (a1 to j10).")
+        raise StepRefused(_("%(square)s is not a square (a1 to j10)."),
+                          {"square": repr(raw[kind])})
     step: Step = {kind: board.SQUARE_NAMES[sq]}
     piece = raw.get("for") if kind == "swap" else kind
     if kind == "swap":
         if piece not in ("kidnapper", "bomb"):
-            raise StepRefused('A swap is "for" a "kidnapper" or a "bomb".')
+            raise StepRefused(_('A swap is "for" a "kidnapper" or a "bomb".'))
         step["for"] = piece
     if piece == "kidnapper":
         corner = raw.get("corner")
         if corner not in board.CORNERS:
-            raise StepRefused("A kidnapper names its corner: ne, nw, se or sw.")
+            raise StepRefused(_("A kidnapper names its corner: ne, nw, se or sw."))
         step["corner"] = corner
     elif "corner" in raw:
-        raise StepRefused("Only a kidnapper names a corner.")
+        raise StepRefused(_("Only a kidnapper names a corner."))
     return step
 
 
@@ -84,7 +94,7 @@ class Turn:
     def step(self, step: Step) -> None:
         """Take one normalized step, or raise StepRefused (leaving the position unchanged)."""
         if self.ended:
-            raise StepRefused("The turn has already ended.")
+            raise StepRefused(_("The turn has already ended."))
         if "occupy" in step:
             self._occupy(board.SQUARE_INDEX[step["occupy"]])
         elif "barrier" in step:
@@ -101,11 +111,12 @@ class Turn:
     def _occupy(self, sq: int) -> None:
         pos = self.pos
         if not self.may_occupy():
-            raise StepRefused("A square can be occupied only once, at the start of the turn.")
+            raise StepRefused(_("A square can be occupied only once, at the start of the turn."))
         if sq in pos.pieces or not pos.is_closed(sq):
-            raise StepRefused(f"{board.SQUARE_NAMES[sq]} is not a formed, unoccupied square.")
+            raise StepRefused(_("%(square)s is not a formed, unoccupied square."),
+                              {"square": board.SQUARE_NAMES[sq]})
         if pos.bunkers[self.seat][TROOPS] < 1:
-            raise StepRefused("You have no troop left in your bunker.")
+            raise StepRefused(_("You have no troop left in your bunker."))
         self.occupied = True
         self._put_troop(sq)
 
@@ -117,7 +128,8 @@ class Turn:
     def _barrier(self, edge: int) -> None:
         pos = self.pos
         if edge in pos.barriers:
-            raise StepRefused(f"There is already a barrier on {board.EDGE_NAMES[edge]}.")
+            raise StepRefused(_("There is already a barrier on %(edge)s."),
+                              {"edge": board.EDGE_NAMES[edge]})
         self.started = True
         pos.barriers.add(edge)
         self.events.append({"type": "barrier", "seat": self.seat, "edge": board.EDGE_NAMES[edge]})
@@ -144,9 +156,12 @@ class Turn:
         pos = self.pos
         slot = KIDNAPPERS if kind == "kidnapper" else BOMBS
         if pos.bunkers[self.seat][slot] < 1:
-            raise StepRefused(f"You have no {kind} left in your bunker.")
+            raise StepRefused(_("You have no kidnapper left in your bunker.")
+                              if kind == "kidnapper" else
+                              _("You have no bomb left in your bunker."))
         if sq in pos.pieces and not swap:
-            raise StepRefused(f"{board.SQUARE_NAMES[sq]} already holds a piece.")
+            raise StepRefused(_("%(square)s already holds a piece."),
+                              {"square": board.SQUARE_NAMES[sq]})
         self.started = self.started or not swap
         pos.bunkers[self.seat][slot] -= 1
         pos.pieces[sq] = make_piece(self.seat, kind, corner, sq)
@@ -196,15 +211,18 @@ class Turn:
     def _swap(self, sq: int, kind: str, corner: str | None) -> None:
         pos = self.pos
         if self.swapped:
-            raise StepRefused("The swap may be made only once a turn.")
+            raise StepRefused(_("The swap may be made only once a turn."))
         piece = pos.pieces.get(sq)
         if sq not in board.SAFE or piece is None or piece["seat"] != self.seat \
                 or piece["kind"] != "troop":
-            raise StepRefused(f"{board.SQUARE_NAMES[sq]} is not a safe square holding one of "
-                              "your troops.")
+            raise StepRefused(_("%(square)s is not a safe square holding one of your "
+                                "troops."),
+                              {"square": board.SQUARE_NAMES[sq]})
         slot = KIDNAPPERS if kind == "kidnapper" else BOMBS
         if pos.bunkers[self.seat][slot] < 1:
-            raise StepRefused(f"You have no {kind} left in your bunker.")
+            raise StepRefused(_("You have no kidnapper left in your bunker.")
+                              if kind == "kidnapper" else
+                              _("You have no bomb left in your bunker."))
         self.swapped = True
         del pos.pieces[sq]
         pos.bunkers[self.seat][TROOPS] += 1

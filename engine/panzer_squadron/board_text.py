@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import Text, pgettext
+from engine.base import gettext_noop as _
+
 ARROWS = {12: "^", 2: "/", 4: "\\", 6: "v", 8: "/", 10: "\\"}
 TERRAIN_MARK = {"woods": "##", "building": "[]", "water": "~~"}
 
 
-def board_text(view: dict[str, Any]) -> str:
+# A tank's state as the list under the board shows it.
+STATES = {"stationary": pgettext("tank state", "stationary"),
+          "moving": pgettext("tank state", "moving"),
+          "ambush": pgettext("tank state", "ambush")}
+
+
+def board_text(view: dict[str, Any]) -> Text:
     cols, rows = view["size"]
     marks: dict[str, str] = {}
     for kind, names in view["terrain"].items():
@@ -24,16 +33,27 @@ def board_text(view: dict[str, Any]) -> str:
         pad = "  " if row % 2 == 0 else ""
         cells = "".join(f"{marks.get(f'{c}{row}', ' .'):<4}" for c in letters)
         lines.append(f"{row:>2}  {pad}{cells}".rstrip())
-    lines.append("")
-    lines.append("## woods   [] building   ~~ water   even rows sit half a hex east")
+    out: list[str] = [*lines, "",
+                      Text(_("## woods   [] building   ~~ water   even rows sit half a hex east"))]
     for t in view["tanks"]:
-        where = f"{t['at']} facing {t['facing']}, {t['state']}" if t["alive"] else "destroyed"
-        done = ", activated" if t["activated"] and t["alive"] else ""
-        lines.append(f"{t['name']:<4} seat {t['seat']} {t['card']:<6} {where}{done}")
+        values = {"tank": f"{t['name']:<4}", "seat": t["seat"], "card": f"{t['card']:<6}",
+                  "hex": t["at"], "facing": t["facing"],
+                  "state": STATES.get(t["state"], t["state"])}
+        if not t["alive"]:
+            template = _("%(tank)s seat %(seat)s %(card)s destroyed")
+        elif t["activated"]:
+            template = _("%(tank)s seat %(seat)s %(card)s %(hex)s facing %(facing)s, %(state)s, "
+                         "activated")
+        else:
+            template = _("%(tank)s seat %(seat)s %(card)s %(hex)s facing %(facing)s, %(state)s")
+        out.append(Text(template, values))
     if view["pending"]:
         p = view["pending"]
-        lines.append(f"{p['tank']} {p['action']}: rolled {'+'.join(map(str, p['dice']))} = "
-                     f"{p['points']} points")
-    lines.append(f"Turn {view['turn']}, initiative seat {view['initiative']}; destroyed "
-                 f"{view['destroyed']['1']} (seat 1) : {view['destroyed']['2']} (seat 2)")
-    return "\n".join(lines)
+        out.append(Text(_("%(tank)s %(action)s: rolled %(dice)s = %(points)s points"),
+                        {"tank": p["tank"], "action": p["action"],
+                         "dice": "+".join(map(str, p["dice"])), "points": p["points"]}))
+    out.append(Text(_("Turn %(turn)s, initiative seat %(seat)s; destroyed %(one)s (seat 1) : "
+                      "%(two)s (seat 2)"),
+                    {"turn": view["turn"], "seat": view["initiative"],
+                     "one": view["destroyed"]["1"], "two": view["destroyed"]["2"]}))
+    return Text.lines(out)

@@ -18,18 +18,23 @@ from engine.base import (
     RuleError,
     State,
     Submission,
+    Text,
     TextError,
+    pgettext,
 )
+from engine.base import gettext_noop as _
 from engine.panzer_squadron import board_text, legal, options, rules, text
+from engine.panzer_squadron.rules import PHRASEBOOK
 from engine.panzer_squadron.view import view as _view
 
 
 class PanzerSquadron(Game):
     slug = "panzer-squadron"
+    phrasebook = PHRASEBOOK
     name = "Panzer Squadron"
     min_seats = 2
     max_seats = 2
-    seat_names = {1: "South", 2: "North"}
+    seat_names = {1: pgettext("seat", "South"), 2: pgettext("seat", "North")}
     bots = ("random", "greedy")
 
     # -- options and setup -------------------------------------------------------------
@@ -44,7 +49,7 @@ class PanzerSquadron(Game):
 
     def start(self, seats: int, opts: Mapping[str, Any], seed: int) -> State:
         if seats != 2:
-            raise RuleError("Panzer Squadron is for two seats.", "seats")
+            raise RuleError(_("Panzer Squadron is for two seats."), "seats")
         state = options.start(options.validate_options(opts))
         rules.settle_turn(state, [])
         return state
@@ -110,7 +115,7 @@ class PanzerSquadron(Game):
     # -- text ----------------------------------------------------------------------------
     def parse_text(self, state: State, seat: int, txt: str) -> Submission:
         if not isinstance(txt, str):
-            raise TextError("Orders are text.")
+            raise TextError(_("Orders are text."))
         sub = text.parse(txt)
         names = {t["name"].upper(): t["name"] for t in state["tanks"]}
         if "activate" in sub:
@@ -123,7 +128,7 @@ class PanzerSquadron(Game):
         return text.format(submission)
 
     def text_help(self, state: State, seat: int) -> str:
-        return text.HELP["path" if state["phase"] == "path" else "activate"]
+        return Text(text.HELP["path" if state["phase"] == "path" else "activate"])
 
     def board_text(self, state: State, seat: int | None) -> str:
         return board_text.board_text(_view(state, seat))

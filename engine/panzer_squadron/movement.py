@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.base import Problem
+from engine.base import gettext_noop as _
 from engine.panzer_squadron import hexes
 from engine.panzer_squadron.board import Board
 from engine.panzer_squadron.hexes import Hex
@@ -50,21 +51,22 @@ def parse_step(raw: Any, size: tuple[int, int], path: str
                ) -> tuple[Step | None, list[Problem]]:
     """Read one step's shape (legality comes later, in ``walk``)."""
     if not isinstance(raw, Mapping):
-        return None, [Problem(path, "A step is {move|reverse: HEX, face: F} or {turn: F}.")]
+        return None, [Problem(path, _("A step is {move|reverse: HEX, face: F} or {turn: F}."))]
     if set(raw) == {"turn"}:
         if raw["turn"] not in hexes.FACINGS:
-            return None, [Problem(f"{path}.turn", "Turn to a corner: 12, 2, 4, 6, 8 or 10.")]
+            return None, [Problem(f"{path}.turn", _("Turn to a corner: 12, 2, 4, 6, 8 or 10."))]
         return Step("turn", raw["turn"]), []
     kinds = [k for k in ("move", "reverse") if k in raw]
     if len(kinds) != 1 or set(raw) != {kinds[0], "face"}:
-        return None, [Problem(path, "A step is {move|reverse: HEX, face: F} or {turn: F}.")]
+        return None, [Problem(path, _("A step is {move|reverse: HEX, face: F} or {turn: F}."))]
     kind = kinds[0]
     problems = []
     at = hexes.parse(raw[kind], size)
     if at is None:
-        problems.append(Problem(f"{path}.{kind}", f"{raw[kind]!r} is not a hex of the map."))
+        problems.append(Problem(f"{path}.{kind}", _("%(hex)s is not a hex of the map."),
+                                {"hex": repr(raw[kind])}))
     if raw["face"] not in hexes.FACINGS:
-        problems.append(Problem(f"{path}.face", "Face a corner: 12, 2, 4, 6, 8 or 10."))
+        problems.append(Problem(f"{path}.face", _("Face a corner: 12, 2, 4, 6, 8 or 10.")))
     if problems:
         return None, problems
     return Step(kind, raw["face"], at), []
@@ -79,7 +81,7 @@ def walk(board: Board, at: Hex, facing: int, steps: list[Step], budget: int
         path = f"path.{i}"
         if step.kind == "turn":
             if step.facing == facing:
-                problems.append(Problem(f"{path}.turn", "A turn must change the facing."))
+                problems.append(Problem(f"{path}.turn", _("A turn must change the facing.")))
                 continue
             cost += hexes.turn_cost(facing, step.facing)
             facing = step.facing
@@ -89,30 +91,38 @@ def walk(board: Board, at: Hex, facing: int, steps: list[Step], budget: int
         if step.kind == "move":
             allowed, faces = hexes.front_sides(facing), hexes.facings_after_move
             if reversed_:
-                problems.append(Problem(path, "No forward move after reversing."))
+                problems.append(Problem(path, _("No forward move after reversing.")))
         else:
             allowed, faces = hexes.behind_sides(facing), hexes.facings_after_reverse
             if forward:
-                problems.append(Problem(path, "No reversing after moving forward."))
-        where = "in front of" if step.kind == "move" else "behind"
+                problems.append(Problem(path, _("No reversing after moving forward.")))
         if side not in allowed:
-            problems.append(Problem(f"{path}.{step.kind}", f"{hexes.name(step.at)} is not "
-                                    f"{where} the tank (at {hexes.name(at)} facing {facing})."))
+            problems.append(Problem(
+                f"{path}.{step.kind}",
+                _("%(hex)s is not in front of the tank (at %(at)s facing %(facing)s).")
+                if step.kind == "move" else
+                _("%(hex)s is not behind the tank (at %(at)s facing %(facing)s)."),
+                {"hex": hexes.name(step.at), "at": hexes.name(at), "facing": facing}))
             break
         enter = board.enter_cost(step.at)
         if enter is None:
             problems.append(Problem(f"{path}.{step.kind}",
-                                    f"{hexes.name(step.at)} cannot be entered."))
+                                    _("%(hex)s cannot be entered."),
+                                    {"hex": hexes.name(step.at)}))
             break
         if step.facing not in faces(side):
             choices = " or ".join(str(f) for f in faces(side))
-            problems.append(Problem(f"{path}.face", f"After this step the tank faces {choices}."))
+            problems.append(Problem(f"{path}.face", _("After this step the tank faces "
+                                                      "%(choices)s."),
+                                    {"choices": choices}))
         cost += enter
         at, facing = step.at, step.facing
         forward = forward or step.kind == "move"
         reversed_ = reversed_ or step.kind == "reverse"
     if cost > budget and not problems:
-        problems.append(Problem("path", f"The path costs {cost} points; {budget} may be spent."))
+        problems.append(Problem("path", _("The path costs %(cost)s points; %(budget)s may be "
+                                          "spent."),
+                                {"cost": cost, "budget": budget}))
     return Walk(tuple(steps), at, facing, cost, forward, reversed_), problems
 
 
@@ -143,7 +153,7 @@ def cheapest(board: Board, at: Hex, facing: int, budget: int, kind: str
     counter = 0
     queue: list[tuple[int, int, int, Hex, int, tuple[Step, ...]]] = [(0, 0, 0, at, facing, ())]
     while queue:
-        cost, _, _, here, face, steps = heapq.heappop(queue)
+        cost, _tie, _seq, here, face, steps = heapq.heappop(queue)
         if best.get((here, face), (None,))[0] != cost or best[(here, face)][1] != steps:
             continue
         options: list[tuple[int, Hex, int, Step]] = []

@@ -11,11 +11,18 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Problem, RuleError, State
+from engine.base import Phrasebook, Problem, RuleError, State, Text
+from engine.base import gettext_noop as _
 from engine.panzer_squadron import hexes, movement
 from engine.panzer_squadron.board import Board, Sight
 from engine.panzer_squadron.data import CARDS
 from engine.panzer_squadron.options import reaction_problems
+
+# How a match ends (the result's reason, read back for translation: see ``Phrasebook``).
+NO_TANKS = _("Seat %(seat)s has no tanks left.")
+LIMIT_WON = _("Turn limit %(limit)s: destroyed %(one)s to %(two)s, seat %(seat)s wins.")
+LIMIT_DRAWN = _("Turn limit %(limit)s: destroyed %(one)s to %(two)s, a draw.")
+PHRASEBOOK = Phrasebook(NO_TANKS, LIMIT_WON, LIMIT_DRAWN)
 
 ACTIONS = ("move", "move-fire", "fire", "ambush")
 STILL = ("stationary", "ambush")  # a tank that starts still may do anything
@@ -66,28 +73,32 @@ def target_problems(board: Board, seat: int, at: hexes.Hex, facing: int, target:
     """The enemy tank on hex ``target`` if the cannon at (``at``, ``facing``) sees it."""
     where = hexes.parse(target, board.size)
     if where is None:
-        return None, [Problem(path, f"{target!r} is not a hex of the map.")]
+        return None, [Problem(path, _("%(hex)s is not a hex of the map."),
+                              {"hex": repr(target)})]
     name = board.occupied.get(where)
     if name is None:
-        return None, [Problem(path, f"No tank on {hexes.name(where)}.")]
+        return None, [Problem(path, _("No tank on %(hex)s."),
+                              {"hex": hexes.name(where)})]
     victim = board.tanks[name]
     if victim["seat"] == seat:
-        return None, [Problem(path, f"{name} is your own tank.")]
+        return None, [Problem(path, _("%(name)s is your own tank."),
+                              {"name": name})]
     if not board.sight(at, facing, where).visible:
-        return None, [Problem(path, f"{name} on {hexes.name(where)} is not visible.")]
+        return None, [Problem(path, _("%(name)s on %(hex)s is not visible."),
+                              {"name": name, "hex": hexes.name(where)})]
     return victim, []
 
 
 # -- validation -----------------------------------------------------------------------------
 def check(state: State, seat: int, sub: Any) -> tuple[dict[str, Any], list[Problem]]:
     if not isinstance(sub, Mapping):
-        return {}, [Problem("", "A submission is an object.")]
+        return {}, [Problem("", _("A submission is an object."))]
     if state["result"] is not None:
-        return {}, [Problem("", "The match is over.")]
+        return {}, [Problem("", _("The match is over."))]
     if "reactions" in sub:
         return _check_reactions(state, seat, sub)
     if seat != state["to_move"]:
-        return {}, [Problem("seat", "It is not your turn to activate.")]
+        return {}, [Problem("seat", _("It is not your turn to activate."))]
     if state["phase"] == "activate":
         return _check_activate(state, seat, sub)
     return _check_path(state, seat, sub)
@@ -98,12 +109,13 @@ def _check_reactions(state: State, seat: int, sub: Mapping[str, Any]
     problems = []
     if set(sub) != {"reactions"} or not isinstance(sub["reactions"], Mapping) \
             or not sub["reactions"]:
-        return {}, [Problem("reactions", "Reactions are {TANK: {mode, max_range}}, alone.")]
+        return {}, [Problem("reactions", _("Reactions are {TANK: {mode, max_range}}, alone."))]
     normalized = {}
     for name, value in sub["reactions"].items():
         t = tank(state, name)
         if t is None or t["seat"] != seat or not t["alive"]:
-            problems.append(Problem(f"reactions.{name}", f"{name} is not one of your tanks."))
+            problems.append(Problem(f"reactions.{name}", _("%(name)s is not one of your tanks."),
+                                    {"name": name}))
             continue
         reaction, found = reaction_problems(value, f"reactions.{name}")
         problems.extend(found)
@@ -117,33 +129,38 @@ def _check_activate(state: State, seat: int, sub: Mapping[str, Any]
     problems = []
     extra = set(sub) - {"activate", "action", "target"}
     if extra:
-        problems.append(Problem("", f"Unknown keys {sorted(extra)}; choose with "
-                                "activate, action and target."))
+        problems.append(Problem("", _("Unknown keys %(extra)s; choose with activate, action and "
+                                      "target."),
+                                {"extra": str(sorted(extra))}))
     name = sub.get("activate")
     t = tank(state, name) if isinstance(name, str) else None
     if t is None or t["seat"] != seat or not t["alive"]:
-        problems.append(Problem("activate", f"{name!r} is not one of your living tanks."))
+        problems.append(Problem("activate", _("%(name)s is not one of your living tanks."),
+                                {"name": repr(name)}))
     elif t["activated"]:
-        problems.append(Problem("activate", f"{name} has already been activated this turn."))
+        problems.append(Problem("activate", _("%(name)s has already been activated this turn."),
+                                {"name": name}))
     action = sub.get("action")
     if action not in ACTIONS:
-        problems.append(Problem("action", f"The action is one of {', '.join(ACTIONS)}."))
+        problems.append(Problem("action", _("The action is one of %(actions)s."),
+                                {"actions": ', '.join(ACTIONS)}))
     elif t is not None and not problems and action not in allowed_actions(t):
-        problems.append(Problem("action", f"{name} is in movement: it may only move or "
-                                "move and fire."))
+        problems.append(Problem("action", _("%(name)s is in movement: it may only move or move "
+                                            "and fire."),
+                                {"name": name}))
     target = sub.get("target")
     normalized: dict[str, Any] = {"activate": name, "action": action}
     if action == "fire":
         if target is None:
-            problems.append(Problem("target", "Fire needs a target hex."))
+            problems.append(Problem("target", _("Fire needs a target hex.")))
         elif not problems and t is not None:
             board = Board(state)
-            _, found = target_problems(board, seat, board.hex_of(t), t["facing"], target)
+            _target, found = target_problems(board, seat, board.hex_of(t), t["facing"], target)
             problems.extend(found)
             normalized["target"] = target
     elif target is not None:
-        problems.append(Problem("target", "A target is chosen with fire here; a move and "
-                                "fire names it with the path."))
+        problems.append(Problem("target", _("A target is chosen with fire here; a move and fire "
+                                            "names it with the path.")))
     return normalized, problems
 
 
@@ -155,12 +172,13 @@ def _check_path(state: State, seat: int, sub: Mapping[str, Any]
     problems = []
     extra = set(sub) - {"path", "target", "end"}
     if extra:
-        problems.append(Problem("", f"Unknown keys {sorted(extra)}; give path, target, end."))
+        problems.append(Problem("", _("Unknown keys %(extra)s; give path, target, end."),
+                                {"extra": str(sorted(extra))}))
     board = Board(state)
     raw = sub.get("path", [])
     steps: list[movement.Step] = []
     if not isinstance(raw, list) or len(raw) > 40:
-        problems.append(Problem("path", "The path is a list of steps."))
+        problems.append(Problem("path", _("The path is a list of steps.")))
         raw = []
     for i, r in enumerate(raw):
         step, found = movement.parse_step(r, board.size, f"path.{i}")
@@ -170,13 +188,14 @@ def _check_path(state: State, seat: int, sub: Mapping[str, Any]
     target = sub.get("target")
     end = sub.get("end", "stopped")
     if end not in ENDS:
-        problems.append(Problem("end", "The end is moving or stopped."))
+        problems.append(Problem("end", _("The end is moving or stopped.")))
     firing = target is not None
     if firing and pending["action"] != "move-fire":
-        problems.append(Problem("target", "Only a move and fire names a target."))
+        problems.append(Problem("target", _("Only a move and fire names a target.")))
     if firing and pending["points"] < movement.FIRE_COST:
-        problems.append(Problem("target", f"Firing costs {movement.FIRE_COST} points; "
-                                f"{pending['points']} were rolled."))
+        problems.append(Problem("target", _("Firing costs %(cost)s points; %(points)s were "
+                                            "rolled."),
+                                {"cost": movement.FIRE_COST, "points": pending['points']}))
     budget = pending["points"] - (movement.FIRE_COST if firing else 0)
     if problems:
         return {}, problems
@@ -186,11 +205,11 @@ def _check_path(state: State, seat: int, sub: Mapping[str, Any]
     problems.extend(found)
     if not problems and not (walked.forward or walked.reversed) \
             and movement.must_move(board, start, t["facing"], budget):
-        problems.append(Problem("path", "Having rolled, the tank must enter at least one hex "
-                                "(it can)."))
+        problems.append(Problem("path", _("Having rolled, the tank must enter at least one hex "
+                                          "(it can).")))
     if firing and not problems:
         board.occupied[walked.at] = t["name"]
-        _, found = target_problems(board, seat, walked.at, walked.facing, target)
+        _target, found = target_problems(board, seat, walked.at, walked.facing, target)
         problems.extend(found)
     normalized = {"path": [s.as_dict() for s in steps], "target": target, "end": end}
     return normalized, problems
@@ -249,7 +268,7 @@ def _path(state: State, seat: int, sub: Mapping[str, Any], rng: random.Random,
     board = Board(state)
     forward = reversed_ = False
     for raw in sub["path"]:
-        step, _ = movement.parse_step(raw, board.size, "")
+        step, _problems = movement.parse_step(raw, board.size, "")
         assert step is not None
         if step.kind == "turn":
             events.append({"type": "turn", "seat": seat, "tank": t["name"], "from": t["facing"],
@@ -347,7 +366,7 @@ def _fire(state: State, board: Board, firer: dict[str, Any], victim: dict[str, A
                    "text": f"{victim['name']} is destroyed on {victim['at']}."})
     if not any(t["alive"] for t in state["tanks"] if t["seat"] == victim["seat"]):
         _finish(state, events, winner=firer["seat"],
-                reason=f"Seat {victim['seat']} has no tanks left.")
+                reason=str(Text(NO_TANKS, {"seat": victim["seat"]})))
 
 
 def concede(state: State, seat: Any) -> tuple[State, list[dict[str, Any]]]:
@@ -399,9 +418,9 @@ def settle_turn(state: State, events: list[dict[str, Any]]) -> None:
     if limit is not None and ended >= limit:
         one, two = state["destroyed"]["1"], state["destroyed"]["2"]
         winner = 1 if one > two else 2 if two > one else None
-        _finish(state, events, winner=winner,
-                reason=f"Turn limit {limit}: destroyed {one} to {two}"
-                       + (f", seat {winner} wins." if winner else ", a draw."))
+        _finish(state, events, winner=winner, reason=str(
+            Text(LIMIT_WON, {"limit": limit, "one": one, "two": two, "seat": winner}) if winner
+            else Text(LIMIT_DRAWN, {"limit": limit, "one": one, "two": two})))
         return
     state["turn"] = ended + 1
     state["initiative"] = 1 if state["turn"] % 2 else 2

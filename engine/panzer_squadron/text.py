@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from engine.base import Problem, Submission, TextError
+from engine.base import gettext_noop as _
 
 _SPLIT = re.compile(r"[;\n]")
 
@@ -67,8 +68,10 @@ def parse(text: str) -> Submission:
                         continue
                     step = _step(chunk)
                     if step is None:
-                        problems.append(Problem(where, f"Cannot read the step {' '.join(chunk)!r}"
-                                                " (HEX FACING, reverse HEX FACING, turn FACING)."))
+                        problems.append(Problem(where, _("Cannot read the step %(chunk)s (HEX "
+                                                         "FACING, reverse HEX FACING, turn "
+                                                         "FACING)."),
+                                                {"chunk": repr(' '.join(chunk))}))
                     else:
                         steps.append(step)
                     chunk = []
@@ -82,13 +85,14 @@ def parse(text: str) -> Submission:
             reactions[rest[0].upper()] = {"mode": rest[1],
                                           "max_range": _int(rest[3]) if len(rest) == 4 else None}
         else:
-            problems.append(Problem(where, f"Cannot read {line!r}."))
+            problems.append(Problem(where, _("Cannot read %(line)s."),
+                                    {"line": repr(line)}))
     if reactions and sub:
-        problems.append(Problem("", "Reactions go in a reply of their own."))
+        problems.append(Problem("", _("Reactions go in a reply of their own.")))
     if "activate" in sub and "path" in sub:
-        problems.append(Problem("", "Choose the action first; the path follows the roll."))
+        problems.append(Problem("", _("Choose the action first; the path follows the roll.")))
     if not reactions and not sub and not problems:
-        problems.append(Problem("", "No orders found."))
+        problems.append(Problem("", _("No orders found.")))
     if problems:
         raise TextError(problems)
     if reactions:
@@ -127,9 +131,9 @@ def format(sub: Submission) -> str:
 
 
 HELP = {
-    "activate": "activate TANK move | move-fire | ambush   or   activate TANK fire HEX\n"
-                "reaction TANK hold | first | side-rear [max N]   (any time, in a reply of "
-                "its own)",
-    "path": "path HEX FACING, HEX FACING, turn FACING   (or reverse HEX FACING; path none)\n"
-            "fire HEX   (a move and fire's target)\nend moving | stopped",
+    "activate": _("activate TANK move | move-fire | ambush   or   activate TANK fire HEX\n"
+                  "reaction TANK hold | first | side-rear [max N]   (any time, in a reply of "
+                  "its own)"),
+    "path": _("path HEX FACING, HEX FACING, turn FACING   (or reverse HEX FACING; path none)\n"
+              "fire HEX   (a move and fire's target)\nend moving | stopped"),
 }

@@ -7,10 +7,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Problem, State
-from engine.tank_game import mines, sight, squares
+from engine.base import Problem, State, Text, pgettext
+from engine.base import gettext_noop as _
+from engine.tank_game import mines, sight, squares, words
 from engine.tank_game.state import DEAD_DURABILITY, MAX_AP, add_log, name, occupants, tank
 
+# A tank's status as problems name it ("Your tank is dead; ...").
+STATUS = {"alive": pgettext("tank status", "alive"), "dead": pgettext("tank status", "dead"),
+          "destroyed": pgettext("tank status", "destroyed")}
 TANK_ACTIONS = ("move", "shoot", "give", "buy_ap", "upgrade_range")
 BUY_AP_COST, UPGRADE_RANGE_COST = 3, 5
 HIT_FACES = (4, 5, 6)  # three hit faces of six: each die hits with probability 1/2
@@ -28,7 +32,8 @@ def _square(state: State, raw: Any, path: str, problems: list[Problem]) -> str |
     square = squares.parse(raw, state["size"])
     if square is None:
         last = squares.name((state["size"] - 1, state["size"] - 1))
-        problems.append(Problem(path, f"{raw!r} is not a square on this board (A1 to {last})."))
+        problems.append(Problem(path, _("%(square)s is not a square on this board (A1 to "
+                                        "%(last)s)."), {"square": repr(raw), "last": last}))
         return None
     return squares.name(square)
 
@@ -71,17 +76,19 @@ def check(
     unknown = set(action) - _KEYS[kind]
     if unknown:
         problems.append(
-            Problem("", f"Unknown keys for {kind}: {', '.join(sorted(map(str, unknown)))}.")
+            Problem("", _("Unknown keys for %(kind)s: %(keys)s."),
+                    {"kind": kind, "keys": ', '.join(sorted(map(str, unknown)))})
         )
     me = tank(state, seat)
     if me["status"] != "alive":
         problems.append(
-            Problem("tank", f"Your tank is {me['status']}; the Council votes, it does not act.")
+            Problem("tank", _("Your tank is %(status)s; the Council votes, it does not act."),
+                    {"status": STATUS[me["status"]]})
         )
         return out, problems
     occupied = occupants(state)
     if kind in ("move", "shoot") and me["ap"] < 1:
-        problems.append(Problem("ap", "No action points left (the next gameday brings one)."))
+        problems.append(Problem("ap", _("No action points left (the next gameday brings one).")))
     if kind == "move":
         to = _square(state, action.get("to"), "to", problems)
         if to is not None:
@@ -99,18 +106,22 @@ def check(
             problems.append(
                 Problem(
                     "gold",
-                    f"Buying an action point costs {BUY_AP_COST} gold; you have {me['gold']}.",
+                    _("Buying an action point costs %(cost)s gold; you have %(gold)s."),
+                    {"cost": BUY_AP_COST, "gold": me["gold"]},
                 )
             )
         if me["ap"] >= MAX_AP:
             problems.append(
-                Problem("ap", f"You already have {MAX_AP} action points, the most a tank may hold.")
+                Problem("ap", _("You already have %(count)s action points, the most a tank may "
+                                "hold."),
+                        {"count": MAX_AP})
             )
     elif kind == "upgrade_range" and me["gold"] < UPGRADE_RANGE_COST:
         problems.append(
             Problem(
                 "gold",
-                f"Upgrading range costs {UPGRADE_RANGE_COST} gold; you have {me['gold']}.",
+                _("Upgrading range costs %(cost)s gold; you have %(gold)s."),
+                {"cost": UPGRADE_RANGE_COST, "gold": me["gold"]},
             )
         )
     return out, problems
@@ -127,19 +138,23 @@ def _move_problems(
     a, b = squares.parse(origin, size), squares.parse(to, size)
     assert a is not None and b is not None
     if squares.distance(a, b) != 1:
-        return [Problem("to", f"{to} is not adjacent to your tank at {origin}.")]
+        return [Problem("to", _("%(to)s is not adjacent to your tank at %(origin)s."),
+                        {"to": to, "origin": origin})]
     if to in state["walls"]:
-        return [Problem("to", f"{to} holds a wall.")]
+        return [Problem("to", _("%(to)s holds a wall."),
+                        {"to": to})]
     if to in occupied:
-        return [Problem("to", f"{to} is occupied by {name(state, occupied[to])}'s tank.")]
+        return [Problem("to", _("%(to)s is occupied by %(name)s's tank."),
+                        {"to": to, "name": name(state, occupied[to])})]
     if a[0] != b[0] and a[1] != b[1]:
         via = sorted([squares.name((b[0], a[1])), squares.name((a[0], b[1]))])
         if not any(walkable(state, sq, occupied) for sq in via):
             return [
                 Problem(
                     "to",
-                    f"A diagonal move to {to} needs {via[0]} or {via[1]} to be free (it must be "
-                    "possible in two steps).",
+                    _("A diagonal move to %(to)s needs %(first)s or %(second)s to be free (it must "
+                      "be possible in two steps)."),
+                    {"to": to, "first": via[0], "second": via[1]},
                 )
             ]
     return []
@@ -152,10 +167,11 @@ def _shoot_problems(
     a, b = squares.parse(me["at"], size), squares.parse(at, size)
     assert a is not None and b is not None
     if a == b:
-        return [Problem("at", "A tank may not target its own square.")]
+        return [Problem("at", _("A tank may not target its own square."))]
     distance = squares.distance(a, b)
     if distance > me["range"]:
-        return [Problem("at", f"{at} is {distance} squares away; your range is {me['range']}.")]
+        return [Problem("at", _("%(at)s is %(distance)s squares away; your range is %(range)s."),
+                        {"at": at, "distance": distance, "range": me["range"]})]
     blocked = line_of_sight_problem(state, me["at"], at, occupied)
     return [Problem("at", blocked)] if blocked else []
 
@@ -170,20 +186,21 @@ def _give(
     out: dict[str, Any] = {}
     gold = action.get("gold")
     if isinstance(gold, bool) or not isinstance(gold, int) or gold < 1:
-        problems.append(Problem("gold", "Give a whole number of gold, at least 1."))
+        problems.append(Problem("gold", _("Give a whole number of gold, at least 1.")))
     else:
         out["gold"] = gold
         if gold + 1 > me["gold"]:
             problems.append(
                 Problem(
                     "gold",
-                    f"Giving {gold} gold costs {gold + 1} (1 goes to the coffer); "
-                    f"you have {me['gold']}.",
+                    _("Giving %(gold)s gold costs %(count)s (1 goes to the coffer); you have "
+                      "%(have)s."),
+                    {"gold": gold, "count": gold + 1, "have": me["gold"]},
                 )
             )
     if ("to" in action) == ("seat" in action):
         problems.append(
-            Problem("to", "Name the receiving tank by its square ('to') or its seat ('seat').")
+            Problem("to", _("Name the receiving tank by its square ('to') or its seat ('seat')."))
         )
         return out
     target: int | None = None
@@ -194,22 +211,25 @@ def _give(
         out["to"] = to
         target = occupied.get(to)
         if target is None:
-            problems.append(Problem("to", f"There is no tank on {to}."))
+            problems.append(Problem("to", _("There is no tank on %(to)s."),
+                                    {"to": to}))
             return out
     else:
         raw = action["seat"]
         if isinstance(raw, bool) or not isinstance(raw, int) or str(raw) not in state["tanks"]:
-            problems.append(Problem("seat", f"{raw!r} is not a seat in this match."))
+            problems.append(Problem("seat", _("%(seat)s is not a seat in this match."),
+                                    {"seat": repr(raw)}))
             return out
         out["seat"] = target = raw
     other = tank(state, target)
     path = "to" if "to" in out else "seat"
     if target == me["seat"]:
-        problems.append(Problem(path, "You cannot give gold to yourself."))
+        problems.append(Problem(path, _("You cannot give gold to yourself.")))
     elif other["status"] != "alive":
         problems.append(
             Problem(
-                path, f"{name(state, target)}'s tank is {other['status']}; give to a living tank."
+                path, _("%(name)s's tank is %(status)s; give to a living tank."),
+                {"name": name(state, target), "status": STATUS[other["status"]]}
             )
         )
     else:
@@ -219,8 +239,9 @@ def _give(
             problems.append(
                 Problem(
                     path,
-                    f"{name(state, target)} is {squares.distance(a, b)} squares away; "
-                    f"your range is {me['range']}.",
+                    _("%(name)s is %(distance)s squares away; your range is %(range)s."),
+                    {"name": name(state, target), "distance": squares.distance(a, b),
+                     "range": me["range"]},
                 )
             )
     return out
@@ -244,7 +265,9 @@ def perform(
     if kind == "move":
         me["ap"] -= 1
         me["at"] = action["to"]
-        add_log(state, dict(entry, text=f"{who} — Moved to {action['to']}"), events)
+        add_log(state, dict(entry, text=str(Text(words.MOVED, {"who": who,
+                                                               "square": action["to"]}))),
+                events)
     elif kind == "shoot":
         me["ap"] -= 1
         _shoot(state, me, action["at"], entry, at, rng, events)
@@ -254,17 +277,18 @@ def perform(
         me["gold"] -= gold + 1
         tank(state, target)["gold"] += gold
         state["coffer"] += 1
-        add_log(
-            state, dict(entry, text=f"{who} — Gave {gold} Gold to {name(state, target)}"), events
-        )
+        add_log(state, dict(entry, text=str(Text(words.GAVE, {
+            "who": who, "gold": gold, "name": name(state, target)}))), events)
     elif kind == "buy_ap":
         me["gold"] -= BUY_AP_COST
         me["ap"] += 1
-        add_log(state, dict(entry, text=f"{who} — Bought 1 action point"), events)
+        add_log(state, dict(entry, text=str(Text(words.BOUGHT_AP, {"who": who}))), events)
     elif kind == "upgrade_range":
         me["gold"] -= UPGRADE_RANGE_COST
         me["range"] += 1
-        add_log(state, dict(entry, text=f"{who} — Upgraded Range (now {me['range']})"), events)
+        add_log(state, dict(entry, text=str(Text(words.UPGRADED, {"who": who,
+                                                                  "range": me["range"]}))),
+                events)
 
 
 def _shoot(
@@ -278,38 +302,33 @@ def _shoot(
 ) -> None:
     who = name(state, me["seat"])
     occupied = occupants(state)
+
+    def shot(outcome: Text) -> str:
+        return str(Text(words.SHOT, {"who": who, "square": target_sq, "outcome": outcome}))
+
     if target_sq in state["walls"]:
         durability = state["walls"][target_sq] - 1
         if durability > 0:
             state["walls"][target_sq] = durability
-            note = f"hit wall, durability {durability}"
+            note = Text(words.HIT_WALL, {"durability": durability})
         else:
             del state["walls"][target_sq]
             grew = mines.grow(state, target_sq)
-            note = "hit, wall destroyed" + (", the gold mine grows" if grew else "")
-        add_log(state, dict(entry, text=f"{who} — Shot at {target_sq} ({note})"), events)
+            note = Text(words.WALL_DOWN_MINE if grew else words.WALL_DOWN)
+        add_log(state, dict(entry, text=shot(note)), events)
         return
     if target_sq not in occupied:
-        add_log(state, dict(entry, text=f"{who} — Shot at {target_sq} (miss)"), events)
+        add_log(state, dict(entry, text=shot(words.MISS)), events)
         return
     victim = tank(state, occupied[target_sq])
     if victim["status"] == "dead":
         victim["durability"] -= 1
         if victim["durability"] > 0:
-            add_log(
-                state,
-                dict(
-                    entry,
-                    text=f"{who} — Shot at {target_sq} "
-                    f"(hit dead tank, durability {victim['durability']})",
-                ),
-                events,
-            )
+            add_log(state, dict(entry, text=shot(Text(words.HIT_DEAD_TANK, {
+                "durability": victim["durability"]}))), events)
             return
         victim["status"], victim["at"] = "destroyed", None
-        add_log(
-            state, dict(entry, text=f"{who} — Shot at {target_sq} (hit, tank destroyed)"), events
-        )
+        add_log(state, dict(entry, text=shot(Text(words.TANK_DOWN))), events)
         add_log(
             state,
             {
@@ -318,7 +337,8 @@ def _shoot(
                 "seat": victim["seat"],
                 "action": None,
                 "dice": [],
-                "text": f"{name(state, victim['seat'])}'s tank was destroyed by {who}",
+                "text": str(Text(words.DESTROYED, {"name": name(state, victim["seat"]),
+                                                   "who": who})),
             },
             events,
         )
@@ -330,9 +350,7 @@ def _shoot(
     dice = [rng.randint(1, 6) for _ in range(count)]
     hit = any(d in HIT_FACES for d in dice)
     entry = dict(entry, dice=dice)
-    add_log(
-        state, dict(entry, text=f"{who} — Shot at {target_sq} ({'hit' if hit else 'miss'})"), events
-    )
+    add_log(state, dict(entry, text=shot(words.HIT if hit else words.MISS)), events)
     if hit:
         victim["lives"] -= 1
         if victim["lives"] == 0:
@@ -360,7 +378,8 @@ def kill(
     state["coffer"] += tax
     victim.update(status="dead", durability=DEAD_DURABILITY, ap=0, gold=0, bounty=0, lives=0)
     state["deaths"].append(victim["seat"])
-    loot = f"loot {share} gold, coffer {tax}" + (f", bounty {bounty}" if bounty else "")
+    loot = Text(words.LOOT_BOUNTY if bounty else words.LOOT,
+                {"share": share, "tax": tax, "bounty": bounty})
     add_log(
         state,
         {
@@ -369,8 +388,8 @@ def kill(
             "seat": victim["seat"],
             "action": None,
             "dice": [],
-            "text": f"{name(state, victim['seat'])} was killed by "
-            f"{name(state, killer['seat'])} ({loot})",
+            "text": str(Text(words.KILLED, {"name": name(state, victim["seat"]),
+                                            "who": name(state, killer["seat"]), "loot": loot})),
         },
         events,
     )

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Problem, State
+from engine.base import Problem, State, Text, pgettext
+from engine.base import gettext_noop as _
+from engine.tank_game import words
 from engine.tank_game.state import (
     FINISHED_BALLOTS_KEPT,
     MAX_AP,
@@ -19,7 +21,9 @@ from engine.tank_game.state import (
 
 COUNCIL_ACTIONS = ("open_ballot", "vote")
 DECREES = ("stimulus", "bounty", "grant_life")
-DECREE_NAMES = {"stimulus": "Stimulus", "bounty": "Bounty", "grant_life": "Grant Life"}
+DECREE_NAMES = {"stimulus": words.STIMULUS, "bounty": words.BOUNTY, "grant_life": words.GRANT_LIFE}
+BALLOT_STATUS = {"open": pgettext("ballot", "open"), "passed": pgettext("ballot", "passed"),
+                 "closed": pgettext("ballot", "closed")}
 COST = {"stimulus": 3, "grant_life": 15}
 BOUNTY_GOLD = (1, 5)
 GRANT_LIFE_MEMBERS = 3
@@ -66,18 +70,19 @@ def check(
     unknown = set(action) - allowed
     if unknown:
         problems.append(
-            Problem("", f"Unknown keys for {kind}: {', '.join(sorted(map(str, unknown)))}.")
+            Problem("", _("Unknown keys for %(kind)s: %(keys)s."),
+                    {"kind": kind, "keys": ', '.join(sorted(map(str, unknown)))})
         )
     members = council(state)
     if seat not in members:
         problems.append(
-            Problem("council", "Only Council members (dead or destroyed tanks) vote on decrees.")
+            Problem("council", _("Only Council members (dead or destroyed tanks) vote on decrees."))
         )
     decree: str | None = None
     if kind == "open_ballot":
         raw = action.get("decree")
         if raw not in DECREES:
-            problems.append(Problem("decree", "The decree is stimulus, bounty or grant_life."))
+            problems.append(Problem("decree", _("The decree is stimulus, bounty or grant_life.")))
         else:
             decree = out["decree"] = raw
             if (
@@ -88,7 +93,8 @@ def check(
                 problems.append(
                     Problem(
                         "decree",
-                        f"The Council may decree only one {DECREE_NAMES[decree]} per gameday.",
+                        _("The Council may decree only one %(decree)s per gameday."),
+                        {"decree": DECREE_NAMES[decree]},
                     )
                 )
     else:
@@ -97,13 +103,17 @@ def check(
             (b for b in state["ballots"] if not isinstance(raw, bool) and b["id"] == raw), None
         )
         if ballot is None and isinstance(raw, int) and 1 <= raw < state["next_ballot"]:
-            problems.append(Problem("ballot", f"Ballot {raw} is over; votes are closed."))
+            problems.append(Problem("ballot", _("Ballot %(ballot)s is over; votes are closed."),
+                                    {"ballot": raw}))
         elif ballot is None:
-            problems.append(Problem("ballot", f"There is no ballot {raw!r}."))
+            problems.append(Problem("ballot", _("There is no ballot %(ballot)s."),
+                                    {"ballot": repr(raw)}))
         elif ballot["status"] != "open":
             out["ballot"] = raw
             problems.append(
-                Problem("ballot", f"Ballot {raw} is {ballot['status']}; votes are closed.")
+                Problem("ballot", _("Ballot %(ballot)s is %(status)s; votes are closed."),
+                        {"ballot": raw,
+                         "status": BALLOT_STATUS.get(ballot["status"], ballot["status"])})
             )
         else:
             out["ballot"] = raw
@@ -112,13 +122,15 @@ def check(
         problems.append(
             Problem(
                 "decree",
-                f"Grant Life needs a Council of at least {GRANT_LIFE_MEMBERS} members; "
-                f"it has {len(members)}.",
+                _("Grant Life needs a Council of at least %(minimum)s members; it has "
+                  "%(count)s."),
+                {"minimum": GRANT_LIFE_MEMBERS, "count": len(members)},
             )
         )
     target = action.get("target")
     if isinstance(target, bool) or not isinstance(target, int) or str(target) not in state["tanks"]:
-        problems.append(Problem("target", f"{target!r} is not a seat in this match."))
+        problems.append(Problem("target", _("%(target)s is not a seat in this match."),
+                                {"target": repr(target)}))
     else:
         out["target"] = target
         if decree is not None:
@@ -129,11 +141,13 @@ def check(
         gold = action.get("gold")
         low, high = BOUNTY_GOLD
         if isinstance(gold, bool) or not isinstance(gold, int) or not low <= gold <= high:
-            problems.append(Problem("gold", f"A bounty is {low} to {high} gold."))
+            problems.append(Problem("gold", _("A bounty is %(low)s to %(high)s gold."),
+                                    {"low": low, "high": high}))
         else:
             out["gold"] = gold
     elif "gold" in action and decree is not None:
-        problems.append(Problem("gold", f"{DECREE_NAMES[decree]} has no gold amount to vote on."))
+        problems.append(Problem("gold", _("%(decree)s has no gold amount to vote on."),
+                                {"decree": DECREE_NAMES[decree]}))
     return out, problems
 
 
@@ -160,16 +174,15 @@ def perform(
             }
             state["next_ballot"] += 1
             state["ballots"].append(ballot)
-            text = (
-                f"{who} opened ballot {ballot['id']} ({DECREE_NAMES[ballot['decree']]}) and voted"
-            )
+            template = words.OPENED_BALLOT
         else:
-            text = f"{who} voted on ballot {ballot['id']} ({DECREE_NAMES[ballot['decree']]})"
+            template = words.VOTED
     else:
         ballot = next(b for b in state["ballots"] if b["id"] == action["ballot"])
-        text = f"{who} voted on ballot {ballot['id']} ({DECREE_NAMES[ballot['decree']]})"
+        template = words.VOTED
     ballot["votes"][str(seat)] = vote
-    add_log(state, dict(entry, text=f"Council — {text}"), events)
+    add_log(state, dict(entry, text=str(Text(template, {
+        "who": who, "ballot": ballot["id"], "decree": DECREE_NAMES[ballot["decree"]]}))), events)
 
 
 def tallies(state: State, ballot: dict[str, Any]) -> list[dict[str, Any]]:
@@ -230,12 +243,12 @@ def _try_pass(state: State, ballot: dict[str, Any], at: str, events: list[dict[s
     who = name(state, option["target"])
     if decree == "stimulus":
         target["ap"] += 1
-        text = f"Stimulus to {who}"
+        text = Text(words.STIMULUS_TO, {"name": who})
     elif decree == "bounty":
         target["bounty"] += option["gold"]
-        text = f"{option['gold']} Gold Bounty on {who}"
+        text = Text(words.BOUNTY_ON, {"gold": option["gold"], "name": who})
     else:
-        text = f"Grant Life to {who}"
+        text = Text(words.GRANT_LIFE_TO, {"name": who})
         if target["status"] == "dead":
             target.update(status="alive", lives=1, ap=0, durability=0)
             state["deaths"].remove(target["seat"])
@@ -254,7 +267,7 @@ def _try_pass(state: State, ballot: dict[str, Any], at: str, events: list[dict[s
             "seat": None,
             "action": {"ballot": ballot["id"], **option},
             "dice": [],
-            "text": f"Council Decree — {text}",
+            "text": str(Text(words.DECREE, {"decree": text})),
         },
         events,
     )
@@ -284,8 +297,8 @@ def close_all(state: State, at: str, events: list[dict[str, Any]]) -> None:
                     "seat": None,
                     "action": {"ballot": ballot["id"]},
                     "dice": [],
-                    "text": f"Council — Ballot {ballot['id']} "
-                    f"({DECREE_NAMES[ballot['decree']]}) closed without passing",
+                    "text": str(Text(words.BALLOT_CLOSED, {
+                        "ballot": ballot["id"], "decree": DECREE_NAMES[ballot["decree"]]})),
                 },
                 events,
             )

@@ -20,7 +20,8 @@ from engine.base import (
     State,
     Submission,
 )
-from engine.tank_game import legal, rules, schedule, text, view
+from engine.base import gettext_noop as _
+from engine.tank_game import legal, rules, schedule, text, view, words
 from engine.tank_game import state as setup
 from engine.tank_game.gameday import open_gameday
 from engine.tank_game.options import (
@@ -34,6 +35,7 @@ from engine.tank_game.options import (
 
 class TankGame(Game):
     slug = "tank-game"
+    phrasebook = words.PHRASEBOOK
     name = "Tank Game V4"
     min_seats = 2
     max_seats = 100
@@ -158,7 +160,8 @@ class TankGame(Game):
 
     def bot_submission(self, state: State, seat: int, bot: str, rng: random.Random) -> Submission:
         if bot != "random":
-            raise RuleError([Problem("bot", f"Unknown bot {bot!r}; this game has: random.")])
+            raise RuleError([Problem("bot", _("Unknown bot %(bot)s; this game has: random."),
+                                     {"bot": repr(bot)})])
         return legal.random_action(state, seat, rng)
 
     def log_text(

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import State
-from engine.tank_game import council, mines
+from engine.base import State, Text
+from engine.tank_game import council, mines, words
 from engine.tank_game.state import MAX_AP, add_log, living, name, tank
 from engine.tank_game.state import council as state_council
 
 INCOME = {1: 1, 2: 3}  # council income by vote weight: councillor 1 gold, senator 3
 
 
-def _title(state: State, key: str) -> str:
+def _title(state: State, key: str) -> Text:
     """"Gameday 3", with its date on a weekly schedule ("Gameday 3 (2026-11-23)"); an
     accelerated schedule's key counts slots since 1970, a number nobody should read."""
     if state["options"]["schedule"]["kind"] == "every":
-        return f"Gameday {state['gamedays']}"
-    return f"Gameday {state['gamedays']} ({key})"
+        return Text(words.GAMEDAY, {"number": state["gamedays"]})
+    return Text(words.GAMEDAY_ON, {"number": state["gamedays"], "date": key})
 
 
 def open_gameday(state: State, key: str, at: str, events: list[dict[str, Any]]) -> None:
@@ -34,7 +34,7 @@ def open_gameday(state: State, key: str, at: str, events: list[dict[str, Any]]) 
                 "seat": None,
                 "action": {"gameday": key},
                 "dice": [],
-                "text": f"{_title(state, key)} opened",
+                "text": str(Text(words.OPENED, {"gameday": _title(state, key)})),
             },
             events,
         )
@@ -63,11 +63,12 @@ def open_gameday(state: State, key: str, at: str, events: list[dict[str, Any]]) 
     state["coffer"] += to_coffer + income
     state["armistice"] += len(members)
     state["allowances"] = {"bounty": 1, "grant_life": 1}
-    parts = ["+1 AP to every living tank"]
+    parts = [Text(words.AP_FOR_ALL)]
     if paid:
-        parts.append("mines paid " + "; ".join(paid))
-    parts.append(f"coffer +{to_coffer + income}")
-    parts.append(f"armistice {state['armistice']}/{state['armistice_limit']}")
+        parts.append(Text(words.MINES_PAID, {"miners": "; ".join(paid)}))
+    parts.append(Text(words.COFFER, {"gold": to_coffer + income}))
+    parts.append(Text(words.ARMISTICE_COUNT, {"count": state["armistice"],
+                                               "limit": state["armistice_limit"]}))
     add_log(
         state,
         {
@@ -76,7 +77,8 @@ def open_gameday(state: State, key: str, at: str, events: list[dict[str, Any]]) 
             "seat": None,
             "action": {"gameday": key},
             "dice": [],
-            "text": f"{_title(state, key)} opened: {', '.join(parts)}",
+            "text": str(Text(words.OPENED_WITH, {"gameday": _title(state, key),
+                                                  "news": tuple(parts)})),
         },
         events,
     )
@@ -91,8 +93,8 @@ def open_gameday(state: State, key: str, at: str, events: list[dict[str, Any]]) 
                 "seat": None,
                 "action": None,
                 "dice": [],
-                "text": "Armistice — the Council wins: "
-                + ", ".join(name(state, s) for s in winners),
+                "text": str(Text(words.ARMISTICE, {
+                    "names": ", ".join(name(state, s) for s in winners)})),
             },
             events,
         )
@@ -103,7 +105,8 @@ def check_last_man(state: State, at: str, events: list[dict[str, Any]]) -> None:
     alive = living(state)
     if state["over"] is None and len(alive) <= 1:
         state["over"] = {"reason": "last-man-standing", "winners": alive, "at": at}
-        text = f"{name(state, alive[0])} is the Last Man Standing" if alive else "No tank is left"
+        text = str(Text(words.LAST_MAN, {"name": name(state, alive[0])}) if alive
+                   else Text(words.NO_TANK_LEFT))
         add_log(
             state,
             {

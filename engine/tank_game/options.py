@@ -50,33 +50,36 @@ def _int(value: Any, low: int, high: int) -> int | None:
 
 def _schedule(raw: Any, problems: list[Problem]) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
-        problems.append(Problem("schedule", "The schedule must be an object with a 'kind'."))
+        problems.append(Problem("schedule", _("The schedule must be an object with a 'kind'.")))
         return dict(DEFAULT_SCHEDULE)
     kind = raw.get("kind")
     if kind == "every":
         unknown = set(raw) - {"kind", "minutes", "open_minutes"}
         if unknown:
             problems.append(
-                Problem("schedule", f"Unknown schedule keys: {', '.join(sorted(unknown))}.")
+                Problem("schedule", _("Unknown schedule keys: %(unknown)s."),
+                        {"unknown": ', '.join(sorted(unknown))})
             )
         minutes = _int(raw.get("minutes"), 1, 10080)
         if minutes is None:
-            problems.append(Problem("schedule.minutes", "Minutes between gamedays: 1 to 10080."))
+            problems.append(Problem("schedule.minutes", _("Minutes between gamedays: 1 to 10080.")))
             minutes = 60
         open_minutes = _int(raw.get("open_minutes", minutes), 1, minutes)
         if open_minutes is None:
             problems.append(
-                Problem("schedule.open_minutes", f"Open minutes must be 1 to {minutes}.")
+                Problem("schedule.open_minutes", _("Open minutes must be 1 to %(minutes)s."),
+                        {"minutes": minutes})
             )
             open_minutes = minutes
         return {"kind": "every", "minutes": minutes, "open_minutes": open_minutes}
     if kind != "weekly":
-        problems.append(Problem("schedule.kind", "The schedule kind is 'weekly' or 'every'."))
+        problems.append(Problem("schedule.kind", _("The schedule kind is 'weekly' or 'every'.")))
         return dict(DEFAULT_SCHEDULE)
     unknown = set(raw) - set(DEFAULT_SCHEDULE)
     if unknown:
         problems.append(
-            Problem("schedule", f"Unknown schedule keys: {', '.join(sorted(unknown))}.")
+            Problem("schedule", _("Unknown schedule keys: %(unknown)s."),
+                    {"unknown": ', '.join(sorted(unknown))})
         )
     out: dict[str, Any] = {"kind": "weekly"}
     days = raw.get("weekdays", DEFAULT_SCHEDULE["weekdays"])
@@ -86,7 +89,8 @@ def _schedule(raw: Any, problems: list[Problem]) -> dict[str, Any]:
         or any(not isinstance(d, str) or d.lower() not in WEEKDAYS for d in days)
     ):
         problems.append(
-            Problem("schedule.weekdays", f"Weekdays: a non-empty list of {', '.join(WEEKDAYS)}.")
+            Problem("schedule.weekdays", _("Weekdays: a non-empty list of %(weekdays)s."),
+                    {"weekdays": ', '.join(WEEKDAYS)})
         )
         days = DEFAULT_SCHEDULE["weekdays"]
     out["weekdays"] = [d for d in WEEKDAYS if d in {str(x).lower() for x in days}]
@@ -94,13 +98,13 @@ def _schedule(raw: Any, problems: list[Problem]) -> dict[str, Any]:
         value = raw.get(key, DEFAULT_SCHEDULE[key])
         if not isinstance(value, str) or not _TIME.match(value):
             problems.append(
-                Problem(f"schedule.{key}", "A time of day as HH:MM (24 h), e.g. 10:00.")
+                Problem(f"schedule.{key}", _("A time of day as HH:MM (24 h), e.g. 10:00."))
             )
             value = DEFAULT_SCHEDULE[key]
         out[key] = value
     if out["open"] >= out["close"]:
         problems.append(
-            Problem("schedule.close", "The closing time must be after the opening time.")
+            Problem("schedule.close", _("The closing time must be after the opening time."))
         )
     zone = raw.get("time_zone", "UTC")
     try:
@@ -108,24 +112,27 @@ def _schedule(raw: Any, problems: list[Problem]) -> dict[str, Any]:
             raise ValueError(zone)
         ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):
-        problems.append(Problem("schedule.time_zone", f"Unknown time zone {zone!r}."))
+        problems.append(Problem("schedule.time_zone", _("Unknown time zone %(zone)s."),
+                                {"zone": repr(zone)}))
         zone = "UTC"
     out["time_zone"] = zone
     holidays = raw.get("holidays", [])
     good: list[str] = []
     if not isinstance(holidays, list):
-        problems.append(Problem("schedule.holidays", "Holidays: a list of dates YYYY-MM-DD."))
+        problems.append(Problem("schedule.holidays", _("Holidays: a list of dates YYYY-MM-DD.")))
         holidays = []
     for i, day in enumerate(holidays):
         try:
             good.append(date.fromisoformat(day).isoformat())
         except (TypeError, ValueError):
-            problems.append(Problem(f"schedule.holidays.{i}", f"{day!r} is not a date YYYY-MM-DD."))
+            problems.append(Problem(f"schedule.holidays.{i}", _("%(day)s is not a date "
+                                                                "YYYY-MM-DD."),
+                                    {"day": repr(day)}))
     out["holidays"] = sorted(set(good))
     # Absent in schedules stored before it existed: their first gameday waited for the schedule.
     at_start = raw.get("first_gameday_at_start", False)
     if not isinstance(at_start, bool):
-        problems.append(Problem("schedule.first_gameday_at_start", "true or false."))
+        problems.append(Problem("schedule.first_gameday_at_start", _("true or false.")))
         at_start = False
     out["first_gameday_at_start"] = at_start
     return out
@@ -136,22 +143,24 @@ def validate_options(options: Any) -> dict[str, Any]:
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise OptionsError([Problem("", "Options must be an object.")])
+        raise OptionsError([Problem("", _("Options must be an object."))])
     problems: list[Problem] = []
     out = default_options()
     known = set(out)
     unknown = [str(k) for k in options if k not in known]
     if unknown:
-        problems.append(Problem("", f"Unknown options: {', '.join(sorted(unknown))}."))
+        problems.append(Problem("", _("Unknown options: %(unknown)s."),
+                                {"unknown": ', '.join(sorted(unknown))}))
     if "map" in options:
         if not isinstance(options["map"], str) or options["map"] not in MAPS:
-            problems.append(Problem("map", f"The map is one of: {', '.join(sorted(MAPS))}."))
+            problems.append(Problem("map", _("The map is one of: %(maps)s."),
+                                    {"maps": ', '.join(sorted(MAPS))}))
         else:
             out["map"] = options["map"]
     if "cooldown_minutes" in options:
         value = _int(options["cooldown_minutes"], 0, 1440)
         if value is None:
-            problems.append(Problem("cooldown_minutes", "The cooldown is 0 to 1440 minutes."))
+            problems.append(Problem("cooldown_minutes", _("The cooldown is 0 to 1440 minutes.")))
         else:
             out["cooldown_minutes"] = value
     if "schedule" in options:
@@ -160,26 +169,28 @@ def validate_options(options: Any) -> dict[str, Any]:
         value = _int(options["armistice_limit"], 1, 100000)
         if value is None:
             problems.append(
-                Problem("armistice_limit", "The armistice limit is a whole number >= 1.")
+                Problem("armistice_limit", _("The armistice limit is a whole number >= 1."))
             )
         else:
             out["armistice_limit"] = value
     for key, (low, high) in (("bounties", (0, 1000)), ("names", (1, 40))):
         raw = options.get(key, {})
         if not isinstance(raw, Mapping):
-            problems.append(Problem(key, f"{key} maps seat numbers to values."))
+            problems.append(Problem(key, _("%(key)s maps seat numbers to values."),
+                                    {"key": key}))
             continue
         clean: dict[str, Any] = {}
         for seat, item in raw.items():
             if _int(int(seat) if _SEAT.fullmatch(str(seat)) else None, 1, 100) is None:
-                problems.append(Problem(f"{key}.{seat}", f"{seat!r} is not a seat number 1-100."))
+                problems.append(Problem(f"{key}.{seat}", _("%(seat)s is not a seat number 1-100."),
+                                        {"seat": repr(seat)}))
                 continue
             if key == "bounties":
                 if _int(item, low, high) is None:
-                    problems.append(Problem(f"{key}.{seat}", "A bounty is 0 to 1000 gold."))
+                    problems.append(Problem(f"{key}.{seat}", _("A bounty is 0 to 1000 gold.")))
                     continue
             elif not isinstance(item, str) or not low <= len(item.strip()) <= high:
-                problems.append(Problem(f"{key}.{seat}", "A name is 1 to 40 characters."))
+                problems.append(Problem(f"{key}.{seat}", _("A name is 1 to 40 characters.")))
                 continue
             else:
                 item = " ".join(item.split())

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.base import Outcome, Problem, RuleError, State
+from engine.base import gettext_noop as _
 from engine.tank_game import actions, council, schedule
 from engine.tank_game.gameday import check_last_man
 from engine.tank_game.state import add_log, clone, name, tank
@@ -19,23 +20,25 @@ ACTION_TYPES = actions.TANK_ACTIONS + council.COUNCIL_ACTIONS
 def aware(now: Any) -> datetime:
     """``now`` as an aware datetime, or RuleError."""
     if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
-        raise RuleError([Problem("now", "The time must be a timezone-aware datetime.")])
+        raise RuleError([Problem("now", _("The time must be a timezone-aware datetime."))])
     return now
 
 
 def check(state: State, seat: Any, action: Any) -> tuple[dict[str, Any], list[Problem]]:
     """The normalized action and every problem with it, time aside."""
     if state.get("over") is not None:
-        return {}, [Problem("match", "The match is over.")]
+        return {}, [Problem("match", _("The match is over."))]
     if isinstance(seat, bool) or not isinstance(seat, int) or str(seat) not in state["tanks"]:
-        return {}, [Problem("seat", f"{seat!r} is not a seat in this match.")]
+        return {}, [Problem("seat", _("%(seat)s is not a seat in this match."),
+                            {"seat": repr(seat)})]
     if not isinstance(action, Mapping):
-        return {}, [Problem("", "An action is an object with a 'type'.")]
+        return {}, [Problem("", _("An action is an object with a 'type'."))]
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
-        return {}, [Problem("type", f"The action type is one of: {', '.join(ACTION_TYPES)}.")]
+        return {}, [Problem("type", _("The action type is one of: %(types)s."),
+                            {"types": ', '.join(ACTION_TYPES)})]
     if any(not isinstance(key, str) for key in action):
-        return {}, [Problem("", "Action keys must be strings.")]
+        return {}, [Problem("", _("Action keys must be strings."))]
     if kind in council.COUNCIL_ACTIONS:
         return council.check(state, seat, action)
     return actions.check(state, seat, action)
@@ -79,17 +82,18 @@ def time_problems(state: State, seat: int, kind: str, now: datetime) -> list[Pro
         problems.append(
             Problem(
                 "window",
-                "No gameday is open. The next gameday opens "
-                f"{schedule.describe(sched, opening.start)}.",
+                _("No gameday is open. The next gameday opens %(when)s."),
+                {"when": schedule.describe(sched, opening.start)},
             )
         )
     elif day.key != state["gameday"]:
-        problems.append(Problem("window", "The gameday is opening; try again in a moment."))
+        problems.append(Problem("window", _("The gameday is opening; try again in a moment.")))
     if kind in actions.TANK_ACTIONS and str(seat) in state["tanks"]:
         until = tank(state, seat)["cooldown_until"]
         if until is not None and now < datetime.fromisoformat(until):
             left = datetime.fromisoformat(until) - now
-            problems.append(Problem("cooldown", f"You can act again in {_seconds(left)}."))
+            problems.append(Problem("cooldown", _("You can act again in %(wait)s."),
+                                    {"wait": _seconds(left)}))
     return problems
 
 

@@ -10,6 +10,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from engine.base import Text, pgettext
+from engine.base import gettext_noop as _
 from engine.tank_game.options import WEEKDAYS
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -80,7 +82,7 @@ def first_after(schedule: dict[str, Any], key: str) -> Gameday:
     if schedule["kind"] == "every":
         return _slot(schedule, int(key) + 1)
     day = date.fromisoformat(key)
-    for _ in range(_SEARCH_DAYS):
+    for _day in range(_SEARCH_DAYS):
         day += timedelta(days=1)
         found = _weekly(schedule, day)
         if found is not None:
@@ -94,7 +96,7 @@ def next_opening(schedule: dict[str, Any], now: datetime) -> Gameday:
         index = int((now - EPOCH) // timedelta(minutes=schedule["minutes"]))
         return _slot(schedule, index + 1)
     local = now.astimezone(_zone(schedule)).date() - timedelta(days=1)
-    for _ in range(_SEARCH_DAYS):
+    for _day in range(_SEARCH_DAYS):
         local += timedelta(days=1)
         found = _weekly(schedule, local)
         if found is not None and found.start > now:
@@ -102,10 +104,23 @@ def next_opening(schedule: dict[str, Any], now: datetime) -> Gameday:
     raise ValueError("the schedule has no gameday in the next two years")
 
 
-def describe(schedule: dict[str, Any], moment: datetime) -> str:
+# Days and months as ``describe`` abbreviates them.
+DAY_NAMES = (pgettext("weekday", "Mon"), pgettext("weekday", "Tue"), pgettext("weekday", "Wed"),
+             pgettext("weekday", "Thu"), pgettext("weekday", "Fri"), pgettext("weekday", "Sat"),
+             pgettext("weekday", "Sun"))
+MONTH_NAMES = (pgettext("month", "Jan"), pgettext("month", "Feb"), pgettext("month", "Mar"),
+               pgettext("month", "Apr"), pgettext("month", "May"), pgettext("month", "Jun"),
+               pgettext("month", "Jul"), pgettext("month", "Aug"), pgettext("month", "Sep"),
+               pgettext("month", "Oct"), pgettext("month", "Nov"), pgettext("month", "Dec"))
+
+
+def describe(schedule: dict[str, Any], moment: datetime) -> Text:
     """``moment`` in the match's time zone, e.g. "Mon 23 Nov 10:00 Europe/Berlin"."""
     zone = schedule.get("time_zone", "UTC")
-    return f"{moment.astimezone(ZoneInfo(zone)):%a %d %b %H:%M} {zone}"
+    local = moment.astimezone(ZoneInfo(zone))
+    return Text(_("%(weekday)s %(day)s %(month)s %(time)s %(zone)s"),
+                {"weekday": DAY_NAMES[local.weekday()], "day": f"{local:%d}",
+                 "month": MONTH_NAMES[local.month - 1], "time": f"{local:%H:%M}", "zone": zone})
 
 
 def local_stamp(schedule: dict[str, Any], iso: str) -> str:

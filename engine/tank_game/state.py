@@ -15,7 +15,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.base import Problem, RuleError, State
+from engine.base import Problem, RuleError, State, Text
+from engine.base import gettext_noop as _
+from engine.tank_game import words
 from engine.tank_game.maps import MAPS
 
 START_LIVES, START_AP, START_RANGE = 3, 1, 2
@@ -30,19 +32,20 @@ def start(seats: Any, options: dict[str, Any], seed: int) -> State:
     game_map = MAPS[options["map"]]
     spawns = game_map["spawns"]
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 100:
-        raise RuleError([Problem("seats", "Tank Game is played by 2 to 100 seats.")])
+        raise RuleError([Problem("seats", _("Tank Game is played by 2 to 100 seats."))])
     if seats > len(spawns):
         raise RuleError(
             [
                 Problem(
                     "seats",
-                    f"The {options['map']} map has {len(spawns)} spawns; "
-                    f"{seats} seats need a bigger map.",
+                    _("The %(map)s map has %(count)s spawns; %(seats)s seats need a bigger map."),
+                    {"map": options["map"], "count": len(spawns), "seats": seats},
                 )
             ]
         )
     problems = [
-        Problem(f"{key}.{seat}", f"There is no seat {seat} in a {seats}-seat match.")
+        Problem(f"{key}.{seat}", _("There is no seat %(seat)s in a %(seats)s-seat match."),
+                {"seat": seat, "seats": seats})
         for key in ("bounties", "names")
         for seat in options[key]
         if int(seat) > seats
@@ -102,7 +105,9 @@ def clone(state: State) -> State:
 
 
 def name(state: State, seat: int | str) -> str:
-    return str(state["options"]["names"].get(str(seat), f"Seat {seat}"))
+    """The seat's tank as the logbook names it: its name in the options, else "Seat 4"."""
+    named = state["options"]["names"].get(str(seat))
+    return str(named) if named else Text(words.SEAT, {"number": seat})
 
 
 def tank(state: State, seat: int | str) -> dict[str, Any]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.base import State
+from engine.base import State, Text
+from engine.base import gettext_noop as _
 from engine.tank_game import council, mines, schedule, squares
+from engine.tank_game.actions import STATUS
 from engine.tank_game.maps import MAPS
 from engine.tank_game.state import council as members
 from engine.tank_game.state import name
@@ -115,7 +117,7 @@ def log_text(state: State, entries: Iterable[dict[str, Any]], seat: int | None =
     return "".join(f"{log_line(options, public_entry(e, seat))}\n" for e in entries)
 
 
-def board_text(state: State, seat: int | None) -> str:
+def board_text(state: State, seat: int | None) -> Text:
     """A monospace diagram: walls as #durability, mines as $, tanks by seat (x = dead)."""
     size = state["size"]
     by_square = {t["at"]: t for t in state["tanks"].values() if t["at"] is not None}
@@ -139,29 +141,31 @@ def board_text(state: State, seat: int | None) -> str:
                 cell = "."
             cells.append(f"{cell:>{width}}")
         lines.append(f"{row + 1:>4}" + "".join(cells))
-    lines.append("")
-    lines.append("Tanks (seat name: square, lives, AP, gold, range, bounty):")
+    out: list[str] = [*lines, "",
+                      Text(_("Tanks (seat name: square, lives, AP, gold, range, bounty):"))]
     for t in state["tanks"].values():
-        where = t["at"] or "-"
-        status = "" if t["status"] == "alive" else f" [{t['status']}]"
-        lines.append(
-            f"  {t['seat']:>3} {name(state, t['seat'])}: {where}, {t['lives']} lives, "
-            f"{t['ap']} AP, "
-            f"{t['gold']} gold, range {t['range']}, bounty {t['bounty']}{status}"
-        )
-    lines.append(
-        f"Coffer {state['coffer']} gold; armistice {state['armistice']}/{state['armistice_limit']}."
-    )
-    return "\n".join(lines) + "\n"
+        values = {"seat": f"{t['seat']:>3}", "name": name(state, t["seat"]),
+                  "square": t["at"] or "-", "lives": t["lives"], "ap": t["ap"],
+                  "gold": t["gold"], "range": t["range"], "bounty": t["bounty"],
+                  "status": STATUS.get(t["status"], t["status"])}
+        template = (_("%(seat)s %(name)s: %(square)s, %(lives)s lives, %(ap)s AP, %(gold)s gold, "
+                      "range %(range)s, bounty %(bounty)s") if t["status"] == "alive" else
+                    _("%(seat)s %(name)s: %(square)s, %(lives)s lives, %(ap)s AP, %(gold)s gold, "
+                      "range %(range)s, bounty %(bounty)s [%(status)s]"))
+        out.append(Text("  %(line)s", {"line": Text(template, values)}))
+    out.append(Text(_("Coffer %(gold)s gold; armistice %(count)s/%(limit)s."),
+                    {"gold": state["coffer"], "count": state["armistice"],
+                     "limit": state["armistice_limit"]}))
+    return Text.lines([*out, ""])
 
 
-def text_help(state: State, seat: int) -> str:
-    return (
+def text_help(state: State, seat: int) -> Text:
+    return Text(_(
         "One action per line:\n"
         "  move B4 | shoot C5 | give 3 to C5 | give 3 to Corey | buy ap | upgrade range\n"
         "Council members:\n"
         "  stimulus Corey | bounty 3 on Corey | grant life Corey\n"
         "  vote 7 Corey | vote 7 3 on Corey\n"
         "A target is a square, a name or 'seat 4'. Actions count only while a gameday is open, "
-        f"and each tank action starts a {state['options']['cooldown_minutes']}-minute cooldown.\n"
-    )
+        "and each tank action starts a %(minutes)s-minute cooldown.\n"),
+        {"minutes": state["options"]["cooldown_minutes"]})

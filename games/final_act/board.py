@@ -26,7 +26,9 @@ from django.utils.safestring import SafeString
 from engine.final_act import board
 from engine.final_act.checks import case
 from engine.final_act.position import Position
+from engine.final_act.report import round_story
 from engine.final_act.units import TOKENS
+from games.words import say
 
 CELL = 40
 MARGIN = 24
@@ -604,7 +606,8 @@ def board_model(
     desc = []
     if off_board:
         desc.append("Not on the board: " + ", ".join(off_board) + ".")
-    desc.extend(str(e.get("text")) for e in last_events(view) if last_round and e.get("text"))
+    if last_round:
+        desc.extend(say(line) for line in round_story(list(last_events(view)), seat))
     alpha_y = MARGIN + (SIDE * 3 / 4 if not flipped else SIDE / 4)
     delta_y = MARGIN + (SIDE / 4 if not flipped else SIDE * 3 / 4)
     return {

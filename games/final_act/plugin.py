@@ -13,6 +13,7 @@ from engine import Option, Problem
 from games import plugins
 from games.final_act import lessons, options_form, position, rules, setup_views, views
 from games.final_act.board import render_board
+from games.words import problem_message
 
 
 class FinalActPlugin(plugins.GamePlugin):
@@ -84,13 +85,14 @@ class FinalActPlugin(plugins.GamePlugin):
         for problem in problems:
             where = problem.path or ""
             if where.startswith("line "):
-                out.append(f"{where.capitalize()}: {problem.message}")
-                continue
-            parts = where.split(".")
-            number = find(parts[1]) if len(parts) > 1 and parts[0] in (
-                "units", "tokens", "declare") else None
-            out.append(f"{f'Line {number}' if number else (where or 'The sheet')}: "
-                       f"{problem.message}")
+                number = where[len("line "):]
+            else:
+                parts = where.split(".")
+                number = find(parts[1]) if len(parts) > 1 and parts[0] in (
+                    "units", "tokens", "declare") else None
+            label = _("Line %(number)s") % {"number": number} if number else \
+                (where or _("The sheet"))
+            out.append(f"{label}: {problem_message(problem)}")
         return out
 
 

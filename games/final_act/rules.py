@@ -10,13 +10,14 @@ in that language (their captions and round reports are in the reader's language)
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.utils import translation
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 import engine
@@ -25,6 +26,7 @@ from engine.final_act.board_text import ORDERS_HELP, SETUP_HELP
 from engine.final_act.options import default_options
 from games import plugins
 from games.final_act.board import render_board
+from games.words import say
 
 SLUG = "final-act"
 State = dict[str, Any]
@@ -39,7 +41,7 @@ class Diagram:
     state: State  # the position drawn (after the round, for a resolved round)
     svg: SafeString
     marks: dict[str, list[str]] = field(default_factory=dict)
-    story: tuple[str, ...] = ()  # the round report, for a resolved round
+    story: tuple[Any, ...] = ()  # the round report, for a resolved round (engine Texts)
 
 
 def _unit(seat: int, name: str, at: str, facing: str | None = None, hits: int = 0) -> dict:
@@ -227,9 +229,10 @@ def _diagrams(language: str) -> dict[str, Diagram]:
 def rules_context() -> dict[str, Any]:
     """The rules page's context: the diagrams, the round limit and both phases' order help."""
     return {
-        "diagrams": rule_diagrams(),
+        "diagrams": {key: replace(d, story=tuple(say(line) for line in d.story))
+                     for key, d in rule_diagrams().items()},
         "round_limit": default_options()["round_limit"],
-        # the engine's grammar texts, in the reader's language once the catalogue has them
-        "setup_help": _(SETUP_HELP),
-        "orders_help": _(ORDERS_HELP),
+        # the engine's grammar texts, in the reader's language
+        "setup_help": gettext(SETUP_HELP),
+        "orders_help": gettext(ORDERS_HELP),
     }

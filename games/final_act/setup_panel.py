@@ -39,6 +39,7 @@ from games.final_act.board import FACING_WORDS, LIVE_BOARD_ID, render_board
 from games.final_act.drafts import check_draft, draft_text
 from games.final_act.sheet_panel import TOKEN_HELP, TOKEN_NAMES
 from games.models import Match, Seat, Submission
+from games.words import problem_message
 
 FILLS = ("default", "clear")
 _SPLIT = re.compile(r"[\s,;]+")
@@ -336,7 +337,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
     problems = [p for p in problems if row_of(p.path) not in untouched]
     notes: dict[str, list[str]] = {}
     for problem in problems:
-        notes.setdefault(row_of(problem.path), []).append(problem.message)
+        notes.setdefault(row_of(problem.path), []).append(problem_message(problem))
 
     def value(key: str) -> str:
         return _text(fields.get(key, ""))
@@ -370,7 +371,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
         "fa_setup_forward": forward,
         "fa_setup_forward_word": FACING_WORDS[forward],
         "fa_setup_problems": [{"path": p.path, "row": row_of(p.path),
-                               "piece": row_name(row_of(p.path)), "message": p.message}
+                               "piece": row_name(row_of(p.path)), "message": problem_message(p)}
                               for p in problems],
         "fa_setup_notes": [{"row": row, "messages": notes.get(row, [])} for row in rows],
         "fa_setup_todo": still_to_place(rows, untouched) if normal is None else "",

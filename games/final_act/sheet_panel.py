@@ -27,6 +27,7 @@ from engine.base import Problem
 from engine.final_act import board as fa_board
 from engine.final_act.units import ALL_UNITS, TOKENS, label
 from games.final_act.board import FACING_WORDS
+from games.words import problem_message
 
 TOKEN_NAMES = {
     "air_strike": "Air strike",
@@ -215,8 +216,8 @@ def unit_rows(view: Mapping[str, Any], legal: Mapping[str, Any], fields: Mapping
             "face": fields.get(f"u-{name}-face", unit.get("facing", "")),
             "fire1": fire1,
             "fire2": fire2,
-            "problems": [p.message for p in problems if row_of(p.path) == row_key],
-            "warnings": [p.message for p in warnings if row_of(p.path) == row_key],
+            "problems": [problem_message(p) for p in problems if row_of(p.path) == row_key],
+            "warnings": [problem_message(p) for p in warnings if row_of(p.path) == row_key],
             # Without JavaScript the fields are plain text: each says what it accepts.
             "move_hint": ", ".join(m["value"] for m in moves),
             "fire_hint": " ".join(fire),
@@ -275,8 +276,8 @@ def token_rows(legal: Mapping[str, Any], fields: Mapping[str, Any], problems: li
             "fire": fields.get(f"t-{token}-fire", ""),
             "paid_by": [paid] if isinstance(paid, str) else list(paid),
             "activate": fields.get(f"t-{token}-activate", ""),
-            "problems": [p.message for p in problems if row_of(p.path) == row_key],
-            "warnings": [p.message for p in warnings if row_of(p.path) == row_key],
+            "problems": [problem_message(p) for p in problems if row_of(p.path) == row_key],
+            "warnings": [problem_message(p) for p in warnings if row_of(p.path) == row_key],
             # What each plain text field accepts (shown without JavaScript).
             "at_hint": " ".join(choices.get("at") or []),
             "units_hint": ", ".join(choices.get("units") or []),

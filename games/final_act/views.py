@@ -40,6 +40,7 @@ from games.views.access import (
     status_for,
 )
 from games.views.replay import frame_for
+from games.words import problem_dicts, problem_message, say
 
 REPORT_BOARD = "fa-board-report"
 
@@ -134,8 +135,8 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
         events = phase.events or []
         view = game.view(state_after, seat)
         return {
-            "headline": report.round_headline(events) if phase.name != "setup" else "",
-            "story": game.round_report(events, seat),
+            "headline": say(report.round_headline(events)) if phase.name != "setup" else "",
+            "story": [say(line) for line in game.round_report(events, seat)],
             "board": render_board(view, seat=seat, last_round=phase.name != "setup",
                                   board_id=REPORT_BOARD, caption=f"{title}: what happened."),
         }
@@ -195,7 +196,7 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         "double_shot": legal.get("declare", {}).get("double_shot", []),
         "repair_value": fields.get("d-repair", ""),
         "double_shot_value": fields.get("d-double_shot", ""),
-        "problems": [p.message for p in problems if p.path.startswith("declare")],
+        "problems": [problem_message(p) for p in problems if p.path.startswith("declare")],
     }
 
     def legal_script() -> str:
@@ -213,8 +214,8 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         "fa_tokens": tokens,
         "fa_declare": declare,
         "fa_shell_limit": legal.get("shell_limit"),
-        "fa_problems": problems,
-        "fa_warnings": warnings,
+        "fa_problems": problem_dicts(problems),
+        "fa_warnings": problem_dicts(warnings),
         "fa_sheet_text": draft_text(game, state, seat.number, normal),
         "fa_legal_json": legal_json,
         "fa_live_board": live_board(match, view, seat.number, draft),

@@ -24,6 +24,7 @@ from games.views.access import (
     seal_posted,
     status_for,
 )
+from games.words import problem_dicts
 
 
 def _posted_steps(request: HttpRequest) -> Any:
@@ -56,7 +57,7 @@ def turn_check(request: HttpRequest, match_id: int, seat_number: int) -> HttpRes
     try:
         checked = game.check_steps(match.state, seat.number, {"steps": steps})
     except RuleError as error:
-        return _refused(error.as_list(), 400)
+        return _refused(problem_dicts(error.problems), 400)
     view = game.view(checked["state"], seat.number)
     board = render_to_string("games/final-strategy/board.svg.html",
                              {**board_context(view, interactive=True), "board_id": "fs-board"})
@@ -85,7 +86,7 @@ def turn_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRe
         seal_posted(request, match, seat, {"steps": steps}, what=_("Turn"),
                     prompt_phase="turn")
     except ServiceError as error:
-        problems = [p.as_dict() for p in error.problems]
+        problems = problem_dicts(error.problems)
         return _refused(problems or [{"path": "", "message": error.message}],
                         status_for(error))
     return JsonResponse({"ok": True, "reload": True})

@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from engine import Problem
 from engine.final_strategy.board_text import diagram
+from games.words import problem_message
 
 
 def corner_name(corner: str) -> str:
@@ -137,7 +138,7 @@ def problem_lines(problems: Iterable[Problem], text: str) -> list[str]:
             number = lines[min(int(where[6:]), len(lines) - 1)]
         if number is not None:
             out.append(_("Line %(line)s: %(message)s") % {"line": number,
-                                                          "message": problem.message})
+                                                          "message": problem_message(problem)})
         else:
-            out.append(f"{where or _('The turn')}: {problem.message}")
+            out.append(f"{where or _('The turn')}: {problem_message(problem)}")
     return out

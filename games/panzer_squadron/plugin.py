@@ -14,6 +14,7 @@ from engine import Problem
 from games import plugins
 from games.panzer_squadron import lessons, position, rules_page, views, words
 from games.panzer_squadron.board import board_svg, legend
+from games.words import problem_message
 
 
 class PanzerSquadronPlugin(plugins.GamePlugin):
@@ -99,8 +100,9 @@ def problem_lines(problems: Iterable[Problem], text: str) -> list[str]:
                         or (len(words) > 1 and words[1] == parts[1].lower())):
                     number = line_number
                     break
-        label = f"Line {number}" if number else (where or "The orders")
-        out.append(f"{label}: {problem.message}")
+        label = _("Line %(number)s") % {"number": number} if number else \
+            (where or _("The orders"))
+        out.append(f"{label}: {problem_message(problem)}")
     return out
 
 

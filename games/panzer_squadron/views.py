@@ -25,6 +25,7 @@ from games.panzer_squadron.board import board_svg, legend
 from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, orders_submit
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
+from games.words import problem_message
 
 SLUG = "panzer-squadron"
 ACTION_LABELS = {"move": "Move (roll, then give the path)",
@@ -173,7 +174,7 @@ def path_from_post(request: HttpRequest) -> dict[str, Any]:
     try:
         parsed = text.parse(f"path {steps or 'none'}")
     except RuleError as error:
-        raise BadForm("; ".join(p.message for p in error.problems)) from None
+        raise BadForm("; ".join(problem_message(p) for p in error.problems)) from None
     end = _field(request, "end", 10) or "stopped"
     return {"path": parsed["path"], "target": _hex_or_none(_field(request, "target", 4),
                                                            "target"), "end": end}
@@ -208,7 +209,7 @@ def _submit(request: HttpRequest, match_id: int, build: Any, notice: str) -> Htt
     except BadForm as error:
         return _refused(request, match, str(error), 400)
     except ServiceError as error:
-        details = [str(p.message) for p in error.problems]
+        details = [problem_message(p) for p in error.problems]
         return _refused(request, match, " ".join([error.message, *details]),
                         status_for(error))
     messages.success(request, notice)

@@ -42,6 +42,7 @@ from games.services.common import (
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import outbox_write, signal_event, task_event
+from games.words import problem_message
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ def _refusal(error: RuleError) -> ServiceError:
     paths = {problem.path for problem in error.problems}
     code = "cooldown" if "cooldown" in paths else "window_closed" if "window" in paths \
         else "invalid"
-    message = " ".join(problem.message for problem in error.problems)
+    message = " ".join(problem_message(problem) for problem in error.problems)
     return ServiceError(code, message, error.problems)
 
 
@@ -274,7 +275,7 @@ def actions_submit(
         except ServiceError as error:
             first_error = first_error or error
             where = f"actions.{index}"
-            refused += [Problem(where, p.message) for p in error.problems] or \
+            refused += [Problem(where, p.text) for p in error.problems] or \
                 [Problem(where, error.message)]
             if error.code in {"not_active", "unsupported_phase"}:
                 break

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Problem
+from games.words import problem_dicts
 
 
 class ServiceError(Exception):
@@ -33,5 +34,5 @@ class ServiceError(Exception):
         return {
             "code": self.code,
             "message": self.message,
-            "problems": [p.as_dict() for p in self.problems],
+            "problems": problem_dicts(self.problems),
         }

@@ -15,13 +15,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
 from engine import Game
+from engine.tank_game import view as tank_view
 from games import selectors
 from games.models import Action, Match
 from games.parsing import InvalidNumber, parse_int
@@ -29,6 +30,7 @@ from games.services import ServiceError, actions_apply, match_replay
 from games.services.continuous import LOGBOOK_PAGE, logbook_window
 from games.tank_game.position import position_words
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
+from games.words import problem_message, stored
 
 CELL = 32  # SVG pixels per square
 ACTION_FIELDS = {"type": str, "to": str, "at": str, "decree": str, "gold": int, "seat": int,
@@ -192,13 +194,13 @@ def action_panel(game: Game, state: dict[str, Any], view: dict[str, Any], seat: 
     tank_legal = [a for a in legal if a.get("type") in TANK_ACTIONS]
     probe = tank_legal[0] if tank_legal else probes.get("move")
     # Cooldown and window hold up every tank action alike: ask once.
-    timed = {p.message for p in (_problems(game, state, seat, probe, now) if probe else [])
+    timed = {problem_message(p) for p in (_problems(game, state, seat, probe, now) if probe else [])
              if p.path in ("cooldown", "window")}
     cannot: dict[str, list[str]] = {}
     for kind, example in probes.items():
         if kind in can:
             continue
-        problems = [str(p.message) for p in _problems(game, state, seat, example, now)]
+        problems = [problem_message(p) for p in _problems(game, state, seat, example, now)]
         if problems:
             cannot[kind] = problems
     if timed:
@@ -213,7 +215,7 @@ def action_panel(game: Game, state: dict[str, Any], view: dict[str, Any], seat: 
         if tank.get("at") in shootable:
             continue
         problems = _problems(game, state, seat, {"type": "shoot", "at": tank.get("at")}, now)
-        reasons = [p.message for p in problems if p.path not in ("cooldown", "window")]
+        reasons = [problem_message(p) for p in problems if p.path not in ("cooldown", "window")]
         if reasons:
             why_not[tank.get("at")] = reasons
     labels = {"move": "Move", "shoot": "Shoot", "give": "Give gold", "buy_ap": "Buy AP",
@@ -316,7 +318,8 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     except BadForm as error:
         return _refused(request, match, str(error), 400)
     except ServiceError as error:
-        problems = [p.message for p in error.problems if p.message not in error.message]
+        problems = [said for said in map(problem_message, error.problems)
+                    if said not in error.message]
         return _refused(request, match, " ".join([error.message, *problems]), status_for(error))
     notice = f"Done (logbook entry {receipt.seq})."
     if not request.htmx:  # a plain form post: back to the page
@@ -365,7 +368,7 @@ def logbook_rows(game: Game, rows: list[dict[str, Any]], seat: int | None) -> li
     out = []
     for row in rows:
         entries = [game.public_entry(e, seat) for e in row["events"] if isinstance(e, dict)]
-        texts = [str(e.get("text", "")) for e in entries]
+        texts = [stored(game, e.get("text", "")) for e in entries]
         if not texts:
             texts = [f"{row['kind']} (no effect after a strike-out)"]
         out.append({key: row[key] for key in ("seq", "kind", "seat", "at", "struck",
@@ -453,8 +456,16 @@ def logbook_text(request: HttpRequest, match_id: int) -> HttpResponse | Streamin
     state = match.state
     rows = (Action.objects.filter(match=match, struck=False).order_by("seq")
             .values_list("events", flat=True).iterator(chunk_size=1000))
-    lines = (game.log_text(state, seat, [e for e in events if isinstance(e, dict)])
-             for events in rows)
+    language = translation.get_language()  # the rows are read after the view has returned
+
+    def said(events: list[Any]) -> str:
+        """One row's entries as the reader may see them, in the reader's language."""
+        entries = (game.public_entry(e, seat) for e in events if isinstance(e, dict))
+        with translation.override(language):
+            return "".join(tank_view.log_line(state["options"], dict(
+                entry, text=stored(game, entry.get("text", "")))) + "\n" for entry in entries)
+
+    lines = (said(events) for events in rows)
     response = StreamingHttpResponse(lines, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="match-{match.pk}-logbook.txt"'
     return response

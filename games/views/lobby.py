@@ -19,6 +19,7 @@ from games.parsing import InvalidNumber, parse_id, parse_int
 from games.services import ServiceError, match_create, seat_join
 from games.services.timing import seat_clocks
 from games.views.access import match_path, match_url, redirect_to, status_for
+from games.words import problem_line, problem_message
 
 LOBBY_SIZE = 25  # per list and page (the lobby shows two lists)
 CREATE_FIELDS = (
@@ -210,7 +211,7 @@ def _attach_errors(form: MatchCreateForm, error: ServiceError) -> None:
         if problem.path.startswith("seats."):
             name = f"seat_{problem.path.removeprefix('seats.')}"
             field = name if name in form.fields else None
-        form.add_error(field, problem.message if field else str(problem))
+        form.add_error(field, problem_message(problem) if field else problem_line(problem))
 
 
 def _refused(request, template, message, status, context) -> HttpResponse:

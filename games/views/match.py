@@ -30,6 +30,7 @@ from games.views.access import (
     status_for,
 )
 from games.votes import ending_text, match_votes
+from games.words import translated_result
 
 # How often the submission-status partial polls while a phase is open.
 POLL_SECONDS = 5
@@ -205,7 +206,7 @@ def match_page_context(
     context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
-    context["result"] = match.result
+    context["result"] = translated_result(game, match.result)
     context["votes"] = match_votes(match, user, seats=seats)
     context["ending"] = ending_text(match, game=game) if match.status in (
         Match.Status.FINISHED, Match.Status.ABORTED) else ""

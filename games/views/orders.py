@@ -15,6 +15,7 @@ from games.models import Match, Submission
 from games.services import ServiceError, sheet_submit
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
 from games.views.match import match_page_context, match_template
+from games.words import problem_line
 
 
 @login_required
@@ -44,7 +45,7 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
             form.is_valid()
         if error.problems:
             for problem in error.problems:
-                form.add_error("orders", str(problem))
+                form.add_error("orders", problem_line(problem))
         else:
             form.add_error(None, error.message)
         return _orders_page(request, match, form, status=status_for(error))
@@ -57,7 +58,7 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
         return render(request, "games/partials/orders.html", context)
     messages.success(request, note)
     for warning in receipt.warnings:
-        messages.warning(request, f"Check: {warning}")
+        messages.warning(request, f"Check: {problem_line(warning)}")
     return redirect_to(request, match_url(match))
 
 

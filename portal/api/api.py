@@ -30,6 +30,7 @@ from games.services import (
 )
 from games.views.access import status_for
 from games.votes import match_ending, match_votes
+from games.words import problem_dicts
 from portal.api import schemas
 from portal.api.auth import TokenAuth, TokenRateThrottle
 
@@ -259,7 +260,7 @@ def orders(request: HttpRequest, match_id: MatchId, body: schemas.SheetIn) -> di
     return {"submission_id": receipt.submission_id, "receipt": receipt.receipt,
             "salt": receipt.salt, "revision": receipt.revision,
             "data": selectors.json_data(receipt.data),
-            "warnings": [w.as_dict() for w in receipt.warnings], "complete": receipt.complete}
+            "warnings": problem_dicts(receipt.warnings), "complete": receipt.complete}
 
 
 @api.get("/matches/{match_id}/record", response={200: dict[str, Any], **ERRORS},

@@ -34,6 +34,7 @@ import engine
 from games import plugins
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, sheet_submit
+from games.words import problem_line
 from portal.mail import authresults, bodies, bounces
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.mail.services.notify import match_url, render
@@ -304,7 +305,7 @@ def _handle(row: InboundMessage) -> None:
     _reply(row, read["sender"], {
         "accepted": True, "match_title": str(match), "seat_name": game.seat_name(seat.number),
         "phase_number": phase.number, "sheet": sheet, "receipt": receipt.receipt,
-        "revision": receipt.revision, "warnings": [str(w) for w in receipt.warnings],
+        "revision": receipt.revision, "warnings": [problem_line(w) for w in receipt.warnings],
         "match_url": match_url(match),
     })
 

@@ -31,6 +31,7 @@ from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from games.services import timing
 from games.services.moderation import duration_text
+from games.words import say, stored
 from portal.accounts.models import Event, Profile
 from portal.accounts.notifications import digest_reader, profile_of, seats_wanting
 from portal.delivery.pipeline import queued_keys
@@ -172,9 +173,11 @@ class SeatViewRenderer:
 
 
 def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
+    with translation.override(language_of(seat.user)):
+        seat_name = say(game.seat_name(seat.number))
     return {
         "match": match, "seat": seat, "user": seat.user, "game": game,
-        "match_title": str(match), "seat_name": game.seat_name(seat.number),
+        "match_title": str(match), "seat_name": seat_name,
         "match_url": match_url(match),
         "profile_url": settings.SITE_URL + reverse("accounts_profile"),
         "language": language_of(seat.user),
@@ -307,7 +310,7 @@ def result_text(match: Match, game: Any) -> str:
         head = "The match ended in a draw."
     else:
         head = "Winner: " + ", ".join(game.seat_name(int(w)) for w in winners) + "."
-    reason = ending or result.get("reason") or ""
+    reason = ending or stored(game, result.get("reason") or "")
     return f"{head} {reason}".strip()
 
 
