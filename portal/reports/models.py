@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 class Report(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        HANDLED = "handled", "Handled"
-        DISMISSED = "dismissed", "Dismissed"
+        OPEN = "open", _("Open")
+        HANDLED = "handled", _("Handled")
+        DISMISSED = "dismissed", _("Dismissed")
 
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                  related_name="reports_made")
