@@ -28,6 +28,7 @@ from portal.mail.services.notify import (
     language_of,
     local_time,
     match_url,
+    phase_name,
     result_text,
 )
 from portal.push import vapid
@@ -109,7 +110,7 @@ def phase_opened_push(*, match_id: int, phase_number: int) -> int:
 
     def body(seat: Seat) -> str:
         return _("%(phase)s %(number)s. Deadline: %(deadline)s.") % {
-            "phase": (phase.name or _("phase")).capitalize(), "number": phase.number,
+            "phase": capfirst(phase_name(phase.name) or _("phase")), "number": phase.number,
             "deadline": local_time(phase.deadline, seat.user)}
 
     return _your_move(match, seats, f"push:move:m{match.pk}:p{phase.number}", body,
