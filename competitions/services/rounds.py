@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from competitions import bracket as brackets
@@ -360,7 +361,7 @@ def round_adjudicate(*, round_id: Any, now: datetime | None = None) -> int:
     tournament_id = Round.objects.filter(pk=round_id).values_list(
         "tournament_id", flat=True).first()
     if tournament_id is None:
-        raise ServiceError("not_found", "There is no such round.")
+        raise ServiceError("not_found", _("There is no such round."))
     now = now or timezone.now()
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
