@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
@@ -105,9 +105,9 @@ class ClubInvitation(models.Model):
 
 class JoinRequest(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", _("Pending")
-        APPROVED = "approved", _("Approved")
-        DECLINED = "declined", _("Declined")
+        PENDING = "pending", pgettext_lazy("join request", "Pending")
+        APPROVED = "approved", pgettext_lazy("join request", "Approved")
+        DECLINED = "declined", pgettext_lazy("join request", "Declined")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -321,11 +321,11 @@ class MatchVoid(models.Model):
 
 class Challenge(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", _("Open")
-        ACCEPTED = "accepted", _("Accepted")
-        DECLINED = "declined", _("Declined")
-        EXPIRED = "expired", _("Expired")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
+        OPEN = "open", pgettext_lazy("challenge", "Open")
+        ACCEPTED = "accepted", pgettext_lazy("challenge", "Accepted")
+        DECLINED = "declined", pgettext_lazy("challenge", "Declined")
+        EXPIRED = "expired", pgettext_lazy("challenge", "Expired")
+        WITHDRAWN = "withdrawn", pgettext_lazy("challenge", "Withdrawn")
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
     challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -362,10 +362,10 @@ class Tournament(models.Model):
         PODS = "pods", _("Multi-seat pods")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", _("Registration")
-        RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
-        CANCELLED = "cancelled", _("Cancelled")
+        REGISTRATION = "registration", pgettext_lazy("tournament", "Registration")
+        RUNNING = "running", pgettext_lazy("tournament", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament", "Cancelled")
 
     TRANSITIONS: dict[str, set[str]] = {
         Status.REGISTRATION: {Status.RUNNING, Status.CANCELLED},
@@ -456,8 +456,8 @@ class Entry(models.Model):
     by an organiser, told apart from the others of its kind by ``bot_number``)."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", _("Playing")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
+        ACTIVE = "active", pgettext_lazy("tournament entry", "Playing")
+        WITHDRAWN = "withdrawn", pgettext_lazy("tournament entry", "Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -516,8 +516,8 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
+        RUNNING = "running", pgettext_lazy("tournament round", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament round", "Finished")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
