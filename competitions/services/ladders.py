@@ -369,7 +369,7 @@ def challenge_accept(*, challenge_id: Any, by: AbstractBaseUser) -> Challenge:
         seats=[{"kind": "human", "user": challenge.challenger},
                {"kind": "human", "user": by}],
         hours_per_phase=ladder.hours_per_phase, is_public=True,
-        title=f"{ladder.name}: {challenge.challenger} v {by}"[:120])
+        title=f"{ladder.name}: {challenge.challenger} – {by}"[:120])
     LadderMatch.objects.create(ladder=ladder, match=match)
     challenge.match = match
     return _decide(challenge, Challenge.Status.ACCEPTED)
