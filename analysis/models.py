@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def new_token() -> str:
@@ -21,8 +22,8 @@ class Analysis(models.Model):
     uploaded record), so everything in the tree is fit for anyone with the link."""
 
     class Source(models.TextChoices):
-        MATCH = "match", "A match"
-        RECORD = "record", "An uploaded record"
+        MATCH = "match", _("A match")
+        RECORD = "record", _("An uploaded record")
 
     token = models.CharField(max_length=32, unique=True, default=new_token)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -39,7 +40,8 @@ class Analysis(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
-        verbose_name_plural = "analyses"
+        verbose_name = _("analysis")
+        verbose_name_plural = _("analyses")
 
     def __str__(self) -> str:
         return self.title

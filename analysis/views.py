@@ -25,7 +25,7 @@ from games.views.access import match_visible_or_404, redirect_to
 def _analysis_or_404(token: str) -> Analysis:
     found = Analysis.objects.filter(token=token).first() if len(token) <= 32 else None
     if found is None:
-        raise Http404("No such analysis.")
+        raise Http404(_("No such analysis."))
     return found
 
 

@@ -4,6 +4,7 @@ ladder is replayed and the void audited)."""
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
 
 from competitions import models
 from competitions.services import ladder_match_void
@@ -47,16 +48,18 @@ class RatingAdmin(admin.ModelAdmin):
     readonly_fields = ["ladder", "user", "mu", "sigma", "games_played", "last_active"]
 
 
-@admin.action(description="Void the selected matches on their ladder (replays the ladder)")
+@admin.action(description=_("Void the selected matches on their ladder (replays the ladder)"))
 def void_updates(modeladmin, request, queryset):
     for update in queryset:
         try:
             ladder_match_void(ladder_id=update.ladder_id, match_id=update.match_id,
                               by=request.user, reason=f"voided in the admin by {request.user}")
         except ServiceError as error:
-            messages.error(request, f"{update}: {error.message}")
+            messages.error(request, _("%(match)s: %(error)s") % {
+                "match": update, "error": error.message})
         else:
-            messages.success(request, f"{update}: voided, ladder replayed.")
+            messages.success(request, _("%(match)s: voided, ladder replayed.") % {
+                "match": update})
 
 
 @admin.register(models.RatingUpdate)

@@ -19,19 +19,20 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(max_length=80)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    name = forms.CharField(label=_("Name"), max_length=80)
+    description = forms.CharField(label=_("Description"),
+                                  widget=forms.Textarea(attrs={"rows": 3}), required=False)
     is_public = forms.BooleanField(required=False, initial=True,
-                                   label="Public (anyone may ask to join)")
+                                   label=_("Public (anyone may ask to join)"))
 
 
 class LadderForm(forms.Form):
     game = forms.ChoiceField(
-        choices=game_choices,
+        label=_("Game"), choices=game_choices,
         help_text=_("A ladder is a standing ranking of one game: any member may challenge any "
                     "other at any time, each finished game moves both players' ratings, and "
                     "it never ends. Good for a club that plays whenever people have time."))
-    name = forms.CharField(max_length=80, required=False,
+    name = forms.CharField(label=_("Name"), max_length=80, required=False,
                            help_text=_("Empty: named after the game."))
     hours_per_phase = forms.DecimalField(
         min_value=0.001, max_value=8760, initial=72, label=_("Hours per turn"),
@@ -53,11 +54,11 @@ class ClubMatchForm(forms.Form):
     seats (empty: one per name; seats beyond the names are open to members). Every count is
     checked against the game's seats before anything is built from it."""
 
-    game = forms.ChoiceField(choices=game_choices)
-    players = forms.CharField(required=False, max_length=2000)
-    seats = forms.IntegerField(required=False, min_value=1)
-    hours_per_phase = forms.CharField(required=False, max_length=20)
-    title = forms.CharField(required=False, max_length=120)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
+    players = forms.CharField(label=_("Players"), required=False, max_length=2000)
+    seats = forms.IntegerField(label=_("Seats"), required=False, min_value=1)
+    hours_per_phase = forms.CharField(label=_("Hours per turn"), required=False, max_length=20)
+    title = forms.CharField(label=_("Title"), required=False, max_length=120)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -103,39 +104,43 @@ FORMAT_HELP = _(
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    game = forms.ChoiceField(choices=game_choices)
-    format = forms.ChoiceField(choices=Tournament.Format.choices, help_text=FORMAT_HELP)
-    max_players = forms.IntegerField(min_value=2, max_value=4096, required=False)
-    rating_floor = forms.FloatField(min_value=-1000, max_value=1000, required=False)
+    name = forms.CharField(label=_("Name"), max_length=120)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
+    format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices,
+                               help_text=FORMAT_HELP)
+    max_players = forms.IntegerField(label=_("Most players"), min_value=2, max_value=4096,
+                                     required=False)
+    rating_floor = forms.FloatField(label=_("Rating floor"), min_value=-1000, max_value=1000,
+                                    required=False)
     min_reliability = forms.IntegerField(
-        min_value=0, max_value=100, required=False, label="Minimum reliability to join (%)",
-        help_text="Players whose reliability record is lower, or who have none yet, cannot "
-                  "register.")
+        min_value=0, max_value=100, required=False, label=_("Minimum reliability to join (%)"),
+        help_text=_("Players whose reliability record is lower, or who have none yet, cannot "
+                    "register."))
     rounds_planned = forms.IntegerField(min_value=1, max_value=99, required=False,
-                                        label="Rounds (Swiss, pods)")
+                                        label=_("Rounds (Swiss, pods)"))
     cycles = forms.IntegerField(min_value=1, max_value=2, initial=1,
-                                label="Cycles (round robin)")
+                                label=_("Cycles (round robin)"))
     seats_per_match = forms.IntegerField(min_value=3, max_value=100, required=False,
-                                         label="Pod size (pods)")
+                                         label=_("Pod size (pods)"))
     round_hours = forms.DecimalField(
-        min_value=0.01, max_value=8760, initial=168, label="Round length (hours)",
+        min_value=0.01, max_value=8760, initial=168, label=_("Round length (hours)"),
         help_text=_("Every game of a round must end within this time (168: a week); the next "
                     "round starts as soon as all games of this one are over."))
     hours_per_phase = forms.DecimalField(
-        min_value=0.001, max_value=8760, initial=48,
+        min_value=0.001, max_value=8760, initial=48, label=_("Hours per turn"),
         help_text=_("How long each player has for a turn (48: two days)."))
     adjudication = forms.ChoiceField(
-        choices=Tournament.Adjudication.choices, label="Unfinished at the round's end",
+        choices=Tournament.Adjudication.choices, label=_("Unfinished at the round's end"),
         help_text=_("What a game still running when its round ends counts as."))
     bye_score = forms.DecimalField(
-        min_value=0, max_value=1, initial=1, decimal_places=1,
+        min_value=0, max_value=1, initial=1, decimal_places=1, label=_("Points for a bye"),
         help_text=_("With an odd number of players one sits a round out and gets these "
                     "points (1: a win)."))
-    late_entry = forms.BooleanField(required=False, label="Late entry (Swiss)")
+    late_entry = forms.BooleanField(required=False, label=_("Late entry (Swiss)"))
     fixed_deadlines = forms.BooleanField(
-        required=False, label="Fixed deadlines",
-        help_text="Every board keeps the deadlines its hours per phase give: none is moved out "
-                  "of a player's night, nor for a player's leave (a deadline missed on leave "
-                  "still does not count against their reliability).")
-    starts_at = forms.DateTimeField(required=False, help_text="UTC; empty: start by hand.")
+        required=False, label=_("Fixed deadlines"),
+        help_text=_("Every board keeps the deadlines its hours per phase give: none is moved "
+                    "out of a player's night, nor for a player's leave (a deadline missed on "
+                    "leave still does not count against their reliability)."))
+    starts_at = forms.DateTimeField(label=_("Starts at"), required=False,
+                                    help_text=_("UTC; empty: start by hand."))

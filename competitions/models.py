@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
@@ -51,9 +51,9 @@ class Club(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        ORGANISER = "organiser", "Organiser"
-        MEMBER = "member", "Member"
+        OWNER = "owner", _("Owner")
+        ORGANISER = "organiser", _("Organiser")
+        MEMBER = "member", _("Member")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -105,9 +105,9 @@ class ClubInvitation(models.Model):
 
 class JoinRequest(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        APPROVED = "approved", "Approved"
-        DECLINED = "declined", "Declined"
+        PENDING = "pending", pgettext_lazy("join request", "Pending")
+        APPROVED = "approved", pgettext_lazy("join request", "Approved")
+        DECLINED = "declined", pgettext_lazy("join request", "Declined")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -321,11 +321,11 @@ class MatchVoid(models.Model):
 
 class Challenge(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        EXPIRED = "expired", "Expired"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        OPEN = "open", pgettext_lazy("challenge", "Open")
+        ACCEPTED = "accepted", pgettext_lazy("challenge", "Accepted")
+        DECLINED = "declined", pgettext_lazy("challenge", "Declined")
+        EXPIRED = "expired", pgettext_lazy("challenge", "Expired")
+        WITHDRAWN = "withdrawn", pgettext_lazy("challenge", "Withdrawn")
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
     challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -355,17 +355,17 @@ class Challenge(models.Model):
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SWISS = "swiss", "Swiss"
-        SINGLE_ELIMINATION = "single_elim", "Single elimination"
-        DOUBLE_ELIMINATION = "double_elim", "Double elimination"
-        PODS = "pods", "Multi-seat pods"
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
+        SINGLE_ELIMINATION = "single_elim", _("Single elimination")
+        DOUBLE_ELIMINATION = "double_elim", _("Double elimination")
+        PODS = "pods", _("Multi-seat pods")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        REGISTRATION = "registration", pgettext_lazy("tournament", "Registration")
+        RUNNING = "running", pgettext_lazy("tournament", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament", "Cancelled")
 
     TRANSITIONS: dict[str, set[str]] = {
         Status.REGISTRATION: {Status.RUNNING, Status.CANCELLED},
@@ -375,9 +375,9 @@ class Tournament(models.Model):
     }
 
     class Adjudication(models.TextChoices):
-        ENGINE = "engine", "The engine's current result (a draw if it has none)"
-        DRAW = "draw", "A draw"
-        FORFEIT = "forfeit", "Forfeit of the seats with the most missed deadlines"
+        ENGINE = "engine", _("The engine's current result (a draw if it has none)")
+        DRAW = "draw", _("A draw")
+        FORFEIT = "forfeit", _("Forfeit of the seats with the most missed deadlines")
 
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE,
                              related_name="tournaments")
@@ -456,8 +456,8 @@ class Entry(models.Model):
     by an organiser, told apart from the others of its kind by ``bot_number``)."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Playing"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ACTIVE = "active", pgettext_lazy("tournament entry", "Playing")
+        WITHDRAWN = "withdrawn", pgettext_lazy("tournament entry", "Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -516,8 +516,8 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        RUNNING = "running", pgettext_lazy("tournament round", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament round", "Finished")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -549,9 +549,9 @@ class Pairing(models.Model):
 
     class Bracket(models.TextChoices):
         NONE = "", "-"
-        WINNERS = "W", "Winners"
-        LOSERS = "L", "Losers"
-        FINAL = "F", "Final"
+        WINNERS = "W", _("Winners")
+        LOSERS = "L", _("Losers")
+        FINAL = "F", _("Final")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     board = models.PositiveSmallIntegerField()

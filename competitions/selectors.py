@@ -8,6 +8,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 import engine
 from competitions import bracket as brackets
@@ -32,6 +34,7 @@ from competitions.services.rounds import (
     elimination_state,
     numbered_entries,
 )
+from games.dates import floatformat
 from games.models import Match
 
 
@@ -117,18 +120,23 @@ def tournament_crosstable(*, tournament: Tournament) -> dict[str, Any]:
     number = {e.pk: e.start_number for e in entries}
     rounds = list(tournament.rounds.order_by("number"))
     cells: dict[int, dict[int, str]] = defaultdict(dict)
+    bye = pgettext("crosstable", "bye")
+    first, second = pgettext("crosstable: the first player", "w"), pgettext(
+        "crosstable: the second player", "b")
     for p in Pairing.objects.filter(round__tournament=tournament).select_related("round"):
         r = p.round.number
         if p.pod:
             for eid in p.pod:
-                cells[eid][r] = "bye" if len(p.pod) == 1 else f"pod {p.board}"
+                cells[eid][r] = bye if len(p.pod) == 1 else pgettext(
+                    "crosstable", "pod %(board)s") % {"board": p.board}
             continue
         if p.second_id is None:
-            cells[p.first_id][r] = f"bye {p.score:g}" if p.score is not None else "bye"
+            cells[p.first_id][r] = (f"{bye} {floatformat(p.score, '-1')}"
+                                    if p.score is not None else bye)
             continue
         for me, other, mine, theirs, colour in (
-                (p.first_id, p.second_id, p.score, p.second_score, "w"),
-                (p.second_id, p.first_id, p.second_score, p.score, "b")):
+                (p.first_id, p.second_id, p.score, p.second_score, first),
+                (p.second_id, p.first_id, p.second_score, p.score, second)):
             if p.finished_at is None:
                 mark = "…"
             elif mine == theirs:
@@ -159,7 +167,7 @@ def tournament_bracket(*, tournament: Tournament) -> list[dict[str, Any]]:
         if value is None:
             return {"label": "…", "seed": None}
         if value == brackets.EMPTY:
-            return {"label": "bye", "seed": None}
+            return {"label": pgettext("bracket", "bye"), "seed": None}
         return {"label": by_number[value].name, "seed": value}
 
     for match in matches:
@@ -171,8 +179,8 @@ def tournament_bracket(*, tournament: Tournament) -> list[dict[str, Any]]:
             "match_id": pairing.match_id if pairing else None,
             "score": (pairing.score, pairing.second_score) if pairing else None,
         })
-    names = {"W": "Winners", "L": "Losers", "F": "Final"}
-    return [{"title": f"{names[b]} round {r}" if b != "F" else "Grand final",
+    titles = {"W": _("Winners' round %(number)s"), "L": _("Losers' round %(number)s")}
+    return [{"title": titles[b] % {"number": r} if b != "F" else _("Grand final"),
              "bracket": b, "matches": ms} for (b, r), ms in columns.items()]
 
 

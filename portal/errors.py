@@ -2,12 +2,13 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 
 MESSAGES = {
-    400: "That request was not understood.",
-    403: "You are not allowed to do that.",
-    404: "There is nothing here.",
-    429: "Too many attempts from here: wait a few minutes and try again.",
+    400: _("That request was not understood."),
+    403: _("You are not allowed to do that."),
+    404: _("There is nothing here."),
+    429: _("Too many attempts from here: wait a few minutes and try again."),
 }
 
 

@@ -35,14 +35,15 @@ Role = Membership.Role
 
 def _require_user(user: AbstractBaseUser | None) -> None:
     if user is None or not user.is_authenticated:
-        raise ServiceError("not_allowed", "Log in first.")
+        raise ServiceError("not_allowed", _("Log in first."))
 
 
 def club_lock(club_id: Any) -> Club:
     try:
         return Club.objects.select_for_update().get(pk=id_or_none(club_id))
     except (Club.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("not_found", f"There is no club {club_id}.") from None
+        raise ServiceError("not_found", _("There is no club %(id)s.") % {
+            "id": str(club_id)[:20]}) from None
 
 
 def membership_of(club: Club, user: AbstractBaseUser | None) -> Membership | None:
@@ -59,7 +60,7 @@ def require_organiser(club: Club, user: AbstractBaseUser | None) -> Membership |
         return membership
     if getattr(user, "is_staff", False):
         return membership
-    raise ServiceError("not_allowed", "Only the club's owner and organisers may do that.")
+    raise ServiceError("not_allowed", _("Only the club's owner and organisers may do that."))
 
 
 @transaction.atomic
@@ -69,18 +70,20 @@ def club_create(*, by: AbstractBaseUser, name: str, description: str = "",
     _require_user(by)
     name = (name or "").strip()
     if not name or len(name) > 80:
-        raise ServiceError("invalid", "A club needs a name of 1 to 80 characters.")
+        raise ServiceError("invalid", _("A club needs a name of 1 to 80 characters."))
     slug = slugify(slug or name)[:60]
     if not slug:
-        raise ServiceError("invalid", "The club's name needs a letter or a digit.")
+        raise ServiceError("invalid", _("The club's name needs a letter or a digit."))
     if Club.objects.filter(slug=slug).exists():
-        raise ServiceError("invalid", f"The address {slug!r} is taken; choose another name.")
+        raise ServiceError("invalid", _("The address “%(slug)s” is taken; choose another name.") % {
+            "slug": slug})
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, slug=slug, description=description or "",
                                        is_public=bool(is_public), created_by=by)
     except IntegrityError:
-        raise ServiceError("invalid", f"The address {slug!r} is taken.") from None
+        raise ServiceError("invalid", _("The address “%(slug)s” is taken.") % {
+            "slug": slug}) from None
     Membership.objects.create(club=club, user=by, role=Role.OWNER)
     return club
 
@@ -149,7 +152,8 @@ def club_invite_email(*, club_id: Any, by: AbstractBaseUser, email: str) -> Club
     try:
         validate_email(email)
     except ValidationError:
-        raise ServiceError("invalid", f"{email!r} is not an e-mail address.") from None
+        raise ServiceError("invalid", _("“%(email)s” is not an e-mail address.") % {
+            "email": str(email)[:100]}) from None
     invitation = ClubInvitation.objects.create(club=club, email=email, invited_by=by)
     club_invitation_mail(invitation=invitation)
     return invitation
@@ -174,9 +178,9 @@ def club_request_join(*, club_id: Any, user: AbstractBaseUser, message: str = ""
     _require_user(user)
     club = club_lock(club_id)
     if not club.is_public:
-        raise ServiceError("not_allowed", "This club is by invitation only.")
+        raise ServiceError("not_allowed", _("This club is by invitation only."))
     if membership_of(club, user) is not None:
-        raise ServiceError("invalid", "You are already a member of this club.")
+        raise ServiceError("invalid", _("You are already a member of this club."))
     _refuse_if_removed(club, user)
     pending = JoinRequest.objects.filter(club=club, user=user,
                                          status=JoinRequest.Status.PENDING).first()
@@ -190,11 +194,11 @@ def club_request_decide(*, request_id: Any, by: AbstractBaseUser, approve: bool)
     try:
         join_request = JoinRequest.objects.select_for_update().get(pk=request_id)
     except (JoinRequest.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("not_found", "There is no such request.") from None
+        raise ServiceError("not_found", _("There is no such request.")) from None
     club = club_lock(join_request.club_id)
     require_organiser(club, by)
     if join_request.status != JoinRequest.Status.PENDING:
-        raise ServiceError("not_open", "This request has already been decided.")
+        raise ServiceError("not_open", _("This request has already been decided."))
     if approve and _removal_in_force(club, join_request.user_id):
         raise ServiceError("removed", _(
             "%(name)s was removed from the club: let them back in before approving their "
@@ -219,9 +223,9 @@ def club_leave(*, club_id: Any, user: AbstractBaseUser) -> None:
     club = club_lock(club_id)
     membership = membership_of(club, user)
     if membership is None:
-        raise ServiceError("not_found", "You are not a member of this club.")
+        raise ServiceError("not_found", _("You are not a member of this club."))
     if membership.role == Role.OWNER and not _owners_left(club, membership):
-        raise ServiceError("invalid", "You are the club's only owner: name another first.")
+        raise ServiceError("invalid", _("You are the club's only owner: name another first."))
     membership.delete()
 
 
@@ -234,12 +238,12 @@ def club_member_remove(*, club_id: Any, by: AbstractBaseUser, user_id: Any) -> N
     mine = require_organiser(club, by)
     target = Membership.objects.filter(club=club, user_id=id_or_none(user_id)).first()
     if target is None:
-        raise ServiceError("not_found", "That person is not a member of this club.")
+        raise ServiceError("not_found", _("That person is not a member of this club."))
     is_owner = (mine is not None and mine.role == Role.OWNER) or getattr(by, "is_staff", False)
     if target.role != Role.MEMBER and not is_owner:
-        raise ServiceError("not_allowed", "Only an owner may remove an organiser or an owner.")
+        raise ServiceError("not_allowed", _("Only an owner may remove an organiser or an owner."))
     if target.role == Role.OWNER and not _owners_left(club, target):
-        raise ServiceError("invalid", "A club keeps at least one owner.")
+        raise ServiceError("invalid", _("A club keeps at least one owner."))
     target.delete()
     if not _removal_in_force(club, target.user_id):
         ClubRemoval.objects.create(club=club, user_id=target.user_id, removed_by=by)
@@ -268,14 +272,14 @@ def club_member_set_role(*, club_id: Any, by: AbstractBaseUser, user_id: Any,
     club = club_lock(club_id)
     mine = require_organiser(club, by)
     if not ((mine is not None and mine.role == Role.OWNER) or getattr(by, "is_staff", False)):
-        raise ServiceError("not_allowed", "Only an owner changes roles.")
+        raise ServiceError("not_allowed", _("Only an owner changes roles."))
     if role not in Role.values:
-        raise ServiceError("invalid", f"Unknown role {role!r}.")
+        raise ServiceError("invalid", _("Unknown role “%(role)s”.") % {"role": str(role)[:40]})
     target = Membership.objects.filter(club=club, user_id=id_or_none(user_id)).first()
     if target is None:
-        raise ServiceError("not_found", "That person is not a member of this club.")
+        raise ServiceError("not_found", _("That person is not a member of this club."))
     if target.role == Role.OWNER and role != Role.OWNER and not _owners_left(club, target):
-        raise ServiceError("invalid", "A club keeps at least one owner.")
+        raise ServiceError("invalid", _("A club keeps at least one owner."))
     target.role = role
     target.save(update_fields=["role"])
     return target
@@ -292,7 +296,8 @@ def club_match_create(*, club_id: Any, by: AbstractBaseUser, game: str, options:
     member_ids = set(Membership.objects.filter(club=club).values_list("user_id", flat=True))
     for player in players:
         if player is not None and player.pk not in member_ids:
-            raise ServiceError("invalid", f"{player} is not a member of {club}.")
+            raise ServiceError("invalid", _("%(player)s is not a member of %(club)s.") % {
+                "player": player, "club": club})
     match = match_create(creator=by, game=game, options=options, hours_per_phase=hours_per_phase,
                          seats=[{"kind": "human", "user": p} for p in players],
                          is_public=False, title=title or f"{club.name} match")

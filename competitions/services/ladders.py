@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
 import engine
@@ -39,14 +40,16 @@ def ladder_lock(ladder_id: Any) -> Ladder:
     try:
         return Ladder.objects.select_for_update().get(pk=id_or_none(ladder_id))
     except (Ladder.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("not_found", f"There is no ladder {ladder_id}.") from None
+        raise ServiceError("not_found", _("There is no ladder %(id)s.") % {
+            "id": str(ladder_id)[:20]}) from None
 
 
 def _game_or_error(slug: str) -> engine.Game:
     try:
         return engine.get(slug)
     except KeyError:
-        raise ServiceError("unknown_game", f"There is no game called {slug!r}.") from None
+        raise ServiceError("unknown_game", _("There is no game called “%(game)s”.") % {
+            "game": str(slug)[:40]}) from None
 
 
 def site_ladder(*, game: str) -> Ladder:
@@ -71,23 +74,25 @@ def ladder_create(*, by: AbstractBaseUser, club_id: Any, game: str, name: str = 
     require_organiser(club, by)
     the_game = _game_or_error(game)
     if not the_game.min_seats <= 2 <= the_game.max_seats:
-        raise ServiceError("invalid", f"{the_game.name} is not played by two: no challenges.")
+        raise ServiceError("invalid", _("%(game)s is not played by two: no challenges.") % {
+            "game": the_game.name})
     try:
         clean = the_game.validate_options(options or {})
     except engine.RuleError as error:
-        raise ServiceError("invalid_options", "The game options are not valid.",
+        raise ServiceError("invalid_options", _("The game options are not valid."),
                            error.problems) from None
     if Ladder.objects.filter(club=club, game=the_game.slug).exists():
-        raise ServiceError("invalid", f"{club} already has a {the_game.name} ladder.")
+        raise ServiceError("invalid", _("%(club)s already has a %(game)s ladder.") % {
+            "club": club, "game": the_game.name})
     if not isinstance(challenge_days, int) or not 1 <= challenge_days <= 60:
-        raise ServiceError("invalid", "Challenges stay open 1 to 60 days.")
+        raise ServiceError("invalid", _("Challenges stay open 1 to 60 days."))
     try:
         decay = float(decay_sigma_per_week)
         hours = float(hours_per_phase)
     except (TypeError, ValueError):
-        raise ServiceError("invalid", "The decay and the hours per phase are numbers.") from None
+        raise ServiceError("invalid", _("The decay and the hours per phase are numbers.")) from None
     if not (0 <= decay <= DEFAULT_SIGMA and 0.001 <= hours <= 8760):
-        raise ServiceError("invalid", "The decay or the hours per phase are out of range.")
+        raise ServiceError("invalid", _("The decay or the hours per phase are out of range."))
     return Ladder.objects.create(club=club, game=the_game.slug, options=clean,
                                  name=(name or f"{club.name}: {the_game.name}")[:80],
                                  hours_per_phase=hours, challenge_days=challenge_days,
@@ -225,16 +230,16 @@ def ladder_match_void(*, ladder_id: Any, match_id: Any, by: AbstractBaseUser,
     """An admin voids a match on a ladder: the ladder is replayed without it (audited).
     Voiding a voided match again changes nothing and returns the first audit row."""
     if by is None or not getattr(by, "is_staff", False):
-        raise ServiceError("not_allowed", "Only an admin may void a rated match.")
+        raise ServiceError("not_allowed", _("Only an admin may void a rated match."))
     if not (reason or "").strip():
-        raise ServiceError("invalid", "Say why the match is voided.")
+        raise ServiceError("invalid", _("Say why the match is voided."))
     ladder = ladder_lock(ladder_id)
     existing = MatchVoid.objects.filter(ladder=ladder, match_id=match_id).first()
     if existing is not None:
         return existing
     update = RatingUpdate.objects.filter(ladder=ladder, match_id=match_id).first()
     if update is None:
-        raise ServiceError("not_found", "That match is not rated on this ladder.")
+        raise ServiceError("not_found", _("That match is not rated on this ladder."))
     update.voided = True
     update.save(update_fields=["voided"])
     replayed = _replay(ladder)
@@ -308,7 +313,7 @@ def _nearest_opponent(ladder: Ladder, user: Any) -> Any:
     candidates = sorted((abs(ratings.get(uid, default) - mine), uid) for uid in ids
                         if not _open_between(ladder, user.pk, uid))
     if not candidates:
-        raise ServiceError("not_found", "Nobody is free to be challenged on this ladder.")
+        raise ServiceError("not_found", _("Nobody is free to be challenged on this ladder."))
     return get_user_model().objects.get(pk=candidates[0][1])
 
 
@@ -317,20 +322,22 @@ def challenge_create(*, ladder_id: Any, by: AbstractBaseUser, opponent: Any = No
                      nearest: bool = False) -> Challenge:
     """Challenge ``opponent`` (a user), or with ``nearest`` the player nearest one's rating."""
     if by is None or not by.is_authenticated:
-        raise ServiceError("not_allowed", "Log in to challenge someone.")
+        raise ServiceError("not_allowed", _("Log in to challenge someone."))
     ladder = ladder_lock(ladder_id)
     if not _may_play(ladder, by):
-        raise ServiceError("not_allowed", "Only the club's members play on its ladder.")
+        raise ServiceError("not_allowed", _("Only the club's members play on its ladder."))
     if nearest:
         opponent = _nearest_opponent(ladder, by)
     if opponent is None or not getattr(opponent, "pk", None):
-        raise ServiceError("invalid", "Choose whom to challenge.")
+        raise ServiceError("invalid", _("Choose whom to challenge."))
     if opponent.pk == by.pk:
-        raise ServiceError("invalid", "You cannot challenge yourself.")
+        raise ServiceError("invalid", _("You cannot challenge yourself."))
     if not _may_play(ladder, opponent):
-        raise ServiceError("invalid", f"{opponent} is not a member of the club.")
+        raise ServiceError("invalid", _("%(player)s is not a member of the club.") % {
+            "player": opponent})
     if _open_between(ladder, by.pk, opponent.pk):
-        raise ServiceError("invalid", f"There is already an open challenge with {opponent}.")
+        raise ServiceError("invalid", _("There is already an open challenge with %(player)s.") % {
+            "player": opponent})
     return Challenge.objects.create(
         ladder=ladder, challenger=by, challenged=opponent,
         expires_at=timezone.now() + timedelta(days=ladder.challenge_days))
@@ -340,7 +347,7 @@ def _challenge_lock(challenge_id: Any) -> Challenge:
     try:
         return Challenge.objects.select_for_update().get(pk=id_or_none(challenge_id))
     except (Challenge.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("not_found", "There is no such challenge.") from None
+        raise ServiceError("not_found", _("There is no such challenge.")) from None
 
 
 def _decide(challenge: Challenge, status: str) -> Challenge:
@@ -355,19 +362,20 @@ def challenge_accept(*, challenge_id: Any, by: AbstractBaseUser) -> Challenge:
     """The challenged player accepts: the ladder match starts at once."""
     challenge = _challenge_lock(challenge_id)
     if by is None or challenge.challenged_id != by.pk:
-        raise ServiceError("not_allowed", "Only the challenged player may accept.")
+        raise ServiceError("not_allowed", _("Only the challenged player may accept."))
     if challenge.status != Challenge.Status.OPEN:
-        raise ServiceError("not_open", f"This challenge is {challenge.status}.")
+        raise ServiceError("not_open", _("This challenge is %(status)s.") % {
+            "status": challenge.get_status_display().lower()})
     if challenge.expires_at <= timezone.now():
         _decide(challenge, Challenge.Status.EXPIRED)
-        raise ServiceError("not_open", "This challenge has expired.")
+        raise ServiceError("not_open", _("This challenge has expired."))
     ladder = challenge.ladder
     match = match_create(
         creator=challenge.challenger, game=ladder.game, options=ladder.options,
         seats=[{"kind": "human", "user": challenge.challenger},
                {"kind": "human", "user": by}],
         hours_per_phase=ladder.hours_per_phase, is_public=True,
-        title=f"{ladder.name}: {challenge.challenger} v {by}"[:120])
+        title=f"{ladder.name}: {challenge.challenger} – {by}"[:120])
     LadderMatch.objects.create(ladder=ladder, match=match)
     challenge.match = match
     return _decide(challenge, Challenge.Status.ACCEPTED)
@@ -378,12 +386,13 @@ def challenge_decline(*, challenge_id: Any, by: AbstractBaseUser) -> Challenge:
     """The challenged player declines, or the challenger withdraws; both are recorded."""
     challenge = _challenge_lock(challenge_id)
     if challenge.status != Challenge.Status.OPEN:
-        raise ServiceError("not_open", f"This challenge is {challenge.status}.")
+        raise ServiceError("not_open", _("This challenge is %(status)s.") % {
+            "status": challenge.get_status_display().lower()})
     if by is not None and challenge.challenged_id == by.pk:
         return _decide(challenge, Challenge.Status.DECLINED)
     if by is not None and challenge.challenger_id == by.pk:
         return _decide(challenge, Challenge.Status.WITHDRAWN)
-    raise ServiceError("not_allowed", "This challenge is not yours.")
+    raise ServiceError("not_allowed", _("This challenge is not yours."))
 
 
 def challenges_expire(*, now: datetime | None = None) -> int:

@@ -1,17 +1,27 @@
 """The competitions' e-mails, through the portal's outbox (one row per dedupe key, so a round
-reported twice mails once): club invitations, "round N started: your match", final results."""
+reported twice mails once): club invitations, "round N started: your match", final results.
+
+Each is written in its reader's language (``templates/mail/competitions/``): a member's
+profile language; an invitation goes to an address, in the language of the account holding
+it, else in the inviting organiser's (the language of the request that invites)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from competitions.models import ClubInvitation, Entry, Pairing, Round, Tournament
+from games import dates
 from portal.accounts.models import Event
 from portal.accounts.notifications import wants
 from portal.mail.models import OutgoingEmail
+from portal.mail.services.notify import language_of, local_time
 from portal.mail.services.outbox import email_queue
 
 KIND = OutgoingEmail.Kind.COMPETITION
@@ -27,15 +37,29 @@ def _url(name: str, *args: Any) -> str:
     return settings.SITE_URL + reverse(name, args=args)
 
 
+def _body(name: str, context: dict[str, Any]) -> str:
+    return render_to_string(f"mail/competitions/{name}.txt", context)
+
+
 def club_invitation_mail(*, invitation: ClubInvitation) -> None:
     club = invitation.club
-    link = _url("competitions:club_join", invitation.token)
-    email_queue(
-        kind=KIND, dedupe_key=f"club-invite:{invitation.pk}", to=invitation.email,
-        subject=f"You are invited to the club {club.name}",
-        body_text=(f"{invitation.invited_by} invites you to the club {club.name} on the Tank "
-                   f"Portal.\n\n{club.description}\n\nJoin here (log in or sign up first):\n"
-                   f"{link}\n"))
+    holder = get_user_model().objects.select_related("profile").filter(
+        email__iexact=invitation.email).first()
+    language = language_of(holder) if holder else translation.get_language()
+    with translation.override(language):
+        email_queue(
+            kind=KIND, dedupe_key=f"club-invite:{invitation.pk}", to=invitation.email,
+            subject=_("You are invited to the club %(club)s") % {"club": club.name},
+            body_text=_body("club_invitation", {
+                "club": club, "inviter": invitation.invited_by,
+                "link": _url("competitions:club_join", invitation.token)}))
+
+
+def _points(score: Any) -> tuple[str, int]:
+    """``score`` as shown ("1", "0.5" in the reader's number format) and the count its
+    plural form goes by (a whole number)."""
+    number = float(score or 0)
+    return dates.floatformat(number, "-1"), int(number) if number.is_integer() else 2
 
 
 def round_started_mail(*, tournament: Tournament, round_: Round) -> None:
@@ -49,22 +73,23 @@ def round_started_mail(*, tournament: Tournament, round_: Round) -> None:
         for entry in entries:
             if entry.is_bot or not _wants_mail(entry.user):
                 continue
-            if pairing.match_id:
-                others = ", ".join(names[e] for e in entry_ids if e != entry.pk)
-                what = (f"Your match against {others} has started:\n"
-                        f"{_url('games:match', pairing.match_id)}\n")
-            elif len(entry_ids) == 1:
-                what = f"You have a bye this round ({pairing.score} points).\n"
-            else:
-                what = "Your opponent withdrew: you go through without playing.\n"
-            email_queue(
-                kind=KIND, user=entry.user, match_id=pairing.match_id,
-                dedupe_key=f"tournament:{tournament.pk}:round:{round_.number}:entry:{entry.pk}",
-                to=entry.user.email,
-                subject=f"{tournament.name}: round {round_.number} has started",
-                body_text=(f"Round {round_.number} of {tournament.name} has started; it ends "
-                           f"{round_.ends_at:%A %d %B %Y, %H:%M} UTC.\n\n{what}\n"
-                           f"Standings and pairings: {page}\n"))
+            with translation.override(language_of(entry.user)):
+                points, count = _points(pairing.score)
+                context = {
+                    "tournament": tournament, "round": round_, "page": page,
+                    "ends": local_time(round_.ends_at, entry.user),
+                    "match_url": _url("games:match", pairing.match_id)
+                    if pairing.match_id else "",
+                    "others": ", ".join(names[e] for e in entry_ids if e != entry.pk),
+                    "bye": len(entry_ids) == 1, "points": points, "count": count}
+                email_queue(
+                    kind=KIND, user=entry.user, match_id=pairing.match_id,
+                    dedupe_key=(f"tournament:{tournament.pk}:round:{round_.number}"
+                                f":entry:{entry.pk}"),
+                    to=entry.user.email,
+                    subject=_("%(tournament)s: round %(number)s has started") % {
+                        "tournament": tournament.name, "number": round_.number},
+                    body_text=_body("round_started", context))
 
 
 def on_round_started(sender: Any, tournament_id: int, round_number: int, **kwargs: Any) -> None:
@@ -78,17 +103,20 @@ def tournament_finished_mail(*, tournament: Tournament) -> None:
     from competitions.selectors import tournament_standings
 
     rows = tournament_standings(tournament=tournament)
-    table = "\n".join(f"{row['rank']:>3}. {row['name']} {row.get('points', '')}"
-                      for row in rows[:10])
     page = _url("competitions:tournament", tournament.pk)
     for entry in Entry.objects.filter(tournament=tournament, user__isnull=False) \
             .select_related("user", "user__profile"):
         if not _wants_mail(entry.user):
             continue
         mine = next((row for row in rows if row["entry_id"] == entry.pk), None)
-        place = f"You finished {mine['rank']}." if mine else ""
-        email_queue(
-            kind=KIND, user=entry.user, to=entry.user.email,
-            dedupe_key=f"tournament:{tournament.pk}:finished:entry:{entry.pk}",
-            subject=f"{tournament.name}: final results",
-            body_text=f"{tournament.name} is over. {place}\n\n{table}\n\nEverything: {page}\n")
+        with translation.override(language_of(entry.user)):
+            table = [{"rank": row["rank"], "name": row["name"],
+                      "points": dates.floatformat(row["points"], "-1")
+                      if row.get("points") is not None else ""} for row in rows[:10]]
+            email_queue(
+                kind=KIND, user=entry.user, to=entry.user.email,
+                dedupe_key=f"tournament:{tournament.pk}:finished:entry:{entry.pk}",
+                subject=_("%(tournament)s: final results") % {"tournament": tournament.name},
+                body_text=_body("tournament_finished", {
+                    "tournament": tournament, "rank": mine["rank"] if mine else None,
+                    "table": table, "page": page}))

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from competitions import bracket as brackets
@@ -192,7 +193,8 @@ def _create_match(tournament: Tournament, round_: Round, board_number: int,
         seats=[e.seat for e in entries],  # a bot entry plays in a bot seat
         hours_per_phase=tournament.hours_per_phase,
         is_public=tournament.club is None or tournament.club.is_public,
-        title=f"{tournament.name}: round {round_.number}, board {board_number}"[:120],
+        # Read by players of every language: round and board as a chess crosstable writes them.
+        title=f"{tournament.name} {round_.number}.{board_number}"[:120],
         **fixed)
     if tournament.ladder_id and tournament.ladder.club_id:
         LadderMatch.objects.get_or_create(ladder_id=tournament.ladder_id, match=match)
@@ -360,7 +362,7 @@ def round_adjudicate(*, round_id: Any, now: datetime | None = None) -> int:
     tournament_id = Round.objects.filter(pk=round_id).values_list(
         "tournament_id", flat=True).first()
     if tournament_id is None:
-        raise ServiceError("not_found", "There is no such round.")
+        raise ServiceError("not_found", _("There is no such round."))
     now = now or timezone.now()
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)

@@ -22,6 +22,7 @@ import engine
 from competitions.models import Club, Entry, Ladder, Tournament, TournamentStatusChange
 from competitions.services.clubs import membership_of, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
+from games.dates import floatformat
 from games.parsing import InvalidNumber, id_or_none, parse_int
 from games.services import ServiceError, reliability_check
 
@@ -33,7 +34,8 @@ def tournament_lock(tournament_id: Any) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=id_or_none(tournament_id))
     except (Tournament.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("not_found", f"There is no tournament {tournament_id}.") from None
+        raise ServiceError("not_found", _("There is no tournament %(id)s.") % {
+            "id": str(tournament_id)[:20]}) from None
 
 
 def tournament_set_status(*, tournament: Tournament, new_status: str,
@@ -41,7 +43,11 @@ def tournament_set_status(*, tournament: Tournament, new_status: str,
     """Move to ``new_status`` if TRANSITIONS allow it, with an audit row (caller holds lock)."""
     old = tournament.status
     if new_status not in Tournament.TRANSITIONS.get(old, set()):
-        raise ServiceError("bad_transition", f"A tournament in {old} cannot become {new_status}.")
+        raise ServiceError("bad_transition", _("A tournament that is %(old)s cannot become "
+                                               "%(new)s.") % {
+            "old": Tournament.Status(old).label.lower(),
+            "new": Tournament.Status(new_status).label.lower()
+            if new_status in Tournament.Status.values else new_status})
     tournament.status = new_status
     fields = ["status"]
     if new_status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
@@ -58,9 +64,10 @@ def _decimal(value: Any, what: str, low: str, high: str) -> Decimal:
     try:
         number = Decimal(str(value))
     except (InvalidOperation, ValueError):
-        raise ServiceError("invalid", f"{what} must be a number.") from None
+        raise ServiceError("invalid", _("%(what)s must be a number.") % {"what": what}) from None
     if not number.is_finite() or not Decimal(low) <= number <= Decimal(high):
-        raise ServiceError("invalid", f"{what} must be between {low} and {high}.")
+        raise ServiceError("invalid", _("%(what)s must be between %(low)s and %(high)s.") % {
+            "what": what, "low": low, "high": high})
     return number
 
 
@@ -71,9 +78,11 @@ def _whole(value: Any, what: str, low: int, high: int, empty_ok: bool = True) ->
         number = parse_int(value.strip() if isinstance(value, str) else value,
                            min=-(10**18), max=10**18, field=what)
     except InvalidNumber:
-        raise ServiceError("invalid", f"{what} must be a whole number.") from None
+        raise ServiceError("invalid", _("%(what)s must be a whole number.") % {
+            "what": what}) from None
     if not low <= number <= high:
-        raise ServiceError("invalid", f"{what} must be between {low} and {high}.")
+        raise ServiceError("invalid", _("%(what)s must be between %(low)s and %(high)s.") % {
+            "what": what, "low": low, "high": high})
     return number
 
 
@@ -91,60 +100,67 @@ def tournament_create(
     With ``fixed_deadlines`` its matches never move a deadline (out of a player's night or
     for leave)."""
     if by is None or not by.is_authenticated:
-        raise ServiceError("not_allowed", "Log in first.")
+        raise ServiceError("not_allowed", _("Log in first."))
     club = None
     if club_id not in (None, ""):
         club = Club.objects.filter(pk=id_or_none(club_id)).first()
         if club is None:
-            raise ServiceError("not_found", "There is no such club.")
+            raise ServiceError("not_found", _("There is no such club."))
         require_organiser(club, by)
     elif not by.is_staff:
-        raise ServiceError("not_allowed", "Only admins create site-wide tournaments.")
+        raise ServiceError("not_allowed", _("Only admins create site-wide tournaments."))
     name = (name or "").strip()
     if not name or len(name) > 120:
-        raise ServiceError("invalid", "A tournament needs a name of 1 to 120 characters.")
+        raise ServiceError("invalid", _("A tournament needs a name of 1 to 120 characters."))
     try:
         the_game = engine.get(game)
     except KeyError:
-        raise ServiceError("unknown_game", f"There is no game called {game!r}.") from None
+        raise ServiceError("unknown_game", _("There is no game called “%(game)s”.") % {
+            "game": str(game)[:40]}) from None
     if format not in Format.values:
-        raise ServiceError("invalid", f"Unknown format {format!r}.")
+        raise ServiceError("invalid", _("Unknown format “%(format)s”.") % {
+            "format": str(format)[:40]})
     try:
         clean = the_game.validate_options(options or {})
     except engine.RuleError as error:
-        raise ServiceError("invalid_options", "The game options are not valid.",
+        raise ServiceError("invalid_options", _("The game options are not valid."),
                            error.problems) from None
     if format == Format.PODS:
-        size = _whole(seats_per_match, "The pod size", 3, 100, empty_ok=False)
+        size = _whole(seats_per_match, _("The pod size"), 3, 100, empty_ok=False)
         assert size is not None
         if not (the_game.min_seats <= size - 1 and size <= the_game.max_seats):
-            raise ServiceError("invalid", f"{the_game.name} is played by {the_game.min_seats} "
-                               f"to {the_game.max_seats}: not in pods of {size} and {size - 1}.")
+            raise ServiceError("invalid", _(
+                "%(game)s is played by %(least)s to %(most)s: not in pods of %(size)s and "
+                "%(smaller)s.") % {"game": the_game.name, "least": the_game.min_seats,
+                                   "most": the_game.max_seats, "size": size,
+                                   "smaller": size - 1})
     else:
         size = 2
         if not the_game.min_seats <= 2 <= the_game.max_seats:
-            raise ServiceError("invalid", f"{the_game.name} is not played by two: use pods.")
+            raise ServiceError("invalid", _("%(game)s is not played by two: use pods.") % {
+                "game": the_game.name})
     if adjudication not in Tournament.Adjudication.values:
-        raise ServiceError("invalid", f"Unknown adjudication rule {adjudication!r}.")
+        raise ServiceError("invalid", _("Unknown adjudication rule “%(rule)s”.") % {
+            "rule": str(adjudication)[:40]})
     floor = None
     if rating_floor not in (None, ""):
-        floor = float(_decimal(rating_floor, "The rating floor", "-1000", "1000"))
+        floor = float(_decimal(rating_floor, _("The rating floor"), "-1000", "1000"))
     ladder: Ladder | None = None
     if club is not None:
         ladder = Ladder.objects.filter(club=club, game=the_game.slug).first()
     ladder = ladder or site_ladder(game=the_game.slug)
     return Tournament.objects.create(
         club=club, ladder=ladder, name=name, game=the_game.slug, options=clean, format=format,
-        max_players=_whole(max_players, "The most players", 2, 4096),
+        max_players=_whole(max_players, _("The most players"), 2, 4096),
         rating_floor=floor,
-        min_reliability=_whole(min_reliability, "The minimum reliability", 0, 100) or None,
-        rounds_planned=_whole(rounds_planned, "The number of rounds", 1, 99),
-        cycles=_whole(cycles, "The cycles", 1, 2, empty_ok=False),
+        min_reliability=_whole(min_reliability, _("The minimum reliability"), 0, 100) or None,
+        rounds_planned=_whole(rounds_planned, _("The number of rounds"), 1, 99),
+        cycles=_whole(cycles, _("The cycles"), 1, 2, empty_ok=False),
         seats_per_match=size,
-        round_hours=_decimal(round_hours, "The round's length in hours", "0.01", "8760"),
-        hours_per_phase=_decimal(hours_per_phase, "Hours per phase", "0.001", "8760"),
+        round_hours=_decimal(round_hours, _("The round's length in hours"), "0.01", "8760"),
+        hours_per_phase=_decimal(hours_per_phase, _("Hours per phase"), "0.001", "8760"),
         adjudication=adjudication,
-        bye_score=_decimal(bye_score, "The bye's score", "0", "1"),
+        bye_score=_decimal(bye_score, _("The bye's score"), "0", "1"),
         late_entry=bool(late_entry) and format == Format.SWISS,
         fixed_deadlines=bool(fixed_deadlines),
         starts_at=starts_at, created_by=by,
@@ -160,26 +176,27 @@ def _player_rating(tournament: Tournament, user: Any) -> float:
 def tournament_register(*, tournament_id: Any, user: AbstractBaseUser) -> Entry:
     """Register; while a Swiss with late entry runs, join from the next round."""
     if user is None or not user.is_authenticated:
-        raise ServiceError("not_allowed", "Log in to register.")
+        raise ServiceError("not_allowed", _("Log in to register."))
     tournament = tournament_lock(tournament_id)
     running_late = (tournament.status == Tournament.Status.RUNNING and tournament.late_entry
                     and tournament.format == Format.SWISS)
     if not tournament.registration_open or not (
             tournament.status == Tournament.Status.REGISTRATION or running_late):
-        raise ServiceError("not_open", "Registration for this tournament is closed.")
+        raise ServiceError("not_open", _("Registration for this tournament is closed."))
     if tournament.club_id and membership_of(tournament.club, user) is None:
-        raise ServiceError("not_allowed", "This tournament is for the club's members.")
+        raise ServiceError("not_allowed", _("This tournament is for the club's members."))
     entry = Entry.objects.filter(tournament=tournament, user=user).first()
     if entry is not None:
-        raise ServiceError("invalid", "You are already registered.")
+        raise ServiceError("invalid", _("You are already registered."))
     active = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     if tournament.max_players and active >= tournament.max_players:
-        raise ServiceError("not_open", "The tournament is full.")
+        raise ServiceError("not_open", _("The tournament is full."))
     rating = _player_rating(tournament, user)
     if tournament.rating_floor is not None and rating < tournament.rating_floor:
-        raise ServiceError("not_allowed", f"Your rating {rating:.1f} is under the floor "
-                           f"{tournament.rating_floor:.1f}.")
-    reliability_check(user=user, minimum=tournament.min_reliability, what="This tournament")
+        raise ServiceError("not_allowed", _("Your rating %(rating)s is under the floor "
+                                            "%(floor)s.") % {
+            "rating": floatformat(rating, "1"), "floor": floatformat(tournament.rating_floor, "1")})
+    reliability_check(user=user, minimum=tournament.min_reliability, what=_("This tournament"))
     start_number = None
     if running_late:
         last = Entry.objects.filter(tournament=tournament).exclude(start_number=None) \
@@ -194,16 +211,16 @@ def tournament_withdraw(*, tournament_id: Any, user: AbstractBaseUser) -> Entry 
     """Withdraw: before the start the entry goes; later, future rounds leave the player out
     (finished results stay; a match in play is played out)."""
     if user is None or not user.is_authenticated:
-        raise ServiceError("not_allowed", "Log in first.")
+        raise ServiceError("not_allowed", _("Log in first."))
     tournament = tournament_lock(tournament_id)
     entry = Entry.objects.filter(tournament=tournament, user=user).first()
     if entry is None or entry.status != Entry.Status.ACTIVE:
-        raise ServiceError("not_found", "You are not playing in this tournament.")
+        raise ServiceError("not_found", _("You are not playing in this tournament."))
     if tournament.status == Tournament.Status.REGISTRATION:
         entry.delete()
         return None
     if tournament.status != Tournament.Status.RUNNING:
-        raise ServiceError("not_active", "The tournament is over.")
+        raise ServiceError("not_active", _("The tournament is over."))
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["status", "withdrawn_at"])
@@ -272,7 +289,7 @@ def _require_organiser(tournament: Tournament, by: Any) -> None:
     if tournament.club_id:
         require_organiser(tournament.club, by)
     elif by is None or not getattr(by, "is_staff", False):
-        raise ServiceError("not_allowed", "Only admins run site-wide tournaments.")
+        raise ServiceError("not_allowed", _("Only admins run site-wide tournaments."))
 
 
 def default_rounds(tournament: Tournament, players: int) -> int:
@@ -293,11 +310,11 @@ def tournament_start(*, tournament_id: Any, by: AbstractBaseUser | None = None,
     if by is not None:
         _require_organiser(tournament, by)
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise ServiceError("not_open", "The tournament has already started.")
+        raise ServiceError("not_open", _("The tournament has already started."))
     entries = list(Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
                    .order_by("-rating", "registered_at", "pk"))
     if len(entries) < 2:
-        raise ServiceError("invalid", "A tournament needs at least two players.")
+        raise ServiceError("invalid", _("A tournament needs at least two players."))
     for number, entry in enumerate(entries, start=1):
         entry.start_number = number
         entry.save(update_fields=["start_number"])
@@ -314,6 +331,6 @@ def tournament_cancel(*, tournament_id: Any, by: AbstractBaseUser, note: str) ->
     tournament = tournament_lock(tournament_id)
     _require_organiser(tournament, by)
     if not (note or "").strip():
-        raise ServiceError("invalid", "Say why the tournament is cancelled.")
+        raise ServiceError("invalid", _("Say why the tournament is cancelled."))
     return tournament_set_status(tournament=tournament, new_status=Tournament.Status.CANCELLED,
                                  by=by, note=note.strip())

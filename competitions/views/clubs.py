@@ -21,7 +21,7 @@ from games.services import ServiceError
 def _club_or_404(request: HttpRequest, slug: str) -> Club:
     club = selectors.clubs_visible(request.user).filter(slug=slug).first()
     if club is None:
-        raise Http404("No such club.")
+        raise Http404(_("No such club."))
     return club
 
 
@@ -93,7 +93,7 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         membership = services.club_join_by_token(token=token, user=request.user)
     except ServiceError as error:
         return refuse(request, error)
-    messages.success(request, f"Welcome to {membership.club.name}.")
+    messages.success(request, _("Welcome to %(club)s.") % {"club": membership.club.name})
     return done(request, club_url(membership.club))
 
 
@@ -106,7 +106,7 @@ def club_request(request: HttpRequest, slug: str) -> HttpResponse:
                                    message=request.POST.get("message", ""))
     except ServiceError as error:
         return refuse(request, error)
-    messages.success(request, "Your request is with the club's organisers.")
+    messages.success(request, _("Your request is with the club's organisers."))
     return done(request, club_url(club))
 
 
@@ -116,9 +116,9 @@ def club_request_decide(request: HttpRequest, slug: str, request_id: int) -> Htt
     club = _club_or_404(request, slug)
     decision = request.POST.get("decision")
     if decision not in ("approve", "decline"):
-        return refuse(request, ServiceError("invalid", "Approve or decline."))
+        return refuse(request, ServiceError("invalid", _("Approve or decline.")))
     if not club.join_requests.filter(pk=request_id).exists():
-        raise Http404("No such request.")
+        raise Http404(_("No such request."))
     try:
         services.club_request_decide(request_id=request_id, by=request.user,
                                      approve=decision == "approve")
@@ -136,7 +136,8 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
                                                 email=request.POST.get("email", ""))
     except ServiceError as error:
         return refuse(request, error)
-    messages.success(request, f"Invitation sent to {invitation.email}.")
+    messages.success(request, _("Invitation sent to %(email)s.") % {
+        "email": invitation.email})
     return done(request, club_url(club))
 
 
@@ -148,7 +149,7 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
         services.club_leave(club_id=club.pk, user=request.user)
     except ServiceError as error:
         return refuse(request, error)
-    messages.success(request, f"You have left {club.name}.")
+    messages.success(request, _("You have left %(club)s.") % {"club": club.name})
     return done(request, reverse("competitions:clubs"))
 
 
@@ -168,7 +169,7 @@ def club_member(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
             services.club_member_set_role(club_id=club.pk, by=request.user, user_id=user_id,
                                           role=request.POST.get("role", ""))
         else:
-            raise ServiceError("invalid", "Remove the member or change the role.")
+            raise ServiceError("invalid", _("Remove the member or change the role."))
     except ServiceError as error:
         return refuse(request, error)
     return done(request, club_url(club))

@@ -37,5 +37,5 @@ def form_errors(form: Form) -> str:
         text = " ".join(errors)
         field = form.fields.get(name)
         parts.append(f"{field.label or name.replace('_', ' ').capitalize()}: {text}"
-                     if field is not None else text)
+                     if field is not None and name != "__all__" else text)
     return " ".join(parts)

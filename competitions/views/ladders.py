@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from competitions import selectors, services
@@ -20,7 +21,7 @@ def _ladder_or_404(request: HttpRequest, ladder_id: int) -> Ladder:
     ladder = Ladder.objects.select_related("club").filter(pk=ladder_id).first()
     if ladder is None or (ladder.club_id and not selectors.clubs_visible(request.user).filter(
             pk=ladder.club_id).exists()):
-        raise Http404("No such ladder.")
+        raise Http404(_("No such ladder."))
     return ladder
 
 
@@ -41,7 +42,7 @@ def ladder_player(request: HttpRequest, ladder_id: int, user_id: int) -> HttpRes
     ladder = _ladder_or_404(request, ladder_id)
     player = get_user_model().objects.filter(pk=user_id).first()
     if player is None:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     return render(request, "competitions/ladder_player.html", {
         "ladder": ladder, "player": player,
         "history": selectors.rating_history(ladder, player.pk)})
@@ -57,13 +58,15 @@ def challenge_create(request: HttpRequest, ladder_id: int) -> HttpResponse:
         name = request.POST.get("opponent", "").strip()
         opponent = get_user_model().objects.filter(username=name).first()
         if opponent is None:
-            return refuse(request, ServiceError("invalid", f"There is no player {name!r}."))
+            return refuse(request, ServiceError("invalid", _("There is no player “%(name)s”.") % {
+                "name": name[:150]}))
     try:
         challenge = services.challenge_create(ladder_id=ladder.pk, by=request.user,
                                               opponent=opponent, nearest=nearest)
     except ServiceError as error:
         return refuse(request, error)
-    messages.success(request, f"You challenged {challenge.challenged}.")
+    messages.success(request, _("You challenged %(player)s.") % {
+        "player": challenge.challenged})
     return done(request, reverse("competitions:ladder", args=[ladder.pk]))
 
 
@@ -79,6 +82,6 @@ def challenge_answer(request: HttpRequest, challenge_id: int) -> HttpResponse:
         if answer == "decline":
             challenge = services.challenge_decline(challenge_id=challenge_id, by=request.user)
             return done(request, reverse("competitions:ladder", args=[challenge.ladder_id]))
-        raise ServiceError("invalid", "Accept or decline the challenge.")
+        raise ServiceError("invalid", _("Accept or decline the challenge."))
     except ServiceError as error:
         return refuse(request, error)

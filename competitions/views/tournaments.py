@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from competitions import selectors, services
@@ -23,7 +24,7 @@ def _tournament_or_404(request: HttpRequest, tournament_id: int) -> Tournament:
         pk=tournament_id).first()
     if tournament is None or (tournament.club_id and not selectors.clubs_visible(
             request.user).filter(pk=tournament.club_id).exists()):
-        raise Http404("No such tournament.")
+        raise Http404(_("No such tournament."))
     return tournament
 
 
@@ -94,7 +95,7 @@ def tournament_crosstable(request: HttpRequest, tournament_id: int) -> HttpRespo
 def tournament_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament_or_404(request, tournament_id)
     if not tournament.is_elimination:
-        raise Http404("This tournament has no bracket.")
+        raise Http404(_("This tournament has no bracket."))
     return render(request, "competitions/bracket.html", {
         "tournament": tournament, "columns": selectors.tournament_bracket(tournament=tournament)})
 
@@ -108,10 +109,10 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
     try:
         if action == "register":
             services.tournament_register(tournament_id=tournament.pk, user=request.user)
-            messages.success(request, "You are registered.")
+            messages.success(request, _("You are registered."))
         elif action == "withdraw":
             services.tournament_withdraw(tournament_id=tournament.pk, user=request.user)
-            messages.success(request, "You have withdrawn.")
+            messages.success(request, _("You have withdrawn."))
         elif action == "start":
             services.tournament_start(tournament_id=tournament.pk, by=request.user)
         elif action in ("close", "open"):
@@ -127,7 +128,7 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
             services.tournament_cancel(tournament_id=tournament.pk, by=request.user,
                                        note=request.POST.get("note", ""))
         else:
-            raise Http404("No such action.")
+            raise Http404(_("No such action."))
     except ServiceError as error:
         return refuse(request, error)
     return done(request, _url(tournament))

@@ -7,19 +7,19 @@ from portal.accounts.notifications import DELIVERED
 
 
 class ProfileForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(choices=time_zone_choices, help_text=Profile._meta.get_field(
-        "time_zone").help_text)
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices,
+                                  help_text=Profile._meta.get_field("time_zone").help_text)
     active_from = forms.TimeField(
-        label="Active hours: from", required=False,
+        label=_("Active hours: from"), required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text="Optional, in your time zone, e.g. 08:00. Your correspondence clocks run "
-                  "only in your active hours, and a deadline that would fall outside them "
-                  "while you still owe orders moves to their start (as far as the match "
-                  "allows).")
+        help_text=_("Optional, in your time zone, e.g. 08:00. Your correspondence clocks run "
+                    "only in your active hours, and a deadline that would fall outside them "
+                    "while you still owe orders moves to their start (as far as the match "
+                    "allows)."))
     active_until = forms.TimeField(
-        label="Active hours: until", required=False,
+        label=_("Active hours: until"), required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text="e.g. 23:00 (before the start: past midnight). Leave both empty: always.")
+        help_text=_("e.g. 23:00 (before the start: past midnight). Leave both empty: always."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -32,18 +32,18 @@ class ProfileForm(forms.ModelForm):
         cleaned = super().clean()
         start, end = cleaned.get("active_from"), cleaned.get("active_until")
         if (start is None) != (end is None) and not self.errors:
-            raise forms.ValidationError("Give both ends of your active hours, or neither.")
+            raise forms.ValidationError(_("Give both ends of your active hours, or neither."))
         return cleaned
 
     class Meta:
         model = Profile
         fields = ["time_zone", "language", "reminder_hours", "chat_handle"]
-        labels = {"reminder_hours": "Deadline reminders (hours before)",
-                  "chat_handle": "Chat handle"}
+        labels = {"reminder_hours": _("Deadline reminders (hours before)"),
+                  "chat_handle": _("Chat handle"), "language": _("Language")}
 
 
 class LeaveForm(forms.Form):
-    days = forms.IntegerField(min_value=1, max_value=366, label="Days of leave, from now")
+    days = forms.IntegerField(min_value=1, max_value=366, label=_("Days of leave, from now"))
 
 
 # The choices of one event's row, as columns of the profile's table.

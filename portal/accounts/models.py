@@ -34,14 +34,14 @@ def parse_reminder_hours(value: str) -> list[int]:
             number = parse_int(item, min=0, max=10**9, field="reminder_hours")
         except InvalidNumber:
             raise ValidationError(
-                f"“{item[:20]}” is not a whole number of hours; write e.g. “24,1”.",
-                code="invalid",
+                _("“%(item)s” is not a whole number of hours; write e.g. “24,1”."),
+                code="invalid", params={"item": item[:20]},
             ) from None
         if not 1 <= number <= MAX_REMINDER_HOURS:
             raise ValidationError(
-                f"{number} is out of range: reminders go from 1 to {MAX_REMINDER_HOURS} hours "
-                "before a deadline.",
-                code="out_of_range",
+                _("%(number)s is out of range: reminders go from 1 to %(most)s hours before a "
+                  "deadline."),
+                code="out_of_range", params={"number": number, "most": MAX_REMINDER_HOURS},
             )
         hours.append(number)
     return sorted(set(hours), reverse=True)
@@ -60,7 +60,8 @@ def validate_chat_handle(value: str) -> None:
 
 def validate_time_zone(value: str) -> None:
     if value not in dict(time_zone_choices()):
-        raise ValidationError(f"“{value}” is not a known time zone.", code="invalid")
+        raise ValidationError(_("“%(value)s” is not a known time zone."), code="invalid",
+                              params={"value": value})
 
 
 class Event(models.TextChoices):
@@ -103,14 +104,16 @@ def default_channels() -> dict[str, list[str]]:
 def validate_channels(value: object) -> None:
     """A mapping of known events to lists of known channels (a missing event: its default)."""
     if not isinstance(value, dict):
-        raise ValidationError("Notification channels must be a mapping of events.",
+        raise ValidationError(_("Notification channels must be a mapping of events."),
                               code="invalid")
     for event, channels in value.items():
         if event not in Event.values:
-            raise ValidationError(f"“{str(event)[:30]}” is not an event.", code="invalid")
+            raise ValidationError(_("“%(event)s” is not an event."), code="invalid",
+                                  params={"event": str(event)[:30]})
         if not isinstance(channels, list) or not set(channels) <= set(Channel.values):
-            raise ValidationError(f"The channels of “{event}” must be a list of "
-                                  f"{', '.join(Channel.values)}.", code="invalid")
+            raise ValidationError(_("The channels of “%(event)s” must be a list of "
+                                    "%(channels)s."), code="invalid",
+                                  params={"event": event, "channels": ", ".join(Channel.values)})
 
 
 class Profile(models.Model):
@@ -125,38 +128,43 @@ class Profile(models.Model):
         max_length=64,
         default="UTC",
         validators=[validate_time_zone],
-        help_text="Deadlines are shown in this time zone.",
+        verbose_name=_("time zone"),
+        help_text=_("Deadlines are shown in this time zone."),
     )
     channels = models.JSONField(
         default=default_channels, validators=[validate_channels],
-        help_text="Event → the channels it goes out on (mail, push, webhook); a missing event: "
-                  "its default.")
+        verbose_name=_("notification channels"),
+        help_text=_("Event → the channels it goes out on (mail, push, webhook); a missing "
+                    "event: its default."))
     mail_delivery = models.CharField(
         max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE,
-        help_text="A daily digest replaces the mails of match events (your move, reports, "
-                  "reminders, results, gamedays).")
+        verbose_name=_("e-mail delivery"),
+        help_text=_("A daily digest replaces the mails of match events (your move, reports, "
+                    "reminders, results, gamedays)."))
     reminder_hours = models.CharField(
         max_length=60,
         blank=True,
         default="24,1",
         validators=[validate_reminder_hours],
-        help_text="Hours before an unmet deadline, e.g. “24,1”; empty for none.",
+        verbose_name=_("deadline reminders (hours before)"),
+        help_text=_("Hours before an unmet deadline, e.g. “24,1”; empty for none."),
     )
     language = models.CharField(
         max_length=10,
         blank=True,
         default="",
         choices=settings.LANGUAGES,
-        help_text="Pages and e-mails in this language where they are translated; empty: the "
-                  "browser's.",
+        verbose_name=_("language"),
+        help_text=_("Pages and e-mails in this language; empty: the browser's."),
     )
     chat_handle = models.CharField(
         max_length=100,
         blank=True,
         default="",
         validators=[validate_chat_handle],
-        help_text="Optional: how club chats name you when it is your move (a Discord user id, "
-                  "a Slack member id, a Matrix id like @you:matrix.org, or any name).",
+        verbose_name=_("chat handle"),
+        help_text=_("Optional: how club chats name you when it is your move (a Discord user "
+                    "id, a Slack member id, a Matrix id like @you:matrix.org, or any name)."),
     )
     updated_at = models.DateTimeField(auto_now=True)
 

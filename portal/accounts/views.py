@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.models import Leave, LeaveExtension
@@ -29,7 +30,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                messages.success(request, "Profile saved.")
+                messages.success(request, _("Profile saved."))
                 response = redirect("accounts_profile")
                 # The profile's language now counts, not an older choice from the footer.
                 response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
@@ -93,7 +94,9 @@ def leave(request: HttpRequest) -> HttpResponse:
                       _context(request, profile_form, form, error.message),
                       status=status_for(error))
     moved = taken.extensions.count()
-    messages.success(request, f"You are on leave for {taken.days} day"
-                     f"{'s' if taken.days != 1 else ''}; {moved} deadline"
-                     f"{'s' if moved != 1 else ''} moved.")
+    days = ngettext("You are on leave for %(days)s day;", "You are on leave for %(days)s days;",
+                    taken.days) % {"days": taken.days}
+    deadlines = ngettext("%(count)s deadline moved.", "%(count)s deadlines moved.",
+                         moved) % {"count": moved}
+    messages.success(request, f"{days} {deadlines}")
     return redirect("accounts_profile")

@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from portal.api.models import ApiToken
 
@@ -19,7 +21,9 @@ class ApiTokenAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
-    @admin.action(description="Revoke the selected tokens")
+    @admin.action(description=_("Revoke the selected tokens"))
     def revoke(self, request, queryset) -> None:
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
-        self.message_user(request, f"{count} token(s) revoked.")
+        self.message_user(request, ngettext("%(count)s token revoked.",
+                                            "%(count)s tokens revoked.", count) % {
+            "count": count})

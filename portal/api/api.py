@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Path, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
@@ -62,15 +63,16 @@ def _invalid(request: HttpRequest, error: ValidationError) -> HttpResponse:
     problems = [{"path": ".".join(str(p) for p in e.get("loc", ())),
                  "message": str(e.get("msg", "invalid"))} for e in error.errors]
     return api.create_response(
-        request, {"code": "invalid", "message": "The request is not valid.",
+        request, {"code": "invalid", "message": _("The request is not valid."),
                   "problems": problems}, status=422)
 
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
     response = api.create_response(
-        request, {"code": "unauthorized", "message": "Send a live API token: "
-                  "Authorization: Bearer tp_… (create one on your profile page).",
+        request, {"code": "unauthorized", "message": _("Send a live API token: "
+                                                    "Authorization: Bearer tp_… (create one on "
+                                                    "your profile page)."),
                   "problems": []}, status=401)
     response["WWW-Authenticate"] = "Bearer"
     return response
@@ -88,8 +90,8 @@ def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
 @api.exception_handler(Throttled)
 def _throttled(request: HttpRequest, error: Throttled) -> HttpResponse:
     response = api.create_response(
-        request, {"code": "throttled", "message": "Too many requests with this token; wait "
-                  "a little.", "problems": []}, status=429)
+        request, {"code": "throttled", "message": _("Too many requests with this token; "
+                                                 "wait a little."), "problems": []}, status=429)
     if error.wait:
         response["Retry-After"] = str(int(error.wait) + 1)
     return response
@@ -98,13 +100,14 @@ def _throttled(request: HttpRequest, error: Throttled) -> HttpResponse:
 def _visible_match(request: HttpRequest, match_id: int) -> Match:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not selectors.match_visible_to(match, request.user):
-        raise ServiceError("not_found", f"There is no match {match_id}.")
+        raise ServiceError("not_found", _("There is no match %(id)s.") % {"id": match_id})
     return match
 
 
 def _seats_out(game: engine.Game | None, seats: list[Seat]) -> list[dict[str, Any]]:
     return [{"number": s.number,
-             "name": game.seat_name(s.number) if game else f"Seat {s.number}",
+             "name": game.seat_name(s.number) if game
+             else _("Seat %(number)s") % {"number": s.number},
              "player": s.user.get_username() if s.user else None,
              "bot": s.bot or None, "status": s.status, "seeking": s.seeking} for s in seats]
 
@@ -237,8 +240,8 @@ def prompt(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     found = selectors.match_seat_prompt(match, request.user)
     if found is None:
         if selectors.match_seat_for_user(match, request.user) is None:
-            raise ServiceError("not_your_seat", "You have no seat in this match.")
-        raise ServiceError("not_your_turn", "Your seat has nothing to do now.")
+            raise ServiceError("not_your_seat", _("You have no seat in this match."))
+        raise ServiceError("not_your_turn", _("Your seat has nothing to do now."))
     return found
 
 
@@ -251,9 +254,9 @@ def orders(request: HttpRequest, match_id: MatchId, body: schemas.SheetIn) -> di
     match = _visible_match(request, match_id)
     seat = selectors.match_seat_for_user(match, request.user)
     if seat is None:
-        raise ServiceError("not_your_seat", "You have no seat in this match.")
+        raise ServiceError("not_your_seat", _("You have no seat in this match."))
     if (body.data is None) == (body.text is None):
-        raise ServiceError("invalid", "Send the sheet as either data or text.")
+        raise ServiceError("invalid", _("Send the sheet as either data or text."))
     receipt = sheet_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
                            phase_number=body.phase_number, data=body.data, text=body.text,
                            source=Submission.Source.API)

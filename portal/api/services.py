@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from portal.api.models import ApiToken
 
@@ -33,11 +34,12 @@ def api_token_create(*, user: AbstractBaseUser, name: str) -> NewToken:
     """A new token for ``user``; ValidationError if the name is empty or too many are live."""
     name = (name or "").strip()
     if not name:
-        raise ValidationError("Give the token a name, e.g. “my bot”.")
+        raise ValidationError(_("Give the token a name, e.g. “my bot”."))
     if len(name) > ApiToken._meta.get_field("name").max_length:
-        raise ValidationError("The name is too long (60 characters at most).")
+        raise ValidationError(_("The name is too long (60 characters at most)."))
     if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_LIVE_TOKENS:
-        raise ValidationError(f"You have {MAX_LIVE_TOKENS} tokens already: revoke one first.")
+        raise ValidationError(_("You have %(count)s tokens already: revoke one first.") % {
+            "count": MAX_LIVE_TOKENS})
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     row = ApiToken.objects.create(user=user, name=name, key_hash=token_hash(token),
                                   prefix=token[:10])
@@ -48,7 +50,7 @@ def api_token_revoke(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
     """Revoke one of ``user``'s tokens (ValidationError if it is not theirs or already gone)."""
     row = ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).first()
     if row is None:
-        raise ValidationError("There is no such token.")
+        raise ValidationError(_("There is no such token."))
     row.revoked_at = timezone.now()
     row.save(update_fields=["revoked_at"])
     return row

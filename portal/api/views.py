@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -32,5 +33,5 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     except ValidationError as error:
         return render(request, "api/token_created.html", {"error": " ".join(error.messages)},
                       status=404)
-    messages.success(request, f"Token “{row.name}” revoked.")
+    messages.success(request, _("Token “%(name)s” revoked.") % {"name": row.name})
     return redirect("accounts_profile")

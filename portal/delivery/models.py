@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Delivery(models.Model):
@@ -16,12 +17,12 @@ class Delivery(models.Model):
     and the row is due again once the lease ran out)."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        SENDING = "sending", "Sending"
-        SENT = "sent", "Sent"
-        RETRY = "retry", "Waiting to retry"
-        FAILED = "failed", "Failed"
-        EXPIRED = "expired", "Expired (too late, or replaced by a newer one)"
+        QUEUED = "queued", _("Queued")
+        SENDING = "sending", _("Sending")
+        SENT = "sent", _("Sent")
+        RETRY = "retry", _("Waiting to retry")
+        FAILED = "failed", _("Failed")
+        EXPIRED = "expired", _("Expired (too late, or replaced by a newer one)")
 
     dedupe_key = models.CharField(max_length=200, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED,

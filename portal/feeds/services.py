@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext
 from icalendar import Calendar, Event
 
 import engine
@@ -76,16 +77,26 @@ def _zone(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:
 
 
 def calendar_feed(*, user: AbstractBaseUser) -> bytes:
-    """The iCalendar: for each of the user's active matches, the open phase's deadline (for a
-    continuous phase, the next gameday's start). An event's UID names the match and phase, so
-    a moved deadline updates the event in the player's calendar instead of adding one."""
+    """The iCalendar, in the user's language (a calendar program fetching it says none)."""
+    from portal.mail.services.notify import language_of
+
+    with translation.override(language_of(user)):
+        return _calendar_feed(user)
+
+
+def _calendar_feed(user: AbstractBaseUser) -> bytes:
+    """For each of the user's active matches, the open phase's deadline (for a continuous
+    phase, the next gameday's start). An event's UID names the match and phase, so a moved
+    deadline updates the event in the player's calendar instead of adding one."""
+    from portal.mail.services.notify import phase_name
+
     zone = _zone(user)
     host = settings.SITE_URL.split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0] or "localhost"
     cal = Calendar()
     cal.add("prodid", "-//Tank Portal//calendar feed//EN")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", "Tank Portal: my matches")
+    cal.add("x-wr-calname", gettext("Tank Portal: my matches"))
     cal.add("x-wr-timezone", str(zone))
     cal.add("refresh-interval", timedelta(hours=1), parameters={"VALUE": "DURATION"})
     seats = (Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE,
@@ -103,17 +114,20 @@ def calendar_feed(*, user: AbstractBaseUser) -> bytes:
         event = Event()
         event.add("uid", f"match-{match.pk}-phase-{match.phase_number}@{host}")
         if continuous:
-            event.add("summary", f"Gameday opens: {match}")
+            event.add("summary", gettext("Gameday opens: %(match)s") % {"match": match})
         else:
-            event.add("summary", f"Deadline: {match} ({match.phase_name or 'orders'})")
+            event.add("summary", gettext("Deadline: %(match)s (%(phase)s)") % {
+                "match": match, "phase": phase_name(match.phase_name) or gettext("orders")})
         event.add("dtstart", start)
         event.add("dtend", start + timedelta(minutes=EVENT_MINUTES))
         event.add("dtstamp", now)
         event.add("last-modified", now)
         event.add("url", settings.SITE_URL + reverse("games:match", args=[match.pk]))
-        seat_name = game.seat_name(seat.number) if game else f"Seat {seat.number}"
-        what = ("The next gameday starts." if continuous
-                else f"Orders for phase {match.phase_number} are due.")
+        seat_name = (game.seat_name(seat.number) if game
+                     else gettext("Seat %(number)s") % {"number": seat.number})
+        what = (gettext("The next gameday starts.") if continuous
+                else gettext("Orders for phase %(number)s are due.") % {
+                    "number": match.phase_number})
         event.add("description", f"{game_name}, {seat_name}. {what}")
         cal.add_component(event)
     cal.add_missing_timezones()

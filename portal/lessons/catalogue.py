@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from games import plugins
 
@@ -65,8 +66,8 @@ def all_lessons() -> dict[str, list[Lesson]]:
 def lesson_get(game: str, slug: str) -> Lesson:
     """Lesson ``slug`` of game ``game``; a 404 when either is unknown."""
     if game not in plugins.installed():
-        raise Http404("There is no such game.")
+        raise Http404(_("There is no such game."))
     for lesson in game_lessons(game):
         if lesson.slug == slug:
             return lesson
-    raise Http404("There is no such lesson.")
+    raise Http404(_("There is no such lesson."))

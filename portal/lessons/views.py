@@ -41,7 +41,7 @@ def game_index(request: HttpRequest, game: str) -> HttpResponse:
     """GET: one game's lessons, with the player's progress."""
     lessons = game_lessons(game) if game in plugins.installed() else []
     if not lessons:
-        raise Http404("This game has no lessons.")
+        raise Http404(_("This game has no lessons."))
     return render(request, "lessons/index.html", {"games": [_rows(request, game, lessons)],
                                                   "one_game": True})
 

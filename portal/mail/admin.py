@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import Phase
 from portal.delivery import pipeline
@@ -30,7 +32,7 @@ class OutgoingEmailAdmin(admin.ModelAdmin):
     exclude = ("body_text", "body_html")
     actions = ["send_again"]
 
-    @admin.display(description="Text")
+    @admin.display(description=_("Text"))
     def body(self, obj: OutgoingEmail) -> str:
         # An answer to emailed orders quotes the sheet: secret while its phase is open.
         if obj.kind == OutgoingEmail.Kind.REPLY and sealed_phase(obj.match_id, obj.phase_number):
@@ -40,10 +42,12 @@ class OutgoingEmailAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
-    @admin.action(description="Send the selected failed emails again")
+    @admin.action(description=_("Send the selected failed emails again"))
     def send_again(self, request, queryset) -> None:
         count = pipeline.requeue("mail", queryset.values_list("pk", flat=True))
-        self.message_user(request, f"{count} failed email(s) queued again.", messages.SUCCESS)
+        self.message_user(request, ngettext(
+            "%(count)s failed email queued again.", "%(count)s failed emails queued again.",
+            count) % {"count": count}, messages.SUCCESS)
 
 
 @admin.register(InboundMessage)
@@ -61,16 +65,18 @@ class InboundMessageAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
-    @admin.display(description="Message as received")
+    @admin.display(description=_("Message as received"))
     def raw_text(self, obj: InboundMessage) -> str:
         if sealed_phase(obj.match_id, obj.phase_number):
             return SEALED.format(obj.phase_number)
         return bytes(obj.raw)[:20000].decode("utf-8", errors="replace")
 
-    @admin.action(description="Process the selected failed messages again")
+    @admin.action(description=_("Process the selected failed messages again"))
     def process_again(self, request, queryset) -> None:
         count = services.inbound_retry(inbound_ids=list(queryset.values_list("pk", flat=True)))
-        self.message_user(request, f"{count} message(s) processed again.", messages.SUCCESS)
+        self.message_user(request, ngettext(
+            "%(count)s message processed again.", "%(count)s messages processed again.",
+            count) % {"count": count}, messages.SUCCESS)
 
 
 @admin.register(FailingAddress)

@@ -27,6 +27,7 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from django.utils.translation import gettext as _
 from mailparser_reply.parser import EmailMessage as ReplyParser
 
 AUTO_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
@@ -143,19 +144,22 @@ def _decode(part: EmailMessage) -> str:
     try:
         codecs.lookup(charset)
     except LookupError:
-        raise BodyError("charset", f"its text is in an unknown character set ({charset!r}); "
-                        "please send plain text in UTF-8.") from None
+        raise BodyError("charset", _("its text is in an unknown character set (“%(charset)s”); "
+                                     "please send plain text in UTF-8.") % {
+            "charset": charset}) from None
     try:
         text = payload.decode(charset)
     except LookupError:  # a codec that is not a character set ("hex", "rot13", "zip")
-        raise BodyError("charset", f"its text is in {charset!r}, which is not a character set "
-                        "we can read; please send plain text in UTF-8.") from None
+        raise BodyError("charset", _("its text is in “%(charset)s”, which is not a character "
+                                     "set we can read; please send plain text in UTF-8.") % {
+            "charset": charset}) from None
     except UnicodeDecodeError:
-        raise BodyError("charset", f"its text is not valid {charset} as the message says; "
-                        "please send plain text in UTF-8.") from None
+        raise BodyError("charset", _("its text is not valid %(charset)s as the message says; "
+                                     "please send plain text in UTF-8.") % {
+            "charset": charset}) from None
     if "\x00" in text:
-        raise BodyError("nul", "its text has a NUL character, which no mail text may carry; "
-                        "please send plain text.")
+        raise BodyError("nul", _("its text has a NUL character, which no mail text may carry; "
+                                 "please send plain text."))
     return text
 
 
@@ -264,9 +268,10 @@ def body_text(message: EmailMessage) -> str:
         return html_to_text(_decode(html))  # type: ignore[arg-type]
     if message.get_content_maintype() == "text" or not message.is_multipart():
         if message.get_content_type() not in ("text/plain", "text/html", "text/enriched"):
-            raise BodyError("no_text", f"it has no text (only {message.get_content_type()}).")
+            raise BodyError("no_text", _("it has no text (only %(type)s).") % {
+                "type": message.get_content_type()})
         return _plain(message)
-    raise BodyError("no_text", "it has no text part.")
+    raise BodyError("no_text", _("it has no text part."))
 
 
 
@@ -405,8 +410,9 @@ def strip_reply(text: str, sender_name: str = "") -> str:
     marker = next((index for index, line in enumerate(lines) if is_marker(line)), None)
     written = lines[:marker] if marker is not None else lines
     if sum(1 for line in written if line.strip() and not _quoted(line)) > MAX_REPLY_LINES:
-        raise BodyError("too_long", f"it has more than {MAX_REPLY_LINES} lines of text outside "
-                        "the quoted mail; order sheets are much shorter.")
+        raise BodyError("too_long", _("it has more than %(lines)s lines of text outside the "
+                                      "quoted mail; order sheets are much shorter.") % {
+            "lines": MAX_REPLY_LINES})
     if marker is None:
         kept = _authored(lines, sender_name)
     else:

@@ -18,16 +18,16 @@ class OutgoingEmail(Delivery):
     """
 
     class Kind(models.TextChoices):
-        PHASE_OPENED = "phase_opened", "Phase opened (your move)"
-        REMINDER = "reminder", "Deadline reminder"
-        PHASE_RESOLVED = "phase_resolved", "Round report"
-        MATCH_ENDED = "match_ended", "Final result"
-        DIGEST = "digest", "Daily digest"
-        REPLY = "reply", "Answer to an emailed order sheet"
-        LEAVE = "leave", "Leave taken (vacation)"
-        COMPETITION = "competition", "Clubs and tournaments (invitations, rounds, results)"
-        VOTE = "vote", "Votes to end a match and concessions"
-        SEAT = "seat", "A seat seeking a new commander, or taken"
+        PHASE_OPENED = "phase_opened", _("Phase opened (your move)")
+        REMINDER = "reminder", _("Deadline reminder")
+        PHASE_RESOLVED = "phase_resolved", _("Round report")
+        MATCH_ENDED = "match_ended", _("Final result")
+        DIGEST = "digest", _("Daily digest")
+        REPLY = "reply", _("Answer to an emailed order sheet")
+        LEAVE = "leave", _("Leave taken (vacation)")
+        COMPETITION = "competition", _("Clubs and tournaments (invitations, rounds, results)")
+        VOTE = "vote", _("Votes to end a match and concessions")
+        SEAT = "seat", _("A seat seeking a new commander, or taken")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     user = models.ForeignKey(
@@ -66,16 +66,16 @@ class InboundMessage(models.Model):
     """A received email, stored before anything else happens to it; then its outcome."""
 
     class Status(models.TextChoices):
-        RECEIVED = "received", "Received, not processed yet"
-        ACCEPTED = "accepted", "Orders accepted"
-        REFUSED = "refused", "Refused (answered when it carried a valid reply token)"
-        IGNORED = "ignored", "Ignored (not answered)"
-        ERROR = "error", "Processing failed"
+        RECEIVED = "received", _("Received, not processed yet")
+        ACCEPTED = "accepted", _("Orders accepted")
+        REFUSED = "refused", _("Refused (answered when it carried a valid reply token)")
+        IGNORED = "ignored", _("Ignored (not answered)")
+        ERROR = "error", _("Processing failed")
 
     class Source(models.TextChoices):
-        PIPE = "pipe", "MTA pipe (stdin)"
-        MAILDIR = "maildir", "Maildir"
-        WEBHOOK = "webhook", "ESP webhook (anymail)"
+        PIPE = "pipe", _("MTA pipe (stdin)")
+        MAILDIR = "maildir", _("Maildir")
+        WEBHOOK = "webhook", _("ESP webhook (anymail)")
 
     source = models.CharField(max_length=10, choices=Source.choices)
     raw = models.BinaryField(help_text="The message as received (cut at the size limit).")
@@ -126,9 +126,9 @@ class FailingAddress(models.Model):
     changes it), and the site shows them a banner meanwhile."""
 
     class Reason(models.TextChoices):
-        BOUNCE = "bounce", "Bounced"
-        COMPLAINT = "complaint", "Reported as spam"
-        REJECTED = "rejected", "Rejected by the mail provider"
+        BOUNCE = "bounce", _("Bounced")
+        COMPLAINT = "complaint", _("Reported as spam")
+        REJECTED = "rejected", _("Rejected by the mail provider")
 
     address = models.CharField(max_length=254, unique=True, help_text="Lower-cased.")
     reason = models.CharField(max_length=10, choices=Reason.choices)

@@ -48,10 +48,10 @@ class PushMessage(Delivery):
     is unique, so an event reported twice pushes once."""
 
     class Kind(models.TextChoices):
-        YOUR_MOVE = "your_move", "Your move"
-        REMINDER = "reminder", "Deadline reminder"
-        RESULT = "result", "Result"
-        TEST = "test", "Test"
+        YOUR_MOVE = "your_move", _("Your move")
+        REMINDER = "reminder", _("Deadline reminder")
+        RESULT = "result", _("Result")
+        TEST = "test", _("Test")
 
     subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE,
                                      related_name="messages")

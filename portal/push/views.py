@@ -25,13 +25,14 @@ MAX_BODY = 8 * 1024
 
 def _json(request: HttpRequest) -> dict:
     if len(request.body) > MAX_BODY:
-        raise ServiceError("invalid", "The request is too large.")
+        raise ServiceError("invalid", _("The request is too large."))
     try:
         data = json.loads(request.body.decode("utf-8") or "null")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ServiceError("invalid", f"The request is not JSON: {error}.") from error
+        raise ServiceError("invalid", _("The request is not JSON: %(error)s.") % {
+            "error": error}) from error
     if not isinstance(data, dict):
-        raise ServiceError("invalid", "Send a JSON object.")
+        raise ServiceError("invalid", _("Send a JSON object."))
     return data
 
 
@@ -39,9 +40,9 @@ def _json(request: HttpRequest) -> dict:
 def subscribe(request: HttpRequest) -> HttpResponse:
     """The browser subscribed: ``{"subscription": PushSubscription.toJSON(), "label": ...}``."""
     if not request.user.is_authenticated:
-        return JsonResponse({"error": "Log in to turn push on."}, status=403)
+        return JsonResponse({"error": _("Log in to turn push on.")}, status=403)
     if not vapid.enabled():
-        return JsonResponse({"error": "Push is not configured on this site."}, status=409)
+        return JsonResponse({"error": _("Push is not configured on this site.")}, status=409)
     try:
         data = _json(request)
         row = services.subscription_save(user=request.user, data=data.get("subscription"),
@@ -55,11 +56,11 @@ def subscribe(request: HttpRequest) -> HttpResponse:
 def unsubscribe_endpoint(request: HttpRequest) -> HttpResponse:
     """The browser turned push off on this device: ``{"endpoint": ...}``."""
     if not request.user.is_authenticated:
-        return JsonResponse({"error": "Log in first."}, status=403)
+        return JsonResponse({"error": _("Log in first.")}, status=403)
     try:
         endpoint = _json(request).get("endpoint")
         if not isinstance(endpoint, str) or not endpoint:
-            raise ServiceError("invalid", "Send the endpoint to remove.")
+            raise ServiceError("invalid", _("Send the endpoint to remove."))
     except ServiceError as error:
         return JsonResponse({"error": error.message}, status=status_for(error))
     removed = services.subscription_delete(user=request.user, endpoint=endpoint)
@@ -80,7 +81,7 @@ def update(request: HttpRequest, subscription_id: str) -> HttpResponse:
             results=_choice(request, "results"), label=request.POST.get("label"))
     except ServiceError as error:
         return _refused(request, error)
-    messages.success(request, "Push settings of the device saved.")
+    messages.success(request, _("Push settings of the device saved."))
     return redirect("accounts_profile")
 
 
@@ -91,7 +92,7 @@ def delete(request: HttpRequest, subscription_id: str) -> HttpResponse:
         services.subscription_delete(user=request.user, subscription_id=subscription_id)
     except ServiceError as error:
         return _refused(request, error)
-    messages.success(request, "Push turned off for that device.")
+    messages.success(request, _("Push turned off for that device."))
     return redirect("accounts_profile")
 
 
@@ -101,12 +102,12 @@ def test(request: HttpRequest, subscription_id: str) -> HttpResponse:
     subscription = PushSubscription.objects.filter(
         pk=id_or_none(subscription_id), user=request.user).first()
     if subscription is None:
-        return _refused(request, ServiceError("not_found", "You have no such device with push."))
+        return _refused(request, ServiceError("not_found", _("You have no such device with push.")))
     if services.push_test(subscription=subscription) is None:
         return render(request, "error.html", {"status": 429, "error": _(
             "A test push went to that device less than a minute ago: wait a minute before "
             "sending another.")}, status=429)
-    messages.success(request, "A test push is on its way to that device.")
+    messages.success(request, _("A test push is on its way to that device."))
     return redirect("accounts_profile")
 
 

@@ -7,6 +7,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.services import ServiceError
 from portal.reports.models import Report
@@ -14,7 +16,8 @@ from portal.reports.services import report_close
 
 
 class CloseForm(forms.Form):
-    note = forms.CharField(max_length=2000, help_text="What was done (kept on the report).")
+    note = forms.CharField(label=_("Note"), max_length=2000,
+                           help_text=_("What was done (kept on the report)."))
 
 
 @admin.register(Report)
@@ -47,7 +50,7 @@ class ReportAdmin(admin.ModelAdmin):
             request.META["QUERY_STRING"] = query.urlencode()
         return super().changelist_view(request, extra_context)
 
-    @admin.display(description="reason")
+    @admin.display(description=_("reason"))
     def short_reason(self, report: Report) -> str:
         return report.reason[:80] + ("…" if len(report.reason) > 80 else "")
 
@@ -55,7 +58,7 @@ class ReportAdmin(admin.ModelAdmin):
         form = CloseForm(request.POST if "apply" in request.POST else None)
         if not form.is_valid():
             return TemplateResponse(request, "admin/reports/report/close.html", {
-                **self.admin_site.each_context(request), "title": "Close reports",
+                **self.admin_site.each_context(request), "title": _("Close reports"),
                 "reports": queryset, "form": form, "opts": self.model._meta,
                 "action": request.POST.get("action"),
                 "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
@@ -66,15 +69,18 @@ class ReportAdmin(admin.ModelAdmin):
                 closed += report_close(report_id=report_id, by=request.user, status=status,
                                        note=form.cleaned_data["note"])
             except ServiceError as error:
-                self.message_user(request, f"Report {report_id}: {error.message}",
+                self.message_user(request, _("Report %(id)s: %(error)s") % {
+                    "id": report_id, "error": error.message},
                                   messages.WARNING)
-        self.message_user(request, f"Closed {closed} report(s).")
+        self.message_user(request, ngettext("Closed %(count)s report.",
+                                            "Closed %(count)s reports.", closed) % {
+            "count": closed})
         return None
 
-    @admin.action(description="Mark as handled", permissions=["change"])
+    @admin.action(description=_("Mark as handled"), permissions=["change"])
     def mark_handled(self, request: HttpRequest, queryset: QuerySet[Report]):
         return self._close(request, queryset, Report.Status.HANDLED)
 
-    @admin.action(description="Dismiss", permissions=["change"])
+    @admin.action(description=_("Dismiss"), permissions=["change"])
     def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]):
         return self._close(request, queryset, Report.Status.DISMISSED)

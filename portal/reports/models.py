@@ -6,13 +6,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Report(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        HANDLED = "handled", "Handled"
-        DISMISSED = "dismissed", "Dismissed"
+        OPEN = "open", pgettext_lazy("report", "Open")
+        HANDLED = "handled", pgettext_lazy("report", "Handled")
+        DISMISSED = "dismissed", pgettext_lazy("report", "Dismissed")
 
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                  related_name="reports_made")

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.models import Match
@@ -24,26 +25,27 @@ def report_file(*, reporter: AbstractBaseUser, reason: str, match_id: Any = None
                 reported_user: AbstractBaseUser | None = None) -> Report:
     """File a report about a match the reporter may see and/or a player."""
     if reporter is None or not reporter.is_authenticated:
-        raise ServiceError("not_allowed", "Log in to report.")
+        raise ServiceError("not_allowed", _("Log in to report."))
     text = (reason or "").strip()
     if not text:
-        raise ServiceError("invalid", "Say what is wrong.")
+        raise ServiceError("invalid", _("Say what is wrong."))
     if len(text) > MAX_REASON:
-        raise ServiceError("invalid", f"Keep it under {MAX_REASON} characters.")
+        raise ServiceError("invalid", _("Keep it under %(most)s characters.") % {
+            "most": MAX_REASON})
     match = None
     if match_id not in (None, ""):
         match = Match.objects.filter(pk=_whole(match_id)).first()
         if match is None or not selectors.match_visible_to(match, reporter):
-            raise ServiceError("not_found", f"There is no match {match_id}.")
+            raise ServiceError("not_found", _("There is no match %(id)s.") % {"id": match_id})
     if match is None and reported_user is None:
-        raise ServiceError("invalid", "Say which match or player the report is about.")
+        raise ServiceError("invalid", _("Say which match or player the report is about."))
     if reported_user is not None and reported_user.pk == reporter.pk:
-        raise ServiceError("invalid", "You cannot report yourself.")
+        raise ServiceError("invalid", _("You cannot report yourself."))
     recent = Report.objects.filter(reporter=reporter,
                                    created_at__gte=timezone.now() - timedelta(hours=1)).count()
     if recent >= HOURLY_CAP:
-        raise ServiceError("capped", "You have filed many reports this hour: the moderators "
-                           "will read them; try again later.")
+        raise ServiceError("capped", _("You have filed many reports this hour: the moderators "
+                                       "will read them; try again later."))
     return Report.objects.create(reporter=reporter, match=match, reported_user=reported_user,
                                  reason=text)
 
@@ -60,12 +62,14 @@ def report_close(*, report_id: Any, by: AbstractBaseUser, status: str, note: str
                  ) -> bool:
     """Mark an open report handled or dismissed; False if it was closed already."""
     if by is None or not by.has_perm("reports.change_report"):
-        raise ServiceError("not_allowed", "Only a moderator may close reports.")
+        raise ServiceError("not_allowed", _("Only a moderator may close reports."))
     if status not in (Report.Status.HANDLED, Report.Status.DISMISSED):
-        raise ServiceError("invalid", f"Unknown status {status!r}.")
+        raise ServiceError("invalid", _("Unknown status “%(status)s”.") % {
+            "status": str(status)[:40]})
     report = Report.objects.select_for_update().filter(pk=report_id).first()
     if report is None:
-        raise ServiceError("not_found", f"There is no report {report_id}.")
+        raise ServiceError("not_found", _("There is no report %(id)s.") % {
+            "id": str(report_id)[:20]})
     if report.status != Report.Status.OPEN:
         return False
     report.status, report.handled_by, report.handled_at = status, by, timezone.now()

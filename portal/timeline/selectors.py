@@ -182,7 +182,7 @@ def match_timeline(*, match: Match, viewer: Viewer) -> dict[str, Any]:
 def _phase_title(phase: Phase) -> str:
     title = _("Phase %(number)s") % {"number": phase.number}
     if phase.name:
-        title = f"{title}: {phase.name}"
+        title = _("%(title)s: %(name)s") % {"title": title, "name": _(phase.name)}
     if phase.status == Phase.Status.VOIDED:
         title = _("%(title)s (rolled back)") % {"title": title}
     return title

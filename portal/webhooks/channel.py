@@ -16,6 +16,9 @@ from typing import Any
 import requests
 from django.conf import settings
 from django.db.models import QuerySet
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from portal import outbound
 from portal.delivery.pipeline import Channel, Result, one_ahead, register
@@ -46,16 +49,25 @@ def headers_for(row: WebhookDelivery, body: bytes, now: float) -> dict[str, str]
 
 
 def post(session: requests.Session, row: WebhookDelivery) -> Result:
-    """Post one row and read the answer (never raises for a network or address problem)."""
+    """Post one row and read the answer (never raises for a network or address problem). The
+    error, kept for the target's page and the mail that turns it off, is in the target's
+    language."""
+    with translation.override(row.target.language):
+        return _post(session, row)
+
+
+def _post(session: requests.Session, row: WebhookDelivery) -> Result:
     body = formats.encode(row.payload)
     try:
         response = session.post(row.target.url, data=body,
                                 headers=headers_for(row, body, time.time()),
                                 timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
     except outbound.Refused as refused:
-        return Result("failed", error=f"refused, never contacted: {refused.reason}")
+        return Result("failed", error=_("refused, never contacted: %(reason)s") % {
+            "reason": refused.reason})
     except requests.RequestException as error:
-        return Result("retry", error=f"no answer: {type(error).__name__}")
+        return Result("retry", error=_("no answer: %(error)s") % {
+            "error": type(error).__name__})
     code = response.status_code
     if 200 <= code < 300:
         return Result("sent", response_status=code)
@@ -66,7 +78,7 @@ def post(session: requests.Session, row: WebhookDelivery) -> Result:
         return Result("retry", error=error, retry_after=_retry_after(response),
                       response_status=code)
     if 300 <= code < 400:
-        error = f"HTTP {code}: a redirect, not followed"
+        error = _("HTTP %(code)s: a redirect, not followed") % {"code": code}
     return Result("failed", error=error, response_status=code)
 
 
@@ -108,7 +120,8 @@ class WebhookChannel(Channel):
 
     def gone(self, rows: list[WebhookDelivery]) -> None:
         services.target_gone(target_ids={row.target_id for row in rows},
-                             reason="the service says this webhook no longer exists")
+                             reason=gettext_noop("the service says this webhook no longer "
+                                                 "exists"))
 
 
 CHANNEL = register(WebhookChannel())

@@ -131,11 +131,12 @@ def targets_failed(*, failures: dict[int, tuple[int, str]]) -> None:
 
 
 def target_gone(*, target_ids: set[int], reason: str) -> None:
-    """The service says the webhook no longer exists (404/410): disable at once, with notice."""
+    """The service says the webhook no longer exists (404/410): disable at once, with notice.
+    ``reason`` is a ``gettext_noop`` text, kept in the target's language."""
     for target in WebhookTarget.objects.filter(pk__in=target_ids, disabled_at__isnull=True):
-        with transaction.atomic():
+        with transaction.atomic(), translation.override(target.language):
             if WebhookTarget.objects.filter(pk=target.pk, disabled_at__isnull=True).update(
-                    disabled_at=timezone.now(), disabled_reason=reason[:300]):
+                    disabled_at=timezone.now(), disabled_reason=_(reason)[:300]):
                 target.refresh_from_db()
                 _disabled_notice(target)
 

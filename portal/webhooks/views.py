@@ -56,7 +56,7 @@ def _manage(request: HttpRequest, owner: dict) -> HttpResponse:
 def club_targets(request: HttpRequest, slug: str) -> HttpResponse:
     club = clubs_visible(request.user).filter(slug=slug).first()
     if club is None:
-        raise Http404("No such club.")
+        raise Http404(_("No such club."))
     if not services.club_manager(club=club, user=request.user):
         return _error(request, _("Only the club's organisers manage its webhooks."), 403)
     return _manage(request, {"club": club})
@@ -67,7 +67,7 @@ def club_targets(request: HttpRequest, slug: str) -> HttpResponse:
 def match_targets(request: HttpRequest, match_id: str) -> HttpResponse:
     match = Match.objects.filter(pk=id_or_none(match_id)).first()
     if match is None:
-        raise Http404("No such match.")
+        raise Http404(_("No such match."))
     if not services.match_manager(match=match, user=request.user):
         return _error(request, _("Only the match's creator manages its webhooks."), 403)
     return _manage(request, {"match": match})
@@ -78,7 +78,7 @@ def _target_or_404(request: HttpRequest, target_id: str) -> WebhookTarget:
     target = WebhookTarget.objects.select_related("club", "match").filter(
         pk=id_or_none(target_id)).first()
     if target is None or not services.target_manageable(target=target, user=request.user):
-        raise Http404("No such webhook.")
+        raise Http404(_("No such webhook."))
     return target
 
 
@@ -126,6 +126,6 @@ def test_status(request: HttpRequest, target_id: str, delivery_id: str) -> HttpR
     delivery = WebhookDelivery.objects.filter(
         pk=id_or_none(delivery_id), target=target, event="test").first()
     if delivery is None:
-        raise Http404("No such test.")
+        raise Http404(_("No such test."))
     return render(request, "webhooks/_test_status.html", {"target": target,
                                                            "delivery": delivery})

@@ -11,6 +11,8 @@
   var disable = document.getElementById("push-disable");
   var label = document.getElementById("push-label");
 
+  // The texts come translated from the page (templates/push/devices.html, data-say-*).
+  var texts = box.dataset;
   function say(text) { status.textContent = text; }
 
   function csrf() {
@@ -32,7 +34,8 @@
       /Chrom(e|ium)\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "Browser";
     var system = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" :
       /Windows/.test(ua) ? "Windows" : /Mac OS/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : "";
-    return system ? browser + " on " + system : browser;
+    return system ? texts.sayDevice.replace("%(browser)s", browser).replace("%(system)s", system)
+      : browser;
   }
 
   function post(url, body) {
@@ -72,14 +75,14 @@
     var on = subscription && known(subscription.endpoint);
     enable.hidden = !!on;
     disable.hidden = !on;
-    say(on ? "Push is on for this device." : "Push is off for this device.");
+    say(on ? texts.sayOn : texts.sayOff);
   }
 
   function turnOn() {
     enable.disabled = true;
-    say("Turning push on…");
+    say(texts.sayTurningOn);
     Notification.requestPermission().then(function (permission) {
-      if (permission !== "granted") throw new Error("notifications are blocked for this site");
+      if (permission !== "granted") throw new Error(texts.sayBlocked);
       return registration();
     }).then(function (reg) {
       return reg.pushManager.getSubscription().then(function (old) {
@@ -92,10 +95,10 @@
         subscription: subscription.toJSON(), label: label.value || guessLabel()
       });
     }).then(function () {
-      say("Push is on for this device.");
+      say(texts.sayOn);
       window.location.reload();
     }).catch(function (error) {
-      say("Push could not be turned on: " + error.message);
+      say(texts.sayNotOn.replace("%(error)s", error.message));
       enable.disabled = false;
     });
   }
@@ -112,13 +115,13 @@
     }).then(function () {
       window.location.reload();
     }).catch(function (error) {
-      say("Push could not be turned off: " + error.message);
+      say(texts.sayNotOff.replace("%(error)s", error.message));
       disable.disabled = false;
     });
   }
 
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    say("This browser cannot receive push notifications.");
+    say(texts.sayUnsupported);
     return;
   }
   label.value = guessLabel();

@@ -15,7 +15,7 @@ self.addEventListener("push", function (event) {
     tag: data.tag || undefined,
     renotify: !!data.tag,
     data: {url: data.url || "/", unsubscribe: data.unsubscribe || ""},
-    actions: data.unsubscribe ? [{action: "unsubscribe", title: "Stop these"}] : []
+    actions: data.unsubscribe ? [{action: "unsubscribe", title: data.stop || "Stop these"}] : []
   };
   event.waitUntil(self.registration.showNotification(data.title || "Tank Portal", options));
 });

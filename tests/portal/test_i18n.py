@@ -18,15 +18,15 @@ def _unquote(block: str) -> str:
     return re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(1)), "".join(parts))
 
 
-def _entries() -> list[tuple[str | None, str, str]]:
-    """(context or None, msgid, msgstr) of every singular entry."""
+def _entries() -> list[tuple[str, str, str]]:
+    """(context, msgid, msgstr) of each singular entry ("" without a context)."""
     entries = []
     for entry in PO.read_text(encoding="utf-8").split("\n\n"):
-        found = re.search(r'^(?:msgctxt ((?:".*"\n?)+))?'
-                          r'^msgid ((?:".*"\n?)+)^msgstr ((?:".*"\n?)+)', entry + "\n", re.M)
-        if found and _unquote(found.group(2)):
-            context = _unquote(found.group(1)) if found.group(1) else None
-            entries.append((context, _unquote(found.group(2)), _unquote(found.group(3))))
+        found = re.search(r'^msgid ((?:".*"\n?)+)^msgstr ((?:".*"\n?)+)', entry + "\n", re.M)
+        context = re.search(r'^msgctxt ((?:".*"\n?)+)', entry + "\n", re.M)
+        if found and _unquote(found.group(1)):
+            entries.append((_unquote(context.group(1)) if context else "",
+                            _unquote(found.group(1)), _unquote(found.group(2))))
     return entries
 
 
@@ -39,6 +39,6 @@ def test_every_french_message_is_translated_and_compiled():
         catalogue = gettext.GNUTranslations(compiled)
     for context, msgid, msgstr in entries:
         assert msgstr, f"untranslated: {msgid!r}"
-        compiled_msgstr = (catalogue.pgettext(context, msgid) if context
-                           else catalogue.gettext(msgid))
-        assert compiled_msgstr == msgstr, f"the .mo is older than the .po: {msgid!r}"
+        compiled_text = (catalogue.pgettext(context, msgid) if context
+                         else catalogue.gettext(msgid))
+        assert compiled_text == msgstr, f"the .mo is older than the .po: {msgid!r}"

@@ -6,9 +6,10 @@ player) via the outbox."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
@@ -20,6 +21,7 @@ from portal.mail.models import OutgoingEmail
 from portal.mail.services.notify import (
     SeatViewRenderer,
     _base_context,
+    language_of,
     local_time,
     your_move_recipients,
 )
@@ -49,7 +51,6 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     plugin = plugins.plugin_for(match.game)
     prompted = game.prompts(match.state)
     renderer = SeatViewRenderer(match.game)
-    name = plugin.gameday_name(match, gameday)
     recipients = your_move_recipients(
         match, prompted, lambda seat: f"gameday:m{match.pk}:g{gameday}:u{seat.user_id}",
         Event.GAMEDAY)
@@ -57,20 +58,27 @@ def gameday_opened_notify(*, match_id: int, gameday: str) -> int:
     recipients = [(seat, key) for seat, key in recipients if seat.user_id not in recently]
     emails = []
     for seat, key in recipients:
-        context = _base_context(match, seat, game)
-        address = reply_address(match_id=match.pk, seat_number=seat.number,
-                                phase_number=match.phase_number, user_id=seat.user_id)
-        context.update(
-            gameday=gameday, gameday_name=name, next_gameday=local_time(match.deadline, seat.user),
-            board=plugin.board_text(match.state, seat.number),
-            grammar=plugin.orders_help(match.state, seat.number), reply_address=address,
-            **plugin.your_move_context(match, seat, match.state),
-        )
-        text, html = renderer.render("gameday_opened", context)
-        emails.append({"kind": Kind.PHASE_OPENED, "dedupe_key": key, "to": seat.user.email,
-                       "user": seat.user, "match_id": match.pk,
-                       "phase_number": match.phase_number,
-                       "subject": _("%(gameday)s has begun: %(match)s") % {
-                           "gameday": capfirst(name), "match": match},
-                       "body_text": text, "body_html": html, "reply_to": address})
+        with translation.override(language_of(seat.user)):
+            emails.append(_gameday_email(match, seat, key, gameday, game, plugin, renderer))
     return len(emails_queue(emails))
+
+
+def _gameday_email(match: Match, seat: Any, key: str, gameday: str, game: Any, plugin: Any,
+                   renderer: SeatViewRenderer) -> dict[str, Any]:
+    """The gameday mail of ``seat``'s player, in the active language."""
+    name = plugin.gameday_name(match, gameday)
+    context = _base_context(match, seat, game)
+    address = reply_address(match_id=match.pk, seat_number=seat.number,
+                            phase_number=match.phase_number, user_id=seat.user_id)
+    context.update(
+        gameday=gameday, gameday_name=name, next_gameday=local_time(match.deadline, seat.user),
+        board=plugin.board_text(match.state, seat.number),
+        grammar=plugin.orders_help(match.state, seat.number), reply_address=address,
+        **plugin.your_move_context(match, seat, match.state),
+    )
+    text, html = renderer.render("gameday_opened", context)
+    return {"kind": Kind.PHASE_OPENED, "dedupe_key": key, "to": seat.user.email,
+            "user": seat.user, "match_id": match.pk, "phase_number": match.phase_number,
+            "subject": _("%(gameday)s has begun: %(match)s") % {
+                "gameday": capfirst(name), "match": match},
+            "body_text": text, "body_html": html, "reply_to": address}

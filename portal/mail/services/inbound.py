@@ -26,9 +26,11 @@ from email.utils import parseaddr
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 import engine
 from games import plugins
@@ -37,7 +39,7 @@ from games.services import ServiceError, sheet_submit
 from games.words import problem_line
 from portal.mail import authresults, bodies, bounces
 from portal.mail.models import InboundMessage, OutgoingEmail
-from portal.mail.services.notify import match_url, render
+from portal.mail.services.notify import language_of, match_url, render
 from portal.mail.services.outbox import email_queue
 from portal.mail.tokens import BadToken, ReplyTarget, token_in_address, token_read
 
@@ -94,7 +96,7 @@ def inbound_store(*, raw: bytes, source: str) -> InboundMessage:
     except Exception:  # headers beyond repair: the processing step will say so
         sender = subject = message_id = ""
     key = fingerprint(raw=raw, sender=sender, message_id=message_id)
-    for _ in range(2):
+    for _attempt in range(2):
         seen = InboundMessage.objects.filter(fingerprint=key).first()
         if seen is not None:
             InboundMessage.objects.filter(pk=seen.pk).update(deliveries=F("deliveries") + 1)
@@ -132,9 +134,9 @@ def _user_addresses(user: Any) -> set[str]:
 def _token(message: Any) -> str:
     tokens = [t for a in bodies.recipient_addresses(message) if (t := token_in_address(a))]
     if not tokens:
-        raise Refusal("no_token", "it was not sent to the reply address of a phase email.",
-                      hint="Reply to the phase email itself, so the reply goes to its "
-                           "play+... address.")
+        raise Refusal("no_token", _("it was not sent to the reply address of a phase email."),
+                      hint=_("Reply to the phase email itself, so the reply goes to its "
+                             "play+... address."))
     return tokens[0]
 
 
@@ -144,15 +146,15 @@ def _target(row: InboundMessage, message: Any) -> tuple[ReplyTarget, Match, Seat
     try:
         target = token_read(_token(message))
     except BadToken as error:
-        raise Refusal("bad_token", f"its reply address is not valid: {error}",
-                      hint="Reply to the latest phase email of your match.") from None
+        raise Refusal("bad_token", _("its reply address is not valid: %(error)s") % {
+            "error": error}, hint=_("Reply to the latest phase email of your match.")) from None
     match = Match.objects.filter(pk=target.match_id).first()
     seat = Seat.objects.filter(match=match, number=target.seat_number).select_related(
         "user").first() if match else None
     phase = Phase.objects.filter(match=match, number=target.phase_number).first() \
         if match else None
     if match is None or seat is None or phase is None:
-        raise Refusal("bad_token", "its reply address names a match that does not exist.")
+        raise Refusal("bad_token", _("its reply address names a match that does not exist."))
     row.match, row.seat_number, row.phase_number = match, seat.number, phase.number
     return target, match, seat, phase
 
@@ -160,23 +162,25 @@ def _target(row: InboundMessage, message: Any) -> tuple[ReplyTarget, Match, Seat
 def _check_holder(target: ReplyTarget, seat: Seat) -> None:
     """The player the token was mailed to still holds the seat."""
     if seat.user_id is None or seat.user_id != target.user_id:
-        raise Refusal("not_your_seat", "its reply address was given to the seat's previous "
-                      "player; the seat has changed hands since.",
-                      hint="Only the seat's current player can send its orders.")
+        raise Refusal("not_your_seat", _("its reply address was given to the seat's previous "
+                                         "player; the seat has changed hands since."),
+                      hint=_("Only the seat's current player can send its orders."))
 
 
 def _check_target(match: Match, seat: Seat, phase: Phase, sender: str) -> None:
     """The seat's player sent the message, and the phase is open."""
     if sender not in _user_addresses(seat.user):
-        raise Refusal("wrong_sender", f"it was sent from {sender}, which is not the address "
-                      "of the player of this seat.",
-                      hint="Send your orders from the address your account uses.")
+        raise Refusal("wrong_sender", _("it was sent from %(sender)s, which is not the address "
+                                        "of the player of this seat.") % {"sender": sender},
+                      hint=_("Send your orders from the address your account uses."))
     if match.status != Match.Status.ACTIVE:
-        raise Refusal("match_over", f"{match} is over ({match.get_status_display()}); "
-                      "it takes no more orders.")
+        raise Refusal("match_over", _("%(match)s is over (%(status)s); it takes no more "
+                                      "orders.") % {
+            "match": match, "status": match.get_status_display().lower()})
     if phase.status != Phase.Status.OPEN or match.phase_number != phase.number:
-        raise Refusal("phase_resolved", f"phase {phase.number} of {match} has already been "
-                      "resolved.", hint="Reply to the email of the current phase instead.")
+        raise Refusal("phase_resolved", _("phase %(number)s of %(match)s has already been "
+                                          "resolved.") % {"number": phase.number, "match": match},
+                      hint=_("Reply to the email of the current phase instead."))
 
 
 def _check_rate(row: InboundMessage) -> None:
@@ -217,25 +221,27 @@ def _read(row: InboundMessage, reading: dict[str, Any]) -> dict[str, Any]:
     _check_holder(target, seat)
     _check_rate(row)
     if too_large:
-        raise Refusal("too_large", f"it is {row.size // 1024} KB; order emails may be at most "
-                      f"{settings.MAIL_MAX_INBOUND_BYTES // 1024} KB.",
-                      hint="Send the orders as plain text, without attachments.")
+        raise Refusal("too_large", _("it is %(size)s KB; order emails may be at most %(most)s "
+                                     "KB.") % {"size": row.size // 1024,
+                                               "most": settings.MAIL_MAX_INBOUND_BYTES // 1024},
+                      hint=_("Send the orders as plain text, without attachments."))
     if "\x00" in bodies.header(message, "Subject") + bodies.header(message, "From"):
-        raise Refusal("nul", "its header has a NUL character, which no mail may carry.",
-                      hint="Send the orders from an ordinary mail program.")
+        raise Refusal("nul", _("its header has a NUL character, which no mail may carry."),
+                      hint=_("Send the orders from an ordinary mail program."))
     _check_target(match, seat, phase, sender)
     attachments = bodies.attachment_names(message)
     if attachments:
-        raise Refusal("attachments", "it has attachments (" + ", ".join(attachments[:5]) +
-                      "); orders are read from the text only.",
-                      hint="Send the orders as plain text in the email itself.")
+        raise Refusal("attachments", _("it has attachments (%(names)s); orders are read from "
+                                       "the text only.") % {"names": ", ".join(attachments[:5])},
+                      hint=_("Send the orders as plain text in the email itself."))
     try:
         text = bodies.strip_reply(bodies.body_text(message), bodies.sender_name(message))
     except bodies.BodyError as error:
         raise Refusal(error.code, error.reason) from None
     if not text.strip():
-        raise Refusal("empty", "there are no orders in it (the text above the quoted email "
-                      "is empty).", hint="Write your orders at the top of your reply.")
+        raise Refusal("empty", _("there are no orders in it (the text above the quoted email "
+                                 "is empty)."),
+                      hint=_("Write your orders at the top of your reply."))
     return {"message": message, "sender": sender, "match": match, "seat": seat,
             "phase": phase, "text": text}
 
@@ -257,7 +263,7 @@ def _reply(row: InboundMessage, sender: str, context: dict[str, Any]) -> None:
         return
     text, html = render("reply", context)
     # Header values from a stranger's email: one line, bounded, or the answer could not be sent.
-    subject = " ".join(row.subject.split())[:200] or "your orders"
+    subject = " ".join(row.subject.split())[:200] or _("your orders")
     message_id = "".join(row.message_id.split())[:250]
     headers = {"In-Reply-To": message_id, "References": message_id} if message_id else {}
     email_queue(
@@ -268,7 +274,27 @@ def _reply(row: InboundMessage, sender: str, context: dict[str, Any]) -> None:
     )
 
 
+def _reader_language(row: InboundMessage) -> str:
+    """The language of the player the message's reply token was mailed to (the only person
+    ever answered): the refusal or receipt is written in it. The site's without a valid
+    token."""
+    try:
+        head = bodies.parse_headers(bytes(row.raw))
+        target = token_read(_token(head))
+    except Exception:  # no token, a bad one, headers beyond repair: nobody is answered
+        return settings.LANGUAGE_CODE
+    user = get_user_model().objects.select_related("profile").filter(
+        pk=target.user_id).first()
+    return language_of(user) if user is not None else settings.LANGUAGE_CODE
+
+
 def _handle(row: InboundMessage) -> None:
+    """Process a locked row in its reader's language (``_reader_language``)."""
+    with translation.override(_reader_language(row)):
+        _handle_in_language(row)
+
+
+def _handle_in_language(row: InboundMessage) -> None:
     """Process a locked row; sets its status and outcome and queues the answer."""
     reading = {"answerable": False}
     try:
@@ -280,8 +306,8 @@ def _handle(row: InboundMessage) -> None:
         except ServiceError as error:
             if error.code == "invalid" and error.problems:
                 lines = plugins.plugin_for(match.game).problem_lines(error.problems, text)
-                raise Refusal("invalid", "the orders are not valid:", lines,
-                              hint="Correct them and reply again.") from None
+                raise Refusal("invalid", _("the orders are not valid:"), lines,
+                              hint=_("Correct them and reply again.")) from None
             raise Refusal(error.code, error.message[0].lower() + error.message[1:]) from None
     except Ignore as ignore:
         row.status, row.outcome, row.error = Status.IGNORED, ignore.code, _printable(ignore.reason)

@@ -7,6 +7,8 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from games.models import Leave
 from games.services import vacation_bank
@@ -25,6 +27,12 @@ def leave_taken_notify(*, leave_id: Any) -> int:
     leave = Leave.objects.select_related("user", "user__profile").filter(pk=leave_id).first()
     if leave is None or not wants(leave.user, Event.LEAVE, "mail"):
         return 0
+    with translation.override(language_of(leave.user)):
+        return _leave_mail_queue(leave)
+
+
+def _leave_mail_queue(leave: Leave) -> int:
+    """The confirmation of ``leave``, written in the active language."""
     user = leave.user
     bank = vacation_bank(user=user, now=leave.starts_at)
     moved = []
@@ -41,11 +49,12 @@ def leave_taken_notify(*, leave_id: Any) -> int:
         "user": user, "leave": leave, "bank": bank, "moved": moved,
         "starts": local_time(leave.starts_at, user), "ends": local_time(leave.ends_at, user),
         "profile_url": settings.SITE_URL + reverse("accounts_profile"),
-        "language": language_of(user),
+        "language": translation.get_language(),
     }
     text, html = render("leave_taken", context)
+    subject = ngettext("Your leave: %(days)s day, until %(end)s",
+                       "Your leave: %(days)s days, until %(end)s", leave.days) % {
+        "days": leave.days, "end": context["ends"]}
     row = email_queue(kind=OutgoingEmail.Kind.LEAVE, dedupe_key=f"leave:{leave.pk}",
-                      to=user.email, subject=f"Your leave: {leave.days} day"
-                      f"{'s' if leave.days != 1 else ''}, until {context['ends']}",
-                      body_text=text, body_html=html, user=user)
+                      to=user.email, subject=subject, body_text=text, body_html=html, user=user)
     return int(row is not None)

@@ -25,9 +25,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import escape
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
-from games import plugins
+from games import dates, plugins
 from games.models import Match, Phase, Seat, Submission
 from games.services import timing
 from games.services.moderation import duration_text
@@ -50,13 +52,33 @@ def language_of(user: Any) -> str:
 
 
 def local_time(moment: datetime | None, user: Any) -> str:
+    """``moment`` as ``user`` reads it: in their time zone, with the day and month named in
+    the active language ("Monday 23 November 2026, 21:28 UTC")."""
     if moment is None:
-        return "no deadline"
+        return _("no deadline")
+    return dates.date(moment, "l j F Y, H:i T",
+                      shown_in=(zone_of(user), translation.get_language()))
+
+
+def zone_of(user: Any) -> zoneinfo.ZoneInfo:
+    """The time zone of ``user``'s profile (UTC when it names none we know)."""
     try:
-        zone = zoneinfo.ZoneInfo(profile_of(user).time_zone)
+        return zoneinfo.ZoneInfo(profile_of(user).time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = zoneinfo.ZoneInfo("UTC")
-    return moment.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def phase_name(name: str) -> str:
+    """The game's name for a phase ("orders"), as the engine stored it, in the active
+    language where the catalogue has it."""
+    return _(name) if name else ""
+
+
+def phase_title(name: str, number: int) -> str:
+    """A phase as a mail names it: "orders 3", or "phase 3" when the game names none."""
+    if not name:
+        return _("phase %(number)s") % {"number": number}
+    return _("%(phase)s %(number)s") % {"phase": phase_name(name), "number": number}
 
 
 def deadline_text(match: Match, phase: Phase, seat: Seat, game: Any) -> str:
@@ -66,18 +88,21 @@ def deadline_text(match: Match, phase: Phase, seat: Seat, game: Any) -> str:
     due = timing.seat_due(match, seat.number) if current else None
     if due is not None:
         clock = timing.seat_clocks(match, timezone.now()).get(seat.number)
-        text = f"{local_time(due, seat.user)} (your clock: {clock.text if clock else '?'}"
+        notes = [_("your clock: %(left)s") % {"left": clock.text if clock else "?"}]
         if clock is not None and clock.on_leave_until is not None:
-            text += (f"; stopped while you are on leave, until "
-                     f"{local_time(clock.on_leave_until, seat.user)}")
+            notes.append(_("stopped while you are on leave, until %(until)s") % {
+                "until": local_time(clock.on_leave_until, seat.user)})
         if clock is not None and clock.window is not None:
-            text += f"; it runs only in your active hours, {clock.window}"
-        return text + ")"
+            notes.append(_("it runs only in your active hours, %(hours)s") % {
+                "hours": clock.window})
+        return f"{local_time(due, seat.user)} ({'; '.join(notes)})"
     moved = timing.moved_deadline(match) if current else None
     text = local_time(phase.deadline, seat.user)
     if moved is not None and moved["to"] == phase.deadline:
-        text += (f" (moved from {local_time(moved['from'], seat.user)}: outside the active "
-                 f"hours of {game.seat_name(moved['seat'])}, {moved['window']})")
+        text = _("%(deadline)s (moved from %(before)s: outside the active hours of %(seat)s, "
+                 "%(hours)s)") % {
+            "deadline": text, "before": local_time(moved["from"], seat.user),
+            "seat": game.seat_name(moved["seat"]), "hours": moved["window"]}
     return text
 
 
@@ -202,7 +227,7 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
     state = phase.state_before
     context = _base_context(match, seat, game)
     context.update(
-        phase=phase, hours=hours,
+        phase=phase, phase_name=phase_name(phase.name), hours=hours,
         deadline=deadline_text(match, phase, seat, game),
         board=plugin.board_text(state, seat.number),
         grammar=plugin.orders_help(state, seat.number),
@@ -212,9 +237,11 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
         **plugin.your_move_context(match, seat, state),
     )
     if kind == Kind.REMINDER:
-        subject = f"Reminder: your orders for {match} are due in {hours} h"
+        subject = _("Reminder: your orders for %(match)s are due in %(hours)s h") % {
+            "match": match, "hours": hours}
     else:
-        subject = f"Your move: {match}, {phase.name or 'phase'} {phase.number}"
+        subject = _("Your move: %(match)s, %(phase)s") % {
+            "match": match, "phase": phase_title(phase.name, phase.number)}
     renderer = renderer or SeatViewRenderer(match.game)
     text, html = renderer.render("phase_opened" if kind != Kind.REMINDER else "reminder",
                                  context)
@@ -282,34 +309,40 @@ def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -
     emails = []
     for seat, key in not_queued(readers, lambda seat: (
             f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}")):
-        context = _base_context(match, seat, game)
         with translation.override(language_of(seat.user)):
-            context.update(phase=phase,
+            context = _base_context(match, seat, game)
+            context.update(phase=phase, phase_name=phase_name(phase.name),
+                           phase_title=phase_title(phase.name, phase.number),
                            events=plugin.round_report(phase.events or [], seat.number),
                            board=plugin.board_text(state, seat.number))
             text, html = renderer.render("phase_resolved", context)
+            subject = _("Round report: %(match)s, %(phase)s") % {
+                "match": match, "phase": context["phase_title"]}
         emails.append({
             "kind": Kind.PHASE_RESOLVED, "dedupe_key": key, "to": seat.user.email,
             "user": seat.user, "match_id": match.pk, "phase_number": phase.number,
-            "subject": f"Round report: {match}, {phase.name or 'phase'} {phase.number}",
-            "body_text": text, "body_html": html})
+            "subject": subject, "body_text": text, "body_html": html})
     return len(emails_queue(emails))
 
 
 def result_text(match: Match, game: Any) -> str:
-    """The result in words; how the players ended it (a draw or a cancel they agreed to, a
-    concession: ``games.votes.ending_text``) in the active language."""
+    """How the match ended, in the active language: who won (or a draw, or aborted) and
+    how: the game's reason, or how the players ended it (a draw or a cancel they agreed to, a
+    concession: ``games.votes.ending_text``)."""
     from games.votes import ending_text
 
     ending = ending_text(match, game=game)
     if match.status == Match.Status.ABORTED:
-        return ending or "The match was aborted."
+        return ending or _("The match was aborted.")
     result = match.result or {}
     winners = result.get("winners") or []
     if result.get("is_draw") or not winners:
-        head = "The match ended in a draw."
+        head = _("The match ended in a draw.")
     else:
-        head = "Winner: " + ", ".join(game.seat_name(int(w)) for w in winners) + "."
+        head = ngettext("Winner: %(seats)s.", "Winners: %(seats)s.", len(winners)) % {
+            "seats": ", ".join(game.seat_name(int(w)) for w in winners)}
+    # The game's reason is stored as the engine wrote it: ``stored`` gives it in the active
+    # language.
     reason = ending or stored(game, result.get("reason") or "")
     return f"{head} {reason}".strip()
 
@@ -328,8 +361,8 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
     winners = {int(w) for w in (match.result or {}).get("winners") or []}
     for seat, key in not_queued(seats_wanting(match, Event.MATCH_ENDED, "mail"),
                                 lambda seat: f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}"):
-        context = _base_context(match, seat, game)
         with translation.override(language_of(seat.user)):
+            context = _base_context(match, seat, game)
             context.update(
                 result=result_text(match, game), status=status,
                 you_won=seat.number in winners and len(winners) == 1,
@@ -337,8 +370,9 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
                 board=plugin.board_text(match.state, seat.number) if match.state else "",
             )
             text, html = renderer.render("match_ended", context)
+            subject = _("Result: %(match)s") % {"match": match}
         emails.append({"kind": Kind.MATCH_ENDED, "dedupe_key": key, "to": seat.user.email,
-                       "user": seat.user, "match_id": match.pk, "subject": f"Result: {match}",
+                       "user": seat.user, "match_id": match.pk, "subject": subject,
                        "body_text": text, "body_html": html})
     return len(emails_queue(emails))
 
@@ -402,37 +436,45 @@ def digests_send(*, now: datetime | None = None) -> int:
     for user in users:
         if not digest_reader(user):
             continue
-        # A seat forfeited in a match still in play is one its player left.
-        seats = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).exclude(
-            status__in=(Seat.Status.FORFEITED, Seat.Status.CONCEDED)
-        ) | Seat.objects.filter(user=user, match__finished_at__gte=since)
-        seats = seats.select_related("match")
-        items = []
-        for seat in seats.order_by("match__deadline"):
-            match = seat.match
-            game = engine.get(match.game)
-            item = {"match": match, "title": str(match), "url": match_url(match),
-                    "seat_name": game.seat_name(seat.number)}
-            if match.status == Match.Status.ACTIVE:
-                phase = Phase.objects.filter(match=match, number=match.phase_number).first()
-                done = phase is not None and Submission.objects.filter(
-                    phase=phase, seat=seat).exists()
-                item.update(
-                    phase=f"{match.phase_name or 'phase'} {match.phase_number}",
-                    deadline=local_time(timing.seat_due(match, seat.number)
-                                        or match.deadline, user), submitted=done,
-                    reply_address="" if done or phase is None else reply_address(
-                        match_id=match.pk, seat_number=seat.number, phase_number=phase.number,
-                        user_id=user.pk),
-                )
-            else:
-                item["result"] = result_text(match, game)
-            items.append(item)
-        if not items:
-            continue
-        text, html = render("digest", {"user": user, "items": items, "site": settings.SITE_URL})
-        if email_queue(kind=Kind.DIGEST, dedupe_key=f"{Kind.DIGEST}:u{user.pk}:{now:%Y-%m-%d}",
-                       to=user.email, user=user, subject=f"Your matches on {now:%d %B %Y}",
-                       body_text=text, body_html=html):
-            created += 1
+        with translation.override(language_of(user)):
+            created += _digest_queue(user, now, since)
     return created
+
+
+def _digest_queue(user: Any, now: datetime, since: datetime) -> int:
+    """Queue ``user``'s digest of ``now``'s day, written in the active language (1 if new)."""
+    # A seat forfeited in a match still in play is one its player left.
+    seats = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).exclude(
+        status__in=(Seat.Status.FORFEITED, Seat.Status.CONCEDED)
+    ) | Seat.objects.filter(user=user, match__finished_at__gte=since)
+    seats = seats.select_related("match")
+    items = []
+    for seat in seats.order_by("match__deadline"):
+        match = seat.match
+        game = engine.get(match.game)
+        item = {"match": match, "title": str(match), "url": match_url(match),
+                "seat_name": game.seat_name(seat.number)}
+        if match.status == Match.Status.ACTIVE:
+            phase = Phase.objects.filter(match=match, number=match.phase_number).first()
+            done = phase is not None and Submission.objects.filter(
+                phase=phase, seat=seat).exists()
+            item.update(
+                phase=phase_title(match.phase_name, match.phase_number),
+                deadline=local_time(timing.seat_due(match, seat.number)
+                                    or match.deadline, user), submitted=done,
+                reply_address="" if done or phase is None else reply_address(
+                    match_id=match.pk, seat_number=seat.number, phase_number=phase.number,
+                    user_id=user.pk),
+            )
+        else:
+            item["result"] = result_text(match, game)
+        items.append(item)
+    if not items:
+        return 0
+    text, html = render("digest", {"user": user, "items": items, "site": settings.SITE_URL,
+                                   "language": translation.get_language()})
+    day = dates.date(now, "j F Y", shown_in=(zone_of(user), translation.get_language()))
+    return int(email_queue(
+        kind=Kind.DIGEST, dedupe_key=f"{Kind.DIGEST}:u{user.pk}:{now:%Y-%m-%d}",
+        to=user.email, user=user, subject=_("Your matches on %(day)s") % {"day": day},
+        body_text=text, body_html=html) is not None)

@@ -28,6 +28,7 @@ from portal.mail.services.notify import (
     language_of,
     local_time,
     match_url,
+    phase_name,
     result_text,
 )
 from portal.push import vapid
@@ -62,8 +63,9 @@ def _devices(user_ids: Iterable[int], kind: str) -> dict[int, list[PushSubscript
 
 def _payload(subscription: PushSubscription, *, kind: str, title: str, body: str, url: str,
              tag: str) -> dict[str, Any]:
+    """What the service worker shows (texts in the active language: the reader's)."""
     return {"kind": kind, "title": title, "body": body, "url": url, "tag": tag,
-            "unsubscribe": unsubscribe_url(subscription.pk)}
+            "unsubscribe": unsubscribe_url(subscription.pk), "stop": _("Stop these")}
 
 
 def _anyone_subscribed(match_id: int) -> bool:
@@ -86,13 +88,13 @@ def _your_move(match: Match, seats: list[Seat], key: str, body_for: Any, deadlin
         with translation.override(language_of(seat.user)):
             title = _("Your move: %(match)s") % {"match": match}
             body = body_for(seat)
-        for device in devices.get(seat.user_id, []):
-            pushes.append({
+            pushes += [{
                 "subscription": device, "kind": Kind.YOUR_MOVE,
                 "dedupe_key": f"{key}:d{device.pk}",
                 "payload": _payload(device, kind=Kind.YOUR_MOVE, title=title, body=body,
                                     url=match_url(match), tag=topic),
-                "ttl_seconds": _ttl_until(deadline, now), "topic": topic, "urgency": "high"})
+                "ttl_seconds": _ttl_until(deadline, now), "topic": topic, "urgency": "high"}
+                for device in devices.get(seat.user_id, [])]
     return len(pushes_queue(pushes, now=now))
 
 
@@ -109,7 +111,7 @@ def phase_opened_push(*, match_id: int, phase_number: int) -> int:
 
     def body(seat: Seat) -> str:
         return _("%(phase)s %(number)s. Deadline: %(deadline)s.") % {
-            "phase": (phase.name or _("phase")).capitalize(), "number": phase.number,
+            "phase": capfirst(phase_name(phase.name) or _("phase")), "number": phase.number,
             "deadline": local_time(phase.deadline, seat.user)}
 
     return _your_move(match, seats, f"push:move:m{match.pk}:p{phase.number}", body,
@@ -151,13 +153,13 @@ def match_ended_push(*, match_id: int) -> int:
         with translation.override(language_of(seat.user)):
             title = _("Result: %(match)s") % {"match": match}
             body = result_text(match, game)
-        for device in devices.get(seat.user_id, []):
-            pushes.append({
+            pushes += [{
                 "subscription": device, "kind": Kind.RESULT,
                 "dedupe_key": f"push:result:m{match.pk}:d{device.pk}",
                 "payload": _payload(device, kind=Kind.RESULT, title=title, body=body,
                                     url=match_url(match), tag=topic),
-                "ttl_seconds": RESULT_TTL.total_seconds(), "topic": topic})
+                "ttl_seconds": RESULT_TTL.total_seconds(), "topic": topic}
+                for device in devices.get(seat.user_id, [])]
     return len(pushes_queue(pushes))
 
 
@@ -197,15 +199,14 @@ def reminders_push(*, now: datetime | None = None) -> int:
                 title = _("Reminder: %(match)s") % {"match": match}
                 body = _("Your orders are due in %(hours)s h (%(deadline)s).") % {
                     "hours": hours, "deadline": local_time(phase.deadline, seat.user)}
-            for device in devices.get(seat.user_id, []):
-                pushes.append({
+                pushes += [{
                     "subscription": device, "kind": Kind.REMINDER,
                     "dedupe_key": f"push:reminder:m{match.pk}:p{phase.number}"
                                   f":s{seat.number}:h{hours}:d{device.pk}",
                     "payload": _payload(device, kind=Kind.REMINDER, title=title, body=body,
                                         url=match_url(match), tag=topic),
                     "ttl_seconds": _ttl_until(phase.deadline, now), "topic": topic,
-                    "urgency": "high"})
+                    "urgency": "high"} for device in devices.get(seat.user_id, [])]
         created += len(pushes_queue(pushes, now=now))
     return created
 

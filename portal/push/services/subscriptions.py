@@ -27,13 +27,16 @@ CHOICES = ("your_move", "reminders", "results")
 
 def _key(value: Any, name: str, length: int) -> bytes:
     if not isinstance(value, str) or not value:
-        raise ServiceError("invalid", f"The subscription has no keys.{name}.")
+        raise ServiceError("invalid", _("The subscription has no keys.%(name)s.") % {"name": name})
     try:
         raw = b64url_decode(value.strip())
     except (ValueError, TypeError) as error:
-        raise ServiceError("invalid", f"keys.{name} is not base64url.") from error
+        raise ServiceError("invalid", _("keys.%(name)s is not base64url.") % {
+            "name": name}) from error
     if len(raw) != length:
-        raise ServiceError("invalid", f"keys.{name} must be {length} bytes, not {len(raw)}.")
+        raise ServiceError("invalid", _(
+            "keys.%(name)s must be %(length)s bytes, not %(found)s.") % {
+            "name": name, "length": length, "found": len(raw)})
     return raw
 
 
@@ -51,10 +54,10 @@ def _endpoint_refused(refused: outbound.Refused) -> ServiceError:
 def _check_endpoint(endpoint: Any) -> str:
     """The endpoint's URL, without DNS (``_resolve_endpoint`` does the rest)."""
     if not isinstance(endpoint, str) or not endpoint.strip():
-        raise ServiceError("invalid", "The subscription has no endpoint.")
+        raise ServiceError("invalid", _("The subscription has no endpoint."))
     endpoint = endpoint.strip()
     if len(endpoint) > 1000:
-        raise ServiceError("invalid", "The endpoint is longer than 1000 characters.")
+        raise ServiceError("invalid", _("The endpoint is longer than 1000 characters."))
     try:
         outbound.check(endpoint, policy=endpoint_policy())
     except outbound.Refused as refused:
@@ -74,16 +77,16 @@ def subscription_check(data: Any) -> dict[str, str]:
     port 443 of an allowed push service whose every address is global, a P-256 public key (65
     bytes, on the curve) and a 16-byte auth secret."""
     if not isinstance(data, dict):
-        raise ServiceError("invalid", "Send the subscription as a JSON object.")
+        raise ServiceError("invalid", _("Send the subscription as a JSON object."))
     endpoint = _check_endpoint(data.get("endpoint"))
     keys = data.get("keys")
     if not isinstance(keys, dict):
-        raise ServiceError("invalid", "The subscription has no keys.")
+        raise ServiceError("invalid", _("The subscription has no keys."))
     p256dh = _key(keys.get("p256dh"), "p256dh", 65)
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), p256dh)
     except ValueError as error:
-        raise ServiceError("invalid", "keys.p256dh is not a P-256 public key.") from error
+        raise ServiceError("invalid", _("keys.p256dh is not a P-256 public key.")) from error
     _key(keys.get("auth"), "auth", 16)
     _resolve_endpoint(endpoint)  # the DNS lookup last: nothing else is wrong
     return {"endpoint": endpoint, "p256dh": keys["p256dh"].strip(),
@@ -103,8 +106,9 @@ def _save(user: AbstractBaseUser, fields: dict[str, str], label: str) -> PushSub
         endpoint=fields["endpoint"]).first()
     if existing is None and PushSubscription.objects.filter(
             user=user).count() >= MAX_SUBSCRIPTIONS_PER_USER:
-        raise ServiceError("capped", f"You have {MAX_SUBSCRIPTIONS_PER_USER} devices with push "
-                                     "already; remove one first.")
+        raise ServiceError("capped", _("You have %(count)s devices with push already; "
+                                       "remove one first.") % {
+            "count": MAX_SUBSCRIPTIONS_PER_USER})
     label = str(label or "").strip()[:100]
     if existing is None:
         return PushSubscription.objects.create(user=user, label=label, **fields)
@@ -121,7 +125,7 @@ def _own(user: AbstractBaseUser, subscription_id: Any) -> PushSubscription:
     subscription = PushSubscription.objects.filter(pk=id_or_none(subscription_id),
                                                    user=user).first()
     if subscription is None:
-        raise ServiceError("not_found", "You have no such device with push.")
+        raise ServiceError("not_found", _("You have no such device with push."))
     return subscription
 
 

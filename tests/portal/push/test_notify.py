@@ -67,7 +67,8 @@ def test_the_result_is_pushed_and_no_push_tells_a_sheet(eager, push_service, sub
     assert [r.payload["title"] for r in push_service.to("bob-phone")] == ["Your move: Push duel"]
     # Pushes never carry a sheet: only titles, the deadline, the result, links.
     for received in push_service.received:
-        assert set(received.payload) == {"kind", "title", "body", "url", "tag", "unsubscribe"}
+        assert set(received.payload) == {"kind", "title", "body", "url", "tag", "unsubscribe",
+                                         "stop"}
 
 
 def test_reminders_go_to_seats_not_in_yet_once_per_offset_and_live_until_the_deadline(
@@ -124,3 +125,28 @@ def test_a_new_gameday_pushes_your_move_once_per_gameday(eager, push_service, su
 
     gameday = Action.objects.filter(match=match, kind="tick").latest("seq").gameday
     assert services.gameday_opened_push(match_id=match.pk, gameday=gameday) == 0
+
+
+def test_each_push_is_in_its_readers_language(eager, push_service, subscribe, make_user):
+    """Texts and the notification's button, in the language of each device's owner."""
+    from tests.french import english_words
+
+    amelie, bob = make_user("amelie"), make_user("bob")
+    profile_update(user=amelie, language="fr")
+    subscribe(amelie, "amelie-phone")
+    subscribe(bob, "bob-phone")
+    match = duel(amelie, bob)
+    submit(match, amelie, 1, 4)
+    submit(match, bob, 2, 2)
+    french = [r.payload for r in push_service.to("amelie-phone")]
+    english = [r.payload for r in push_service.to("bob-phone")]
+    assert [p["title"] for p in french] == ["À vous de jouer : Push duel", "Résultat : Push duel"]
+    assert french[0]["body"].startswith("Duel 1. Échéance : ")
+    assert french[1]["body"].startswith("Vainqueur : North.")
+    assert {p["stop"] for p in french} == {"Arrêter celles-ci"}
+    for payload in french:
+        texts = f"{payload['title']} {payload['body']} {payload['stop']}"
+        assert not english_words(texts, ["Push duel", "North reached 1 points"]), payload
+    assert [p["title"] for p in english] == ["Your move: Push duel", "Result: Push duel"]
+    assert english[0]["body"].startswith("Duel 1. Deadline: ")
+    assert {p["stop"] for p in english} == {"Stop these"}
