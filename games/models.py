@@ -52,6 +52,13 @@ class Match(models.Model):
         REPLACE = "replace", "Flag the seat for replacement"
         FORFEIT = "forfeit", "The seat forfeits the match"
 
+    class Press(models.TextChoices):
+        """What the players may say to each other (portal.chat, docs/messages.md)."""
+
+        FULL = "full", _("Full press: public and private messages")
+        PUBLIC = "public", _("Public messages only")
+        NONE = "none", _("No messages at all (gunboat)")
+
     game = models.CharField(max_length=40, db_index=True)
     title = models.CharField(max_length=120, blank=True)
     options = JSONField(default=dict, blank=True)
@@ -101,6 +108,14 @@ class Match(models.Model):
     allow_vacations = models.BooleanField(
         default=True, help_text="A player's leave extends this match's deadlines."
     )
+    # Messages between the players (portal.chat).
+    press = models.CharField(
+        max_length=8, choices=Press.choices, default=Press.FULL,
+        help_text="Which messages the players may send: public and private, public only, or "
+                  "none (gunboat).")
+    reveal_private = models.BooleanField(
+        default=False, help_text="Private messages are shown to everyone who may see the match "
+                                 "once it has ended.")
     # A moderator's pause: the deadline stops; resuming gives back the time that was left.
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_remaining = models.DurationField(

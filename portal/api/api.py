@@ -140,7 +140,8 @@ def create(request: HttpRequest, body: schemas.MatchIn) -> Status:
             seats.append({"kind": "bot", "bot": entry.bot})
     match = match_create(creator=request.user, game=body.game, options=body.options,
                          seats=seats, hours_per_phase=body.hours_per_phase,
-                         is_public=body.is_public, title=body.title)
+                         is_public=body.is_public, title=body.title, press=body.press,
+                         reveal_private=body.reveal_private)
     match.refresh_from_db()
     return Status(201, selectors.match_seat_view(match, request.user))
 

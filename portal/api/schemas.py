@@ -180,3 +180,8 @@ class MatchIn(Schema):
     hours_per_phase: float = Field(default=24, ge=0, le=10_000)
     is_public: bool = True
     title: str = Field(default="", max_length=120)
+    press: Literal["full", "public", "none"] = Field(
+        default="full", description="Messages between the players: public and private "
+                                    "(full), public only, or none (gunboat).")
+    reveal_private: bool = Field(default=False, description="Show the private messages to "
+                                 "everyone once the match has ended.")
