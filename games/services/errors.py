@@ -17,7 +17,8 @@ class ServiceError(Exception):
     window_closed (continuous: outside the gameday window), unreliable (a reliability record
     below the match's or tournament's minimum), paused / not_paused (a moderator's pause),
     replay_mismatch, engine_failed (moderators' roll-back and force resolve), kicked (a player a
-    moderator removed from the match, taking a seat in it again).
+    moderator removed from the match, taking a seat in it again), no_press / no_private_press
+    (messages the match's press does not allow), rate_limited (too many messages a minute).
     """
 
     def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:

@@ -35,6 +35,10 @@ STATUS_FOR_CODE = {
     "kicked": 403,
     "paused": 409,
     "not_finished": 409,
+    # Messages (portal.chat): the match's press forbids it; too many messages a minute.
+    "no_press": 403,
+    "no_private_press": 403,
+    "rate_limited": 429,
 }
 
 
