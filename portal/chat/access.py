@@ -87,8 +87,13 @@ class Reader:
     """One person (or an anonymous visitor) looking at the messages of one match. Build it with
     ``reader_for``, which checks first that they may see the match at all."""
 
-    def __init__(self, match: Match, user: Any, seats: list[Seat] | None = None) -> None:
+    def __init__(self, match: Match, user: Any, seats: list[Seat] | None = None,
+                 declared: dict[str, plugins.GameChannel] | None = None) -> None:
+        """``seats`` (the match's, with their users) and ``declared`` (another reader's) save
+        the queries and the game's work when one task reads for many people."""
         self.match = match
+        if declared is not None:
+            self.__dict__["declared"] = declared
         self.user = user if user is not None and user.is_authenticated else None
         self.seats = seats if seats is not None else selectors.match_seats(match)
         own = next((seat for seat in self.seats if self.user is not None

@@ -174,3 +174,10 @@ def panel_state(views: list[ChannelView], current: ChannelView | None,
     parts += [f"{v.key}:{v.unread}:{v.can_post}" for v in views]
     parts += [f"{m.id}:{int(m.hidden)}" for m in shown]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def unread_summary(match: Match, user: Any) -> list[tuple[str, int]]:
+    """(channel name, unread count) of each channel of ``match`` where ``user`` has unread
+    messages (the daily digest's lines)."""
+    reader = Reader(match, user)
+    return [(view.label, view.unread) for view in reader_channels(reader) if view.unread]

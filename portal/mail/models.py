@@ -26,6 +26,7 @@ class OutgoingEmail(Delivery):
         REPLY = "reply", "Answer to an emailed order sheet"
         LEAVE = "leave", "Leave taken (vacation)"
         COMPETITION = "competition", "Clubs and tournaments (invitations, rounds, results)"
+        MESSAGE = "message", "New messages in a match"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     user = models.ForeignKey(

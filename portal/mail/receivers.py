@@ -44,6 +44,13 @@ def on_leave_taken(sender, leave_id: int, **kwargs) -> None:
         leave_taken_notify(leave_id=leave_id)
 
 
+def on_messages_due(sender, channel_id: int, after_id: int, up_to_id: int, **kwargs) -> None:
+    """A channel's gathered notice (sent inside the notice's transaction)."""
+    from portal.mail.services.messages import messages_notify
+
+    messages_notify(channel_id=channel_id, after_id=after_id, up_to_id=up_to_id)
+
+
 @receiver(inbound, dispatch_uid="mail_anymail_inbound")
 def on_anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:
     """An ESP posted a received email: store it as it came, process it in a task."""

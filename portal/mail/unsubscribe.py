@@ -38,7 +38,8 @@ TARGETS: dict[str, frozenset[str]] = {
 # taking leave) carry no link.
 EVENT_OF_KIND = {Kind.PHASE_OPENED: Event.YOUR_MOVE, Kind.REMINDER: Event.REMINDER,
                  Kind.PHASE_RESOLVED: Event.PHASE_RESOLVED, Kind.MATCH_ENDED: Event.MATCH_ENDED,
-                 Kind.DIGEST: "digest", Kind.COMPETITION: Event.ROUND_STARTED}
+                 Kind.DIGEST: "digest", Kind.COMPETITION: Event.ROUND_STARTED,
+                 Kind.MESSAGE: Event.MESSAGE}
 NOTIFICATIONS = set(EVENT_OF_KIND)
 
 

@@ -51,6 +51,7 @@ class PushMessage(Delivery):
         YOUR_MOVE = "your_move", "Your move"
         REMINDER = "reminder", "Deadline reminder"
         RESULT = "result", "Result"
+        MESSAGE = "message", "New messages"
         TEST = "test", "Test"
 
     subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE,

@@ -31,8 +31,9 @@ from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from games.services import timing
 from games.services.moderation import duration_text
-from portal.accounts.models import Event, Profile
+from portal.accounts.models import Channel, Event, Profile
 from portal.accounts.notifications import digest_reader, profile_of, seats_wanting
+from portal.chat.selectors import unread_summary
 from portal.delivery.pipeline import queued_keys
 from portal.mail import bodies
 from portal.mail.models import OutgoingEmail
@@ -88,10 +89,12 @@ def match_url(match: Match) -> str:
 INVITING_ORDERS = {"phase_opened", "reminder", "gameday_opened", "digest"}
 
 
-def with_marker(text: str, html: str, language: str = "en") -> tuple[str, str]:
-    """``text`` and ``html`` starting with the reply marker (once), whatever template made
-    them: a reply is cut where the client's copy of it begins."""
-    marker = bodies.reply_marker(language)
+def with_marker(text: str, html: str, language: str = "en", *, message: bool = False
+                ) -> tuple[str, str]:
+    """``text`` and ``html`` starting with the reply marker (once; a message notice's own with
+    ``message``), whatever template made them: a reply is cut where the client's copy of it
+    begins."""
+    marker = bodies.reply_marker(language, message=message)
     if not text.lstrip().startswith(marker):
         text = f"{marker}\n\n{text}"
     if html and marker not in html:
@@ -394,6 +397,8 @@ def digests_send(*, now: datetime | None = None) -> int:
     for user in users:
         if not digest_reader(user):
             continue
+        # Messages by mail are folded into the digest too: their unread counts, per channel.
+        reads_messages = Channel.MAIL in profile_of(user).channels_of(Event.MESSAGE)
         # A seat forfeited in a match still in play is one its player left.
         seats = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).exclude(
             status=Seat.Status.FORFEITED
@@ -419,6 +424,8 @@ def digests_send(*, now: datetime | None = None) -> int:
                 )
             else:
                 item["result"] = result_text(match, game)
+            if reads_messages:
+                item["messages"] = unread_summary(match, user)
             items.append(item)
         if not items:
             continue

@@ -38,7 +38,7 @@ def test_the_match_page_loads_the_panel_and_the_panel_shows_the_channels():
     assert f'hx-get="/matches/{match.pk}/messages/"' in page.content.decode()
     body = client_for(ben).get(panel_url(match), **HTMX).content.decode()
     assert "Hello &lt;b&gt;all&lt;/b&gt;" in body and "<b>all</b>" not in body  # plain text
-    assert "Private: North (ann)" in body or "Private:" in body
+    assert "Private: Seat 1 (ann)" in body
     assert re.search(r"1 unread", body)  # the private channel, not read yet
     assert 'name="text"' in body and 'for="chat-text"' in body
 
