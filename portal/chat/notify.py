@@ -40,7 +40,7 @@ def notice_send(*, channel_id: int, now: datetime | None = None) -> bool:
     lock)."""
     now = now or timezone.now()
     with transaction.atomic():
-        channel = (Channel.objects.select_for_update()
+        channel = (Channel.objects.select_for_update(no_key=True, of=("self",))
                    .filter(pk=channel_id, notify_due_at__lte=now).first())
         if channel is None:
             return False

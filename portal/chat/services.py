@@ -108,11 +108,17 @@ def _check_rate(match: Match, seat_number: int, now: Any) -> None:
             limit) % {"limit": limit})
 
 
+def _locked_channels():  # noqa: N802 - a queryset, named like one
+    """Channel rows locked for a change of their own columns only (FOR NO KEY UPDATE: the
+    messages other transactions write that point at the row are not held up)."""
+    return Channel.objects.select_for_update(no_key=True, of=("self",))
+
+
 def _channel_locked(match: Match, spec: ChannelSpec) -> Channel:
     """The channel's row (made if it is the first message), locked until the commit: the
     messages of a channel are written one after another, and a notice flush sees them all."""
     for _attempt in range(2):
-        found = Channel.objects.select_for_update().filter(match=match, key=spec.key).first()
+        found = _locked_channels().filter(match=match, key=spec.key).first()
         if found is not None:
             return found
         try:
@@ -121,7 +127,7 @@ def _channel_locked(match: Match, spec: ChannelSpec) -> Channel:
                                        seats=sorted(spec.seats))
         except IntegrityError:  # made by a message sent at the same moment: read it
             continue
-    return Channel.objects.select_for_update().get(match=match, key=spec.key)
+    return _locked_channels().get(match=match, key=spec.key)
 
 
 def message_post(*, match_id: int, user: Any, channel: Any, text: Any, source: str,
@@ -147,7 +153,9 @@ def message_post(*, match_id: int, user: Any, channel: Any, text: Any, source: s
             done = Message.objects.filter(dedupe_key=dedupe_key).first()
             if done is not None:
                 return done
-        list(Seat.objects.select_for_update().filter(pk=reader.seat.pk).values_list("pk"))
+        # (Only the seat's row: its default ordering would join the match, and lock it too.)
+        list(Seat.objects.select_for_update(no_key=True, of=("self",))
+             .filter(pk=reader.seat.pk).order_by().values_list("pk"))
         now = timezone.now()
         _check_rate(match, reader.seat.number, now)
         row = _channel_locked(match, spec)
@@ -262,7 +270,8 @@ def message_hide(*, message_id: Any, by: Any, reason: Any) -> MessageHide:
         raise ServiceError("not_allowed", _("Only a moderator may hide a message."))
     text = _reason(reason, _("Say why the message is hidden (it is kept for the audit)."))
     with transaction.atomic():
-        message = Message.objects.select_for_update().filter(pk=message_id).first() \
+        message = Message.objects.select_for_update(no_key=True, of=("self",)).filter(
+            pk=message_id).order_by().first() \
             if isinstance(message_id, int) and 0 < message_id < 2**63 else None
         if message is None:
             raise ServiceError("not_found", _("There is no such message."))
