@@ -122,7 +122,7 @@ class MatchCreateForm(forms.Form):
     )
     press = forms.ChoiceField(
         label=_("Messages between the players"), choices=Match.Press.choices,
-        initial=Match.Press.FULL, widget=forms.RadioSelect,
+        initial=Match.Press.FULL, widget=forms.RadioSelect, required=False,  # (empty: full)
         help_text=_("Spectators read the public messages only."))
     reveal_private = forms.BooleanField(
         label=_("Show the private messages to everyone once the match has ended"),

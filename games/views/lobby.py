@@ -119,7 +119,7 @@ def create(request: HttpRequest) -> HttpResponse:
             miss_limit=data["miss_limit"],
             is_public=data["is_public"],
             allow_vacations=data["allow_vacations"],
-            press=data["press"],
+            press=data["press"] or Match.Press.FULL,
             reveal_private=data["reveal_private"],
             title=data["title"],
             min_reliability=data.get("min_reliability"),
