@@ -62,7 +62,7 @@ class MatchCreateForm(forms.Form):
 
     # The fields shown before the game's options; the rest (but the JSON) go under "advanced".
     MAIN = ("game", "preset", "title", "seat_count")
-    LATER = ("is_public",)
+    LATER = ("is_public", "press", "reveal_private")
 
     game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     preset = forms.ChoiceField(label=_("How do you want to play?"), widget=forms.RadioSelect,
@@ -129,6 +129,13 @@ class MatchCreateForm(forms.Form):
     is_public = forms.BooleanField(
         label=_("Public (anyone may watch and join open seats)"), required=False, initial=True
     )
+    press = forms.ChoiceField(
+        label=_("Messages between the players"), choices=Match.Press.choices,
+        initial=Match.Press.FULL, widget=forms.RadioSelect, required=False,  # (empty: full)
+        help_text=_("Spectators read the public messages only."))
+    reveal_private = forms.BooleanField(
+        label=_("Show the private messages to everyone once the match has ended"),
+        required=False, initial=False)
     min_reliability = forms.IntegerField(
         label=_("Minimum reliability to join (%)"),
         min_value=0,

@@ -53,6 +53,13 @@ class Match(models.Model):
         REPLACE = "replace", _("Offer the seat to a new commander")
         FORFEIT = "forfeit", _("The seat forfeits (out of the game)")
 
+    class Press(models.TextChoices):
+        """What the players may say to each other (portal.chat, docs/messages.md)."""
+
+        FULL = "full", _("Full press: public and private messages")
+        PUBLIC = "public", _("Public messages only")
+        NONE = "none", _("No messages at all (gunboat)")
+
     game = models.CharField(max_length=40, db_index=True)
     title = models.CharField(max_length=120, blank=True)
     options = JSONField(default=dict, blank=True)
@@ -106,6 +113,14 @@ class Match(models.Model):
         default=False, help_text="A seat seeking a new commander (its player left it, or the "
                                  "missed-deadline policy flagged it) is played by the game's "
                                  "bot until someone takes it; otherwise it plays the default.")
+    # Messages between the players (portal.chat).
+    press = models.CharField(
+        max_length=8, choices=Press.choices, default=Press.FULL,
+        help_text="Which messages the players may send: public and private, public only, or "
+                  "none (gunboat).")
+    reveal_private = models.BooleanField(
+        default=False, help_text="Private messages are shown to everyone who may see the match "
+                                 "once it has ended.")
     # A moderator's pause: the deadline stops; resuming gives back the time that was left.
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_remaining = models.DurationField(

@@ -18,6 +18,7 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import date, datetime
 from functools import wraps
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,17 @@ if TYPE_CHECKING:
     from django.http import HttpRequest
 
     from games.models import Match, Phase, Seat
+
+
+@dataclass(frozen=True)
+class GameChannel:
+    """A channel of messages a game declares beside the public one and the private ones (Tank
+    Game's Council: the dead players): its ``key`` (lower-case letters and "_", never
+    "public"), its name for people, and the seats in it as the match stands."""
+
+    key: str
+    label: str
+    seats: frozenset[int]
 
 
 class GamePlugin:
@@ -132,6 +144,14 @@ class GamePlugin:
             "match": match,
             "seat": seat,
         })
+
+    # -- messages (portal.chat, docs/messages.md) -----------------------------------------
+    def message_channels(self, match: Match) -> list[GameChannel]:
+        """The game's own channels of messages and who is in each now, decided from the
+        match's state (only what every seat may know: the members are shown to them). Asked
+        at each read and each post, so a seat joins or leaves a channel as the game goes.
+        The default: none."""
+        return []
 
     # -- replay -------------------------------------------------------------------------
     def replay_frame(self, match: Match, seat: int | None, phase: Phase,

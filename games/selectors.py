@@ -590,6 +590,8 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
         "title": str(match),
         "status": match.status,
         "is_public": match.is_public,
+        "press": match.press,
+        "reveal_private": match.reveal_private,
         "phase": {
             "number": match.phase_number, "kind": match.phase_kind, "name": match.phase_name,
             "deadline": match.deadline,

@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "portal.feeds",
     "portal.reports",
     "portal.timeline",
+    "portal.chat",
     "portal.lessons",
     "analysis",
 ]
@@ -438,6 +439,21 @@ CELERY_BEAT_SCHEDULE.update(
         },
     }
 )
+
+# --- messages between the players (portal.chat, docs/messages.md) ---------------------------
+# Messages one seat may send a minute.
+CHAT_MESSAGES_PER_MINUTE = int(os.environ.get("CHAT_MESSAGES_PER_MINUTE", "10"))
+# A channel's readers are told of new messages once for all those of a few minutes: the first
+# waits this long for the rest of the conversation, and two notices of one channel are at
+# least CHAT_NOTIFY_INTERVAL_SECONDS apart.
+CHAT_NOTIFY_GATHER_SECONDS = float(os.environ.get("CHAT_NOTIFY_GATHER_SECONDS", "60"))
+CHAT_NOTIFY_INTERVAL_SECONDS = float(os.environ.get("CHAT_NOTIFY_INTERVAL_SECONDS", "300"))
+# Beat sends the notices whose queued task was lost.
+CHAT_NOTIFY_SWEEP_SECONDS = float(os.environ.get("CHAT_NOTIFY_SWEEP_SECONDS", "30"))
+# How often an open messages panel asks for news.
+CHAT_POLL_SECONDS = float(os.environ.get("CHAT_POLL_SECONDS", "5"))
+CELERY_BEAT_SCHEDULE["chat-notify-sweep"] = {
+    "task": "portal.chat.tasks.notices_sweep", "schedule": CHAT_NOTIFY_SWEEP_SECONDS}
 
 # --- the delivery pipeline (portal.delivery): every way out (mail, push, webhooks) -----------
 # Each channel reads <CHANNEL>_<KEY> if set (MAIL_BATCH_SIZE, PUSH_MAX_ATTEMPTS, ...), else

@@ -41,6 +41,7 @@ urlpatterns = [
     path("webhooks/", include("portal.webhooks.urls")),
     path("report/", include("portal.reports.urls")),
     path("matches/", include("portal.timeline.urls")),
+    path("matches/", include("portal.chat.urls")),
     path("learn/", include("portal.lessons.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("home/", home.home, name="home"),

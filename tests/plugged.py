@@ -5,6 +5,8 @@
 - "toy-plugged": Toy Duel with a web plug-in of its own: a panel on the match page, a URL of its
   own (``hint/``: the viewer's own sealed number, never the other seat's), its own "your move"
   mail body, its own rules page text and its own e-mail line finder.
+- "toy-huddle": Toy Count (three seats taking turns) whose plug-in declares a channel of
+  messages, "huddle": the seats whose turn it is not (its members change at every turn).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from django.utils.html import format_html
 import engine
 from engine import PhaseKind, Prompt
 from games import plugins
-from tests.toygame import ToyDuel
+from tests.toygame import ToyCount, ToyDuel
 
 
 class ToyPhases(ToyDuel):
@@ -86,8 +88,28 @@ class ToyPluggedPlugin(plugins.GamePlugin):
         return [f"TOY-LINE {p.path}: {p.message}" for p in problems]
 
 
+class ToyHuddle(ToyCount):
+    """Take turns adding 1 to 3 to a counter; whoever brings it to the target wins."""
+
+    slug = "toy-huddle"
+    name = "Toy Huddle"
+    max_seats = 4
+
+
+class ToyHuddlePlugin(plugins.GamePlugin):
+    slug = "toy-huddle"
+
+    def message_channels(self, match) -> list[plugins.GameChannel]:
+        if match.state is None:
+            return []
+        waiting = frozenset(range(1, match.state["seats"] + 1)) - {match.state["turn"]}
+        return [plugins.GameChannel("huddle", "Huddle", waiting)]
+
+
 TOY_PHASES = engine.register(ToyPhases())
 TOY_PLUGGED = engine.register(ToyPlugged())
+TOY_HUDDLE = engine.register(ToyHuddle())
 plugins.register(ToyPluggedPlugin())
+plugins.register(ToyHuddlePlugin())
 for _toy in (TOY_PHASES, TOY_PLUGGED):
     plugins.install(_toy.slug)

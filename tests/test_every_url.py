@@ -12,7 +12,9 @@ without a CSRF token. The walk fails on:
 - a POST without a CSRF token that is not refused (403), unless the view is ``csrf_exempt``
   (found on the view: the token-authenticated API, the ESP webhooks, one-click unsubscribes);
 - a response to anyone but its author that shows a sealed sheet (its text as stored, or its
-  salt) while the phase is still sealed.
+  salt) while the phase is still sealed;
+- a response to anyone but the two players that shows their private message (sent in every
+  match, with a public one beside it).
 
 Nothing is listed by hand but the real values a path parameter can take, by its name: a new
 URL is walked as soon as it is mounted, and a new parameter name fails here until it has real
@@ -61,6 +63,7 @@ ROLES = ("anonymous", "spectator", "seat1", "seat2", "moderator")
 # keeps the walk within its time budget.
 JUNK_ROLES = ("seat1", "moderator")
 MARKER = "SEALED-WALK-MARKER-5d0c7e"
+PRIVATE_MARKER = "PRIVATE-WALK-MESSAGE-8e41b2"
 ROOT = Path(__file__).resolve().parent.parent
 
 # Junk for path parameters (kept only where the converter's pattern lets it through) and for
@@ -228,6 +231,13 @@ def build_world() -> World:
             text = sheet_text(game, match.state, 1, stored.data)
             world.sealed.append((stored.phase_id, _markers(text, stored.salt)))
 
+    from portal.chat.services import message_post
+
+    messages = []
+    for match in world.matches.values():
+        for channel, text in (([2], f"{PRIVATE_MARKER} in {match.pk}"), ("public", "Hello")):
+            messages.append(message_post(match_id=match.pk, user=alice, channel=channel,
+                                         text=text, source="web"))
     club = club_create(by=alice, name="Walkers")
     club_request_join(club_id=club.pk, user=carol, message="let me in")
     ladder = ladder_create(by=alice, club_id=club.pk, game="toy-duel")
@@ -284,6 +294,7 @@ def build_world() -> World:
         "object_id": [],  # an admin page's model's own rows (see urls_of)
         "url": ["no/such/page/"],  # the admin's catch-all
         "analysis_token": [a.token for a in analyses],
+        "message_id": [str(message.pk) for message in messages[:4]],
     }
     return world
 
@@ -342,6 +353,7 @@ class Walk:
                 client.force_login(user)
         self.forbidden = [] if self.role == "seat1" else [
             (phase_id, marker) for phase_id, markers in self.world.sealed for marker in markers]
+        self.private = self.role not in ("seat1", "seat2")
 
     def request(self, client: Client, method: str, url: str, **kwargs: Any) -> Any:
         self.requests += 1
@@ -361,11 +373,14 @@ class Walk:
         return response
 
     def check_secrets(self, method: str, url: str, response: Any) -> None:
-        if not self.forbidden:
+        if not self.forbidden and not self.private:
             return
         content = (b"".join(response.streaming_content) if getattr(response, "streaming", False)
                    else response.content)
         body = content.decode(errors="replace")
+        if self.private and PRIVATE_MARKER in body:
+            self.failures.append(f"{self.role} saw a private message at {method.upper()} "
+                                 f"{url[:160]}")
         for phase_id, marker in self.forbidden:
             if marker in body and self.still_sealed(phase_id):
                 self.failures.append(f"{self.role} saw a sealed sheet ({marker[:40]!r}) at "

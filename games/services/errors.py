@@ -21,7 +21,8 @@ class ServiceError(Exception):
     moderator removed from the match, taking a seat in it again); for votes to end a match:
     votes_locked (a moderator's lock), seat_out (the seat conceded, forfeited or is out by the
     rules), vote_open (a proposal of that kind is open), vote_closed, already_voted, no_voter
-    (a seat still in is a bot's or empty).
+    (a seat still in is a bot's or empty); for messages: no_press / no_private_press
+    (messages the match's press does not allow), rate_limited (too many messages a minute).
     """
 
     def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:

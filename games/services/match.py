@@ -175,6 +175,8 @@ def match_create(
     max_shift_hours: Any = 12,
     allow_vacations: bool = True,
     autopilot: bool = False,
+    press: str = Match.Press.FULL,
+    reveal_private: bool = False,
 ) -> Match:
     """Create a match; if every seat is already filled (e.g. creator + bot) it starts now.
 
@@ -183,7 +185,10 @@ def match_create(
     ``clock_increment_hours`` per phase, up to ``clock_cap_hours``) instead of the fixed
     ``hours_per_phase``; ``max_shift_hours`` (0: never) caps how far a fixed deadline moves
     out of the night of a seat that owes input. ``autopilot``: the game's bot plays a seat
-    seeking a new commander until someone takes it (``games.services.seeking``)."""
+    seeking a new commander until someone takes it (``games.services.seeking``).
+    ``press`` says which messages the players may
+    send (full, public, none) and ``reveal_private`` whether private ones are shown to all once
+    the match ends (docs/messages.md)."""
     the_game = game_for(game)
     try:
         clean_options = the_game.validate_options(options if options is not None else {})
@@ -203,6 +208,9 @@ def match_create(
             min_reliability, int) or not 0 <= min_reliability <= 100):
         raise ServiceError("invalid_options",
                            "The minimum reliability must be a percentage, 0 to 100.")
+    if press not in Match.Press.values:
+        raise ServiceError("invalid_options", f"Unknown press {str(press)[:20]!r}: choose "
+                           f"{', '.join(Match.Press.values)}.")
     title = (title or "").strip()
     if len(title) > Match._meta.get_field("title").max_length:
         raise ServiceError("invalid_options", "The title is too long (120 characters at most).")
@@ -214,6 +222,8 @@ def match_create(
         is_public=bool(is_public),
         allow_vacations=bool(allow_vacations),
         autopilot=bool(autopilot),
+        press=press,
+        reveal_private=bool(reveal_private),
         created_by=creator if creator is not None and creator.is_authenticated else None,
         hours_per_phase=hours,
         miss_policy=miss_policy,

@@ -63,6 +63,15 @@ class TankGamePlugin(plugins.GamePlugin):
         return {key: value for key, value in play.items()
                 if key not in ("match", "game", "my_seat")} | log
 
+    def message_channels(self, match: Any) -> list[plugins.GameChannel]:
+        """The Council (the dead and destroyed tanks) talks in a channel of its own; its
+        members are public (every seat's view lists them)."""
+        if match.state is None:
+            return []
+        members = self.game.view(match.state, None).get("council", {}).get("members", [])
+        return [plugins.GameChannel("council", _("Council"),
+                                    frozenset(int(m["seat"]) for m in members))]
+
     def orders_hint(self, state: Any, seat: int) -> str:
         return _("One action per line, e.g. “move B4”, “shoot C5”, “give 3 to C5” or “buy ap”; "
                  "each is applied at once.")

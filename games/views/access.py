@@ -42,6 +42,10 @@ STATUS_FOR_CODE = {
     "vote_closed": 409,
     "already_voted": 409,
     "no_voter": 409,
+    # Messages (portal.chat): the match's press forbids it; too many messages a minute.
+    "no_press": 403,
+    "no_private_press": 403,
+    "rate_limited": 429,
 }
 
 

@@ -26,7 +26,7 @@ CREATE_FIELDS = (
     "game", "preset", "title", "seat_count", "options", "options_game", "preset_filled",
     "hours_per_phase", "miss_policy", "miss_limit", "is_public", "min_reliability",
     "clock_bank_hours", "clock_increment_hours", "clock_cap_hours", "max_shift_hours",
-    "allow_vacations", "autopilot",
+    "allow_vacations", "autopilot", "press", "reveal_private",
 )
 
 
@@ -125,6 +125,8 @@ def create(request: HttpRequest) -> HttpResponse:
             is_public=data["is_public"],
             allow_vacations=data["allow_vacations"],
             autopilot=data["autopilot"],
+            press=data["press"] or Match.Press.FULL,
+            reveal_private=data["reveal_private"],
             title=data["title"],
             min_reliability=data.get("min_reliability"),
             clock_bank_hours=data["clock_bank_hours"],
@@ -189,7 +191,7 @@ def _redraw_initial(request: HttpRequest) -> dict:
         if values:  # an option field may hold several (the form takes what it needs)
             initial[name] = values if name.startswith(FIELD_PREFIX) else values[-1]
     if "options_game" in request.GET:  # a re-draw of the form: keep the boxes as they were
-        for name in ("is_public", "allow_vacations", "autopilot"):
+        for name in ("is_public", "allow_vacations", "autopilot", "reveal_private"):
             initial[name] = name in request.GET
     return initial
 

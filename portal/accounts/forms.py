@@ -61,7 +61,7 @@ class NotificationsForm(forms.Form):
         label=_("Your matches' e-mails"), choices=Profile.Delivery.choices,
         widget=forms.RadioSelect,
         help_text=_("A daily digest replaces the e-mails of your move, round reports, "
-                    "reminders, results and gamedays."))
+                    "reminders, results, gamedays and messages."))
 
     def __init__(self, *args, profile: Profile, has_push: bool, **kwargs):
         super().__init__(*args, **kwargs)

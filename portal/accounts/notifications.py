@@ -20,7 +20,7 @@ from portal.accounts.models import Channel, Event, Profile
 
 # The mails a daily digest replaces for its readers.
 DIGESTED = frozenset({Event.YOUR_MOVE, Event.PHASE_RESOLVED, Event.MATCH_ENDED, Event.REMINDER,
-                      Event.GAMEDAY})
+                      Event.GAMEDAY, Event.MESSAGE})
 # The channels each event is delivered on today: the profile offers only these.
 DELIVERED = {
     Event.YOUR_MOVE: {Channel.MAIL, Channel.PUSH},
@@ -30,7 +30,7 @@ DELIVERED = {
     Event.GAMEDAY: {Channel.MAIL, Channel.PUSH},
     Event.LEAVE: {Channel.MAIL},
     Event.ROUND_STARTED: {Channel.MAIL},
-    Event.MESSAGE: set(),  # no consumer yet: kept, not shown
+    Event.MESSAGE: {Channel.MAIL, Channel.PUSH},
     Event.VOTE: {Channel.MAIL},
     Event.SEAT: {Channel.MAIL},
 }

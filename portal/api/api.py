@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Path, Status
+from ninja import NinjaAPI, Path, Query, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 import engine
@@ -156,7 +156,8 @@ def create(request: HttpRequest, body: schemas.MatchIn) -> Status:
     match = match_create(creator=request.user, game=body.game, options=body.options,
                          seats=seats, hours_per_phase=body.hours_per_phase,
                          is_public=body.is_public, title=body.title,
-                         autopilot=body.autopilot)
+                         autopilot=body.autopilot, press=body.press,
+                         reveal_private=body.reveal_private)
     match.refresh_from_db()
     return Status(201, selectors.match_seat_view(match, request.user))
 
@@ -272,6 +273,33 @@ def record(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     """A finished match's record (docs/records.md): the same JSON as the match page's
     download, to replay with ``python -m engine replay``. 409 while the match is in play."""
     return records.match_record(_visible_match(request, match_id))
+
+
+@api.get("/matches/{match_id}/messages", response={200: schemas.MessagesOut, **ERRORS},
+         tags=["messages"])
+def messages(request: HttpRequest, match_id: MatchId, channel: str | None = None,
+             after: Annotated[int, Query(ge=0, le=2**62)] = 0) -> dict[str, Any]:
+    """The channels I read (with my unread counts) and their messages after message ``after``,
+    oldest first, 200 at most: page on with the last id. ``channel`` ("public", "seats-1-3" or
+    a game channel's key) keeps to one channel. Spectators read the public channel only;
+    nothing here marks a message read."""
+    from portal.chat import api as chat_api
+
+    return chat_api.messages_read(match=_visible_match(request, match_id), user=request.user,
+                                  channel=channel, after=after)
+
+
+@api.post("/matches/{match_id}/messages", response={201: schemas.MessageOut, **ERRORS},
+          tags=["messages"])
+def message_send(request: HttpRequest, match_id: MatchId, body: schemas.MessageIn) -> Status:
+    """Send a message from my seat: ``{"channel": "public" | [seat numbers] | "<game channel
+    key>", "text": "..."}``. Answers the message (its id, channel and time). A match played
+    without messages (gunboat) refuses with 403, a seat over its rate limit with 429."""
+    from portal.chat import api as chat_api
+
+    match = _visible_match(request, match_id)
+    return Status(201, chat_api.message_send(match=match, user=request.user,
+                                             channel=body.channel, text=body.text))
 
 
 @api.get("/matches/{match_id}/result", response={200: schemas.ResultOut, **ERRORS},

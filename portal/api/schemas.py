@@ -122,6 +122,9 @@ class MatchView(Schema):
     title: str
     status: str
     is_public: bool
+    press: str = Field(description="Messages between the players: full, public or none.")
+    reveal_private: bool = Field(description="Private messages shown to all once the match "
+                                             "has ended.")
     phase: PhaseOut | None
     my_seat: int | None
     seats: list[SeatOut]
@@ -288,3 +291,38 @@ class MatchIn(Schema):
     title: str = Field(default="", max_length=120)
     autopilot: bool = Field(default=False, description="The game's bot plays a seat that seeks "
                                                        "a new commander until someone takes it.")
+    press: Literal["full", "public", "none"] = Field(
+        default="full", description="Messages between the players: public and private "
+                                    "(full), public only, or none (gunboat).")
+    reveal_private: bool = Field(default=False, description="Show the private messages to "
+                                 "everyone once the match has ended.")
+
+
+class ChannelOut(Schema):
+    channel: str | list[int] = Field(description="\"public\", a private channel's seat "
+                                                 "numbers, or the game's channel key.")
+    label: str
+    unread: int = Field(description="Others' messages I have not read on the match page.")
+    can_send: bool
+
+
+class MessageOut(Schema):
+    id: int
+    channel: str | list[int]
+    seat: int
+    author: str = Field(description="The seat's name and the player who wrote.")
+    text: str | None = Field(description="Plain text; null once a moderator hid it.")
+    hidden: bool
+    at: datetime
+
+
+class MessagesOut(Schema):
+    channels: list[ChannelOut]
+    messages: list[MessageOut]
+
+
+class MessageIn(Schema):
+    channel: str | list[int] = Field(
+        description="\"public\", a list of seat numbers (a private channel; mine is in it), "
+                    "or one of the game's channel keys (e.g. \"council\").")
+    text: str = Field(max_length=20_000, description="Plain text (at most 2000 characters).")

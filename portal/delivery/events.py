@@ -49,7 +49,10 @@ EVENTS = (
     Event("round_started", "a tournament round started", "competitions.signals.round_started",
           {"mail": "competitions.services.notify.on_round_started",
            "webhook": "portal.webhooks.receivers.on_round_started"}),
-    Event("message", "a message to a player (a slot: no channel consumes it yet)"),
+    Event("message", "new messages in a channel of a match, gathered (one notice per channel "
+          "every few minutes)", "portal.chat.signals.messages_due",
+          {"mail": "portal.mail.receivers.on_messages_due",
+           "push": "portal.push.receivers.on_messages_due"}),
     Event("vote", "a vote to end a match opened, failed, expired or was closed; a seat "
           "conceded (a vote that passes ends the match: `match_ended` tells it)",
           "games.signals.vote_changed",

@@ -12,6 +12,22 @@ from portal.mail import services
 from portal.mail.models import FailingAddress, InboundMessage, MailOptOut, OutgoingEmail
 
 SEALED = "sealed until phase {} resolves"
+# Messages between players reach only their channel's readers (docs/messages.md).
+CHANNEL_ONLY = "a message between players: for its channel's readers only, not shown here"
+
+
+def message_reply(raw: bytes) -> bool:
+    """Whether a received mail was sent to a message notice's reply address (its text is a
+    message to a channel)."""
+    from portal.mail import bodies
+    from portal.mail.tokens import is_message_token, token_in_address
+
+    try:
+        head = bodies.parse_headers(raw)
+    except Exception:  # headers beyond repair: nothing shows it was a message
+        return False
+    return any(is_message_token(token) for address in bodies.recipient_addresses(head)
+               if (token := token_in_address(address)))
 
 
 def sealed_phase(match_id: int | None, phase_number: int | None) -> bool:
@@ -25,6 +41,7 @@ class OutgoingEmailAdmin(admin.ModelAdmin):
     list_display = ("created_at", "kind", "to", "subject", "status", "attempts",
                     "next_attempt_at", "sent_at")
     list_filter = ("status", "kind")
+    # (never the bodies: a message notice's is for its channel only)
     search_fields = ("to", "subject", "dedupe_key", "last_error")
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in OutgoingEmail._meta.fields
@@ -37,6 +54,8 @@ class OutgoingEmailAdmin(admin.ModelAdmin):
         # An answer to emailed orders quotes the sheet: secret while its phase is open.
         if obj.kind == OutgoingEmail.Kind.REPLY and sealed_phase(obj.match_id, obj.phase_number):
             return SEALED.format(obj.phase_number)
+        if obj.kind == OutgoingEmail.Kind.MESSAGE:
+            return CHANNEL_ONLY
         return obj.body_text
 
     def has_add_permission(self, request) -> bool:
@@ -69,6 +88,8 @@ class InboundMessageAdmin(admin.ModelAdmin):
     def raw_text(self, obj: InboundMessage) -> str:
         if sealed_phase(obj.match_id, obj.phase_number):
             return SEALED.format(obj.phase_number)
+        if message_reply(bytes(obj.raw)):
+            return CHANNEL_ONLY
         return bytes(obj.raw)[:20000].decode("utf-8", errors="replace")
 
     @admin.action(description=_("Process the selected failed messages again"))

@@ -283,15 +283,22 @@ REPLY_MARKERS = {
     "fr": "écrivez vos ordres au-dessus de cette ligne",
     "de": "schreiben Sie Ihre Befehle über diese Zeile",
 }
+# The same line in a message notice, whose reply is a message to the channel.
+MESSAGE_MARKERS = {
+    "en": "write your message above this line",
+    "fr": "écrivez votre message au-dessus de cette ligne",
+}
 # More lines than this above our mail is not an order sheet (and would be slow to read).
 MAX_REPLY_LINES = 2000
 # Languages whose attribution lines and signatures mail-parser-reply should know.
 REPLY_LANGUAGES = ["en", "fr", "de", "es", "it", "nl"]
 
 
-def reply_marker(language: str = "en") -> str:
-    """The marker line in ``language`` (English when we do not write that language yet)."""
-    words = REPLY_MARKERS.get(language.split("-")[0].lower(), REPLY_MARKERS["en"])
+def reply_marker(language: str = "en", *, message: bool = False) -> str:
+    """The marker line in ``language`` (English when we do not write that language yet); the
+    message notices' own with ``message``."""
+    markers = MESSAGE_MARKERS if message else REPLY_MARKERS
+    words = markers.get(language.split("-")[0].lower(), markers["en"])
     return f"\u2014 {words} \u2014"
 
 
@@ -299,7 +306,8 @@ def _words(line: str) -> str:
     return " ".join(re.sub(r"[\W_]+", " ", line.casefold()).split())
 
 
-_MARKER_WORDS = {_words(words) for words in REPLY_MARKERS.values()}
+_MARKER_WORDS = {_words(words) for words in (*REPLY_MARKERS.values(),
+                                              *MESSAGE_MARKERS.values())}
 
 
 def is_marker(line: str) -> bool:

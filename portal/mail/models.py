@@ -28,6 +28,7 @@ class OutgoingEmail(Delivery):
         COMPETITION = "competition", _("Clubs and tournaments (invitations, rounds, results)")
         VOTE = "vote", _("Votes to end a match and concessions")
         SEAT = "seat", _("A seat seeking a new commander, or taken")
+        MESSAGE = "message", _("New messages in a match")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     user = models.ForeignKey(

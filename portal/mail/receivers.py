@@ -49,6 +49,8 @@ def on_vote_changed(sender, match_id: int, vote_id: int, what: str, **kwargs) ->
 
     with transaction.atomic():
         vote_changed_notify(match_id=match_id, vote_id=vote_id, what=what)
+
+
 def on_seat_changed(sender, match_id: int, seat_number: int, change: str, at: str,
                     user_id: int | None = None, ending: str = "", **kwargs) -> None:
     from portal.mail.services.seats import seat_changed_notify
@@ -56,6 +58,13 @@ def on_seat_changed(sender, match_id: int, seat_number: int, change: str, at: st
     with transaction.atomic():
         seat_changed_notify(match_id=match_id, seat_number=seat_number, change=change,
                             user_id=user_id, ending=ending, at=at)
+
+
+def on_messages_due(sender, channel_id: int, after_id: int, up_to_id: int, **kwargs) -> None:
+    """A channel's gathered notice (sent inside the notice's transaction)."""
+    from portal.mail.services.messages import messages_notify
+
+    messages_notify(channel_id=channel_id, after_id=after_id, up_to_id=up_to_id)
 
 
 @receiver(inbound, dispatch_uid="mail_anymail_inbound")

@@ -39,7 +39,7 @@ TARGETS: dict[str, frozenset[str]] = {
 EVENT_OF_KIND = {Kind.PHASE_OPENED: Event.YOUR_MOVE, Kind.REMINDER: Event.REMINDER,
                  Kind.PHASE_RESOLVED: Event.PHASE_RESOLVED, Kind.MATCH_ENDED: Event.MATCH_ENDED,
                  Kind.DIGEST: "digest", Kind.COMPETITION: Event.ROUND_STARTED,
-                 Kind.VOTE: Event.VOTE, Kind.SEAT: Event.SEAT}
+                 Kind.VOTE: Event.VOTE, Kind.SEAT: Event.SEAT, Kind.MESSAGE: Event.MESSAGE}
 NOTIFICATIONS = set(EVENT_OF_KIND)
 
 

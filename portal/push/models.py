@@ -51,6 +51,7 @@ class PushMessage(Delivery):
         YOUR_MOVE = "your_move", _("Your move")
         REMINDER = "reminder", _("Deadline reminder")
         RESULT = "result", _("Result")
+        MESSAGE = "message", _("New messages")
         TEST = "test", _("Test")
 
     subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE,

@@ -22,3 +22,8 @@ def on_gameday_opened(sender, match_id: int, gameday: str, **kwargs) -> None:
 def on_match_ended(sender, match_id: int, status: str, **kwargs) -> None:
     with transaction.atomic():
         services.match_ended_push(match_id=match_id)
+
+
+def on_messages_due(sender, channel_id: int, after_id: int, up_to_id: int, **kwargs) -> None:
+    """A channel's gathered notice (sent inside the notice's transaction)."""
+    services.messages_push(channel_id=channel_id, after_id=after_id, up_to_id=up_to_id)

@@ -21,6 +21,9 @@ class Report(models.Model):
                               related_name="reports")
     reported_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                       on_delete=models.CASCADE, related_name="reports_about")
+    message = models.ForeignKey(
+        "chat.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="reports",
+        help_text="The message reported (its text is the evidence, shown to moderators only).")
     reason = models.TextField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN,
                               db_index=True)

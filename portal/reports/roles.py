@@ -24,6 +24,8 @@ MODERATOR_PERMISSIONS = [
     ("games", "view_leaveextension"),
     ("reports", "view_report"),
     ("reports", "change_report"),
+    ("chat", "hide_message"),
+    ("chat", "view_messagehide"),
     ("auth", "view_user"),
 ]
 

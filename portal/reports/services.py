@@ -22,8 +22,9 @@ HOURLY_CAP = 10
 
 @transaction.atomic
 def report_file(*, reporter: AbstractBaseUser, reason: str, match_id: Any = None,
-                reported_user: AbstractBaseUser | None = None) -> Report:
-    """File a report about a match the reporter may see and/or a player."""
+                reported_user: AbstractBaseUser | None = None, message: Any = None) -> Report:
+    """File a report about a match the reporter may see and/or a player; ``message``: the
+    message reported (the caller checked the reporter may read it: ``portal.chat``)."""
     if reporter is None or not reporter.is_authenticated:
         raise ServiceError("not_allowed", _("Log in to report."))
     text = (reason or "").strip()
@@ -47,7 +48,7 @@ def report_file(*, reporter: AbstractBaseUser, reason: str, match_id: Any = None
         raise ServiceError("capped", _("You have filed many reports this hour: the moderators "
                                        "will read them; try again later."))
     return Report.objects.create(reporter=reporter, match=match, reported_user=reported_user,
-                                 reason=text)
+                                 reason=text, message=message)
 
 
 def _whole(value: Any) -> int:

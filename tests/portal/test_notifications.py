@@ -48,11 +48,12 @@ def test_a_daily_digest_holds_the_match_mails_but_not_push_nor_the_rest(make_use
     profile_update(user=alice, mail_delivery="digest")
     alice = fresh(alice)
     assert not wants(alice, "your_move", "mail") and not wants(alice, "reminder", "mail")
-    assert wants(alice, "your_move", "push")
+    assert not wants(alice, "message", "mail")  # messages are counted in the digest
+    assert wants(alice, "your_move", "push") and wants(alice, "message", "push")
     assert wants(alice, "round_started", "mail") and wants(alice, "leave", "mail")
     assert digest_reader(alice)
-    mail_set(user_id=alice.pk, events=["your_move", "match_ended", "reminder", "gameday"],
-             on=False)
+    mail_set(user_id=alice.pk, events=["your_move", "match_ended", "reminder", "gameday",
+                                       "message"], on=False)
     assert not digest_reader(fresh(alice))  # nothing left to digest
 
 
@@ -119,7 +120,7 @@ def test_the_model_refuses_unknown_events_and_channels(make_user):
 def table(**choices) -> dict[str, str]:
     data = {"your_move": "mail", "phase_resolved": "none", "match_ended": "mail",
             "reminder": "mail", "gameday": "mail", "leave": "mail", "round_started": "mail",
-            "mail_delivery": "now"}
+            "message": "mail", "mail_delivery": "now"}
     data.update(choices)
     return data
 
@@ -135,14 +136,15 @@ def test_the_table_offers_mail_only_without_a_push_device_and_says_why(client, m
     button = re.search(r'<input type="radio" name="your_move" value="mail"[^>]*id="([^"]+)"',
                        page)
     assert button and f'<label for="{button[1]}" class="visually-hidden">Your move' in page
-    assert 'name="message"' not in page  # no consumer yet
+    assert 'name="message" value="mail"' in page  # messages: mail, push once a device
+    assert 'name="message" value="push"' not in page
     response = client.post(URL, table(your_move="none", phase_resolved="mail"))
     assert response.status_code == 302 and response.url.endswith("#notifications")
     profile = fresh(alice).profile
     # Push stays as it was (no device to choose it on); so do webhooks.
     assert profile.channels["your_move"] == ["push", "webhook"]
     assert profile.channels["phase_resolved"] == ["mail", "webhook"]
-    assert profile.channels["message"] == default_channels()["message"]
+    assert profile.channels["message"] == ["mail", "push", "webhook"]  # (as it was)
 
 
 def test_with_a_push_device_each_event_pushed_can_be_mail_push_both_or_nothing(
@@ -248,7 +250,7 @@ def test_the_migration_keeps_everybodys_mail_and_push(make_user):
             "message"}
     assert mailed(users["all"]) == turn | {"phase_resolved"}
     assert mailed(users["turn"]) == turn
-    assert mailed(users["digest"]) == {"leave", "round_started", "message"}
+    assert mailed(users["digest"]) == {"leave", "round_started"}  # messages: in the digest
     assert digest_reader(fresh(users["digest"])) and not digest_reader(fresh(users["turn"]))
     assert mailed(users["none"]) == {"leave"}  # the leave confirmation always went out
     assert mailed(opted) == turn - {"your_move", "gameday"}

@@ -41,7 +41,15 @@ from portal.mail import authresults, bodies, bounces
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.mail.services.notify import language_of, match_url, render
 from portal.mail.services.outbox import email_queue
-from portal.mail.tokens import BadToken, ReplyTarget, token_in_address, token_read
+from portal.mail.tokens import (
+    BadToken,
+    MessageTarget,
+    ReplyTarget,
+    is_message_token,
+    message_token_read,
+    token_in_address,
+    token_read,
+)
 
 logger = logging.getLogger(__name__)
 Status = InboundMessage.Status
@@ -140,11 +148,11 @@ def _token(message: Any) -> str:
     return tokens[0]
 
 
-def _target(row: InboundMessage, message: Any) -> tuple[ReplyTarget, Match, Seat, Phase]:
+def _target(row: InboundMessage, token: str) -> tuple[ReplyTarget, Match, Seat, Phase]:
     """What the reply token names; Refusal when there is no valid token (then nobody is
     answered)."""
     try:
-        target = token_read(_token(message))
+        target = token_read(token)
     except BadToken as error:
         raise Refusal("bad_token", _("its reply address is not valid: %(error)s") % {
             "error": error}, hint=_("Reply to the latest phase email of your match.")) from None
@@ -159,7 +167,28 @@ def _target(row: InboundMessage, message: Any) -> tuple[ReplyTarget, Match, Seat
     return target, match, seat, phase
 
 
-def _check_holder(target: ReplyTarget, seat: Seat) -> None:
+def _message_target(row: InboundMessage, token: str) -> tuple[MessageTarget, Match, Seat,
+                                                               Any]:
+    """What a message notice's reply token names (its channel); Refusal as ``_target``."""
+    from portal.chat.models import Channel
+
+    try:
+        target = message_token_read(token)
+    except BadToken as error:
+        raise Refusal("bad_token", f"its reply address is not valid: {error}",
+                      hint="Reply to the latest message e-mail of your match.") from None
+    match = Match.objects.filter(pk=target.match_id).first()
+    seat = Seat.objects.filter(match=match, number=target.seat_number).select_related(
+        "user").first() if match else None
+    channel = Channel.objects.filter(pk=target.channel_id, match=match).first() \
+        if match else None
+    if match is None or seat is None or channel is None:
+        raise Refusal("bad_token", "its reply address names a match that does not exist.")
+    row.match, row.seat_number, row.phase_number = match, seat.number, None
+    return target, match, seat, channel
+
+
+def _check_holder(target: ReplyTarget | MessageTarget, seat: Seat) -> None:
     """The player the token was mailed to still holds the seat."""
     if seat.user_id is None or seat.user_id != target.user_id:
         raise Refusal("not_your_seat", _("its reply address was given to the seat's previous "
@@ -216,7 +245,10 @@ def _read(row: InboundMessage, reading: dict[str, Any]) -> dict[str, Any]:
     if verdict.failed:
         raise Refusal("not_authentic", f"the receiving mail server says {verdict.failed} "
                       f"({verdict}).", answer=False)
-    target, match, seat, phase = _target(row, message)
+    token = _token(message)
+    if is_message_token(token):
+        return _read_message(row, reading, message, sender, too_large, token)
+    target, match, seat, phase = _target(row, token)
     reading["answerable"] = True
     _check_holder(target, seat)
     _check_rate(row)
@@ -244,6 +276,59 @@ def _read(row: InboundMessage, reading: dict[str, Any]) -> dict[str, Any]:
                       hint=_("Write your orders at the top of your reply."))
     return {"message": message, "sender": sender, "match": match, "seat": seat,
             "phase": phase, "text": text}
+
+
+def _read_message(row: InboundMessage, reading: dict[str, Any], message: Any, sender: str,
+                  too_large: bool, token: str) -> dict[str, Any]:
+    """A reply to a message notice, up to the posting: the same checks as orders (the token,
+    the seat's player, the hourly cap, the size, the sender, attachments), then the text the
+    player wrote above the quoted notice."""
+    target, match, seat, channel = _message_target(row, token)
+    reading["answerable"] = True
+    _check_holder(target, seat)
+    _check_rate(row)
+    if too_large:
+        raise Refusal("too_large", f"it is {row.size // 1024} KB; messages by e-mail may be at "
+                      f"most {settings.MAIL_MAX_INBOUND_BYTES // 1024} KB.",
+                      hint="Send the message as plain text, without attachments.")
+    if "\x00" in bodies.header(message, "Subject") + bodies.header(message, "From"):
+        raise Refusal("nul", "its header has a NUL character, which no mail may carry.",
+                      hint="Send the message from an ordinary mail program.")
+    if sender not in _user_addresses(seat.user):
+        raise Refusal("wrong_sender", f"it was sent from {sender}, which is not the address "
+                      "of the player of this seat.",
+                      hint="Send your message from the address your account uses.")
+    attachments = bodies.attachment_names(message)
+    if attachments:
+        raise Refusal("attachments", "it has attachments (" + ", ".join(attachments[:5]) +
+                      "); messages are plain text.",
+                      hint="Write the message in the e-mail itself.")
+    try:
+        text = bodies.strip_reply(bodies.body_text(message), bodies.sender_name(message))
+    except bodies.BodyError as error:
+        raise Refusal(error.code, error.reason) from None
+    if not text.strip():
+        raise Refusal("empty", "there is no message in it (the text above the quoted e-mail "
+                      "is empty).", hint="Write your message at the top of your reply.")
+    return {"kind": "message", "sender": sender, "match": match, "seat": seat,
+            "channel": channel, "text": text}
+
+
+def _post_message(row: InboundMessage, read: dict[str, Any]) -> dict[str, Any]:
+    """Post the reply's text to its channel, once (the inbound row is its dedupe key);
+    Refusal with the service's reason when it is refused. The answer's context."""
+    from portal.chat.access import Reader
+    from portal.chat.services import message_post
+
+    match, seat, channel = read["match"], read["seat"], read["channel"]
+    try:
+        message_post(match_id=match.pk, user=seat.user, channel=channel.key, text=read["text"],
+                     source="email", dedupe_key=f"mail:{row.pk}")
+    except ServiceError as error:
+        raise Refusal(error.code, error.message[0].lower() + error.message[1:]) from None
+    label = Reader(match, seat.user).label(channel.kind, channel.key, channel.seats)
+    return {"posted": True, "match_title": str(match), "channel": label,
+            "match_url": match_url(match) + "#messages"}
 
 
 def _answers_left(address: str) -> int:
@@ -299,6 +384,11 @@ def _handle_in_language(row: InboundMessage) -> None:
     reading = {"answerable": False}
     try:
         read = _read(row, reading)
+        if read.get("kind") == "message":
+            answer = _post_message(row, read)
+            row.status, row.outcome = Status.ACCEPTED, "message_posted"
+            _reply(row, read["sender"], answer)
+            return
         match, seat, phase, text = read["match"], read["seat"], read["phase"], read["text"]
         try:
             receipt = sheet_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,

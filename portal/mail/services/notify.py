@@ -34,8 +34,9 @@ from games.models import Match, Phase, Seat, Submission
 from games.services import timing
 from games.services.moderation import duration_text
 from games.words import say, stored
-from portal.accounts.models import Event, Profile
+from portal.accounts.models import Channel, Event, Profile
 from portal.accounts.notifications import digest_reader, profile_of, seats_wanting
+from portal.chat.selectors import unread_summary
 from portal.delivery.pipeline import queued_keys
 from portal.mail import bodies
 from portal.mail.models import OutgoingEmail
@@ -114,10 +115,12 @@ def match_url(match: Match) -> str:
 INVITING_ORDERS = {"phase_opened", "reminder", "gameday_opened", "digest"}
 
 
-def with_marker(text: str, html: str, language: str = "en") -> tuple[str, str]:
-    """``text`` and ``html`` starting with the reply marker (once), whatever template made
-    them: a reply is cut where the client's copy of it begins."""
-    marker = bodies.reply_marker(language)
+def with_marker(text: str, html: str, language: str = "en", *, message: bool = False
+                ) -> tuple[str, str]:
+    """``text`` and ``html`` starting with the reply marker (once; a message notice's own with
+    ``message``), whatever template made them: a reply is cut where the client's copy of it
+    begins."""
+    marker = bodies.reply_marker(language, message=message)
     if not text.lstrip().startswith(marker):
         text = f"{marker}\n\n{text}"
     if html and marker not in html:
@@ -443,6 +446,8 @@ def digests_send(*, now: datetime | None = None) -> int:
 
 def _digest_queue(user: Any, now: datetime, since: datetime) -> int:
     """Queue ``user``'s digest of ``now``'s day, written in the active language (1 if new)."""
+    # Messages by mail are folded into the digest too: their unread counts, per channel.
+    reads_messages = Channel.MAIL in profile_of(user).channels_of(Event.MESSAGE)
     # A seat forfeited in a match still in play is one its player left.
     seats = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).exclude(
         status__in=(Seat.Status.FORFEITED, Seat.Status.CONCEDED)
@@ -468,6 +473,8 @@ def _digest_queue(user: Any, now: datetime, since: datetime) -> int:
             )
         else:
             item["result"] = result_text(match, game)
+        if reads_messages:
+            item["messages"] = unread_summary(match, user)
         items.append(item)
     if not items:
         return 0

@@ -3,6 +3,7 @@
 from portal.push.services.notify import (
     gameday_opened_push,
     match_ended_push,
+    messages_push,
     phase_opened_push,
     push_test,
     reminders_push,
@@ -18,7 +19,8 @@ from portal.push.services.subscriptions import (
 )
 
 __all__ = [
-    "gameday_opened_push", "match_ended_push", "phase_opened_push", "push_queue", "push_test",
-    "reminders_push", "subscription_check", "subscription_delete", "subscription_save",
+    "gameday_opened_push", "match_ended_push", "messages_push", "phase_opened_push",
+    "push_queue", "push_test", "reminders_push", "subscription_check", "subscription_delete",
+    "subscription_save",
     "subscription_unsubscribe", "subscription_update", "unsubscribe_url",
 ]

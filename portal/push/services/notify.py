@@ -17,12 +17,13 @@ from typing import Any
 from django.utils import timezone, translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from games import plugins
 from games.models import Match, Phase, Seat, Submission
 from portal.accounts.models import Event
-from portal.accounts.notifications import profile_of, seats_wanting
+from portal.accounts.notifications import profile_of, seats_wanting, users_wanting
 from portal.mail.services.notify import (
     _due_reminder,
     language_of,
@@ -55,8 +56,9 @@ def _ttl_until(deadline: datetime | None, now: datetime) -> float:
 
 def _devices(user_ids: Iterable[int], kind: str) -> dict[int, list[PushSubscription]]:
     found: dict[int, list[PushSubscription]] = {}
+    wanted = {FIELD[kind]: True} if kind in FIELD else {}  # (a device takes every other kind)
     for subscription in PushSubscription.objects.filter(
-            user_id__in=list(user_ids), **{FIELD[kind]: True}).order_by("pk"):
+            user_id__in=list(user_ids), **wanted).order_by("pk"):
         found.setdefault(subscription.user_id, []).append(subscription)
     return found
 
@@ -160,6 +162,49 @@ def match_ended_push(*, match_id: int) -> int:
                                     url=match_url(match), tag=topic),
                 "ttl_seconds": RESULT_TTL.total_seconds(), "topic": topic}
                 for device in devices.get(seat.user_id, [])]
+    return len(pushes_queue(pushes))
+
+
+MESSAGE_TTL = timedelta(days=1)
+
+
+def messages_push(*, channel_id: int, after_id: int, up_to_id: int) -> int:
+    """Push a channel's gathered notice to each device of its readers who want messages by
+    push (``portal.chat.notify`` says who reads what). It says how many messages came and
+    where, never what they say (a push is shown on a locked screen), and a private channel
+    only as "a private conversation"."""
+    from portal.chat.models import Channel
+    from portal.chat.notify import notices
+
+    if not vapid.enabled():
+        return 0
+    match, found = notices(channel_id=channel_id, after_id=after_id, up_to_id=up_to_id)
+    if not found:
+        return 0
+    users = [notice.user for notice in found]
+    wanting = {user.pk for user in users_wanting(users, Event.MESSAGE, "push")}
+    devices = _devices(wanting, Kind.MESSAGE)
+    topic = f"m{match.pk}-c{channel_id}"[:32]
+    pushes = []
+    for notice in found:
+        user = notice.user
+        if user.pk not in wanting:
+            continue
+        with translation.override(language_of(user)):
+            where = (_("a private conversation") if notice.channel.kind == Channel.Kind.PRIVATE
+                     else notice.channel.label)
+            title = _("New messages: %(match)s") % {"match": match}
+            count = len(notice.messages)
+            body = ngettext("%(count)s new message in %(channel)s.",
+                            "%(count)s new messages in %(channel)s.", count) % {
+                "count": count, "channel": where}
+        for device in devices.get(user.pk, []):
+            pushes.append({
+                "subscription": device, "kind": Kind.MESSAGE,
+                "dedupe_key": f"push:message:c{channel_id}:to{up_to_id}:d{device.pk}",
+                "payload": _payload(device, kind=Kind.MESSAGE, title=title, body=body,
+                                    url=match_url(match) + "#messages", tag=topic),
+                "ttl_seconds": MESSAGE_TTL.total_seconds(), "topic": topic})
     return len(pushes_queue(pushes))
 
 

@@ -109,7 +109,8 @@ def test_digest_readers_get_the_digest_instead_of_the_match_mails(toy_duel):
     assert mailed("phase_opened", match) == [match.bob.email]
     assert services.digests_send(now=timezone.now()) == 1
     assert mailed("digest") == [match.alice.email]
-    off(match.alice, Event.YOUR_MOVE, Event.MATCH_ENDED, Event.REMINDER, Event.GAMEDAY)
+    off(match.alice, Event.YOUR_MOVE, Event.MATCH_ENDED, Event.REMINDER, Event.GAMEDAY,
+        Event.MESSAGE)
     assert services.digests_send(now=timezone.now() + timedelta(days=1)) == 0  # none wanted
 
 

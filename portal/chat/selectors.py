@@ -1,0 +1,183 @@
+"""Reads: the channels a reader sees with their unread counts, and a channel's messages as
+that reader may read them (a hidden message's text never leaves here; a muted player's
+messages are left out for whoever muted them)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q
+
+from games.models import Match
+from portal.chat.access import ChannelSpec, Reader, channel_spec
+from portal.chat.models import PUBLIC_KEY, Channel, ChannelRead, Message, Mute
+
+# The messages a channel shows at once (older ones a link away).
+PAGE = 100
+
+
+@dataclass
+class ChannelView:
+    """A channel as one reader sees it (a row may not exist yet: nobody wrote there)."""
+
+    kind: str
+    key: str
+    label: str
+    seats: tuple[int, ...] = ()
+    row: Channel | None = None
+    unread: int = 0
+    can_post: bool = False
+
+    @property
+    def api(self) -> Any:
+        """How the API names it: "public", [seat numbers], or the game's key."""
+        return list(self.seats) if self.kind == Channel.Kind.PRIVATE else self.key
+
+
+@dataclass
+class MessageView:
+    """One message as a reader sees it: ``text`` is None for a hidden message."""
+
+    id: int
+    channel: ChannelView
+    seat_number: int
+    author: str
+    author_id: int | None
+    text: str | None
+    at: datetime
+    mine: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def hidden(self) -> bool:
+        return self.text is None
+
+
+def muted_ids(user_id: int | None) -> set[int]:
+    """The players ``user_id`` muted."""
+    if user_id is None:
+        return set()
+    return set(Mute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
+
+
+def _rows_for(reader: Reader) -> list[Channel]:
+    """The channel rows of the match the reader may read, read in one query."""
+    rows = Channel.objects.filter(match=reader.match)
+    if not reader.revealed:
+        wanted = Q(kind=Channel.Kind.PUBLIC) | Q(kind=Channel.Kind.GAME)
+        if reader.seat is not None:
+            number = reader.seat.number
+            wanted |= Q(kind=Channel.Kind.PRIVATE, key__regex=rf"^seats-([0-9]+-)*{number}"
+                                                               rf"(-[0-9]+)*$")
+        rows = rows.filter(wanted)
+    return [row for row in rows.order_by("pk") if reader.can_read(row)]
+
+
+def unread_counts(reader: Reader, rows: list[Channel], muted: set[int]) -> dict[int, int]:
+    """Channel id → messages the reader has not read (others', not hidden, not muted)."""
+    if reader.user is None or not rows:
+        return {}
+    reads = dict(ChannelRead.objects.filter(user_id=reader.user_id, channel__in=rows)
+                 .values_list("channel_id", "last_read_id"))
+    after = Q()
+    for row in rows:
+        after |= Q(channel_id=row.pk, pk__gt=reads.get(row.pk, 0))
+    counted = (Message.objects.filter(after, hidden=False).exclude(author_id=reader.user_id)
+               .exclude(author_id__in=muted).values("channel_id").annotate(n=Count("id")))
+    return {entry["channel_id"]: entry["n"] for entry in counted}
+
+
+def reader_channels(reader: Reader, muted: set[int] | None = None) -> list[ChannelView]:
+    """The channels the reader sees, public first, then the game's, then the private ones,
+    each with its unread count and whether the reader may send to it now."""
+    from portal.chat.services import post_refusal
+
+    muted = muted_ids(reader.user_id) if muted is None else muted
+    rows = _rows_for(reader)
+    by_key = {row.key: row for row in rows}
+    may_post = post_refusal(reader) is None
+    full = reader.match.press == Match.Press.FULL
+    views = [ChannelView(Channel.Kind.PUBLIC, PUBLIC_KEY, reader.label(Channel.Kind.PUBLIC,
+                                                                       PUBLIC_KEY),
+                         row=by_key.get(PUBLIC_KEY), can_post=may_post)]
+    declared = reader.declared
+    for key, channel in declared.items():
+        member = reader.seat is not None and reader.seat.number in channel.seats
+        if member or (reader.revealed and key in by_key):
+            views.append(ChannelView(Channel.Kind.GAME, key, channel.label, row=by_key.get(key),
+                                     can_post=may_post and full and member))
+    for row in rows:
+        if row.kind == Channel.Kind.GAME and row.key not in declared:
+            views.append(ChannelView(row.kind, row.key, reader.label(row.kind, row.key),
+                                     row=row))
+        elif row.kind == Channel.Kind.PRIVATE:
+            views.append(ChannelView(row.kind, row.key, reader.label(row.kind, row.key,
+                                                                     row.seats),
+                                     seats=tuple(row.seats), row=row,
+                                     can_post=may_post and full))
+    counts = unread_counts(reader, [view.row for view in views if view.row is not None], muted)
+    for view in views:
+        view.unread = counts.get(view.row.pk, 0) if view.row is not None else 0
+    return views
+
+
+def channel_view(reader: Reader, views: list[ChannelView], key: Any) -> ChannelView | None:
+    """The reader's channel named ``key`` (as the pages or the API name it), or None."""
+    if key in (None, ""):
+        return views[0]
+    try:
+        spec: ChannelSpec = channel_spec(key, author_seat=reader.seat.number
+                                         if reader.seat is not None else None)
+    except Exception:
+        return None
+    return next((view for view in views if view.key == spec.key), None)
+
+
+def channel_messages(reader: Reader, view: ChannelView, muted: set[int], *,
+                     before: int | None = None, after: int | None = None,
+                     limit: int = PAGE) -> list[MessageView]:
+    """The channel's messages the reader may read, oldest first: the latest ``limit`` (before
+    message ``before``, after message ``after`` when given). Muted players' messages are left
+    out; a hidden message keeps its place without its text."""
+    if view.row is None or not reader.can_read(view.row):
+        return []
+    rows = (Message.objects.filter(channel=view.row).exclude(author_id__in=muted)
+            .select_related("author").order_by("-pk"))
+    if before is not None:
+        rows = rows.filter(pk__lt=before)
+    if after is not None:
+        rows = rows.filter(pk__gt=after)
+    found = list(rows[:limit])
+    found.reverse()
+    return [message_view(reader, view, message) for message in found]
+
+
+def message_view(reader: Reader, view: ChannelView, message: Message) -> MessageView:
+    seat = reader.seat_name(message.seat_number)
+    author = (f"{seat} ({message.author.get_username()})" if message.author is not None
+              else seat)
+    return MessageView(
+        id=message.pk, channel=view, seat_number=message.seat_number, author=author,
+        author_id=message.author_id, text=None if message.hidden else message.text,
+        at=message.created_at,
+        mine=reader.user is not None and message.author_id == reader.user_id)
+
+
+def panel_state(views: list[ChannelView], current: ChannelView | None,
+                shown: list[MessageView], muted: set[int], extra: str = "") -> str:
+    """A short fingerprint of what the panel shows: the same while nothing changed (the
+    panel's poll then answers "no change")."""
+    parts = [extra, current.key if current else "", ",".join(sorted(str(m) for m in muted))]
+    parts += [f"{v.key}:{v.unread}:{v.can_post}" for v in views]
+    parts += [f"{m.id}:{int(m.hidden)}" for m in shown]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def unread_summary(match: Match, user: Any) -> list[tuple[str, int]]:
+    """(channel name, unread count) of each channel of ``match`` where ``user`` has unread
+    messages (the daily digest's lines)."""
+    reader = Reader(match, user)
+    return [(view.label, view.unread) for view in reader_channels(reader) if view.unread]

@@ -1,0 +1,26 @@
+"""Celery tasks of the messages: they take ids, run acks_late, and do nothing when the work is
+done (a notice sent already), so a task delivered twice sends nothing twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games.services.queue import Enqueue
+from portal.chat import notify
+
+TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+
+@shared_task(name="portal.chat.tasks.messages_notify", **TASK_OPTIONS)
+def messages_notify(channel_id: int) -> bool:
+    """Send the channel's gathered notice if it is due (queued for that time by the first
+    message since the last one)."""
+    return notify.notice_send(channel_id=channel_id)
+
+
+@shared_task(name="portal.chat.tasks.notices_sweep", **TASK_OPTIONS)
+def notices_sweep() -> int:
+    """Beat: queue the notices that are due and were not sent (a task the broker lost, one
+    that came early while a message was being written)."""
+    return sum(Enqueue("portal.chat.tasks.messages_notify", channel_id=pk)()
+               for pk in notify.notices_due())

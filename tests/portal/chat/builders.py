@@ -1,0 +1,30 @@
+"""Matches with messages, built the way players build them (services only)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group
+
+from games.services import match_create
+from portal.chat.models import Message
+from portal.chat.services import message_post
+from tests.portal.builders import make_user
+
+
+def huddle(names=("ann", "ben", "cat"), **options):
+    """A Toy Huddle match (seats take turns; the "huddle" channel is the seats whose turn it
+    is not) between new players ``names``; ``match.players`` in seat order."""
+    players = [make_user(name) for name in names]
+    match = match_create(creator=players[0], game="toy-huddle", options={}, hours_per_phase=24,
+                         seats=[{"kind": "human", "user": user} for user in players], **options)
+    match.players = players
+    return match
+
+
+def moderator(name: str = "mod"):
+    user = make_user(name, staff=True)
+    user.groups.add(Group.objects.get(name="Moderator"))
+    return type(user).objects.get(pk=user.pk)  # permissions read afresh
+
+
+def post(match, user, channel, text, source=Message.Source.WEB) -> Message:
+    return message_post(match_id=match.pk, user=user, channel=channel, text=text, source=source)

@@ -1,0 +1,146 @@
+"""The messages panel on the match page (HTMX and without it): sending, refusals with the text
+kept, the poll that answers 204 while nothing changed, mute, report and hide."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games.models import Match
+from portal.chat.models import Message, MessageHide, Mute
+from portal.reports.models import Report
+from tests.portal.builders import PASSWORD, make_user
+from tests.portal.chat.builders import huddle, moderator, post
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def client_for(user) -> Client:
+    client = Client()
+    if user is not None:
+        assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def panel_url(match, key="") -> str:
+    return f"/matches/{match.pk}/messages/" + (f"?channel={key}" if key else "")
+
+
+def test_the_match_page_loads_the_panel_and_the_panel_shows_the_channels():
+    match = huddle()
+    ann, ben, _cat = match.players
+    post(match, ann, [2], "Ann to Ben")
+    post(match, ann, "public", "Hello <b>all</b>")
+    page = client_for(ann).get(f"/matches/{match.pk}/")
+    assert f'hx-get="/matches/{match.pk}/messages/"' in page.content.decode()
+    body = client_for(ben).get(panel_url(match), **HTMX).content.decode()
+    assert "Hello &lt;b&gt;all&lt;/b&gt;" in body and "<b>all</b>" not in body  # plain text
+    assert "Private: Seat 1 (ann)" in body
+    assert re.search(r"1 unread", body)  # the private channel, not read yet
+    assert 'name="text"' in body and 'for="chat-text"' in body
+
+
+def test_sending_from_the_panel_and_the_errors_keep_the_text():
+    match = huddle()
+    ann = match.players[0]
+    client = client_for(ann)
+    sent = client.post(f"/matches/{match.pk}/messages/send/",
+                       {"channel": "public", "text": "On the web"}, **HTMX)
+    assert sent.status_code == 200 and "On the web" in sent.content.decode()
+    assert Message.objects.get().source == "web"
+    long = "y" * 2001
+    refused = client.post(f"/matches/{match.pk}/messages/send/",
+                          {"channel": "public", "text": long}, **HTMX)
+    assert refused.status_code == 400
+    body = refused.content.decode()
+    assert "at most 2000 characters" in body and long in body and 'role="alert"' in body
+    # A new private conversation with no seat ticked, then with seat 3.
+    none = client.post(f"/matches/{match.pk}/messages/send/",
+                       {"channel": "new", "text": "psst"}, **HTMX)
+    assert none.status_code == 400 and "Choose the seats" in none.content.decode()
+    made = client.post(f"/matches/{match.pk}/messages/send/",
+                       {"channel": "new", "seats": ["3"], "text": "psst"})
+    assert made.status_code == 302 and made["Location"].endswith("?channel=seats-1-3")
+    assert Message.objects.filter(channel__key="seats-1-3").count() == 1
+
+
+def test_a_gunboat_match_refuses_on_the_web_with_a_clear_error():
+    match = huddle(press=Match.Press.NONE)
+    client = client_for(match.players[0])
+    answer = client.post(f"/matches/{match.pk}/messages/send/",
+                         {"channel": "public", "text": "psst"}, **HTMX)
+    assert answer.status_code == 403
+    assert "gunboat" in answer.content.decode()
+    assert not Message.objects.exists()
+    assert "gunboat" in client.get(panel_url(match), **HTMX).content.decode()
+
+
+def test_spectators_and_visitors_read_public_but_cannot_send_or_open_private():
+    match = huddle()
+    ann = match.players[0]
+    post(match, ann, [2], "SECRET-PLAN")
+    post(match, ann, "public", "open words")
+    for user in (make_user("watcher"), None):
+        client = client_for(user)
+        body = client.get(panel_url(match), **HTMX).content.decode()
+        assert "open words" in body and "SECRET-PLAN" not in body and "seats-1-2" not in body
+        assert client.get(panel_url(match, "seats-1-2"), **HTMX).status_code == 404
+        answer = client.post(f"/matches/{match.pk}/messages/send/",
+                             {"channel": "public", "text": "hi"}, **HTMX)
+        assert answer.status_code in (302, 403)
+    assert Message.objects.count() == 2
+
+
+def test_the_poll_answers_no_content_while_nothing_changed():
+    match = huddle()
+    ann, ben, _cat = match.players
+    client = client_for(ben)
+    body = client.get(panel_url(match), **HTMX).content.decode()
+    state = re.search(r"state=([0-9a-f]+)", body).group(1)
+    poll = f"{panel_url(match)}?channel=public&state={state}".replace("/?channel", "/?channel")
+    assert client.get(f"/matches/{match.pk}/messages/?channel=public&state={state}",
+                      **HTMX).status_code == 204
+    post(match, ann, "public", "news")
+    fresh = client.get(f"/matches/{match.pk}/messages/?channel=public&state={state}", **HTMX)
+    assert fresh.status_code == 200 and "news" in fresh.content.decode()
+    assert "New messages in Public" in fresh.content.decode()
+    assert poll
+
+
+def test_mute_report_and_hide_from_the_panel():
+    match = huddle()
+    ann, ben, _cat = match.players
+    message = post(match, ann, "public", "nasty")
+    client = client_for(ben)
+    client.post(f"/matches/{match.pk}/messages/mute/", {"seat": "1"}, **HTMX)
+    assert Mute.objects.filter(user=ben, muted=ann).exists()
+    assert "nasty" not in client.get(panel_url(match), **HTMX).content.decode()
+    client.post(f"/matches/{match.pk}/messages/mute/", {"seat": "1", "undo": "1"}, **HTMX)
+    assert not Mute.objects.exists()
+    reported = client.post(f"/matches/{match.pk}/messages/{message.pk}/report/",
+                           {"reason": "rude"}, **HTMX)
+    assert reported.status_code == 200 and Report.objects.get().message == message
+    refused = client.post(f"/matches/{match.pk}/messages/{message.pk}/hide/",
+                          {"reason": "mine to hide?"}, **HTMX)
+    assert refused.status_code == 403 and not MessageHide.objects.exists()
+    mod = client_for(moderator())
+    assert 'hide/"' in mod.get(panel_url(match), **HTMX).content.decode()
+    empty = mod.post(f"/matches/{match.pk}/messages/{message.pk}/hide/", {"reason": ""}, **HTMX)
+    assert empty.status_code == 400
+    hidden = mod.post(f"/matches/{match.pk}/messages/{message.pk}/hide/", {"reason": "abuse"},
+                      **HTMX)
+    assert hidden.status_code == 200 and "nasty" not in hidden.content.decode()
+    assert "A moderator hid this message." in hidden.content.decode()
+    assert "nasty" not in client.get(panel_url(match), **HTMX).content.decode()
+
+
+def test_the_panel_without_htmx_is_a_page_of_its_own():
+    match = huddle()
+    ann = match.players[0]
+    post(match, ann, "public", "plain page")
+    page = client_for(None).get(panel_url(match))
+    assert page.status_code == 200 and "plain page" in page.content.decode()
+    assert "<html" in page.content.decode()
