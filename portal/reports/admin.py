@@ -134,8 +134,8 @@ class ReportAdmin(admin.ModelAdmin):
                 hidden += 1
             except ServiceError as error:
                 self.message_user(request, error.message, messages.WARNING)
-        self.message_user(request, ngettext("%(count)s message hidden.",
-                                            "%(count)s messages hidden.", hidden) % {"count": hidden})
+        done = ngettext("%(count)s message hidden.", "%(count)s messages hidden.", hidden)
+        self.message_user(request, done % {"count": hidden})
         return None
 
     def has_hide_permission(self, request: HttpRequest) -> bool:
