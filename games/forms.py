@@ -395,9 +395,9 @@ class MatchCreateForm(forms.Form):
 
 def seat_label(game: Any, number: int) -> str:
     """"Seat 2", or "Seat 2 (South)" when the game names its seats."""
-    name = game.seat_name(number)
-    if not name or name == f"Seat {number}":  # the engine's default name says nothing more
+    if number not in game.seat_names:  # the default name ("Seat 2") says nothing more
         return _("Seat %(number)s") % {"number": number}
+    name = plugins.plugin_for(game.slug).seat_name(number)
     return _("Seat %(number)s (%(name)s)") % {"number": number, "name": name}
 
 

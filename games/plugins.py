@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
 from functools import wraps
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ from django.template.loader import render_to_string
 from django.urls import URLPattern, URLResolver, include, path
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 import engine
 from engine import Game, Option, Problem
@@ -57,6 +58,14 @@ class GamePlugin:
     replay_anchor: str = "replay"  # the id of the frame's element on the match page
     board_template: str = "games/generic/view.html"
 
+    # The names of the game's phases (the engine's ``Prompt.name``, English words such as
+    # "orders") as people read them, translated; a name neither here nor in ``PHASE_NAMES``
+    # is shown as the engine wrote it.
+    phase_names: Mapping[str, Any] = {}
+    # The names of the seats, translated, for a game whose engine names them in English words
+    # ("Red", "South"); the others keep the engine's names (Alpha, Delta) or "Seat 3".
+    seat_names: Mapping[int, Any] = {}
+
     def __init__(self, slug: str | None = None) -> None:
         if slug is not None:
             self.slug = slug
@@ -68,6 +77,20 @@ class GamePlugin:
     @property
     def name(self) -> str:
         return self.game.name or self.slug
+
+    def phase_label(self, name: str) -> str:
+        """Phase ``name`` (as the engine names it) in the reader's language."""
+        label = self.phase_names.get(name) or PHASE_NAMES.get(name)
+        return str(label) if label is not None else name
+
+    def seat_name(self, number: int) -> str:
+        """Seat ``number``'s name in the reader's language ("Red", "Alpha", "Seat 3")."""
+        if number in self.seat_names:
+            return str(self.seat_names[number])
+        game = engine.games().get(self.slug)
+        if game is not None and number in game.seat_names:
+            return str(game.seat_names[number])
+        return _("Seat %(number)s") % {"number": number}
 
     # -- the create form -----------------------------------------------------------------
     def option_field(self, option: Option, **kwargs: Any) -> Any:
@@ -253,6 +276,19 @@ class GamePlugin:
             else:
                 out.append(f"{where or 'The sheet'}: {problem.message}")
         return out
+
+
+# The phase names most games use, translated (a plug-in adds its own in ``phase_names``).
+PHASE_NAMES: dict[str, Any] = {
+    "orders": pgettext_lazy("phase name", "orders"),
+    "turn": pgettext_lazy("phase name", "turn"),
+    "setup": pgettext_lazy("phase name", "setup"),
+}
+
+
+def seat_name(slug: str, number: int) -> str:
+    """Seat ``number`` of game ``slug`` as people read it, in the reader's language."""
+    return plugin_for(slug).seat_name(number)
 
 
 # -- text helpers shared by the default parts ---------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from engine import Problem
 from games import plugins
@@ -21,6 +22,9 @@ class FinalStrategyPlugin(plugins.GamePlugin):
     slug = "final-strategy"
     rules_template = "games/final-strategy/rules.html"
     text_panel = False  # the turn is built on the board; the grammar is on demand
+    seat_names = {1: pgettext_lazy("seat name", "Red"), 2: pgettext_lazy("seat name", "Blue"),
+                  3: pgettext_lazy("seat name", "Green"),
+                  4: pgettext_lazy("seat name", "Yellow")}
 
     def match_urls(self) -> list[URLPattern]:
         return [
