@@ -268,14 +268,7 @@ class GamePlugin:
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem of a refused e-mailed sheet as a sentence naming the line it is
         about. The default knows the text grammar's own ``line N`` paths."""
-        out = []
-        for problem in problems:
-            where = problem.path or ""
-            if where.startswith("line "):
-                out.append(f"{where.capitalize()}: {problem.message}")
-            else:
-                out.append(f"{where or 'The sheet'}: {problem.message}")
-        return out
+        return [problem_line(problem.path or "", problem.message) for problem in problems]
 
 
 # The phase names most games use, translated (a plug-in adds its own in ``phase_names``).
@@ -284,6 +277,17 @@ PHASE_NAMES: dict[str, Any] = {
     "turn": pgettext_lazy("phase name", "turn"),
     "setup": pgettext_lazy("phase name", "setup"),
 }
+
+
+def problem_line(where: str, message: Any) -> str:
+    """A problem of an e-mailed sheet as a sentence naming what it is about: ``where`` is a
+    line ("line 3": "Line 3: …"), another path, or "" (the whole sheet)."""
+    number = where[5:] if where.startswith("line ") else ""
+    if number.isdigit():
+        label = _("Line %(number)s") % {"number": number}
+    else:
+        label = where or _("The sheet")
+    return _("%(where)s: %(problem)s") % {"where": label, "problem": message}
 
 
 def seat_name(slug: str, number: int) -> str:
@@ -398,7 +402,7 @@ def _guarded(slug: str, view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def guarded(request: HttpRequest, *args: Any, match_id: Any = None, **kwargs: Any) -> Any:
         if not Match.objects.filter(pk=match_id, game=slug).exists():
-            raise Http404("This match has no such page.")
+            raise Http404(_("This match has no such page."))
         return view(request, *args, match_id=match_id, **kwargs)
 
     return guarded

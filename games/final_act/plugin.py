@@ -81,13 +81,13 @@ class FinalActPlugin(plugins.GamePlugin):
         for problem in problems:
             where = problem.path or ""
             if where.startswith("line "):
-                out.append(f"{where.capitalize()}: {problem.message}")
+                out.append(plugins.problem_line(where, problem.message))
                 continue
             parts = where.split(".")
             number = find(parts[1]) if len(parts) > 1 and parts[0] in (
                 "units", "tokens", "declare") else None
-            out.append(f"{f'Line {number}' if number else (where or 'The sheet')}: "
-                       f"{problem.message}")
+            out.append(plugins.problem_line(f"line {number}" if number else where,
+                                            problem.message))
         return out
 
 

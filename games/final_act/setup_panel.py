@@ -29,15 +29,15 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 import engine
 from engine.base import Problem
 from engine.final_act import board as fa_board
-from engine.final_act.units import TOKENS, kind_of, label
+from engine.final_act.units import TOKENS, kind_of
 from games.final_act.board import FACING_WORDS, LIVE_BOARD_ID, render_board
 from games.final_act.drafts import check_draft, draft_text
-from games.final_act.sheet_panel import TOKEN_HELP, TOKEN_NAMES
+from games.final_act.sheet_panel import TOKEN_HELP, TOKEN_NAMES, unit_label
 from games.models import Match, Seat, Submission
 
 FILLS = ("default", "clear")
@@ -51,12 +51,12 @@ TERRAIN_FIELDS = {
     "minefield": ("f-minefield", "f-minefield-passage", "f-minefield-arrow"),
 }
 PIECE_NAMES = {
-    "large_berm": "Large berm",
-    "small_berms": "Small berms",
-    "swamp": "Swamp",
-    "minefield": "Minefield",
-    "tokens": "Action tokens",
-    "setup": "Setup",
+    "large_berm": gettext_lazy("Large berm"),
+    "small_berms": gettext_lazy("Small berms"),
+    "swamp": gettext_lazy("Swamp"),
+    "minefield": gettext_lazy("Minefield"),
+    "tokens": gettext_lazy("Action tokens"),
+    "setup": gettext_lazy("Setup"),
 }
 
 
@@ -166,7 +166,7 @@ def still_to_place(rows: list[str], empty: set[str]) -> str:
     terrain = [TERRAIN_WORDS[row]() for row in TERRAIN_FIELDS if row in empty]
     units = [row[5:] for row in rows if row.startswith("unit-") and row in empty]
     tanks = [name for name in units if kind_of(name) == "tank"]
-    others = [label(name) for name in units if kind_of(name) != "tank"]
+    others = [unit_label(name) for name in units if kind_of(name) != "tank"]
     parts = terrain
     if tanks:
         parts.append(ngettext("your tank %(names)s", "your %(count)s tanks (%(names)s)",
@@ -204,8 +204,8 @@ def row_of(path: str) -> str:
 
 def row_name(row: str) -> str:
     if row.startswith("unit-"):
-        return label(row[5:])
-    return PIECE_NAMES.get(row, "Setup")
+        return unit_label(row[5:])
+    return str(PIECE_NAMES.get(row, PIECE_NAMES["setup"]))
 
 
 def preview_view(view: Mapping[str, Any], seat: int, setup: Mapping[str, Any]
@@ -280,7 +280,7 @@ def _unit_rows(legal: Mapping[str, Any], fields: Mapping[str, Any],
         facing = _text(fields.get(f"u-{name}-facing", "")) or forward
         rows.append({
             "name": name,
-            "label": label(name),
+            "label": unit_label(name),
             "kind": kind_of(name),
             "at": _text(fields.get(f"u-{name}-at", "")),
             "facing": facing,
@@ -347,8 +347,8 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
     rows = ["large_berm", "small_berms", "swamp", "minefield",
             *(u["row"] for u in units), *(["tokens"] if tokens else [])]
     view = game.view(state, number)
-    caption = ("Your setup as drafted: only you see it. The other side's terrain and units "
-               "appear when both setups are in.")
+    caption = _("Your setup as drafted: only you see it. The other side's terrain and units "
+                "appear when both setups are in.")
     return {
         "fa_setup_seat": number,
         "fa_setup_side": fa_board.SEAT_NAMES[number],

@@ -114,11 +114,11 @@ def live_board(match: Match, view: dict[str, Any], seat: int | None, plan: Any) 
 
 def _caption(view: dict[str, Any]) -> str:
     if view["phase"] == "setup":
-        return ("Setup: each side places its terrain and units; the other side's appear when "
-                "both are in.")
+        return _("Setup: each side places its terrain and units; the other side's appear when "
+                 "both are in.")
     if view["phase"] == "over":
-        return f"Final position after round {view['round']}."
-    return f"Round {view['round']}: the position now."
+        return _("Final position after round %(round)s.") % {"round": view["round"]}
+    return _("Round %(round)s: the position now.") % {"round": view["round"]}
 
 
 def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Phase,
@@ -127,8 +127,8 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
     story in words, and the neighbouring frames."""
     numbers = [p.number for p in resolved]
     index = numbers.index(phase.number)
-    title = ("Setup revealed" if phase.name == "setup"
-             else f"Round {round_of(match, phase.number)}")
+    title = (_("Setup revealed") if phase.name == "setup"
+             else _("Round %(round)s") % {"round": round_of(match, phase.number)})
 
     def told() -> dict[str, Any]:
         events = phase.events or []
@@ -137,7 +137,8 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
             "headline": report.round_headline(events) if phase.name != "setup" else "",
             "story": game.round_report(events, seat),
             "board": render_board(view, seat=seat, last_round=phase.name != "setup",
-                                  board_id=REPORT_BOARD, caption=f"{title}: what happened."),
+                                  board_id=REPORT_BOARD,
+                                  caption=_("%(title)s: what happened.") % {"title": title}),
         }
 
     # A resolved phase is history: told once per reader's seat, then served from the cache.
@@ -289,7 +290,9 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
     legal = game.legal_actions(match.state, seat.number)
     draft = sheet_from_fields(request.POST, legal)
     try:
-        sealed = seal_posted(request, match, seat, draft, what="Orders", prompt_phase="orders")
+        sealed = seal_posted(
+            request, match, seat, draft, prompt_phase="orders",
+            notice=_("Orders sealed (revision %(revision)s). Receipt: %(receipt)s"))
     except ServiceError as error:
         return _sheet_refused(request, match, seat, error)
     if sealed.response is not None:

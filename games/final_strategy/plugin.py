@@ -75,8 +75,8 @@ class FinalStrategyPlugin(plugins.GamePlugin):
         bunker = view["bunkers"].get(str(seat.number), {})
         situation = []
         if "troops" in bunker:
-            situation.append(_("Your bunker: %(troops)s troops, %(kidnappers)s kidnappers, "
-                               "%(bombs)s bombs.") % bunker)
+            situation.append(_("Your bunker: %(pieces)s.") % {
+                "pieces": words.bunker_pieces(bunker)})
         situation.append(_("Scores: %(scores)s.") % {"scores": ", ".join(
             _("seat %(seat)s: %(score)s") % {"seat": s, "score": v}
             for s, v in sorted(view["scores"].items()))})
