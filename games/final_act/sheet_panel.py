@@ -66,6 +66,12 @@ MOVE_WORDS = {
 }
 
 
+# A unit's status as the order sheet says it next to its square ("" when it is fine).
+STATUS_WORDS = {"ok": "", "damaged": gettext_lazy("damaged"),
+                "repairing": gettext_lazy("under repair"), "wreck": gettext_lazy("wreck"),
+                "out": gettext_lazy("out"), "broke_through": gettext_lazy("broke through")}
+
+
 def unit_label(name: str) -> str:
     """How the panel names one of the player's own units: "Tank 1A", "AT unit AT1", "The R
     unit"."""
@@ -218,6 +224,7 @@ def unit_rows(view: Mapping[str, Any], legal: Mapping[str, Any], fields: Mapping
             "facing": unit.get("facing", ""),
             "facing_word": FACING_WORDS.get(unit.get("facing", ""), ""),
             "status": unit.get("status", ""),
+            "status_word": str(STATUS_WORDS.get(unit.get("status", ""), unit.get("status", ""))),
             "moves": moves,
             "turns": [{"move": m, "facing": f, "word": FACING_WORDS[f]} for m, f in turns.items()],
             "faces": [{"value": f, "word": FACING_WORDS[f]} for f in info.get("faces", [])],

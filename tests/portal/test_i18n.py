@@ -18,12 +18,15 @@ def _unquote(block: str) -> str:
     return re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(1)), "".join(parts))
 
 
-def _entries() -> list[tuple[str, str]]:
+def _entries() -> list[tuple[str, str, str]]:
+    """(context, msgid, msgstr) of every singular entry ("" for no context)."""
     entries = []
     for entry in PO.read_text(encoding="utf-8").split("\n\n"):
         found = re.search(r'^msgid ((?:".*"\n?)+)^msgstr ((?:".*"\n?)+)', entry + "\n", re.M)
+        context = re.search(r'^msgctxt ((?:".*"\n?)+)', entry + "\n", re.M)
         if found and _unquote(found.group(1)):
-            entries.append((_unquote(found.group(1)), _unquote(found.group(2))))
+            entries.append((_unquote(context.group(1)) if context else "",
+                            _unquote(found.group(1)), _unquote(found.group(2))))
     return entries
 
 
@@ -34,6 +37,7 @@ def test_every_french_message_is_translated_and_compiled():
     assert len(entries) > 50
     with open(PO.with_suffix(".mo"), "rb") as compiled:
         catalogue = gettext.GNUTranslations(compiled)
-    for msgid, msgstr in entries:
+    for context, msgid, msgstr in entries:
         assert msgstr, f"untranslated: {msgid!r}"
-        assert catalogue.gettext(msgid) == msgstr, f"the .mo is older than the .po: {msgid!r}"
+        found = catalogue.pgettext(context, msgid) if context else catalogue.gettext(msgid)
+        assert found == msgstr, f"the .mo is older than the .po: {msgid!r}"
