@@ -164,7 +164,8 @@ class GamePlugin:
         index = numbers.index(phase.number)
         return {
             "phase": phase,
-            "title": f"Phase {phase.number}" + (f": {phase.name}" if phase.name else ""),
+            "title": (_("Phase %(number)s: %(name)s") if phase.name else _("Phase %(number)s"))
+            % {"number": phase.number, "name": self.phase_label(phase.name)},
             "story": self.round_report(phase.events or [], seat),
             "board": self.board_html(match, state_after, seat) if state_after is not None
             else "",

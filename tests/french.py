@@ -2,15 +2,17 @@
 
 ``english_in(document, names=...)`` returns the frequent English words a French reader would
 see, each with the text around it. What a reader does not read as language is left out: code
-(``<code>``, ``<kbd>``, ``<samp>``, scripts, styles, templates, comments), attributes, link
-and mail addresses, and the proper nouns the caller names (game titles, usernames, match
-titles). Small and self-contained, so that any crawl of French pages can use it.
+(``<code>``, ``<kbd>``, ``<samp>``, what a form field holds, scripts, styles, templates,
+comments), attributes, link and mail addresses, time zone names, what a player types quoted
+in a sentence (« move B4 ») and the proper nouns the caller names (game titles, usernames,
+match titles). Small and self-contained, so that any crawl of French pages can use it.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import zoneinfo
 from collections.abc import Iterable
 
 # Frequent English words that no French sentence uses as words. "phase" (the same in French),
@@ -24,12 +26,17 @@ WORDS = (
 ).split()
 ENGLISH = re.compile(r"(?<![\w'’-])(" + "|".join(WORDS) + r")(?![\w'’-])", re.I)
 
-CODE = re.compile(r"<(script|style|template|code|kbd|samp)\b.*?</\1\s*>|<!--.*?-->",
+CODE = re.compile(r"<(script|style|template|code|kbd|samp|textarea)\b.*?</\1\s*>|<!--.*?-->",
                   re.S | re.I)
 TAGS = re.compile(r"<[^>]*>")
 ADDRESSES = re.compile(r"\bhttps?://\S+|\b[\w.+-]+@[\w.-]+\b|(?<!\w)/[\w./?=&%+-]*")
+# What a player types, quoted in a sentence (« move B4 »): the game's grammar, not prose.
+QUOTED = re.compile(r"«[^»]{1,60}»")
 # French that holds an English-looking word: "match nul" is a draw.
 FRENCH = re.compile(r"\bmatch nul\b", re.I)
+# Time zone names ("America/Port of Spain", as the forms show them) are names in any language.
+ZONES = re.compile("|".join(re.escape(zone.replace("_", " ")) for zone in sorted(
+    zoneinfo.available_timezones(), key=len, reverse=True) if "/" in zone))
 
 
 def readable_text(document: str, *, is_html: bool = True,
@@ -37,7 +44,7 @@ def readable_text(document: str, *, is_html: bool = True,
     """The words a person reads, without code, tags, attributes, addresses and ``names``."""
     if is_html:
         document = html.unescape(TAGS.sub(" ", CODE.sub(" ", document)))
-    text = FRENCH.sub(" ", ADDRESSES.sub(" ", document))
+    text = QUOTED.sub(" ", FRENCH.sub(" ", ADDRESSES.sub(" ", ZONES.sub(" ", document))))
     for name in sorted({n for n in names if n}, key=len, reverse=True):
         text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", " ", text, flags=re.I)
     return text

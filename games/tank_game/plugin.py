@@ -10,7 +10,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from engine.tank_game import view as tank_view
 from games import plugins
@@ -24,6 +24,7 @@ class TankGamePlugin(plugins.GamePlugin):
     slug = "tank-game"
     match_template = "games/tank-game/match.html"
     text_panel = False
+    phase_names = {"gameday": pgettext_lazy("phase name", "gameday")}
 
     def lessons(self) -> list[dict[str, Any]]:
         return lessons.LESSONS
