@@ -17,13 +17,15 @@ from collections.abc import Iterable
 
 # Frequent English words that no French sentence uses as words. "phase" (the same in French),
 # "on", "or", "a" and "at" (a French word, or a unit's name in Final Act) are not among them.
-WORDS = (
-    "the and your you of to is are not with in for this that these it has have was will be "
-    "from by which what when who yet here there been only each every all any "
-    "deadline deadlines match matches turn turns orders order submit submitted seat seats "
-    "round rounds player players sheet sheets receipt move moves fire shoot waiting "
-    "history resolved spectator spectators lobby create open clock clocks hours days"
-).split()
+WORDS = [
+    "the", "and", "your", "you", "of", "to", "is", "are", "not", "with", "in", "for", "this",
+    "that", "these", "it", "has", "have", "was", "will", "be", "from", "by", "which", "what",
+    "when", "who", "yet", "here", "there", "been", "only", "each", "every", "all", "any",
+    "deadline", "deadlines", "match", "matches", "turn", "turns", "orders", "order", "submit",
+    "submitted", "seat", "seats", "round", "rounds", "player", "players", "sheet", "sheets",
+    "receipt", "move", "moves", "fire", "shoot", "waiting", "history", "resolved", "spectator",
+    "spectators", "lobby", "create", "open", "clock", "clocks", "hours", "days",
+]
 ENGLISH = re.compile(r"(?<![\w'’-])(" + "|".join(WORDS) + r")(?![\w'’-])", re.I)
 
 CODE = re.compile(r"<(script|style|template|code|kbd|samp|textarea)\b.*?</\1\s*>|<!--.*?-->",

@@ -161,6 +161,45 @@ def empty_rows(fields: Mapping[str, Any], legal: Mapping[str, Any]) -> set[str]:
     return rows
 
 
+def setup_words() -> dict[str, str]:
+    """What the setup panel's script says as the board is clicked, in the reader's language
+    (``%(name)s`` filled in by the script): the pieces' names and each announcement."""
+    return {
+        "piece:large_berm": _("the large berm"), "piece:small_berm1": _("small berm 1"),
+        "piece:small_berm2": _("small berm 2"), "piece:swamp": _("the swamp"),
+        "piece:minefield": _("the minefield"), "piece:passage": _("the minefield's passage"),
+        "hint:large_berm": _("choose a shaded square, then a square next to it"),
+        "hint:small_berm1": _("choose a shaded square"),
+        "hint:small_berm2": _("choose a shaded square"),
+        "hint:swamp": _("choose a square: the swamp takes the 2 by 2 block with it at the "
+                        "top left"),
+        "hint:minefield": _("choose three squares in a straight line, or one end and then the "
+                            "other"),
+        "hint:passage": _("choose one of the minefield's squares"),
+        "hint:unit": _("choose a shaded square; R turns it"),
+        "placing": _("Placing %(piece)s: %(hint)s."),
+        "berm_done": _("Large berm on %(first)s and %(square)s."),
+        "berm_removed": _("Large berm removed; choose its first square."),
+        "berm_started": _("Large berm starts on %(square)s: now choose a square next to it."),
+        "minefield_done": _("Minefield on %(squares)s: now choose its passage square, then its "
+                            "arrow."),
+        "minefield_some": _("Minefield: %(squares)s so far; it needs three."),
+        "minefield_none": _("Minefield: no squares so far; it needs three."),
+        "no_block": _("No 2 by 2 block fits at %(square)s."),
+        "swamp_done": _("Swamp on %(squares)s."),
+        "not_minefield": _("%(square)s is not one of the minefield's squares."),
+        "passage_done": _("Passage on %(square)s. Choose the arrow (the direction units may "
+                          "cross) in the form."),
+        "unit_next": _("%(unit)s on %(square)s (R turns it). Now placing %(next)s."),
+        "unit_last": _("%(unit)s on %(square)s (R turns it). Every unit is placed."),
+        "placed": _("%(piece)s on %(square)s."),
+        "r_forward": _("The R unit always faces forward."),
+        "faces": _("%(unit)s now faces %(facing)s."),
+        "nothing_here": _("%(square)s: nothing of yours there. Choose a piece to place first."),
+        "dropped": _("Choice dropped."),
+    }
+
+
 def still_to_place(rows: list[str], empty: set[str]) -> str:
     """The pieces not placed yet, in a sentence ("" when every piece has its squares)."""
     terrain = [TERRAIN_WORDS[row]() for row in TERRAIN_FIELDS if row in empty]
@@ -369,6 +408,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
         "fa_setup_facings": [{"value": f, "word": FACING_WORDS[f]} for f in fa_board.FACINGS],
         "fa_setup_forward": forward,
         "fa_setup_forward_word": FACING_WORDS[forward],
+        "fa_setup_words": setup_words(),
         "fa_setup_problems": [{"path": p.path, "row": row_of(p.path),
                                "piece": row_name(row_of(p.path)), "message": p.message}
                               for p in problems],

@@ -18,7 +18,8 @@ CARDS = {"heavy": pgettext_lazy("tank card", "heavy"),
          "medium": pgettext_lazy("tank card", "medium"),
          "light": pgettext_lazy("tank card", "light")}
 STATES = {"stationary": pgettext_lazy("tank state", "stationary"),
-          "moving": pgettext_lazy("tank state", "moving")}
+          "moving": pgettext_lazy("tank state", "moving"),
+          "ambush": pgettext_lazy("tank state", "in ambush")}
 REACTIONS = {"hold": gettext_lazy("hold fire"),
              "first": gettext_lazy("fire at the first visible mover"),
              "side-rear": gettext_lazy("fire only at side or rear shots")}
@@ -35,7 +36,7 @@ def card_word(card: str) -> str:
 
 
 def state_word(state: str) -> str:
-    """A tank's movement state ("stationary", "moving") in the reader's language."""
+    """A tank's state ("stationary", "moving", "ambush") in the reader's language."""
     return str(STATES.get(state, state))
 
 

@@ -28,7 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext_noop
 
 from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
 from games.audit_words import audit_words
@@ -468,8 +468,9 @@ def logbook_strike(*, action_id: Any, by: AbstractBaseUser | None, reason: str) 
     LogbookStrike.objects.create(action=row, match=match, by=row.struck_by, reason=reason[:255],
                                  entries_replayed=replayed)
     audit_write(match=match, kind=ModerationEntry.Kind.STRIKE, by=by, reason=reason,
-                summary=audit_words(N_("a moderator struck out logbook entry #%(entry)s; the "
-                                       "match was replayed without it"), entry=row.seq),
+                summary=audit_words(gettext_noop(
+                    "a moderator struck out logbook entry #%(entry)s; the match was replayed "
+                    "without it"), entry=row.seq),
                 details={"entry": row.seq, "action_id": row.pk, "seat": row.seat,
                          "entries_replayed": replayed})
     if not _finish_if_over(match, game, match.state, now):

@@ -20,7 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext_noop
 
 from engine import PhaseKind, RuleError
 from engine.record import phase_replay
@@ -117,7 +117,7 @@ def match_pause(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> M
                               "queued_at"])
     Phase.objects.filter(pk=phase.pk).update(deadline=None)
     audit_write(match=match, kind=ModerationEntry.Kind.PAUSE, by=by, reason=text,
-                summary=audit_words(N_("a moderator paused the match (%(left)s left)"),
+                summary=audit_words(gettext_noop("a moderator paused the match (%(left)s left)"),
                                     left=span(left)),
                 details={"left_seconds": left.total_seconds()})
     return match
@@ -158,7 +158,7 @@ def match_resume(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> 
         leave_after_pause(match=match, paused_at=paused_at, now=now)
     audit_write(match=match, kind=ModerationEntry.Kind.RESUME, by=by, reason=text,
                 summary=audit_words(
-                    N_("a moderator resumed the match after %(paused)s (%(left)s left)"),
+                    gettext_noop("a moderator resumed the match after %(paused)s (%(left)s left)"),
                     paused=span(paused_for), left=span(left)),
                 details={"left_seconds": left.total_seconds(),
                          "paused_seconds": paused_for.total_seconds()})
@@ -219,7 +219,7 @@ def match_deadline_extend(*, match_id: Any, hours: Any, by: AbstractBaseUser | N
     match.save(update_fields=["deadline", "extended_total"])
     Phase.objects.filter(pk=phase.pk).update(deadline=target, extended=phase.extended + added)
     audit_write(match=match, kind=ModerationEntry.Kind.EXTEND, by=by, reason=text,
-                summary=audit_words(N_("a moderator extended the deadline by %(added)s"),
+                summary=audit_words(gettext_noop("a moderator extended the deadline by %(added)s"),
                                     added=span(added)),
                 details={"added_seconds": added.total_seconds(), "hours_from_now": float(hours),
                          "deadline": target.isoformat()})
@@ -268,11 +268,12 @@ def phase_force_resolve(*, match_id: Any, by: AbstractBaseUser | None, reason: s
     audit_write(match=match, kind=ModerationEntry.Kind.FORCE_RESOLVE, by=by, reason=text,
                 phase_number=number,
                 summary=audit_words(
-                    N_("a moderator resolved phase %(phase)s before its deadline") if not missing
-                    else N_("a moderator resolved phase %(phase)s before its deadline (defaults "
-                            "for seat %(seats)s)") if len(missing) == 1
-                    else N_("a moderator resolved phase %(phase)s before its deadline (defaults "
-                            "for seats %(seats)s)"),
+                    gettext_noop("a moderator resolved phase %(phase)s before its deadline")
+                    if not missing else gettext_noop(
+                        "a moderator resolved phase %(phase)s before its deadline (defaults for "
+                        "seat %(seats)s)") if len(missing) == 1 else gettext_noop(
+                        "a moderator resolved phase %(phase)s before its deadline (defaults for "
+                        "seats %(seats)s)"),
                     phase=number, seats=", ".join(map(str, missing))),
                 details={"phase": number, "defaults_for": missing})
     return number
@@ -308,7 +309,7 @@ def phase_retry(*, phase_id: Any, by: AbstractBaseUser | None, reason: str) -> b
     enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk, phase_number=phase.number)
     # (not the phase's last error: an engine's message may quote a sealed sheet)
     audit_write(match=match, kind=ModerationEntry.Kind.RETRY, by=by, reason=text,
-                summary=audit_words(N_("a moderator had phase %(phase)s resolved again"),
+                summary=audit_words(gettext_noop("a moderator had phase %(phase)s resolved again"),
                                     phase=phase.number),
                 details={"phase": phase.number, "attempts": attempts},
                 phase_number=phase.number)
@@ -391,10 +392,10 @@ def match_rollback(*, match_id: Any, to_phase: Any, by: AbstractBaseUser | None,
     audit_write(match=match, kind=ModerationEntry.Kind.ROLLBACK, by=by, reason=text,
                 phase_number=voided[-1],
                 summary=audit_words(
-                    N_("a moderator rolled the match back to phase %(phase)s (phases "
-                       "%(first)s–%(last)s voided)") if len(voided) > 1
-                    else N_("a moderator rolled the match back to phase %(phase)s (phase "
-                            "%(first)s voided)"),
+                    gettext_noop("a moderator rolled the match back to phase %(phase)s "
+                                 "(phases %(first)s–%(last)s voided)") if len(voided) > 1
+                    else gettext_noop("a moderator rolled the match back to phase %(phase)s "
+                                      "(phase %(first)s voided)"),
                     phase=to_phase, first=voided[0], last=voided[-1]),
                 details={"to_phase": to_phase, "voided_phases": voided})
     return match
@@ -422,8 +423,8 @@ def _who(seat: Seat) -> Any:
     """Who holds ``seat``, as audit words (a username as it is)."""
     if seat.user_id is not None:
         return seat.user.get_username()
-    return audit_words(N_("the bot %(bot)s"), bot=seat.bot) if seat.bot \
-        else audit_words(N_("nobody"))
+    return audit_words(gettext_noop("the bot %(bot)s"), bot=seat.bot) if seat.bot \
+        else audit_words(gettext_noop("nobody"))
 
 
 @transaction.atomic
@@ -454,10 +455,10 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
                                % {"game": game.name, "bot": bot,
                                   "bots": ", ".join(game.bots) or _("none")})
         seat.user, seat.bot, seat.status = None, bot, Seat.Status.TAKEN
-        after = audit_words(N_("the bot %(bot)s"), bot=bot)
+        after = audit_words(gettext_noop("the bot %(bot)s"), bot=bot)
     else:
         seat.user, seat.bot, seat.status = None, "", Seat.Status.OPEN
-        after = audit_words(N_("a new player (invite link)"))
+        after = audit_words(gettext_noop("a new player (invite link)"))
     seat.missed_in_row = 0
     seat.joined_at = timezone.now() if seat.status == Seat.Status.TAKEN else None
     seat.save(update_fields=["user", "bot", "status", "missed_in_row", "joined_at"])
@@ -466,10 +467,11 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
         if not Submission.objects.filter(phase=phase, seat=seat).exists():
             outbox_write([task_event("games.tasks.bot_submit", match.pk, match_id=match.pk,
                                      seat_number=seat.number, phase_number=phase.number)])
-    summary = (audit_words(N_("a moderator opened seat %(seat)s for a new player"),
+    summary = (audit_words(gettext_noop("a moderator opened seat %(seat)s for a new player"),
                            seat=seat.number) if open_seat
-               else audit_words(N_("a moderator handed seat %(seat)s from %(before)s to "
-                                   "%(after)s"), seat=seat.number, before=before, after=after))
+               else audit_words(gettext_noop("a moderator handed seat %(seat)s from %(before)s "
+                                             "to %(after)s"),
+                                seat=seat.number, before=before, after=after))
     audit_write(match=match, kind=ModerationEntry.Kind.REPLACE, by=by, reason=text,
                 summary=summary, details={"seat": seat.number, "before": english(before),
                                           "after": english(after), "open": bool(open_seat)})
@@ -492,8 +494,8 @@ def seat_kick(*, match_id: Any, seat_number: Any, by: AbstractBaseUser | None,
     seat.user, seat.status, seat.missed_in_row = None, Seat.Status.FLAGGED, 0
     seat.save(update_fields=["user", "status", "missed_in_row"])
     audit_write(match=match, kind=ModerationEntry.Kind.KICK, by=by, reason=text,
-                summary=audit_words(N_("a moderator removed the player of seat %(seat)s for "
-                                       "abuse"), seat=seat.number),
+                summary=audit_words(gettext_noop(
+                    "a moderator removed the player of seat %(seat)s for abuse"), seat=seat.number),
                 details={"seat": seat.number, "user": kicked, "user_id": kicked_id})
     return seat
 
@@ -508,7 +510,7 @@ def match_moderate_abort(*, match_id: Any, by: AbstractBaseUser | None, reason: 
     match_set_status(match=match, new_status=Match.Status.ABORTED, by=by, note=text[:255])
     Phase.objects.filter(match=match, status=Phase.Status.OPEN).update(deadline=None)
     audit_write(match=match, kind=ModerationEntry.Kind.ABORT, by=by, reason=text,
-                summary=audit_words(N_("a moderator aborted the match")))
+                summary=audit_words(gettext_noop("a moderator aborted the match")))
     return match
 
 
@@ -529,6 +531,6 @@ def match_void(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> Ma
     match_set_status(match=match, new_status=Match.Status.VOIDED, by=by, note=text[:255])
     Phase.objects.filter(match=match, status=Phase.Status.OPEN).update(deadline=None)
     audit_write(match=match, kind=ModerationEntry.Kind.VOID, by=by, reason=text,
-                summary=audit_words(N_("a moderator voided the match: it has no result")),
+                summary=audit_words(gettext_noop("a moderator voided the match: it has no result")),
                 details={"result_before": (old_result or {}).get("reason", "")})
     return match

@@ -22,7 +22,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext_noop
 
 from games.audit_words import audit_words
 from games.models import (
@@ -190,10 +190,10 @@ def deadline_miss_excuse(*, miss_id: Any, by: AbstractBaseUser | None, reason: s
     reliability_recompute(user_id=miss.user_id)
     match = Match.objects.only("pk", "phase_number").get(pk=miss.match_id)
     words = audit_words(
-        N_("a moderator excused the missed deadline of seat %(seat)s in phase %(phase)s")
+        gettext_noop("a moderator excused the missed deadline of seat %(seat)s in phase %(phase)s")
         if excused else
-        N_("a moderator took back the excuse of seat %(seat)s's missed deadline in phase "
-           "%(phase)s"), seat=miss.seat_number, phase=miss.phase_number)
+        gettext_noop("a moderator took back the excuse of seat %(seat)s's missed deadline in "
+                     "phase %(phase)s"), seat=miss.seat_number, phase=miss.phase_number)
     audit_write(match=match, kind=ModerationEntry.Kind.EXCUSE if excused
                 else ModerationEntry.Kind.UNEXCUSE, by=by, reason=text,
                 phase_number=miss.phase_number, summary=words,

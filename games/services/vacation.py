@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext_noop
 
 from clocks.services import with_windows
 from engine import PhaseKind
@@ -118,9 +118,9 @@ def _leave_apply(*, match: Match, user: AbstractBaseUser, leave: Leave, now: dat
 
     added = _extend_for(match=match, user=user, leave=leave, now=now)
     if added:
-        message = (N_("%(player)s is on leave: their clock stops for %(added)s")
+        message = (gettext_noop("%(player)s is on leave: their clock stops for %(added)s")
                    if uses_clock(match)
-                   else N_("%(player)s is on leave: the deadline moved by %(added)s"))
+                   else gettext_noop("%(player)s is on leave: the deadline moved by %(added)s"))
         audit_write(match=match, kind=ModerationEntry.Kind.LEAVE, by=user,
                     reason=f"on leave until {leave.ends_at:%Y-%m-%d %H:%M} UTC",
                     summary=audit_words(message, player=user.get_username(), added=span(added)),
@@ -235,10 +235,10 @@ def leave_record_clock_phase(*, match: Match, phase: Phase, leaves: list[tuple[i
     LeaveExtension.objects.bulk_create([
         LeaveExtension(leave=leave, match=match, phase_number=phase.number,
                        added=until[seat] - now, at=now) for seat, leave in leaves])
-    away = [audit_words(N_("%(player)s's clock stopped until %(until)s UTC"),
+    away = [audit_words(gettext_noop("%(player)s's clock stopped until %(until)s UTC"),
                         player=leave.user.get_username(), until=f"{until[seat]:%Y-%m-%d %H:%M}")
             for seat, leave in sorted(leaves, key=lambda pair: pair[0])]
-    words = audit_words(N_("on leave: %(away)s"), away=away)
+    words = audit_words(gettext_noop("on leave: %(away)s"), away=away)
     ModerationEntry.objects.create(
         match=match, kind=ModerationEntry.Kind.LEAVE, by=None, at=now,
         phase_number=phase.number, reason="on leave", summary=english(words)[:255],
@@ -254,8 +254,9 @@ def leave_record_new_phase(*, match: Match, phase: Phase, added: timedelta,
         LeaveExtension(leave=leave, match=match, phase_number=phase.number,
                        added=min(added, leave.ends_at - now), at=now) for leave in leaves])
     names = ", ".join(sorted({leave.user.get_username() for leave in leaves}))
-    words = audit_words(N_("%(players)s on leave: phase %(phase)s's deadline moved by %(added)s"),
-                        players=names, phase=phase.number, added=span(added))
+    words = audit_words(
+        gettext_noop("%(players)s on leave: phase %(phase)s's deadline moved by %(added)s"),
+        players=names, phase=phase.number, added=span(added))
     ModerationEntry.objects.create(
         match=match, kind=ModerationEntry.Kind.LEAVE, by=None, at=now,
         phase_number=phase.number, reason=f"{names} on leave", summary=english(words)[:255],

@@ -44,7 +44,8 @@ ELSEWHERE = [
     r"(?:Alpha|Delta|You) deployed [^<]*", r"(?:Alpha|Delta|Your) \w+ (?:moved|stayed|tried) [^<]*",
     r"Gameday \d+ opened: [^<]*", r"(?<=</time></a>)[^<]*",
     # engine/tank_game: why an action is refused; a bot's tank is named "Seat 2"
-    r"(?:Seat )?\w+ is \d+ squares? away; your range is \d+\.", r"[^<>:]* costs \d+[^<;]*; you have \d+\.",
+    r"(?:Seat )?\w+ is \d+ squares? away; your range is \d+\.",
+    r"[^<>:]* costs \d+[^<;]*; you have \d+\.",
     r"The gameday is opening; try again in a moment\.", r"Seat \d+(?= \(\w+\) —|</td>| \d+ \d)",
     # templates/reports/form.html (portal): the report button
     r'(?s)<details class="report">.*?</details>',
