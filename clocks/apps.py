@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ClocksConfig(AppConfig):
     name = "clocks"
-    verbose_name = "Clocks and active hours"
+    verbose_name = _("Clocks and active hours")
     default_auto_field = "django.db.models.BigAutoField"

@@ -20,7 +20,8 @@ def validate_zone(value: str) -> None:
     try:
         zoneinfo.ZoneInfo(value)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise ValidationError(f"“{value}” is not a known time zone.", code="invalid") from None
+        raise ValidationError(_("“%(zone)s” is not a known time zone.") % {"zone": value},
+                              code="invalid") from None
 
 
 class ActiveHours(models.Model):

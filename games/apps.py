@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Games"
+    verbose_name = _("Games")
 
     def ready(self) -> None:
         from games import plugins

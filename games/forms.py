@@ -43,10 +43,12 @@ def parse_json_object(text: str, what: str) -> dict[str, Any]:
         value = json.loads(text or "{}")
     except json.JSONDecodeError as error:
         raise forms.ValidationError(
-            f"{what} are not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+            _("%(what)s are not valid JSON: %(error)s at line %(line)s, column %(column)s.")
+            % {"what": what, "error": error.msg, "line": error.lineno, "column": error.colno}
         ) from None
     if not isinstance(value, dict):
-        raise forms.ValidationError(f"{what} must be a JSON object, like {{\"key\": value}}.")
+        raise forms.ValidationError(_("%(what)s must be a JSON object, like {\"key\": value}.")
+                                    % {"what": what})
     return value
 
 
@@ -412,9 +414,9 @@ class MatchCreateForm(forms.Form):
 
 def seat_label(game: Any, number: int) -> str:
     """"Seat 2", or "Seat 2 (South)" when the game names its seats."""
-    name = game.seat_name(number)
-    if not name or name == f"Seat {number}":  # the engine's default name says nothing more
+    if number not in game.seat_names:  # the default name ("Seat 2") says nothing more
         return _("Seat %(number)s") % {"number": number}
+    name = plugins.plugin_for(game.slug).seat_name(number)
     return _("Seat %(number)s (%(name)s)") % {"number": number, "name": name}
 
 
@@ -453,14 +455,15 @@ class OrdersForm(forms.Form):
 
     phase_number = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
     format = forms.ChoiceField(
-        label="Written as",
-        choices=[(Format.TEXT, "Plain-text orders"), (Format.JSON, "JSON")],
+        label=_("Written as"),
+        choices=[(Format.TEXT, _("Plain-text orders")), (Format.JSON, "JSON")],
         initial=Format.TEXT,
         widget=forms.RadioSelect,
     )
     orders = forms.CharField(
-        label="Your orders",
-        help_text="In the game's plain-text order grammar (see the example below), or as JSON.",
+        label=_("Your orders"),
+        help_text=_("In the game's plain-text order grammar (see the example below), or as "
+                    "JSON."),
         max_length=20_000,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off"}),
     )
@@ -473,6 +476,7 @@ class OrdersForm(forms.Form):
             except json.JSONDecodeError as error:
                 self.add_error(
                     "orders",
-                    f"Not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}.",
+                    _("Not valid JSON: %(error)s at line %(line)s, column %(column)s.") % {
+                        "error": error.msg, "line": error.lineno, "column": error.colno},
                 )
         return cleaned

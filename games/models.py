@@ -12,8 +12,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+import engine
 from engine.record import seed_commitment
 from games.fields import JSONField
 
@@ -33,11 +35,11 @@ def new_seed_salt() -> str:
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In play"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
-        VOIDED = "voided", "Voided by a moderator"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+        VOIDED = "voided", _("Voided by a moderator")
 
     # Allowed next statuses; anything else is refused by match_set_status.
     TRANSITIONS: dict[str, set[str]] = {
@@ -189,7 +191,21 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"{self.game} #{self.pk}"
+        return self.title or gettext("%(game)s #%(number)s") % {"game": self.game_name,
+                                                                "number": self.pk}
+
+    @property
+    def game_name(self) -> str:
+        """The game's name as people read it (its slug only for a game no longer installed)."""
+        game = engine.games().get(self.game)
+        return str(game.name) if game is not None and game.name else self.game
+
+    @property
+    def phase_label(self) -> str:
+        """The open phase's name in the reader's language ("" for a phase without one)."""
+        from games import plugins
+
+        return plugins.plugin_for(self.game).phase_label(self.phase_name)
 
     @property
     def seed_commitment(self) -> str:
@@ -217,11 +233,11 @@ class MatchStatusChange(models.Model):
 
 class Seat(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        TAKEN = "taken", "Taken"
-        FLAGGED = "flagged", "Needs a replacement"
-        FORFEITED = "forfeited", "Forfeited"
-        CONCEDED = "conceded", "Conceded"
+        OPEN = "open", _("Open")
+        TAKEN = "taken", _("Taken")
+        FLAGGED = "flagged", _("Needs a replacement")
+        FORFEITED = "forfeited", _("Forfeited")
+        CONCEDED = "conceded", _("Conceded")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -342,14 +358,14 @@ class Phase(models.Model):
     """One phase of a match: opened, then resolved exactly once. The match's logbook."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RESOLVED = "resolved", "Resolved"
-        QUARANTINED = "quarantined", "Quarantined (resolution keeps failing)"
-        VOIDED = "voided", "Voided (rolled back by a moderator)"
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
+        QUARANTINED = "quarantined", _("Quarantined (resolution keeps failing)")
+        VOIDED = "voided", _("Voided (rolled back by a moderator)")
         # Ended without resolving its sheets: the match ended during it (a draw or a cancel
         # the players agreed to, a concession), or the seat it waited for conceded and the
         # turn passed on. Its settings (a concession among them) happened; nothing else did.
-        CLOSED = "closed", "Closed unplayed (ended by the players)"
+        CLOSED = "closed", _("Closed unplayed (ended by the players)")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="phases")
     number = models.PositiveIntegerField()
@@ -393,16 +409,25 @@ class Phase(models.Model):
     def __str__(self) -> str:
         return f"{self.match} phase {self.number} ({self.name or self.kind})"
 
+    @property
+    def label(self) -> str:
+        """The phase's name in the reader's language ("" for a phase without one). It reads
+        the phase's match (a query unless loaded): a list of phases asks the game's plug-in
+        once instead (``plugin.phase_label``)."""
+        from games import plugins
+
+        return plugins.plugin_for(self.match.game).phase_label(self.name)
+
 
 class Submission(models.Model):
     """A sealed sheet: one per seat per phase, secret until the phase resolves."""
 
     class Source(models.TextChoices):
-        WEB = "web", "Web"
-        EMAIL = "email", "Email"
-        API = "api", "API"
-        BOT = "bot", "Bot"
-        DEFAULT = "default", "Default (missed deadline)"
+        WEB = "web", _("Web")
+        EMAIL = "email", _("Email")
+        API = "api", _("API")
+        BOT = "bot", _("Bot")
+        DEFAULT = "default", _("Default (missed deadline)")
 
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="submissions")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="submissions")
@@ -458,16 +483,16 @@ class Action(models.Model):
     lets a replay without a struck entry keep everybody else's dice."""
 
     class Kind(models.TextChoices):
-        ACTION = "action", "Action"
-        TICK = "tick", "Gameday tick"
-        RESIGN = "resign", "Concession"
+        ACTION = "action", _("Action")
+        TICK = "tick", _("Gameday tick")
+        RESIGN = "resign", _("Concession")
 
     class Source(models.TextChoices):
-        WEB = "web", "Web"
-        EMAIL = "email", "Email"
-        API = "api", "API"
-        BOT = "bot", "Bot"
-        SCHEDULE = "schedule", "Schedule (tick)"
+        WEB = "web", _("Web")
+        EMAIL = "email", _("Email")
+        API = "api", _("API")
+        BOT = "bot", _("Bot")
+        SCHEDULE = "schedule", _("Schedule (tick)")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()
@@ -627,10 +652,10 @@ class MatchReliability(models.Model):
     they faced in it."""
 
     class Outcome(models.TextChoices):
-        FINISHED = "finished", "Played to the end"
-        ABANDONED = "abandoned", "Abandoned (left, forfeited or replaced after misses)"
-        HANDED_OVER = "handed_over", "Handed over by a moderator (no miss of theirs)"
-        ABORTED = "aborted", "Aborted by a moderator"
+        FINISHED = "finished", _("Played to the end")
+        ABANDONED = "abandoned", _("Abandoned (left, forfeited or replaced after misses)")
+        HANDED_OVER = "handed_over", _("Handed over by a moderator (no miss of theirs)")
+        ABORTED = "aborted", _("Aborted by a moderator")
 
     update = models.ForeignKey(ReliabilityUpdate, on_delete=models.CASCADE,
                                related_name="entries")
@@ -677,22 +702,22 @@ class ModerationEntry(models.Model):
     history; ``details`` holds the action's arguments (never a sheet or the engine state)."""
 
     class Kind(models.TextChoices):
-        PAUSE = "pause", "Pause"
-        RESUME = "resume", "Resume"
-        EXTEND = "extend", "Extend the deadline"
-        FORCE_RESOLVE = "force_resolve", "Force resolve now"
-        RETRY = "retry", "Retry a quarantined phase"
-        ROLLBACK = "rollback", "Roll back"
-        REPLACE = "replace", "Replace a player"
-        VOID = "void", "Void"
-        ABORT = "abort", "Abort"
-        KICK = "kick", "Kick for abuse"
-        LEAVE = "leave", "Player's leave"
-        EXCUSE = "excuse", "Excuse a missed deadline"
-        UNEXCUSE = "unexcuse", "Take an excuse back"
-        STRIKE = "strike", "Strike out a logbook entry"
-        VOTES_LOCK = "votes_lock", "Lock the players' votes"
-        VOTES_UNLOCK = "votes_unlock", "Unlock the players' votes"
+        PAUSE = "pause", _("Pause")
+        RESUME = "resume", _("Resume")
+        EXTEND = "extend", _("Extend the deadline")
+        FORCE_RESOLVE = "force_resolve", _("Force resolve now")
+        RETRY = "retry", _("Retry a quarantined phase")
+        ROLLBACK = "rollback", _("Roll back")
+        REPLACE = "replace", _("Replace a player")
+        VOID = "void", _("Void")
+        ABORT = "abort", _("Abort")
+        KICK = "kick", _("Kick for abuse")
+        LEAVE = "leave", _("Player's leave")
+        EXCUSE = "excuse", _("Excuse a missed deadline")
+        UNEXCUSE = "unexcuse", _("Take an excuse back")
+        STRIKE = "strike", _("Strike out a logbook entry")
+        VOTES_LOCK = "votes_lock", _("Lock the players' votes")
+        VOTES_UNLOCK = "votes_unlock", _("Unlock the players' votes")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moderation")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -773,8 +798,8 @@ class DeadlineMove(models.Model):
     ``LeaveExtension``). Read by the match's processing timeline."""
 
     class Reason(models.TextChoices):
-        ACTIVE_HOURS = "active_hours", "Moved out of a player's night"
-        OUTAGE = "outage", "Extended by the site's downtime"
+        ACTIVE_HOURS = "active_hours", _("Moved out of a player's night")
+        OUTAGE = "outage", _("Extended by the site's downtime")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deadline_moves")
     phase_number = models.PositiveIntegerField()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import wraps
@@ -28,6 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import URLPattern, URLResolver, include, path
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 import engine
 from engine import Game, Option, Problem
@@ -70,6 +71,14 @@ class GamePlugin:
     replay_anchor: str = "replay"  # the id of the frame's element on the match page
     board_template: str = "games/generic/view.html"
 
+    # The names of the game's phases (the engine's ``Prompt.name``, English words such as
+    # "orders") as people read them, translated; a name neither here nor in ``PHASE_NAMES``
+    # is shown as the engine wrote it.
+    phase_names: Mapping[str, Any] = {}
+    # The names of the seats, translated, for a game whose engine names them in English words
+    # ("Red", "South"); the others keep the engine's names (Alpha, Delta) or "Seat 3".
+    seat_names: Mapping[int, Any] = {}
+
     def __init__(self, slug: str | None = None) -> None:
         if slug is not None:
             self.slug = slug
@@ -81,6 +90,20 @@ class GamePlugin:
     @property
     def name(self) -> str:
         return self.game.name or self.slug
+
+    def phase_label(self, name: str) -> str:
+        """Phase ``name`` (as the engine names it) in the reader's language."""
+        label = self.phase_names.get(name) or PHASE_NAMES.get(name)
+        return str(label) if label is not None else name
+
+    def seat_name(self, number: int) -> str:
+        """Seat ``number``'s name in the reader's language ("Red", "Alpha", "Seat 3")."""
+        if number in self.seat_names:
+            return str(self.seat_names[number])
+        game = engine.games().get(self.slug)
+        if game is not None and number in game.seat_names:
+            return str(game.seat_names[number])
+        return _("Seat %(number)s") % {"number": number}
 
     # -- the create form -----------------------------------------------------------------
     def option_field(self, option: Option, **kwargs: Any) -> Any:
@@ -162,7 +185,8 @@ class GamePlugin:
         index = numbers.index(phase.number)
         return {
             "phase": phase,
-            "title": f"Phase {phase.number}" + (f": {phase.name}" if phase.name else ""),
+            "title": (_("Phase %(number)s: %(name)s") if phase.name else _("Phase %(number)s"))
+            % {"number": phase.number, "name": self.phase_label(phase.name)},
             "story": self.round_report(phase.events or [], seat),
             "board": self.board_html(match, state_after, seat) if state_after is not None
             else "",
@@ -276,15 +300,32 @@ class GamePlugin:
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem of a refused e-mailed sheet as a sentence naming the line it is
         about. The default knows the text grammar's own ``line N`` paths."""
-        out = []
-        for problem in problems:
-            where = problem.path or ""
-            if where.startswith("line "):
-                out.append(_("Line %(number)s: %(problem)s") % {
-                    "number": where[len("line "):], "problem": problem_message(problem)})
-            else:
-                out.append(f"{where or _('The sheet')}: {problem_message(problem)}")
-        return out
+        return [problem_line(problem.path or "", problem_message(problem))
+                for problem in problems]
+
+
+# The phase names most games use, translated (a plug-in adds its own in ``phase_names``).
+PHASE_NAMES: dict[str, Any] = {
+    "orders": pgettext_lazy("phase name", "orders"),
+    "turn": pgettext_lazy("phase name", "turn"),
+    "setup": pgettext_lazy("phase name", "setup"),
+}
+
+
+def problem_line(where: str, message: Any) -> str:
+    """A problem of an e-mailed sheet as a sentence naming what it is about: ``where`` is a
+    line ("line 3": "Line 3: …"), another path, or "" (the whole sheet)."""
+    number = where[5:] if where.startswith("line ") else ""
+    if number.isdigit():
+        label = _("Line %(number)s") % {"number": number}
+    else:
+        label = where or _("The sheet")
+    return _("%(where)s: %(problem)s") % {"where": label, "problem": message}
+
+
+def seat_name(slug: str, number: int) -> str:
+    """Seat ``number`` of game ``slug`` as people read it, in the reader's language."""
+    return plugin_for(slug).seat_name(number)
 
 
 # -- text helpers shared by the default parts ---------------------------------------------------
@@ -394,7 +435,7 @@ def _guarded(slug: str, view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def guarded(request: HttpRequest, *args: Any, match_id: Any = None, **kwargs: Any) -> Any:
         if not Match.objects.filter(pk=match_id, game=slug).exists():
-            raise Http404("This match has no such page.")
+            raise Http404(_("This match has no such page."))
         return view(request, *args, match_id=match_id, **kwargs)
 
     return guarded

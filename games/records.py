@@ -39,8 +39,8 @@ def record_available(match: Match) -> bool:
 
 def _refuse_unless_finished(match: Match) -> None:
     if not record_available(match):
-        raise ServiceError("not_finished", "A match's record can be downloaded once the match "
-                           "has finished: it reveals every sealed sheet and the dice's seed.")
+        raise ServiceError("not_finished", _("A match's record can be downloaded once the match "
+                           "has finished: it reveals every sealed sheet and the dice's seed."))
 
 
 def _seats(game: engine.Game, match: Match) -> list[dict[str, Any]]:

@@ -21,8 +21,10 @@ from django.db.models import (
     When,
 )
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
+from games.audit_words import told
 from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.prepared import Prepared, run_together
@@ -214,7 +216,8 @@ def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dic
             # (the record's fields as attributes, as the descriptions read them; no model)
             shown = _Record(*record) if record[0] is not None else None
             player = described[key] = LobbyPlayer(
-                name, reliability_badge(shown), "Reliability: " + reliability_describe(shown))
+                name, reliability_badge(shown),
+                _("Reliability: %(record)s") % {"record": reliability_describe(shown)})
         players.setdefault(match_id, []).append(player)
     return players, open_seats
 
@@ -402,14 +405,15 @@ def match_open_phase(match: Match) -> Phase | None:
 def match_moderation_log(match: Match) -> list[dict[str, Any]]:
     """The public short form of the match's audit trail (moderators' actions and leave), oldest
     first: when and what, never who moderated or why (those stay in the admin)."""
-    return [{"at": at, "summary": summary, "phase": phase} for at, summary, phase in
-            _MODERATION_LOG_ROWS(match_id=match.pk)]
+    return [{"at": at, "summary": told(words, summary), "phase": phase}
+            for at, summary, phase, words in _MODERATION_LOG_ROWS(match_id=match.pk)]
 
 
-# ``match_moderation_log``'s rows: when, what and in which phase, oldest first.
+# ``match_moderation_log``'s rows: when, what (its words, and the English line) and in which
+# phase, oldest first.
 _MODERATION_LOG_ROWS = Prepared(ModerationEntry, lambda match_id: (
     ModerationEntry.objects.filter(match_id=match_id).order_by("at", "pk")
-    .values_list("at", "summary", "phase_number")), match_id="int")
+    .values_list("at", "summary", "phase_number", "details__words")), match_id="int")
 
 
 def match_history(match: Match) -> QuerySet[Phase]:

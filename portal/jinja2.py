@@ -2,7 +2,13 @@
 the lobby's lists, the rows of "my matches" and Final Act's order sheet, each many rows per
 page, where Django's template engine cost most of the page (``scripts/profile_pages.py``
 measures it). The filters are Django's own (remembered, ``games.dates``), so that a date or
-a number reads the same as on the Django-rendered pages around them."""
+a number reads the same as on the Django-rendered pages around them.
+
+Texts are translated as in Django's templates, in the active language: ``{{ _("Lobby") }}``,
+``{{ _("%(count)s open seats", count=n) }}`` (new-style gettext: placeholders are filled and
+escaped, a literal ``%`` is written ``%%``), ``{% trans count=n %}…{% pluralize %}…{% endtrans %}``
+and ``pgettext``. ``manage.py makemessages`` reads them too (games/management/commands/
+makemessages.py extracts the ``.jinja`` files with Jinja2's own extractor)."""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import translation
 from jinja2 import ChainableUndefined, Environment, pass_context
 from jinja2.runtime import Context
 
@@ -35,7 +42,11 @@ def locale(request: HttpRequest) -> dict[str, Any]:
 def environment(**options: Any) -> Environment:
     # A missing name (or an attribute of one) renders as nothing, as in Django's templates.
     options["undefined"] = ChainableUndefined
+    options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = Environment(**options)
+    env.install_gettext_callables(  # type: ignore[attr-defined]  (added by the i18n extension)
+        translation.gettext, translation.ngettext, newstyle=True,
+        pgettext=translation.pgettext, npgettext=translation.npgettext)
     env.filters.update({"date": date, "floatformat": floatformat})
     env.globals.update({"url": reverse})
     return env

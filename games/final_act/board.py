@@ -22,6 +22,8 @@ from typing import Any
 
 from django.template.loader import get_template
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from engine.final_act import board
 from engine.final_act.checks import case
@@ -39,9 +41,14 @@ TEMPLATE = "games/final-act/board.svg.html"
 LIVE_BOARD_ID = "fa-board-live"
 
 SIDE_LETTERS = {1: "A", 2: "D"}
-FACING_WORDS: dict[Any, str] = {"N": "north", "E": "east", "S": "south", "W": "west"}
+FACING_WORDS: dict[Any, Any] = {"N": pgettext_lazy("facing", "north"),
+                                "E": pgettext_lazy("facing", "east"),
+                                "S": pgettext_lazy("facing", "south"),
+                                "W": pgettext_lazy("facing", "west")}
 FACING_ANGLES = {"N": 0, "E": 90, "S": 180, "W": 270}
-PHASE_WORDS: dict[Any, str] = {"setup": "setup", "orders": "orders", "over": "match over"}
+PHASE_WORDS: dict[Any, Any] = {"setup": pgettext_lazy("phase name", "setup"),
+                               "orders": pgettext_lazy("phase name", "orders"),
+                               "over": gettext_lazy("match over")}
 TOKEN_LETTERS = {
     "air_strike": "AS",
     "full_throttle": "FT",
@@ -51,7 +58,11 @@ TOKEN_LETTERS = {
     "quick_sand": "Sa",
     "red_cross": "+",
 }
-TOKEN_WORDS = {t: t.replace("_", " ") for t in TOKENS} | {"red_cross": "Red Cross"}
+TOKEN_WORDS: dict[str, Any] = {
+    "air_strike": gettext_lazy("air strike"), "full_throttle": gettext_lazy("full throttle"),
+    "quick_shot": gettext_lazy("quick shot"), "mine_clearing": gettext_lazy("mine clearing"),
+    "smoke": gettext_lazy("smoke"), "quick_sand": gettext_lazy("quick sand"),
+    "red_cross": gettext_lazy("Red Cross")}
 _CLASS_RE = re.compile(r"^[a-z][a-z0-9-]{0,40}$")
 
 Point = tuple[float, float]
@@ -150,24 +161,26 @@ def _seat(value: Any) -> int | None:
 
 
 def _side(seat: Any) -> str:
-    return board.SEAT_NAMES.get(seat, "Unknown")
+    return board.SEAT_NAMES.get(seat) or _("Unknown")
 
 
 def _unit_words(unit: Mapping[str, Any]) -> str:
     side, name, kind = _side(unit.get("seat")), unit.get("name"), unit.get("kind")
+    values = {"side": side, "name": name, "facing": FACING_WORDS.get(unit.get("facing"), "?")}
     if kind == "r":
-        words = f"{side} R unit"
+        words = _("%(side)s R unit") % values
     elif kind == "at":
-        words = f"{side} AT unit {name} facing {FACING_WORDS.get(unit.get('facing'), '?')}"
+        words = _("%(side)s AT unit %(name)s facing %(facing)s") % values
     else:
-        words = f"{side} tank {name} facing {FACING_WORDS.get(unit.get('facing'), '?')}"
+        words = _("%(side)s tank %(name)s facing %(facing)s") % values
     status = unit.get("status")
     if status == "wreck":
-        return f"wreck of {side} tank {name}"
+        return _("wreck of %(side)s tank %(name)s") % values
     if status == "damaged":
-        return f"{words}, damaged"
+        return _("%(unit)s, damaged") % {"unit": words}
     if status == "repairing":
-        return f"{words}, {'repairing' if kind == 'r' else 'under repair'}"
+        return (_("%(unit)s, repairing") if kind == "r" else _("%(unit)s, under repair")) % {
+            "unit": words}
     return words
 
 
@@ -175,13 +188,17 @@ def _terrain_words(piece: Mapping[str, Any], sq_name: str) -> str:
     owner = _side(piece.get("owner"))
     kind = piece.get("kind")
     if kind == "berm":
-        size = "large" if len(piece.get("squares", ())) > 1 else "small"
-        return f"{owner} {size} berm"
+        if len(piece.get("squares", ())) > 1:
+            return _("%(side)s large berm") % {"side": owner}
+        return _("%(side)s small berm") % {"side": owner}
     if kind == "minefield":
         if piece.get("passage") == sq_name:
             arrow = FACING_WORDS.get(piece.get("arrow"), "?")
-            return f"{owner} minefield passage, crossing heading {arrow}"
-        return f"{owner} minefield"
+            return _("%(side)s minefield passage, crossing heading %(facing)s") % {
+                "side": owner, "facing": arrow}
+        return _("%(side)s minefield") % {"side": owner}
+    if kind == "swamp":
+        return _("%(side)s swamp") % {"side": owner}
     return f"{owner} {kind}"
 
 
@@ -298,7 +315,8 @@ def _board_token(token: Mapping[str, Any], flipped: bool) -> dict[str, Any] | No
     col, row = cell_of(sq, flipped)
     seat = _seat(token.get("seat")) or 0
     placed = token.get("round")
-    when = f" (round {placed})" if isinstance(placed, int) and not isinstance(placed, bool) else ""
+    values = {"side": _side(seat), "token": TOKEN_WORDS[name], "square": board.name(sq),
+              "round": placed}
     return {
         "cls": f"fa-token token-{name.replace('_', '-')} side-{seat}",
         "token": name,
@@ -308,7 +326,9 @@ def _board_token(token: Mapping[str, Any], flipped: bool) -> dict[str, Any] | No
         "x": MARGIN + col * CELL + CELL - 9,
         "y": MARGIN + row * CELL + CELL - 9,
         "letter": TOKEN_LETTERS[name],
-        "title": f"{_side(seat)} {TOKEN_WORDS[name]} on {board.name(sq)}{when}",
+        "title": (_("%(side)s %(token)s on %(square)s (round %(round)s)")
+                  if isinstance(placed, int) and not isinstance(placed, bool)
+                  else _("%(side)s %(token)s on %(square)s")) % values,
     }
 
 
@@ -434,7 +454,8 @@ def _plan_shapes(
     def shells(origin: int | None, targets: Any, who: str) -> None:
         for target in _square_list(targets)[:4]:
             c = centre(target, flipped)
-            item = _overlay("fa-plan fa-plan-shell", f"Plan: {who} fires at {board.name(target)}")
+            item = _overlay("fa-plan fa-plan-shell", _("Plan: %(unit)s fires at %(square)s") % {
+                "unit": who, "square": board.name(target)})
             if origin is not None and origin != target:
                 a = centre(origin, flipped)
                 p = _toward(a, c, 8)
@@ -456,10 +477,12 @@ def _plan_shapes(
             steps = 2 if throttle_unit == name else 1
             path, reason = pos.move_path(unit, move, steps, extra_clear, extra_sand)
             if not reason and path:
-                turn = " and turns" if order.get("turn") is True else ""
+                values = {"unit": name, "move": move, "square": board.name(path[-1])}
                 item = _overlay(
                     "fa-plan fa-plan-move",
-                    f"Plan: {name} moves {move}{turn} to {board.name(path[-1])}",
+                    (_("Plan: %(unit)s moves %(move)s and turns to %(square)s")
+                     if order.get("turn") is True
+                     else _("Plan: %(unit)s moves %(move)s to %(square)s")) % values,
                 )
                 arrow = _arrow(centre(here, flipped), centre(path[-1], flipped))
                 item["lines"].append(arrow["line"])
@@ -473,16 +496,17 @@ def _plan_shapes(
         if token == "quick_shot":
             who = use.get("unit")
             origin = pos.square_of.get((seat, who)) if isinstance(who, str) else None
-            shells(origin, use.get("fire"), f"{who} (quick shot)")
+            shells(origin, use.get("fire"), _("%(unit)s (quick shot)") % {"unit": who})
         if token == "air_strike":
-            shells(board.parse(use.get("at")), use.get("fire"), "the air strike")
+            shells(board.parse(use.get("at")), use.get("fire"), _("the air strike"))
         sq = board.parse(use.get("at"))
         if sq is None:
             continue
         col, row = cell_of(sq, flipped)
         item = _overlay(
             f"fa-plan fa-plan-token token-{token.replace('_', '-')}",
-            f"Plan: {TOKEN_WORDS[token]} on {board.name(sq)}",
+            _("Plan: %(token)s on %(square)s") % {"token": TOKEN_WORDS[token],
+                                                   "square": board.name(sq)},
         )
         item["token"] = {
             "x": MARGIN + col * CELL + 9,
@@ -527,7 +551,8 @@ def board_model(
         drawn = _board_token(token, flipped) if isinstance(token, Mapping) else None
         if drawn is not None:
             tokens.append(drawn)
-            words = f"{_side(drawn['seat'])} {TOKEN_WORDS[drawn['token']]}"
+            words = _("%(side)s %(token)s") % {"side": _side(drawn["seat"]),
+                                                "token": TOKEN_WORDS[drawn["token"]]}
             by_square.setdefault(drawn["sq"], []).append(words)
 
     units: list[dict[str, Any]] = []
@@ -538,8 +563,10 @@ def board_model(
             continue
         at = board.parse(unit.get("at"))
         if unit.get("status") in ("out", "broke_through") or at is None:
-            status = "broke through" if unit.get("status") == "broke_through" else "out"
-            off_board.append(f"{_side(unit.get('seat'))} {unit.get('name')} ({status})")
+            values = {"side": _side(unit.get("seat")), "name": unit.get("name")}
+            off_board.append((_("%(side)s %(name)s (broke through)")
+                              if unit.get("status") == "broke_through"
+                              else _("%(side)s %(name)s (out)")) % values)
             continue
         stacks.setdefault(at, []).append(unit)
     for where, group in stacks.items():
@@ -557,11 +584,11 @@ def board_model(
     selected = next((sq for sq in board.SQUARES if "is-selected" in classes[sq]), None)
     tab_stop = selected if selected is not None else (board.square(11, 11) if flipped else 0)
     squares: list[dict[str, Any]] = []
+    empty = {seat: _("empty, %(side)s half") % {"side": _side(seat)} for seat in board.SEATS}
     for sq in board.SQUARES:
         col, row = cell_of(sq, flipped)
         name = board.name(sq)
-        half = _side(1 if board.in_own_half(1, sq) else 2)
-        what = "; ".join(by_square.get(sq, [])) or f"empty, {half} half"
+        what = "; ".join(by_square.get(sq, [])) or empty[1 if board.in_own_half(1, sq) else 2]
         entry: dict[str, Any] = {
             "name": name,
             "x": MARGIN + col * CELL,
@@ -597,15 +624,18 @@ def board_model(
     rnd = view.get("round")
     phase = PHASE_WORDS.get(view.get("phase"), "")
     limit = view.get("round_limit")
-    title = "Final Act board"
+    parts = [_("Final Act board")]
     if rnd:
-        title += f", round {rnd}" + (f" of {limit}" if limit else "")
+        parts.append(_("round %(round)s of %(limit)s") % {"round": rnd, "limit": limit} if limit
+                     else _("round %(round)s") % {"round": rnd})
     if phase:
-        title += f", {phase}"
-    title += f", seen by {board.SEAT_NAMES[seat]}" if seat else ", spectator view"
+        parts.append(str(phase))
+    parts.append(_("seen by %(side)s") % {"side": board.SEAT_NAMES[seat]} if seat
+                 else _("spectator view"))
+    title = ", ".join(parts)
     desc = []
     if off_board:
-        desc.append("Not on the board: " + ", ".join(off_board) + ".")
+        desc.append(_("Not on the board: %(units)s.") % {"units": ", ".join(off_board)})
     if last_round:
         desc.extend(say(line) for line in round_story(list(last_events(view)), seat))
     alpha_y = MARGIN + (SIDE * 3 / 4 if not flipped else SIDE / 4)

@@ -85,14 +85,13 @@ class FinalActPlugin(plugins.GamePlugin):
         for problem in problems:
             where = problem.path or ""
             if where.startswith("line "):
-                number = where[len("line "):]
-            else:
-                parts = where.split(".")
-                number = find(parts[1]) if len(parts) > 1 and parts[0] in (
-                    "units", "tokens", "declare") else None
-            label = _("Line %(number)s") % {"number": number} if number else \
-                (where or _("The sheet"))
-            out.append(f"{label}: {problem_message(problem)}")
+                out.append(plugins.problem_line(where, problem_message(problem)))
+                continue
+            parts = where.split(".")
+            number = find(parts[1]) if len(parts) > 1 and parts[0] in (
+                "units", "tokens", "declare") else None
+            out.append(plugins.problem_line(f"line {number}" if number else where,
+                                            problem_message(problem)))
         return out
 
 

@@ -29,15 +29,15 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 import engine
 from engine.base import Problem
 from engine.final_act import board as fa_board
-from engine.final_act.units import TOKENS, kind_of, label
+from engine.final_act.units import TOKENS, kind_of
 from games.final_act.board import FACING_WORDS, LIVE_BOARD_ID, render_board
 from games.final_act.drafts import check_draft, draft_text
-from games.final_act.sheet_panel import TOKEN_HELP, TOKEN_NAMES
+from games.final_act.sheet_panel import TOKEN_HELP, TOKEN_NAMES, unit_label
 from games.models import Match, Seat, Submission
 from games.words import problem_message
 
@@ -52,12 +52,12 @@ TERRAIN_FIELDS = {
     "minefield": ("f-minefield", "f-minefield-passage", "f-minefield-arrow"),
 }
 PIECE_NAMES = {
-    "large_berm": "Large berm",
-    "small_berms": "Small berms",
-    "swamp": "Swamp",
-    "minefield": "Minefield",
-    "tokens": "Action tokens",
-    "setup": "Setup",
+    "large_berm": gettext_lazy("Large berm"),
+    "small_berms": gettext_lazy("Small berms"),
+    "swamp": gettext_lazy("Swamp"),
+    "minefield": gettext_lazy("Minefield"),
+    "tokens": gettext_lazy("Action tokens"),
+    "setup": gettext_lazy("Setup"),
 }
 
 
@@ -162,12 +162,51 @@ def empty_rows(fields: Mapping[str, Any], legal: Mapping[str, Any]) -> set[str]:
     return rows
 
 
+def setup_words() -> dict[str, str]:
+    """What the setup panel's script says as the board is clicked, in the reader's language
+    (``%(name)s`` filled in by the script): the pieces' names and each announcement."""
+    return {
+        "piece:large_berm": _("the large berm"), "piece:small_berm1": _("small berm 1"),
+        "piece:small_berm2": _("small berm 2"), "piece:swamp": _("the swamp"),
+        "piece:minefield": _("the minefield"), "piece:passage": _("the minefield's passage"),
+        "hint:large_berm": _("choose a shaded square, then a square next to it"),
+        "hint:small_berm1": _("choose a shaded square"),
+        "hint:small_berm2": _("choose a shaded square"),
+        "hint:swamp": _("choose a square: the swamp takes the 2 by 2 block with it at the "
+                        "top left"),
+        "hint:minefield": _("choose three squares in a straight line, or one end and then the "
+                            "other"),
+        "hint:passage": _("choose one of the minefield's squares"),
+        "hint:unit": _("choose a shaded square; R turns it"),
+        "placing": _("Placing %(piece)s: %(hint)s."),
+        "berm_done": _("Large berm on %(first)s and %(square)s."),
+        "berm_removed": _("Large berm removed; choose its first square."),
+        "berm_started": _("Large berm starts on %(square)s: now choose a square next to it."),
+        "minefield_done": _("Minefield on %(squares)s: now choose its passage square, then its "
+                            "arrow."),
+        "minefield_some": _("Minefield: %(squares)s so far; it needs three."),
+        "minefield_none": _("Minefield: no squares so far; it needs three."),
+        "no_block": _("No 2 by 2 block fits at %(square)s."),
+        "swamp_done": _("Swamp on %(squares)s."),
+        "not_minefield": _("%(square)s is not one of the minefield's squares."),
+        "passage_done": _("Passage on %(square)s. Choose the arrow (the direction units may "
+                          "cross) in the form."),
+        "unit_next": _("%(unit)s on %(square)s (R turns it). Now placing %(next)s."),
+        "unit_last": _("%(unit)s on %(square)s (R turns it). Every unit is placed."),
+        "placed": _("%(piece)s on %(square)s."),
+        "r_forward": _("The R unit always faces forward."),
+        "faces": _("%(unit)s now faces %(facing)s."),
+        "nothing_here": _("%(square)s: nothing of yours there. Choose a piece to place first."),
+        "dropped": _("Choice dropped."),
+    }
+
+
 def still_to_place(rows: list[str], empty: set[str]) -> str:
     """The pieces not placed yet, in a sentence ("" when every piece has its squares)."""
     terrain = [TERRAIN_WORDS[row]() for row in TERRAIN_FIELDS if row in empty]
     units = [row[5:] for row in rows if row.startswith("unit-") and row in empty]
     tanks = [name for name in units if kind_of(name) == "tank"]
-    others = [label(name) for name in units if kind_of(name) != "tank"]
+    others = [unit_label(name) for name in units if kind_of(name) != "tank"]
     parts = terrain
     if tanks:
         parts.append(ngettext("your tank %(names)s", "your %(count)s tanks (%(names)s)",
@@ -205,8 +244,8 @@ def row_of(path: str) -> str:
 
 def row_name(row: str) -> str:
     if row.startswith("unit-"):
-        return label(row[5:])
-    return PIECE_NAMES.get(row, "Setup")
+        return unit_label(row[5:])
+    return str(PIECE_NAMES.get(row, PIECE_NAMES["setup"]))
 
 
 def preview_view(view: Mapping[str, Any], seat: int, setup: Mapping[str, Any]
@@ -281,7 +320,7 @@ def _unit_rows(legal: Mapping[str, Any], fields: Mapping[str, Any],
         facing = _text(fields.get(f"u-{name}-facing", "")) or forward
         rows.append({
             "name": name,
-            "label": label(name),
+            "label": unit_label(name),
             "kind": kind_of(name),
             "at": _text(fields.get(f"u-{name}-at", "")),
             "facing": facing,
@@ -348,8 +387,8 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
     rows = ["large_berm", "small_berms", "swamp", "minefield",
             *(u["row"] for u in units), *(["tokens"] if tokens else [])]
     view = game.view(state, number)
-    caption = ("Your setup as drafted: only you see it. The other side's terrain and units "
-               "appear when both setups are in.")
+    caption = _("Your setup as drafted: only you see it. The other side's terrain and units "
+                "appear when both setups are in.")
     return {
         "fa_setup_seat": number,
         "fa_setup_side": fa_board.SEAT_NAMES[number],
@@ -370,6 +409,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
         "fa_setup_facings": [{"value": f, "word": FACING_WORDS[f]} for f in fa_board.FACINGS],
         "fa_setup_forward": forward,
         "fa_setup_forward_word": FACING_WORDS[forward],
+        "fa_setup_words": setup_words(),
         "fa_setup_problems": [{"path": p.path, "row": row_of(p.path),
                                "piece": row_name(row_of(p.path)), "message": problem_message(p)}
                               for p in problems],

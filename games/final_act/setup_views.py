@@ -15,6 +15,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 import engine
@@ -47,7 +49,7 @@ def _login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             if request.htmx:
-                raise PermissionDenied("Log in to place your setup.")
+                raise PermissionDenied(_("Log in to place your setup."))
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
 
@@ -85,8 +87,8 @@ def validate(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespo
         return _refused(request, str(closed), 409)
     fill = request.POST.get("fill", "").strip() or None
     if fill is not None and fill not in FILLS:
-        return _refused(request, "Unknown action: the buttons fill the form with the default "
-                                 "layout or clear it.", 400)
+        return _refused(request, _("Unknown action: the buttons fill the form with the default "
+                                   "layout or clear it."), 400)
     sheet = selectors.submission_for_author(match, seat, request.user)
     # "Check" asks for every problem, pieces not placed yet included.
     panel = setup_panel_context(request, match, seat, sheet, posted=request.POST, fill=fill,
@@ -109,7 +111,9 @@ def submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
     legal = game.legal_actions(match.state, seat.number)
     setup = setup_from_fields(fields_from_post(request.POST, legal), legal)
     try:
-        sealed = seal_posted(request, match, seat, setup, what="Setup", prompt_phase="setup")
+        sealed = seal_posted(
+            request, match, seat, setup, prompt_phase="setup",
+            notice=_("Setup sealed (revision %(revision)s). Receipt: %(receipt)s"))
     except ServiceError as error:
         return _setup_refused(request, match, seat, error)
     if sealed.response is not None:
@@ -136,8 +140,11 @@ def _setup_refused(request: HttpRequest, match: Match, seat: Seat,
     message = error.message
     if error.code == "invalid" and error.problems:
         count = len(error.problems)
-        message = (f"This setup was refused: {count} problem{'s' if count > 1 else ''}, listed "
-                   "below next to the pieces. Nothing you typed was lost.")
+        message = ngettext(
+            "This setup was refused: %(count)s problem, listed below next to the pieces. "
+            "Nothing you typed was lost.",
+            "This setup was refused: %(count)s problems, listed below next to the pieces. "
+            "Nothing you typed was lost.", count) % {"count": count}
     panel["fa_setup_error"] = message
     if not request.htmx:
         return _page(request, match, panel, status=status)

@@ -23,38 +23,63 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from engine.base import Problem
 from engine.final_act import board as fa_board
-from engine.final_act.units import ALL_UNITS, TOKENS, label
+from engine.final_act.units import ALL_UNITS, TOKENS, kind_of
 from games.final_act.board import FACING_WORDS
 from games.words import problem_message
 
 TOKEN_NAMES = {
-    "air_strike": "Air strike",
-    "full_throttle": "Full throttle",
-    "quick_shot": "Quick shot",
-    "mine_clearing": "Mine clearing",
-    "smoke": "Smoke",
-    "quick_sand": "Quick sand",
-    "red_cross": "Red Cross",
+    "air_strike": gettext_lazy("Air strike"),
+    "full_throttle": gettext_lazy("Full throttle"),
+    "quick_shot": gettext_lazy("Quick shot"),
+    "mine_clearing": gettext_lazy("Mine clearing"),
+    "smoke": gettext_lazy("Smoke"),
+    "quick_sand": gettext_lazy("Quick sand"),
+    "red_cross": gettext_lazy("Red Cross"),
 }
 TOKEN_HELP = {
-    "air_strike": "From a square of your last line, one or two shells on that file. Paid by "
-                  "tanks that then hold fire, or by the shells of your tanks that are out.",
-    "full_throttle": "The chosen tank makes its move twice (no turn, not 'stay').",
-    "quick_shot": "The chosen tank fires two shells, using the shell of a tank that is out.",
-    "mine_clearing": "Opens a minefield square for this round and the next.",
-    "smoke": "Blocks line of fire through a square next to one of your units, from this round's "
-             "fire on.",
-    "quick_sand": "No unit may enter the square this round and the next.",
-    "red_cross": "Place it on a free square of your half; later, activate it to repair a tank "
-                 "standing on it.",
+    "air_strike": gettext_lazy(
+        "From a square of your last line, one or two shells on that file. Paid by tanks that "
+        "then hold fire, or by the shells of your tanks that are out."),
+    "full_throttle": gettext_lazy("The chosen tank makes its move twice (no turn, not “stay”)."),
+    "quick_shot": gettext_lazy(
+        "The chosen tank fires two shells, using the shell of a tank that is out."),
+    "mine_clearing": gettext_lazy("Opens a minefield square for this round and the next."),
+    "smoke": gettext_lazy("Blocks line of fire through a square next to one of your units, "
+                          "from this round's fire on."),
+    "quick_sand": gettext_lazy("No unit may enter the square this round and the next."),
+    "red_cross": gettext_lazy("Place it on a free square of your half; later, activate it to "
+                              "repair a tank standing on it."),
 }
 MOVE_WORDS = {
-    "stay": "stay", "F": "forward", "FL": "forward left", "FR": "forward right", "B": "back",
-    "BL": "back left", "BR": "back right", "N": "north", "NE": "north-east", "E": "east",
-    "SE": "south-east", "S": "south", "SW": "south-west", "W": "west", "NW": "north-west",
+    "stay": gettext_lazy("stay"), "F": gettext_lazy("forward"),
+    "FL": gettext_lazy("forward left"), "FR": gettext_lazy("forward right"),
+    "B": gettext_lazy("back"), "BL": gettext_lazy("back left"),
+    "BR": gettext_lazy("back right"), "N": gettext_lazy("north"),
+    "NE": gettext_lazy("north-east"), "E": gettext_lazy("east"),
+    "SE": gettext_lazy("south-east"), "S": gettext_lazy("south"),
+    "SW": gettext_lazy("south-west"), "W": gettext_lazy("west"),
+    "NW": gettext_lazy("north-west"),
 }
+
+
+# A unit's status as the order sheet says it next to its square ("" when it is fine).
+STATUS_WORDS = {"ok": "", "damaged": gettext_lazy("damaged"),
+                "repairing": gettext_lazy("under repair"), "wreck": gettext_lazy("wreck"),
+                "out": gettext_lazy("out"), "broke_through": gettext_lazy("broke through")}
+
+
+def unit_label(name: str) -> str:
+    """How the panel names one of the player's own units: "Tank 1A", "AT unit AT1", "The R
+    unit"."""
+    kind = kind_of(name)
+    if kind == "tank":
+        return _("Tank %(name)s") % {"name": name}
+    return _("The R unit") if kind == "r" else _("AT unit %(name)s") % {"name": name}
 
 
 def _squares(text: str) -> list[str]:
@@ -156,8 +181,9 @@ def row_of(path: str) -> str:
 def _move_label(entry: Mapping[str, Any], kind: str) -> str:
     word = MOVE_WORDS.get(entry["move"], entry["move"])
     if entry["move"] == "stay":
-        return f"stay on {entry['to']}"
-    return f"{entry['move']} ({word}) to {entry['to']}"
+        return _("stay on %(square)s") % {"square": entry["to"]}
+    return _("%(move)s (%(word)s) to %(square)s") % {"move": entry["move"], "word": word,
+                                                      "square": entry["to"]}
 
 
 def unit_rows(view: Mapping[str, Any], legal: Mapping[str, Any], fields: Mapping[str, Any],
@@ -193,12 +219,13 @@ def unit_rows(view: Mapping[str, Any], legal: Mapping[str, Any], fields: Mapping
         fire = info.get("fire", [])
         rows.append({
             "name": name,
-            "label": label(name),
+            "label": unit_label(name),
             "kind": kind,
             "at": unit.get("at", ""),
             "facing": unit.get("facing", ""),
             "facing_word": FACING_WORDS.get(unit.get("facing", ""), ""),
             "status": unit.get("status", ""),
+            "status_word": str(STATUS_WORDS.get(unit.get("status", ""), unit.get("status", ""))),
             "moves": moves,
             "turns": [{"move": m, "facing": f, "word": FACING_WORDS[f]} for m, f in turns.items()],
             "faces": [{"value": f, "word": FACING_WORDS[f]} for f in info.get("faces", [])],
@@ -232,6 +259,7 @@ def field_choices(units: list[dict[str, Any]], tokens: list[dict[str, Any]],
     sent once as data. The page's script turns each such text field into a select; the form
     itself stays plain text fields, which work without JavaScript."""
     choices: dict[str, list[list[str]]] = {}
+    hold, none, not_now, no = _("hold fire"), _("none"), _("not this round"), _("no")
     for row in units:
         name = row["name"]
         choices[f"u-{name}-move"] = [[m["value"], m["label"]] for m in row["moves"]]
@@ -239,21 +267,21 @@ def field_choices(units: list[dict[str, Any]], tokens: list[dict[str, Any]],
             choices[f"u-{name}-face"] = [[f["value"], f["word"]] for f in row["faces"]]
         if row["can_fire"]:
             squares = [[sq, sq] for sq in row["fire"]]
-            choices[f"u-{name}-fire"] = [["", "hold fire"], *squares]
-            choices[f"u-{name}-fire2"] = [["", "none"], *squares]
+            choices[f"u-{name}-fire"] = [["", hold], *squares]
+            choices[f"u-{name}-fire2"] = [["", none], *squares]
     for row in tokens:
         token, offered = row["token"], row["choices"]
         if offered.get("activate"):
-            choices[f"t-{token}-activate"] = [["", "not this round"],
+            choices[f"t-{token}-activate"] = [["", not_now],
                                               *([u, u] for u in offered["activate"])]
         if offered.get("at"):
-            choices[f"t-{token}-at"] = [["", "not this round"],
+            choices[f"t-{token}-at"] = [["", not_now],
                                         *([sq, sq] for sq in offered["at"])]
         if token in ("full_throttle", "quick_shot"):
-            choices[f"t-{token}-unit"] = [["", "not this round"],
+            choices[f"t-{token}-unit"] = [["", not_now],
                                           *([u, u] for u in offered.get("units", []))]
     for key in ("repair", "double_shot"):
-        choices[f"d-{key}"] = [["", "no"], *([u, u] for u in declare.get(key, []))]
+        choices[f"d-{key}"] = [["", no], *([u, u] for u in declare.get(key, []))]
     return choices
 
 

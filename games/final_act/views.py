@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import json_script
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 import engine
@@ -22,6 +23,7 @@ from games import pagecache, selectors
 from games.final_act.board import LIVE_BOARD_ID, render_board
 from games.final_act.drafts import check_draft, draft_text
 from games.final_act.sheet_panel import (
+    TOKEN_NAMES,
     field_choices,
     fields_from_post,
     fields_from_sheet,
@@ -93,6 +95,49 @@ def board_words() -> dict[str, str]:
                      "again to turn (face %(facing)s)."),
         "at_moves": _("(An AT unit moves or fires in a round, not both.)"),
         "aiming": _("Now aiming: choose a target, or press M to keep moving."),
+        "selected_aim": _("%(unit)s on %(square)s selected: choose one of the marked squares "
+                          "to move there, or press F to aim."),
+        "selected": _("%(unit)s on %(square)s selected: choose one of the marked squares to "
+                      "move there."),
+        "cannot_fire": _("%(unit)s cannot fire this round."),
+        # (the count is 1 or more: the script takes "aims_one" for 1)
+        "aims_one": ngettext(
+            "%(unit)s aims: choose a blue square to fire at (%(count)s possible; grey "
+            "cross-hatched squares are in the cone but blocked). Press M to change its move.",
+            "%(unit)s aims: choose a blue square to fire at (%(count)s possible; grey "
+            "cross-hatched squares are in the cone but blocked). Press M to change its move.",
+            1),
+        "aims": ngettext(
+            "%(unit)s aims: choose a blue square to fire at (%(count)s possible; grey "
+            "cross-hatched squares are in the cone but blocked). Press M to change its move.",
+            "%(unit)s aims: choose a blue square to fire at (%(count)s possible; grey "
+            "cross-hatched squares are in the cone but blocked). Press M to change its move.",
+            2),
+        "at_moving": _("%(unit)s is moving (%(move)s): an AT unit moves or fires in a round, "
+                       "not both. Set its move to stay first to fire."),
+        "blocked": _("%(square)s is in %(unit)s's cone but cannot be hit from here (blocked)."),
+        "outside": _("%(square)s is outside %(unit)s's cone."),
+        "no_longer_fires": _("%(unit)s no longer fires at %(square)s."),
+        "second_no_longer": _("%(unit)s's second shell no longer fires at %(square)s."),
+        "second_fires": _("%(unit)s's second shell fires at %(square)s (needs the double shot "
+                          "declaration)."),
+        "fires": _("%(unit)s fires at %(square)s."),
+        "air_strike_first": _("Choose the square the air strike is called from first."),
+        "quick_shot_first": _("Choose the tank that makes the quick shot first."),
+        "token_fire_start": _("%(token)s: choose up to two marked squares; choose one again to "
+                              "drop it. Escape when done."),
+        "dropped": _("%(square)s dropped."),
+        "token_cannot_target": _("%(token)s cannot target %(square)s."),
+        "two_shells": _("Two shells at most: choose one of the two again to drop it first."),
+        "token_fires_one": _("%(token)s fires at %(square)s."),
+        "token_fires_two": _("%(token)s fires at %(square)s and %(second)s."),
+        "token_bad_square": _("%(square)s is not a square this token can go to."),
+        "token_placed": _("%(token)s: %(square)s."),
+        "token_choose": _("%(token)s: choose a marked square."),
+        "not_yours": _("%(square)s: no unit of yours there. Choose one of your units first."),
+        "selection_dropped": _("Selection dropped."),
+        "cleared": _("All orders cleared: every unit stays and holds fire."),
+        **{f"token:{token}": str(name) for token, name in TOKEN_NAMES.items()},
     }
 
 
@@ -115,11 +160,11 @@ def live_board(match: Match, view: dict[str, Any], seat: int | None, plan: Any) 
 
 def _caption(view: dict[str, Any]) -> str:
     if view["phase"] == "setup":
-        return ("Setup: each side places its terrain and units; the other side's appear when "
-                "both are in.")
+        return _("Setup: each side places its terrain and units; the other side's appear when "
+                 "both are in.")
     if view["phase"] == "over":
-        return f"Final position after round {view['round']}."
-    return f"Round {view['round']}: the position now."
+        return _("Final position after round %(round)s.") % {"round": view["round"]}
+    return _("Round %(round)s: the position now.") % {"round": view["round"]}
 
 
 def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Phase,
@@ -128,8 +173,8 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
     story in words, and the neighbouring frames."""
     numbers = [p.number for p in resolved]
     index = numbers.index(phase.number)
-    title = ("Setup revealed" if phase.name == "setup"
-             else f"Round {round_of(match, phase.number)}")
+    title = (_("Setup revealed") if phase.name == "setup"
+             else _("Round %(round)s") % {"round": round_of(match, phase.number)})
 
     def told() -> dict[str, Any]:
         events = phase.events or []
@@ -138,7 +183,8 @@ def replay_context(match: Match, game: engine.Game, seat: int | None, phase: Pha
             "headline": say(report.round_headline(events)) if phase.name != "setup" else "",
             "story": [say(line) for line in game.round_report(events, seat)],
             "board": render_board(view, seat=seat, last_round=phase.name != "setup",
-                                  board_id=REPORT_BOARD, caption=f"{title}: what happened."),
+                                  board_id=REPORT_BOARD,
+                                  caption=_("%(title)s: what happened.") % {"title": title}),
         }
 
     # A resolved phase is history: told once per reader's seat, then served from the cache.
@@ -290,7 +336,9 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
     legal = game.legal_actions(match.state, seat.number)
     draft = sheet_from_fields(request.POST, legal)
     try:
-        sealed = seal_posted(request, match, seat, draft, what="Orders", prompt_phase="orders")
+        sealed = seal_posted(
+            request, match, seat, draft, prompt_phase="orders",
+            notice=_("Orders sealed (revision %(revision)s). Receipt: %(receipt)s"))
     except ServiceError as error:
         return _sheet_refused(request, match, seat, error)
     if sealed.response is not None:

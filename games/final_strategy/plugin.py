@@ -11,6 +11,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from engine import Problem
 from games import plugins
@@ -25,6 +26,9 @@ class FinalStrategyPlugin(plugins.GamePlugin):
     slug = "final-strategy"
     rules_template = "games/final-strategy/rules.html"
     text_panel = False  # the turn is built on the board; the grammar is on demand
+    seat_names = {1: pgettext_lazy("seat name", "Red"), 2: pgettext_lazy("seat name", "Blue"),
+                  3: pgettext_lazy("seat name", "Green"),
+                  4: pgettext_lazy("seat name", "Yellow")}
 
     def match_urls(self) -> list[URLPattern]:
         return [
@@ -93,8 +97,8 @@ class FinalStrategyPlugin(plugins.GamePlugin):
         bunker = view["bunkers"].get(str(seat.number), {})
         situation = []
         if "troops" in bunker:
-            situation.append(_("Your bunker: %(troops)s troops, %(kidnappers)s kidnappers, "
-                               "%(bombs)s bombs.") % bunker)
+            situation.append(_("Your bunker: %(pieces)s.") % {
+                "pieces": words.bunker_pieces(bunker)})
         situation.append(_("Scores: %(scores)s.") % {"scores": ", ".join(
             _("seat %(seat)s: %(score)s") % {"seat": s, "score": v}
             for s, v in sorted(view["scores"].items()))})

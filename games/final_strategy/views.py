@@ -83,8 +83,8 @@ def turn_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRe
         return _refused([{"path": "steps", "message": _("The steps must be a JSON list.")}],
                         400)
     try:
-        seal_posted(request, match, seat, {"steps": steps}, what=_("Turn"),
-                    prompt_phase="turn")
+        seal_posted(request, match, seat, {"steps": steps}, prompt_phase="turn",
+                    notice=_("Turn sealed (revision %(revision)s). Receipt: %(receipt)s"))
     except ServiceError as error:
         problems = problem_dicts(error.problems)
         return _refused(problems or [{"path": "", "message": error.message}],

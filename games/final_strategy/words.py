@@ -93,8 +93,8 @@ def board_text(view: dict[str, Any]) -> str:
     for s, b in sorted(view["bunkers"].items(), key=lambda kv: int(kv[0])):
         values = {"seat": s, "count": b["count"], "score": view["scores"][s]}
         if "troops" in b:
-            line = _("Seat %(seat)s: bunker %(count)s (%(troops)s troops, %(kidnappers)s "
-                     "kidnappers, %(bombs)s bombs), score %(score)s") % {**values, **b}
+            line = _("Seat %(seat)s: bunker %(count)s (%(pieces)s), score %(score)s") % {
+                **values, "pieces": bunker_pieces(b)}
         else:
             line = _("Seat %(seat)s: bunker %(count)s, score %(score)s") % values
         if int(s) in view["removed"]:
@@ -106,6 +106,17 @@ def board_text(view: dict[str, Any]) -> str:
     else:
         lines.append(_("The game is over: %(reason)s.") % {"reason": reason_text(view["reason"])})
     return "\n".join(lines)
+
+
+def bunker_pieces(bunker: dict[str, Any]) -> str:
+    """What a bunker holds, counted ("36 troops, 3 kidnappers, 1 bomb")."""
+    return ", ".join([
+        ngettext("%(count)s troop", "%(count)s troops", bunker["troops"])
+        % {"count": bunker["troops"]},
+        ngettext("%(count)s kidnapper", "%(count)s kidnappers", bunker["kidnappers"])
+        % {"count": bunker["kidnappers"]},
+        ngettext("%(count)s bomb", "%(count)s bombs", bunker["bombs"])
+        % {"count": bunker["bombs"]}])
 
 
 def orders_help() -> str:

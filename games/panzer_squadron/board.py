@@ -11,9 +11,10 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from engine.panzer_squadron import hexes
 
@@ -21,7 +22,11 @@ SIDE = 24.0  # a hex side in pixels
 UX = SIDE * math.sqrt(3) / 2  # one doubled-X unit
 UY = SIDE / 2  # one Y unit
 MARGIN = 18.0
-TERRAIN_LABEL = {"woods": "woods", "building": "building", "water": "water"}
+TERRAIN_LABEL = {"woods": pgettext_lazy("terrain", "woods"),
+                 "building": pgettext_lazy("terrain", "building"),
+                 "water": pgettext_lazy("terrain", "water"),
+                 "clear": pgettext_lazy("terrain", "clear")}
+TANK_STATE = {"moving": gettext_lazy("in movement"), "ambush": gettext_lazy("in ambush")}
 
 
 def _px(point: tuple[int, int], rows: int) -> tuple[float, float]:
@@ -37,12 +42,15 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
               reach: Mapping[str, str] | None = None,
               targets: Mapping[str, bool] | None = None,
               lines: Iterable[tuple[str, int, str, int, bool]] = (),
-              label: str = "Panzer Squadron board", small: bool = False,
+              label: str = "", small: bool = False,
               interactive: bool = False) -> SafeString:
     """``reach``: hex → cheapest path text; ``targets``: hex → in cover; ``lines``: (from hex,
     corner, to hex, corner, blocked) drawn as lines of fire. ``interactive``: the board the
     player chooses on (static/panzer-squadron/board.js): every hex a button, one tab stop
     (the first hex to choose), the arrow keys between hexes, Enter to choose a marked one."""
+    from games.panzer_squadron.words import card_word
+
+    label = label or _("Panzer Squadron board")
     cols, rows = view["size"]
     width = 2 * MARGIN + (2 * cols + 2) * UX
     height = 2 * MARGIN + (3 * rows + 1) * UY
@@ -60,19 +68,19 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
             kind = terrain.get(name, "clear")
             classes = [f"ps-{kind}"]
             extra = ""
-            words = [name, TERRAIN_LABEL.get(kind, "clear")]
+            words = [name, str(TERRAIN_LABEL.get(kind, TERRAIN_LABEL["clear"]))]
             if name in on_hex:
                 words.append(_("tank %(name)s of seat %(seat)s") % {
                     "name": on_hex[name]["name"], "seat": on_hex[name]["seat"]})
             if name in reach:
                 classes.append("ps-reach")
                 extra = format_html(' data-path="{}"', reach[name])
-                words.append("reachable")
+                words.append(_("reachable"))
             if name in targets:
                 classes.append("ps-target")
                 if targets[name]:
                     classes.append("ps-cover")
-                words.append("target in cover" if targets[name] else "target in sight")
+                words.append(_("target in cover") if targets[name] else _("target in sight"))
             role = "img"
             if interactive:
                 role = "button"
@@ -98,16 +106,21 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
         cx, cy = _px(hexes.centre(h), rows)
         fx, fy = _px(hexes.corner(h, t["facing"]), rows)
         mine = seat is not None and t["seat"] == seat
-        state = {"moving": "in movement", "ambush": "in ambush"}.get(t["state"], "stationary")
+        state = str(TANK_STATE.get(t["state"], pgettext_lazy("tank state", "stationary")))
+        values = {"tank": t["name"], "seat": t["seat"], "card": card_word(t["card"]),
+                  "at": t["at"], "facing": t["facing"], "state": state}
+        described = (_("%(tank)s: seat %(seat)s %(card)s tank on %(at)s, facing %(facing)s "
+                       "o'clock, %(state)s, activated") if t["activated"] else
+                     _("%(tank)s: seat %(seat)s %(card)s tank on %(at)s, facing %(facing)s "
+                       "o'clock, %(state)s")) % values
         parts.append(format_html(
             '<g class="ps-tank ps-seat{} {}{}" data-tank="{}" data-hex="{}" role="img" '
-            'aria-label="{}: seat {} {} tank on {}, facing {} o\'clock, {}{}">'
+            'aria-label="{}">'
             '<line x1="{}" y1="{}" x2="{}" y2="{}" class="ps-gun"/>'
             '<{} cx="{}" cy="{}" {} class="ps-body"/>'
             '<text x="{}" y="{}" class="ps-label"{}>{}</text></g>',
             t["seat"], "ps-mine" if mine else "", " ps-done" if t["activated"] else "",
-            t["name"], t["at"], t["name"], t["seat"], t["card"], t["at"], t["facing"], state,
-            ", activated" if t["activated"] else "",
+            t["name"], t["at"], described,
             f"{cx:.1f}", f"{cy:.1f}", f"{fx:.1f}", f"{fy:.1f}",
             "circle" if t["seat"] == 1 else "ellipse", f"{cx:.1f}", f"{cy:.1f}",
             mark_safe('r="9"' if t["seat"] == 1 else 'rx="10" ry="8"'),
@@ -138,10 +151,12 @@ def _upright(flip: bool, x: float, y: float) -> SafeString:
 
 
 def legend() -> SafeString:
-    return mark_safe(escape("") + (
-        '<ul class="ps-legend"><li><span class="ps-key ps-woods"></span> woods (2 points, '
-        'blocks)</li><li><span class="ps-key ps-building"></span> building (impassable, '
-        'blocks)</li><li><span class="ps-key ps-water"></span> water (impassable, does not '
-        'block)</li><li>Seat 1 (South): blue round tanks; seat 2 (North): red ovals with a '
-        'dashed outline. The line is the gun, pointing '
-        'at the corner the tank faces; faded tanks are activated this turn</li></ul>'))
+    return format_html(
+        '<ul class="ps-legend"><li><span class="ps-key ps-woods"></span> {}</li>'
+        '<li><span class="ps-key ps-building"></span> {}</li>'
+        '<li><span class="ps-key ps-water"></span> {}</li><li>{}</li></ul>',
+        _("woods (2 points, blocks)"), _("building (impassable, blocks)"),
+        _("water (impassable, does not block)"),
+        _("Seat 1 (South): blue round tanks; seat 2 (North): red ovals with a dashed outline. "
+          "The line is the gun, pointing at the corner the tank faces; faded tanks are "
+          "activated this turn"))

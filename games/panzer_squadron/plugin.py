@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from engine import Problem
 from games import plugins
@@ -23,6 +24,9 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
     rules_template = "games/panzer-squadron/rules.html"
     board_template = "games/panzer-squadron/board.html"
     text_panel = False  # the activation panel and the board; the grammar is on demand
+    seat_names = {1: pgettext_lazy("seat name", "South"), 2: pgettext_lazy("seat name", "North")}
+    phase_names = {"activate": pgettext_lazy("phase name", "activation"),
+                   "path": pgettext_lazy("phase name", "path")}
 
     def match_urls(self) -> list[URLPattern]:
         return [
@@ -100,9 +104,10 @@ def problem_lines(problems: Iterable[Problem], text: str) -> list[str]:
                         or (len(words) > 1 and words[1] == parts[1].lower())):
                     number = line_number
                     break
-        label = _("Line %(number)s") % {"number": number} if number else \
-            (where or _("The orders"))
-        out.append(f"{label}: {problem_message(problem)}")
+        label = (_("Line %(number)s") % {"number": number} if number
+                 else where or _("The orders"))
+        out.append(_("%(where)s: %(problem)s") % {"where": label,
+                                                  "problem": problem_message(problem)})
     return out
 
 
@@ -111,18 +116,35 @@ def situation_lines(view: dict[str, Any]) -> list[str]:
     lines = []
     pending = view.get("pending")
     if pending:
-        dice = "+".join(str(d) for d in pending["dice"])
-        lines.append(f"Your {pending['tank']} chose {pending['action']}: the dice show {dice}, "
-                     f"{pending['points']} movement points. Reply with its path (and target).")
+        dice = " + ".join(str(d) for d in pending["dice"])
+        lines.append(ngettext(
+            "Your %(tank)s chose %(action)s: the dice show %(dice)s, %(points)s movement point. "
+            "Reply with its path (and target).",
+            "Your %(tank)s chose %(action)s: the dice show %(dice)s, %(points)s movement "
+            "points. Reply with its path (and target).", pending["points"]) % {
+            "tank": pending["tank"], "action": words.action_word(pending["action"]),
+            "dice": dice, "points": pending["points"]})
     mine = [t for t in view.get("tanks", []) if t["name"] in view.get("reactions", {})]
     for t in mine:
         if not t["alive"]:
             continue
         r = view["reactions"][t["name"]]
-        rng = f", max range {r['max_range']}" if r.get("max_range") else ""
-        lines.append(f"{t['name']} ({t['card']}) on {t['at']} facing {t['facing']}, "
-                     f"{t['state']}{', activated' if t['activated'] else ''}; "
-                     f"standing reaction {r['mode']}{rng}.")
+        values = {"tank": t["name"], "card": words.card_word(t["card"]), "at": t["at"],
+                  "facing": t["facing"], "state": words.state_word(t["state"]),
+                  "reaction": words.reaction_word(r["mode"]), "range": r.get("max_range")}
+        if t["activated"] and r.get("max_range"):
+            line = _("%(tank)s (%(card)s) on %(at)s facing %(facing)s o'clock, %(state)s, "
+                     "activated; standing reaction: %(reaction)s, up to %(range)s hexes.")
+        elif t["activated"]:
+            line = _("%(tank)s (%(card)s) on %(at)s facing %(facing)s o'clock, %(state)s, "
+                     "activated; standing reaction: %(reaction)s.")
+        elif r.get("max_range"):
+            line = _("%(tank)s (%(card)s) on %(at)s facing %(facing)s o'clock, %(state)s; "
+                     "standing reaction: %(reaction)s, up to %(range)s hexes.")
+        else:
+            line = _("%(tank)s (%(card)s) on %(at)s facing %(facing)s o'clock, %(state)s; "
+                     "standing reaction: %(reaction)s.")
+        lines.append(line % values)
     return lines
 
 

@@ -12,6 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 import engine
@@ -21,6 +23,7 @@ from engine.panzer_squadron.board import Board
 from engine.panzer_squadron.options import MODES
 from games import selectors
 from games.models import Match
+from games.panzer_squadron import words
 from games.panzer_squadron.board import board_svg, legend
 from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, orders_submit
@@ -28,9 +31,10 @@ from games.views.access import match_url, match_visible_or_404, redirect_to, sta
 from games.words import problem_message
 
 SLUG = "panzer-squadron"
-ACTION_LABELS = {"move": "Move (roll, then give the path)",
-                 "move-fire": "Move and fire (roll; firing keeps 3 points)",
-                 "fire": "Fire (stay, shoot a tank in sight)", "ambush": "Ambush (stay and wait)"}
+ACTION_LABELS = {"move": gettext_lazy("Move (roll, then give the path)"),
+                 "move-fire": gettext_lazy("Move and fire (roll; firing keeps 3 points)"),
+                 "fire": gettext_lazy("Fire (stay, shoot a tank in sight)"),
+                 "ambush": gettext_lazy("Ambush (stay and wait)")}
 
 
 class BadForm(ValueError):
@@ -51,10 +55,10 @@ def path_marks(state: dict[str, Any], seat: int) -> tuple[dict[str, str], dict[s
     for cost, steps, h, _f, _kind in found:
         if not any(s.kind != "turn" for s in steps):
             continue
-        words = text.format({"path": [s.as_dict() for s in steps]}).split("\n")[0][5:]
+        written = text.format({"path": [s.as_dict() for s in steps]}).split("\n")[0][5:]
         known = reach.get(hexes.name(h))
         if known is None or cost < known[0]:
-            reach[hexes.name(h)] = (cost, words)
+            reach[hexes.name(h)] = (cost, written)
     board.occupied[board.hex_of(tank)] = tank["name"]
     targets = {}
     start = board.hex_of(tank)
@@ -81,19 +85,22 @@ def panel_context(match: Match, seat: int | None) -> dict[str, Any]:
         choices = []
         for t in rules.ready(state, seat):
             shots = legal.shots(board, seat, board.hex_of(t), t["facing"], t["card"])
-            choices.append({"tank": t, "actions": [(a, ACTION_LABELS[a])
-                                                   for a in rules.allowed_actions(t)],
+            choices.append({"tank": t, "card": words.card_word(t["card"]),
+                            "state": words.state_word(t["state"]),
+                            "actions": [(a, ACTION_LABELS[a]) for a in rules.allowed_actions(t)],
                             "targets": [{"at": at, "needed": needed} for needed, at in shots]})
         context["choices"] = choices
     elif my_turn and state["phase"] == "path":
         reach, targets = path_marks(state, seat)
         context["reach"] = sorted(reach.items())
         context["targets"] = sorted(targets.items())
-        context["pending"] = state["pending"]
+        context["pending"] = {**state["pending"],
+                              "action_word": words.action_word(state["pending"]["action"])}
         context["fire_cost"] = 3
     if seat is not None and match.status == Match.Status.ACTIVE:
         context["reaction_rows"] = [
-            {"tank": t, "reaction": view["reactions"].get(t["name"])}
+            {"tank": t, "card": words.card_word(t["card"]),
+             "reaction": view["reactions"].get(t["name"])}
             for t in view["tanks"] if t["seat"] == seat and t["alive"]]
     context["board"] = board_svg(view, seat, reach=reach, targets=targets,
                                  interactive=bool(reach or targets))
@@ -124,7 +131,8 @@ _HEX = re.compile(r"^[a-z][0-9]{1,2}$")
 def _field(request: HttpRequest, name: str, limit: int = 40) -> str:
     value = (request.POST.get(name) or "").strip()
     if len(value) > limit:
-        raise BadForm(f"{name} is too long.")
+        raise BadForm(_("An answer in the form is too long: at most %(limit)s characters.")
+                      % {"limit": limit})
     return value
 
 
@@ -133,7 +141,7 @@ def _hex_or_none(value: str, name: str) -> str | None:
         return None
     value = value.lower()
     if not _HEX.match(value):
-        raise BadForm(f"{name}: {value!r} is not a hex name like c4.")
+        raise BadForm(_("The target “%(value)s” is not a hex name like c4.") % {"value": value})
     return value
 
 
@@ -142,7 +150,7 @@ def _phase_number(request: HttpRequest) -> int:
         return parse_int(_field(request, "phase_number", 12), min=1, max=10**9,
                          field="phase_number")
     except InvalidNumber:
-        raise BadForm("The form does not say which phase it is for; reload the page.") from None
+        raise BadForm(_("The form does not say which phase it is for; reload the page.")) from None
 
 
 def activation_from_post(request: HttpRequest) -> dict[str, Any]:
@@ -151,7 +159,7 @@ def activation_from_post(request: HttpRequest) -> dict[str, Any]:
     choice = _field(request, "choice", 30).split()
     if choice:
         if len(choice) not in (2, 3):
-            raise BadForm("Choose one of the offered actions.")
+            raise BadForm(_("Choose one of the offered actions."))
         tank, action = choice[0], choice[1]
         target = _hex_or_none(choice[2] if len(choice) == 3 else "", "target")
         data: dict[str, Any] = {"activate": tank, "action": action}
@@ -161,7 +169,7 @@ def activation_from_post(request: HttpRequest) -> dict[str, Any]:
     tank = _field(request, "tank", 8)
     action = _field(request, "action", 12)
     if not tank or not action:
-        raise BadForm("Choose a tank and an action.")
+        raise BadForm(_("Choose a tank and an action."))
     data = {"activate": tank, "action": action}
     target = _hex_or_none(_field(request, "target", 4), "target")
     if action == "fire" or target is not None:
@@ -190,10 +198,11 @@ def reactions_from_post(request: HttpRequest, names: list[str]) -> dict[str, Any
         try:
             max_range = parse_int(raw, min=0, max=999, field=f"max_{name}") if raw else None
         except InvalidNumber:
-            raise BadForm(f"The maximum range of {name} is a whole number or empty.") from None
+            raise BadForm(_("The maximum range of %(tank)s is a whole number or empty.")
+                          % {"tank": name}) from None
         found[name] = {"mode": mode, "max_range": max_range}
     if not found:
-        raise BadForm("No reaction was given.")
+        raise BadForm(_("No reaction was given."))
     return {"reactions": found}
 
 
@@ -201,7 +210,7 @@ def _submit(request: HttpRequest, match_id: int, build: Any, notice: str) -> Htt
     match = match_visible_or_404(request, match_id)
     seat = selectors.match_seat_for_user(match, request.user)
     if seat is None:
-        return _refused(request, match, "You have no seat in this match.", 403)
+        return _refused(request, match, _("You have no seat in this match."), 403)
     try:
         data = build(request, match, seat)
         orders_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
@@ -231,14 +240,14 @@ def _refused(request: HttpRequest, match: Match, message: str, status: int) -> H
 def activate(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step one: the tank and its action (the server rolls a move's dice at once)."""
     return _submit(request, match_id, lambda r, m, s: activation_from_post(r),
-                   "Action chosen.")
+                   _("Action chosen."))
 
 
 @login_required
 @require_POST
 def path(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step two: the path, the target of a move and fire, and the end state."""
-    return _submit(request, match_id, lambda r, m, s: path_from_post(r), "Activation played.")
+    return _submit(request, match_id, lambda r, m, s: path_from_post(r), _("Activation played."))
 
 
 @login_required
@@ -249,4 +258,4 @@ def reactions(request: HttpRequest, match_id: int) -> HttpResponse:
         names = [t["name"] for t in (m.state or {}).get("tanks", []) if t["seat"] == s.number]
         return reactions_from_post(r, names)
 
-    return _submit(request, match_id, build, "Standing reactions saved.")
+    return _submit(request, match_id, build, _("Standing reactions saved."))

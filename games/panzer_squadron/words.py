@@ -8,12 +8,41 @@ from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 ACTIONS = {"move": gettext_lazy("move"), "move-fire": gettext_lazy("move and fire"),
            "fire": gettext_lazy("fire"), "ambush": gettext_lazy("lie in ambush")}
 ARCS = {"front": gettext_lazy("front"), "side": gettext_lazy("side"),
         "rear": gettext_lazy("rear")}
+CARDS = {"heavy": pgettext_lazy("tank card", "heavy"),
+         "medium": pgettext_lazy("tank card", "medium"),
+         "light": pgettext_lazy("tank card", "light")}
+STATES = {"stationary": pgettext_lazy("tank state", "stationary"),
+          "moving": pgettext_lazy("tank state", "moving"),
+          "ambush": pgettext_lazy("tank state", "in ambush")}
+REACTIONS = {"hold": gettext_lazy("hold fire"),
+             "first": gettext_lazy("fire at the first visible mover"),
+             "side-rear": gettext_lazy("fire only at side or rear shots")}
+
+
+def action_word(action: str) -> str:
+    """An activation's action ("move-fire") in words ("move and fire")."""
+    return str(ACTIONS.get(action, action))
+
+
+def card_word(card: str) -> str:
+    """A tank's card ("heavy") in the reader's language."""
+    return str(CARDS.get(card, card))
+
+
+def state_word(state: str) -> str:
+    """A tank's state ("stationary", "moving", "ambush") in the reader's language."""
+    return str(STATES.get(state, state))
+
+
+def reaction_word(mode: str) -> str:
+    """A standing reaction's mode ("side-rear") in words."""
+    return str(REACTIONS.get(mode, mode))
 
 
 def _tank(event: dict[str, Any], key: str, reader: int | None, seat: Any) -> str:

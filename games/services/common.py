@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 import engine
 from clocks.arithmetic import Window
@@ -50,7 +51,8 @@ def game_for(slug: str) -> Game:
     try:
         return engine.get(slug)
     except KeyError:
-        raise ServiceError("unknown_game", f"There is no game called {slug!r}.") from None
+        raise ServiceError("unknown_game", _("There is no game called “%(game)s”.")
+                           % {"game": slug}) from None
 
 
 def match_lock(match_id: Any) -> Match:
@@ -64,7 +66,8 @@ def match_lock(match_id: Any) -> Match:
     try:
         return Match.objects.select_for_update(no_key=True).get(pk=id_or_none(match_id))
     except (Match.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("not_found", f"There is no match {match_id}.") from None
+        raise ServiceError("not_found", _("There is no match %(number)s.")
+                           % {"number": match_id}) from None
 
 
 def phase_deadline(match: Match, now: Any) -> Any:

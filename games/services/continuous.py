@@ -27,8 +27,11 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
+from games.audit_words import audit_words
 from games.models import Action, LogbookStrike, Match, ModerationEntry, Phase, Seat
 from games.parsing import id_or_none
 from games.receipts import new_salt, receipt_for
@@ -68,7 +71,7 @@ def _now(now: datetime | None) -> datetime:
     if now is None:
         return timezone.now()
     if timezone.is_naive(now):
-        raise ServiceError("invalid", "Times must be time-zone aware.")
+        raise ServiceError("invalid", _("Times must be time-zone aware."))
     return now
 
 
@@ -81,13 +84,13 @@ def _next_seq(match: Match) -> int:
 
 def _as_json_object(action: Any) -> dict[str, Any]:
     if not isinstance(action, dict):
-        raise ServiceError("invalid", "An action must be an object such as "
-                           '{"type": "move", "to": "B4"}.', [Problem("", "Not an object.")])
+        raise ServiceError("invalid", _("An action must be an object such as "
+                           '{"type": "move", "to": "B4"}.'), [Problem("", _("Not an object."))])
     try:
         return json.loads(json.dumps(action))
     except (TypeError, ValueError):
-        raise ServiceError("invalid", "The action holds something that is not plain data.",
-                           [Problem("", "Not plain JSON data.")]) from None
+        raise ServiceError("invalid", _("The action holds something that is not plain data."),
+                           [Problem("", _("Not plain JSON data."))]) from None
 
 
 def _refusal(error: RuleError) -> ServiceError:
@@ -116,7 +119,8 @@ def _lock_with_seat(match_id: Any, seat_number: Any) -> tuple[Match, Seat]:
         seat = None
     if seat is None:
         match_lock(match_id)  # raises "no such match"; else there is no such seat
-        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+        raise ServiceError("not_found", _("This match has no seat %(number)s.")
+                           % {"number": seat_number})
     return seat.match, seat
 
 
@@ -125,24 +129,26 @@ def _check_author(match: Match, seat_number: Any, user: AbstractBaseUser | None,
     if seat is None:
         seat = Seat.objects.filter(match=match, number=_seat_number(seat_number)).first()
     if seat is None:
-        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+        raise ServiceError("not_found", _("This match has no seat %(number)s.")
+                           % {"number": seat_number})
     if source == Action.Source.BOT:
         if user is not None or not seat.bot:
-            raise ServiceError("not_your_seat", "Only a bot seat takes bot actions.")
+            raise ServiceError("not_your_seat", _("Only a bot seat takes bot actions."))
     elif user is None or not user.is_authenticated or seat.user_id != user.pk:
-        raise ServiceError("not_your_seat", f"Seat {seat.number} is not yours.")
+        raise ServiceError("not_your_seat", _("Seat %(number)s is not yours.")
+                           % {"number": seat.number})
     if seat.status == Seat.Status.FORFEITED:
-        raise ServiceError("not_allowed", "This seat has forfeited the match.")
+        raise ServiceError("not_allowed", _("This seat has forfeited the match."))
     if seat.status == Seat.Status.CONCEDED:
-        raise ServiceError("not_allowed", "This seat has conceded the match.")
+        raise ServiceError("not_allowed", _("This seat has conceded the match."))
     return seat
 
 
 def _active_continuous(match: Match) -> None:
     if match.status != Match.Status.ACTIVE:
-        raise ServiceError("not_active", "This match is not in play.")
+        raise ServiceError("not_active", _("This match is not in play."))
     if match.phase_kind != CONTINUOUS:
-        raise ServiceError("unsupported_phase", "This match is not in a continuous phase.")
+        raise ServiceError("unsupported_phase", _("This match is not in a continuous phase."))
 
 
 def _finish_if_over(match: Match, game: Game, state: dict[str, Any], now: datetime) -> bool:
@@ -182,7 +188,7 @@ def actions_apply(
     """
     now = _now(now)
     if source not in SOURCES:
-        raise ServiceError("invalid", f"Unknown source {source!r}.")
+        raise ServiceError("invalid", _("Unknown source “%(source)s”.") % {"source": source})
     data = _as_json_object(action)
     match, seat = _lock_with_seat(match_id, seat_number)
     _active_continuous(match)
@@ -193,7 +199,7 @@ def actions_apply(
         # action lands in the new gameday (and after its tick in the logbook).
         _tick_before_action(match, game, now)
         if match.status != Match.Status.ACTIVE:
-            raise ServiceError("not_active", "This match is over.")
+            raise ServiceError("not_active", _("This match is over."))
     seq = _next_seq(match)
     try:
         outcome = game.apply(match.state, seat.number, data, now, rng_for(match.seed, seq))
@@ -202,8 +208,8 @@ def actions_apply(
     except Exception:  # an engine bug must not become a server error: refuse, write nothing
         logger.exception("match %s: applying %r for seat %s failed", match.pk, data,
                          seat.number)
-        raise ServiceError("engine_error", "This action could not be applied; nothing was "
-                           "changed. The moderators have been told.") from None
+        raise ServiceError("engine_error", _("This action could not be applied; nothing was "
+                           "changed. The moderators have been told.")) from None
     Action.objects.create(match=match, seq=seq, kind=Action.Kind.ACTION, seat=seat.number,
                           data=data, at=now, source=source, events=list(outcome.events))
     match.state = outcome.state
@@ -245,26 +251,28 @@ def actions_submit(
     """
     match = Match.objects.filter(pk=id_or_none(match_id)).first()
     if match is None:
-        raise ServiceError("not_found", f"There is no match {match_id}.")
+        raise ServiceError("not_found", _("There is no match %(number)s.")
+                           % {"number": match_id})
     _active_continuous(match)
     seat = _check_author(match, seat_number, user, source)
     game = game_for(match.game)
     if text is not None:
         if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
-            raise ServiceError("invalid", f"Actions must be text of at most {MAX_TEXT_LENGTH} "
-                               "characters.")
+            raise ServiceError("invalid", _("Actions must be text of at most %(count)s "
+                                            "characters.") % {"count": MAX_TEXT_LENGTH})
         try:
             data = game.parse_text(match.state, seat.number, text)
         except TextError as error:
-            raise ServiceError("invalid", "The actions could not be read.",
+            raise ServiceError("invalid", _("The actions could not be read."),
                                error.problems) from None
         except RuleError as error:
-            raise ServiceError("invalid", "The actions are not valid.", error.problems) from None
+            raise ServiceError("invalid", _("The actions are not valid."), error.problems) from None
     actions = data.get("actions") if isinstance(data, dict) and "actions" in data else [data]
     if not isinstance(actions, list) or not actions:
-        raise ServiceError("invalid", "There is no action in the sheet.")
+        raise ServiceError("invalid", _("There is no action in the sheet."))
     if len(actions) > MAX_ACTIONS_PER_SHEET:
-        raise ServiceError("invalid", f"At most {MAX_ACTIONS_PER_SHEET} actions at a time.")
+        raise ServiceError("invalid", _("At most %(count)s actions at a time.")
+                           % {"count": MAX_ACTIONS_PER_SHEET})
     accepted: list[dict[str, Any]] = []
     refused: list[Problem] = []
     first_error: ServiceError | None = None
@@ -444,18 +452,19 @@ def logbook_strike(*, action_id: Any, by: AbstractBaseUser | None, reason: str) 
     except (TypeError, ValueError, OverflowError):
         row = None
     if row is None:
-        raise ServiceError("not_found", f"There is no logbook entry {action_id}.")
+        raise ServiceError("not_found", _("There is no logbook entry %(number)s.")
+                           % {"number": action_id})
     match = match_lock(row.match_id)
     row.refresh_from_db()
     if row.struck:
         return False
     if match.status != Match.Status.ACTIVE:
-        raise ServiceError("not_active", "Only a match in play can be replayed.")
+        raise ServiceError("not_active", _("Only a match in play can be replayed."))
     if row.kind == Action.Kind.TICK:
-        raise ServiceError("invalid", "A gameday tick cannot be struck out, only actions.")
+        raise ServiceError("invalid", _("A gameday tick cannot be struck out, only actions."))
     if row.kind == Action.Kind.RESIGN:
-        raise ServiceError("invalid", "A concession cannot be struck out: it was the player's "
-                           "own decision.")
+        raise ServiceError("invalid", _("A concession cannot be struck out: it was the "
+                                        "player's own decision."))
     now = timezone.now()
     row.struck, row.struck_at, row.struck_reason = True, now, reason[:255]
     row.struck_by = by if by is not None and by.is_authenticated else None
@@ -465,8 +474,9 @@ def logbook_strike(*, action_id: Any, by: AbstractBaseUser | None, reason: str) 
     LogbookStrike.objects.create(action=row, match=match, by=row.struck_by, reason=reason[:255],
                                  entries_replayed=replayed)
     audit_write(match=match, kind=ModerationEntry.Kind.STRIKE, by=by, reason=reason,
-                summary=f"a moderator struck out logbook entry #{row.seq}; the match was "
-                        "replayed without it",
+                summary=audit_words(gettext_noop(
+                    "a moderator struck out logbook entry #%(entry)s; the match was replayed "
+                    "without it"), entry=row.seq),
                 details={"entry": row.seq, "action_id": row.pk, "seat": row.seat,
                          "entries_replayed": replayed})
     if not _finish_if_over(match, game, match.state, now):

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clocks.services import window_of
 from engine import RuleError
@@ -41,8 +42,10 @@ def match_set_status(
     if new_status not in Match.TRANSITIONS.get(old_status, set()):
         raise ServiceError(
             "bad_transition",
-            f"A match that is {Match.Status(old_status).label.lower()} cannot become "
-            f"{new_status}.",
+            _("A match that is “%(old)s” cannot become “%(new)s”.") % {
+                "old": Match.Status(old_status).label,
+                "new": Match.Status(new_status).label if new_status in Match.Status.values
+                else new_status},
         )
     now = timezone.now()
     match.status = new_status
@@ -78,12 +81,14 @@ def _clean_hours(hours_per_phase: Any) -> Decimal:
         hours = Decimal(str(hours_per_phase))
     except (InvalidOperation, ValueError):
         raise ServiceError(
-            "invalid_options", f"{hours_per_phase!r} is not a number of hours."
+            "invalid_options", _("“%(value)s” is not a number of hours.")
+            % {"value": hours_per_phase}
         ) from None
     if not hours.is_finite() or not MIN_HOURS_PER_PHASE <= hours <= MAX_HOURS_PER_PHASE:
         raise ServiceError(
             "invalid_options",
-            f"Hours per phase must be between {MIN_HOURS_PER_PHASE} and {MAX_HOURS_PER_PHASE}.",
+            _("Hours per phase must be between %(low)s and %(high)s.")
+            % {"low": MIN_HOURS_PER_PHASE, "high": MAX_HOURS_PER_PHASE},
         )
     return hours.quantize(Decimal("0.001"))
 
@@ -96,21 +101,23 @@ def _clean_timing(bank: Any, increment: Any, cap: Any, max_shift: Any
         try:
             number = Decimal(str(value))
         except (InvalidOperation, ValueError):
-            raise ServiceError("invalid_options", f"{value!r} is not a number of hours "
-                               f"({name}).") from None
+            raise ServiceError("invalid_options", _("“%(value)s” is not a number of hours "
+                                                    "(%(field)s).")
+                               % {"value": value, "field": name}) from None
         if not number.is_finite() or not low <= number <= high:
-            raise ServiceError("invalid_options", f"The {name} must be between {low} and "
-                               f"{high} hours, not {value}.")
+            raise ServiceError("invalid_options", _("The %(field)s must be between %(low)s and "
+                                                    "%(high)s hours, not %(value)s.")
+                               % {"field": name, "low": low, "high": high, "value": value})
         return number.quantize(Decimal("0.001"))
 
-    shift = hours(max_shift, "maximum deadline shift", Decimal(0), MAX_SHIFT_HOURS)
+    shift = hours(max_shift, _("maximum deadline shift"), Decimal(0), MAX_SHIFT_HOURS)
     if bank in (None, ""):
         return {"clock_bank_hours": None, "clock_increment_hours": Decimal(0),
                 "clock_cap_hours": None, "max_shift_hours": shift}
-    cap = hours(cap if cap not in (None, "") else MAX_CLOCK_HOURS, "clock cap",
+    cap = hours(cap if cap not in (None, "") else MAX_CLOCK_HOURS, _("clock cap"),
                 Decimal(1), MAX_CLOCK_HOURS)
-    bank = hours(bank, "time bank", Decimal(1), cap)
-    increment = hours(increment or 0, "increment per phase", Decimal(0), cap)
+    bank = hours(bank, _("time bank"), Decimal(1), cap)
+    increment = hours(increment or 0, _("increment per phase"), Decimal(0), cap)
     return {"clock_bank_hours": bank, "clock_increment_hours": increment,
             "clock_cap_hours": cap, "max_shift_hours": shift}
 
@@ -119,12 +126,14 @@ def _clean_seats(game: Any, seats: Any) -> list[dict[str, Any]]:
     from engine import Problem
 
     if not isinstance(seats, list | tuple):
-        raise ServiceError("invalid_seats", "Seats must be a list, one entry per seat.")
+        raise ServiceError("invalid_seats", _("Seats must be a list, one entry per seat."))
     if not game.min_seats <= len(seats) <= game.max_seats:
-        span = (str(game.min_seats) if game.min_seats == game.max_seats
-                else f"{game.min_seats} to {game.max_seats}")
-        raise ServiceError("invalid_seats", f"{game.name} is played by {span} seats, "
-                           f"not {len(seats)}.")
+        values = {"game": game.name, "low": game.min_seats, "high": game.max_seats,
+                  "count": len(seats)}
+        raise ServiceError("invalid_seats", (
+            _("%(game)s is played by %(low)s seats, not %(count)s.")
+            if game.min_seats == game.max_seats
+            else _("%(game)s is played by %(low)s to %(high)s seats, not %(count)s.")) % values)
     problems = []
     users = set()
     cleaned = []
@@ -134,10 +143,11 @@ def _clean_seats(game: Any, seats: Any) -> list[dict[str, Any]]:
         if kind == "human":
             user = entry.get("user")
             if user is not None and not getattr(user, "pk", None):
-                problems.append(Problem(path, "The player is not a saved account."))
+                problems.append(Problem(path, _("The player is not a saved account.")))
                 continue
             if user is not None and user.pk in users:
-                problems.append(Problem(path, f"{user} already has a seat in this match."))
+                problems.append(Problem(path, _("%(player)s already has a seat in this match.")
+                                        % {"player": user}))
                 continue
             if user is not None:
                 users.add(user.pk)
@@ -145,14 +155,16 @@ def _clean_seats(game: Any, seats: Any) -> list[dict[str, Any]]:
         elif kind == "bot":
             bot = entry.get("bot")
             if bot not in game.bots:
-                known = ", ".join(game.bots) or "none"
-                problems.append(Problem(path, f"{game.name} has no bot {bot!r} (bots: {known})."))
+                problems.append(Problem(path, _("%(game)s has no bot “%(bot)s” (bots: %(bots)s).")
+                                        % {"game": game.name, "bot": bot,
+                                           "bots": ", ".join(game.bots) or _("none")}))
                 continue
             cleaned.append({"user": None, "bot": bot})
         else:
-            problems.append(Problem(path, 'Each seat is {"kind": "human"} or {"kind": "bot"}.'))
+            problems.append(Problem(path, _('Each seat is {"kind": "human"} or '
+                                            '{"kind": "bot"}.')))
     if problems:
-        raise ServiceError("invalid_seats", "Some seats are not valid.", problems)
+        raise ServiceError("invalid_seats", _("Some seats are not valid."), problems)
     return cleaned
 
 
@@ -193,27 +205,28 @@ def match_create(
     try:
         clean_options = the_game.validate_options(options if options is not None else {})
     except RuleError as error:
-        raise ServiceError("invalid_options", "The game options are not valid.",
+        raise ServiceError("invalid_options", _("The game options are not valid."),
                            error.problems) from None
     clean_seats = _clean_seats(the_game, seats)
     hours = _clean_hours(hours_per_phase)
     timing = _clean_timing(clock_bank_hours, clock_increment_hours, clock_cap_hours,
                            max_shift_hours)
     if miss_policy not in Match.MissPolicy.values:
-        raise ServiceError("invalid_options", f"Unknown missed-deadline policy {miss_policy!r}.")
+        raise ServiceError("invalid_options", _("Unknown missed-deadline policy “%(policy)s”.")
+                           % {"policy": miss_policy})
     if (isinstance(miss_limit, bool) or not isinstance(miss_limit, int)
             or not 1 <= miss_limit <= 100):
-        raise ServiceError("invalid_options", "The miss limit must be a whole number, 1 to 100.")
+        raise ServiceError("invalid_options", _("The miss limit must be a whole number, 1 to 100."))
     if min_reliability is not None and (isinstance(min_reliability, bool) or not isinstance(
             min_reliability, int) or not 0 <= min_reliability <= 100):
         raise ServiceError("invalid_options",
-                           "The minimum reliability must be a percentage, 0 to 100.")
+                           _("The minimum reliability must be a percentage, 0 to 100."))
     if press not in Match.Press.values:
-        raise ServiceError("invalid_options", f"Unknown press {str(press)[:20]!r}: choose "
-                           f"{', '.join(Match.Press.values)}.")
+        raise ServiceError("invalid_options", _("Unknown press %(press)s: choose %(choices)s.") % {
+            "press": repr(str(press)[:20]), "choices": ", ".join(Match.Press.values)})
     title = (title or "").strip()
     if len(title) > Match._meta.get_field("title").max_length:
-        raise ServiceError("invalid_options", "The title is too long (120 characters at most).")
+        raise ServiceError("invalid_options", _("The title is too long (120 characters at most)."))
 
     match = Match(
         game=the_game.slug,
@@ -254,10 +267,10 @@ def match_start(*, match_id: Any, by: AbstractBaseUser | None = None) -> Match:
     """Start an open match whose seats are all filled: engine start, then phase 1 opens."""
     match = match_lock(match_id)
     if match.status != Match.Status.OPEN:
-        raise ServiceError("not_open", "This match has already started or ended.")
+        raise ServiceError("not_open", _("This match has already started or ended."))
     seats = list(match.seats.select_related("user"))
     if any(seat.status == Seat.Status.OPEN for seat in seats):
-        raise ServiceError("not_open", "The match cannot start: some seats are still open.")
+        raise ServiceError("not_open", _("The match cannot start: some seats are still open."))
     return _start(match, game_for(match.game), seats, by=by)
 
 
@@ -324,9 +337,10 @@ def match_abort(*, match_id: Any, by: AbstractBaseUser | None, note: str) -> Mat
     is_staff = by is not None and getattr(by, "is_staff", False)
     is_creator = by is not None and match.created_by_id is not None and match.created_by_id == by.pk
     if not (is_staff or is_creator):
-        raise ServiceError("not_allowed", "Only the match's creator or a moderator may abort it.")
+        raise ServiceError("not_allowed",
+                           _("Only the match's creator or a moderator may abort it."))
     if not (note or "").strip():
-        raise ServiceError("invalid", "Say why the match is aborted.")
+        raise ServiceError("invalid", _("Say why the match is aborted."))
     match_set_status(match=match, new_status=Match.Status.ABORTED, by=by, note=note.strip())
     match.phases.filter(status="open").update(deadline=None)
     return match

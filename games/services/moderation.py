@@ -19,10 +19,13 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine import PhaseKind, RuleError
 from engine.record import phase_replay
 from games import dates
+from games.audit_words import audit_words, english, span
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services.common import (
     game_for,
@@ -51,28 +54,30 @@ def duration_text(span: timedelta) -> str:
 
 def moderator_check(by: AbstractBaseUser | None) -> None:
     if by is None or not by.is_authenticated or not by.has_perm("games.moderate_match"):
-        raise ServiceError("not_allowed", "Only a moderator may do this.")
+        raise ServiceError("not_allowed", _("Only a moderator may do this."))
 
 
 def reason_required(reason: Any) -> str:
     """The moderator's reason, stripped; a ServiceError when it is missing or too long."""
     text = (reason or "").strip() if isinstance(reason, str | type(None)) else ""
     if not text:
-        raise ServiceError("invalid", "Say why (the reason is kept in the audit trail).")
+        raise ServiceError("invalid", _("Say why (the reason is kept in the audit trail)."))
     if len(text) > MAX_REASON_LENGTH:
-        raise ServiceError("invalid", f"The reason is too long ({MAX_REASON_LENGTH} characters "
-                           "at most).")
+        raise ServiceError("invalid", _("The reason is too long (%(count)s characters at "
+                                        "most).") % {"count": MAX_REASON_LENGTH})
     return text
 
 
 def audit_write(*, match: Match, kind: str, by: AbstractBaseUser | None, reason: str,
-                summary: str, details: dict[str, Any] | None = None,
+                summary: dict[str, Any], details: dict[str, Any] | None = None,
                 phase_number: int | None = None) -> ModerationEntry:
-    """The audit row of one action (inside the action's transaction)."""
+    """The audit row of one action (inside the action's transaction). ``summary`` is its
+    public line as words to tell (``games.audit_words``): kept as such, and in English."""
+    details = {**(details or {}), "words": summary}
     return ModerationEntry.objects.create(
         match=match, kind=kind, by=by if by is not None and by.is_authenticated else None,
         at=timezone.now(), phase_number=match.phase_number if phase_number is None
-        else phase_number, reason=reason, summary=summary[:255], details=details or {})
+        else phase_number, reason=reason, summary=english(summary)[:255], details=details)
 
 
 def _locked_for_moderation(match_id: Any, by: AbstractBaseUser | None, reason: Any
@@ -84,14 +89,14 @@ def _locked_for_moderation(match_id: Any, by: AbstractBaseUser | None, reason: A
 
 def _require_active(match: Match) -> None:
     if match.status != Match.Status.ACTIVE:
-        raise ServiceError("not_active", "This match is not in play.")
+        raise ServiceError("not_active", _("This match is not in play."))
 
 
 def _open_phase(match: Match) -> Phase:
     phase = (Phase.objects.filter(match=match, number=match.phase_number)
              .exclude(status=Phase.Status.VOIDED).defer("state_before").first())
     if phase is None:
-        raise ServiceError("not_active", "This match has no open phase.")
+        raise ServiceError("not_active", _("This match has no open phase."))
     return phase
 
 
@@ -105,13 +110,13 @@ def match_pause(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> M
     match, text = _locked_for_moderation(match_id, by, reason)
     _require_active(match)
     if match.paused_at is not None:
-        raise ServiceError("paused", "This match is already paused.")
+        raise ServiceError("paused", _("This match is already paused."))
     if match.phase_kind == CONTINUOUS:
-        raise ServiceError("not_allowed", "This match plays in gamedays at scheduled times: it "
-                           "cannot be paused (void it or strike logbook entries instead).")
+        raise ServiceError("not_allowed", _("This match plays in gamedays at scheduled times: it "
+                           "cannot be paused (void it or strike logbook entries instead)."))
     phase = _open_phase(match)
     if phase.status != Phase.Status.OPEN or match.deadline is None:
-        raise ServiceError("not_allowed", "Only an open phase with a deadline can be paused.")
+        raise ServiceError("not_allowed", _("Only an open phase with a deadline can be paused."))
     now = timezone.now()
     left = max(match.deadline - now, timedelta(0))
     match.paused_at, match.paused_remaining = now, left
@@ -120,7 +125,8 @@ def match_pause(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> M
                               "queued_at"])
     Phase.objects.filter(pk=phase.pk).update(deadline=None)
     audit_write(match=match, kind=ModerationEntry.Kind.PAUSE, by=by, reason=text,
-                summary=f"a moderator paused the match ({duration_text(left)} left)",
+                summary=audit_words(gettext_noop("a moderator paused the match (%(left)s left)"),
+                                    left=span(left)),
                 details={"left_seconds": left.total_seconds()})
     return match
 
@@ -132,7 +138,7 @@ def match_resume(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> 
     match, text = _locked_for_moderation(match_id, by, reason)
     _require_active(match)
     if match.paused_at is None:
-        raise ServiceError("not_paused", "This match is not paused.")
+        raise ServiceError("not_paused", _("This match is not paused."))
     now = timezone.now()
     left = match.paused_remaining or timedelta(0)
     paused_at = match.paused_at
@@ -159,8 +165,9 @@ def match_resume(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> 
 
         leave_after_pause(match=match, paused_at=paused_at, now=now)
     audit_write(match=match, kind=ModerationEntry.Kind.RESUME, by=by, reason=text,
-                summary=f"a moderator resumed the match after {duration_text(paused_for)} "
-                        f"({duration_text(left)} left)",
+                summary=audit_words(
+                    gettext_noop("a moderator resumed the match after %(paused)s (%(left)s left)"),
+                    paused=span(paused_for), left=span(left)),
                 details={"left_seconds": left.total_seconds(),
                          "paused_seconds": paused_for.total_seconds()})
     return match
@@ -179,24 +186,25 @@ def match_deadline_extend(*, match_id: Any, hours: Any, by: AbstractBaseUser | N
     try:
         extension = timedelta(hours=float(hours))
     except (TypeError, ValueError, OverflowError):
-        raise ServiceError("invalid", f"{hours!r} is not a number of hours.") from None
+        raise ServiceError("invalid", _("“%(value)s” is not a number of hours.")
+                           % {"value": hours}) from None
     phase_cap = timedelta(hours=settings.MODERATION_EXTEND_MAX_PHASE_HOURS)
     match_cap = timedelta(hours=settings.MODERATION_EXTEND_MAX_MATCH_HOURS)
     if not timedelta(0) < extension <= phase_cap:
-        raise ServiceError("capped", f"A deadline can be extended by up to "
-                           f"{duration_text(phase_cap)} from now.")
+        raise ServiceError("capped", _("A deadline can be extended by up to %(cap)s from now.")
+                           % {"cap": duration_text(phase_cap)})
     match, text = _locked_for_moderation(match_id, by, reason)
     if match.status != Match.Status.ACTIVE or (match.deadline is None
                                                and match.paused_at is None):
-        raise ServiceError("not_active", "Only an open phase of a match in play has a deadline.")
+        raise ServiceError("not_active", _("Only an open phase of a match in play has a deadline."))
     if match.phase_kind == CONTINUOUS:
-        raise ServiceError("not_allowed", "This match plays in gamedays: its next gameday begins "
-                           "at a scheduled time, which is not a deadline and never moves.")
+        raise ServiceError("not_allowed", _("This match plays in gamedays: its next gameday begins "
+                           "at a scheduled time, which is not a deadline and never moves."))
     if uses_clock(match):
-        raise ServiceError("not_allowed", "This match plays on clocks: each seat's time is its "
-                           "own bank, not a deadline to extend.")
+        raise ServiceError("not_allowed", _("This match plays on clocks: each seat's time is its "
+                           "own bank, not a deadline to extend."))
     if match.paused_at is not None:
-        raise ServiceError("paused", "This match is paused: resume it first.")
+        raise ServiceError("paused", _("This match is paused: resume it first."))
     now = timezone.now()
     target = now + extension
     # A minute of slack so a double-submitted form is a no-op, not a creeping extension.
@@ -205,19 +213,22 @@ def match_deadline_extend(*, match_id: Any, hours: Any, by: AbstractBaseUser | N
     added = target - match.deadline
     phase = _open_phase(match)
     if phase.extended + added > phase_cap:
-        raise ServiceError("capped", f"This phase was already extended by "
-                           f"{duration_text(phase.extended)}; the cap is "
-                           f"{duration_text(phase_cap)} per phase.")
+        raise ServiceError("capped", _("This phase was already extended by %(done)s; the cap "
+                                       "is %(cap)s per phase.")
+                           % {"done": duration_text(phase.extended),
+                              "cap": duration_text(phase_cap)})
     if match.extended_total + added > match_cap:
-        raise ServiceError("capped", f"This match was already extended by "
-                           f"{duration_text(match.extended_total)}; the cap is "
-                           f"{duration_text(match_cap)} per match.")
+        raise ServiceError("capped", _("This match was already extended by %(done)s; the cap "
+                                       "is %(cap)s per match.")
+                           % {"done": duration_text(match.extended_total),
+                              "cap": duration_text(match_cap)})
     match.deadline = target
     match.extended_total += added
     match.save(update_fields=["deadline", "extended_total"])
     Phase.objects.filter(pk=phase.pk).update(deadline=target, extended=phase.extended + added)
     audit_write(match=match, kind=ModerationEntry.Kind.EXTEND, by=by, reason=text,
-                summary=f"a moderator extended the deadline by {duration_text(added)}",
+                summary=audit_words(gettext_noop("a moderator extended the deadline by %(added)s"),
+                                    added=span(added)),
                 details={"added_seconds": added.total_seconds(), "hours_from_now": float(hours),
                          "deadline": target.isoformat()})
     return True
@@ -234,13 +245,13 @@ def phase_force_resolve(*, match_id: Any, by: AbstractBaseUser | None, reason: s
     match, text = _locked_for_moderation(match_id, by, reason)
     _require_active(match)
     if match.paused_at is not None:
-        raise ServiceError("paused", "This match is paused: resume it first.")
+        raise ServiceError("paused", _("This match is paused: resume it first."))
     if match.phase_kind == CONTINUOUS:
-        raise ServiceError("not_allowed", "A gameday phase takes actions one at a time; it has "
-                           "nothing to resolve.")
+        raise ServiceError("not_allowed", _("A gameday phase takes actions one at a time; it has "
+                           "nothing to resolve."))
     phase = _open_phase(match)
     if phase.status != Phase.Status.OPEN:
-        raise ServiceError("not_allowed", "This phase is quarantined: retry it instead.")
+        raise ServiceError("not_allowed", _("This phase is quarantined: retry it instead."))
     number = phase.number
     missing = sorted(required_seats(game_for(match.game).prompts(match.state))
                      - set(Submission.objects.filter(phase=phase)
@@ -253,19 +264,25 @@ def phase_force_resolve(*, match_id: Any, by: AbstractBaseUser | None, reason: s
         with transaction.atomic():
             done = phase_resolve_locked(match_id=match.pk, phase_number=number)
     except RuleError as error:
-        raise ServiceError("engine_failed", "The rules refused to resolve this phase.",
+        raise ServiceError("engine_failed", _("The rules refused to resolve this phase."),
                            error.problems) from None
     except Exception as error:  # the engine failed: nothing changes
         logger.exception("force resolve of match %s phase %s failed", match.pk, number)
-        raise ServiceError("engine_failed", f"Resolving the phase failed: {error}") from None
+        raise ServiceError("engine_failed", _("Resolving the phase failed: %(error)s")
+                           % {"error": error}) from None
     if not done:
-        raise ServiceError("not_allowed", "This phase could not be resolved now.")
+        raise ServiceError("not_allowed", _("This phase could not be resolved now."))
     match.refresh_from_db()
     audit_write(match=match, kind=ModerationEntry.Kind.FORCE_RESOLVE, by=by, reason=text,
                 phase_number=number,
-                summary=f"a moderator resolved phase {number} before its deadline"
-                        + (f" (defaults for seat{'s' if len(missing) > 1 else ''} "
-                           f"{', '.join(map(str, missing))})" if missing else ""),
+                summary=audit_words(
+                    gettext_noop("a moderator resolved phase %(phase)s before its deadline")
+                    if not missing else gettext_noop(
+                        "a moderator resolved phase %(phase)s before its deadline (defaults for "
+                        "seat %(seats)s)") if len(missing) == 1 else gettext_noop(
+                        "a moderator resolved phase %(phase)s before its deadline (defaults for "
+                        "seats %(seats)s)"),
+                    phase=number, seats=", ".join(map(str, missing))),
                 details={"phase": number, "defaults_for": missing})
     return number
 
@@ -284,7 +301,8 @@ def phase_retry(*, phase_id: Any, by: AbstractBaseUser | None, reason: str) -> b
     except (TypeError, ValueError):
         phase = None
     if phase is None:
-        raise ServiceError("not_found", f"There is no phase {phase_id}.")
+        raise ServiceError("not_found", _("There is no phase %(number)s.")
+                           % {"number": phase_id})
     match = match_lock(phase.match_id)
     phase.refresh_from_db(fields=["status", "attempts", "deadline"])
     if phase.status != Phase.Status.QUARANTINED or match.status != Match.Status.ACTIVE:
@@ -299,7 +317,8 @@ def phase_retry(*, phase_id: Any, by: AbstractBaseUser | None, reason: str) -> b
     enqueue_on_commit("games.tasks.resolve_phase", match_id=match.pk, phase_number=phase.number)
     # (not the phase's last error: an engine's message may quote a sealed sheet)
     audit_write(match=match, kind=ModerationEntry.Kind.RETRY, by=by, reason=text,
-                summary=f"a moderator had phase {phase.number} resolved again",
+                summary=audit_words(gettext_noop("a moderator had phase %(phase)s resolved again"),
+                                    phase=phase.number),
                 details={"phase": phase.number, "attempts": attempts},
                 phase_number=phase.number)
     logger.info("phase %s of match %s retried by %s", phase.number, match.pk, by)
@@ -318,9 +337,10 @@ def _replay_to(match: Match, game: Any, phases: list[Phase], to_phase: int) -> A
     state = phases[0].state_before
     for phase in phases[:to_phase - 1]:
         if _as_json(state) != _as_json(phase.state_before):
-            raise ServiceError("replay_mismatch", f"Replaying phase {phase.number - 1} does not "
-                               "give the position it was played on: the rules have changed "
-                               "since, so it cannot be rolled back.")
+            raise ServiceError("replay_mismatch", _(
+                "Replaying phase %(number)s does not give the position it was played on: the "
+                "rules have changed since, so it cannot be rolled back.")
+                % {"number": phase.number - 1})
         state, _events = phase_replay(game, state, match.seed, {
             "number": phase.number, "kind": phase.kind, "settings": phase.settings or [],
             "closed": phase.status == Phase.Status.CLOSED,
@@ -330,9 +350,9 @@ def _replay_to(match: Match, game: Any, phases: list[Phase], to_phase: int) -> A
             "removed": removed_seats(phase.revealed)})
     target = phases[to_phase - 1]
     if _as_json(state) != _as_json(target.state_before):
-        raise ServiceError("replay_mismatch", f"Replaying up to phase {to_phase} does not give "
-                           "the position it was played on: the rules have changed since, so "
-                           "it cannot be rolled back.")
+        raise ServiceError("replay_mismatch", _(
+            "Replaying up to phase %(number)s does not give the position it was played on: the "
+            "rules have changed since, so it cannot be rolled back.") % {"number": to_phase})
     return target.state_before
 
 
@@ -349,17 +369,19 @@ def match_rollback(*, match_id: Any, to_phase: Any, by: AbstractBaseUser | None,
     try:
         to_phase = int(to_phase)
     except (TypeError, ValueError):
-        raise ServiceError("invalid", f"{to_phase!r} is not a phase number.") from None
+        raise ServiceError("invalid", _("“%(value)s” is not a phase number.")
+                           % {"value": to_phase}) from None
     if not 1 <= to_phase <= match.phase_number:
-        raise ServiceError("invalid", f"Choose a phase from 1 to {match.phase_number} (the "
-                           f"match is in phase {match.phase_number}; choosing it restarts it).")
+        raise ServiceError("invalid", _("Choose a phase from 1 to %(number)s (the match is in "
+                                        "phase %(number)s; choosing it restarts it).")
+                           % {"number": match.phase_number})
     phases = list(Phase.objects.filter(match=match).exclude(status=Phase.Status.VOIDED)
                   .order_by("number"))
     if [p.number for p in phases] != list(range(1, len(phases) + 1)):
-        raise ServiceError("replay_mismatch", "This match's phase records are incomplete.")
+        raise ServiceError("replay_mismatch", _("This match's phase records are incomplete."))
     if any(p.kind == CONTINUOUS for p in phases):
-        raise ServiceError("not_allowed", "This match plays in gamedays: strike logbook entries "
-                           "instead of rolling it back.")
+        raise ServiceError("not_allowed", _("This match plays in gamedays: strike logbook entries "
+                           "instead of rolling it back."))
     game = game_for(match.game)
     state = _replay_to(match, game, phases, to_phase)
     voided = [p.number for p in phases if p.number >= to_phase]
@@ -374,16 +396,20 @@ def match_rollback(*, match_id: Any, to_phase: Any, by: AbstractBaseUser | None,
     match.paused_at = match.paused_remaining = None
     if phase_open(match=match, game=game, state=state, number=to_phase, now=now,
                   events=events, bots=bots) is None:
-        raise ServiceError("invalid", f"Nobody has anything to do in phase {to_phase}.")
+        raise ServiceError("invalid", _("Nobody has anything to do in phase %(number)s.")
+                           % {"number": to_phase})
     match.queued_at = None
     match.save(update_fields=["state", "phase_number", "phase_kind", "phase_name", "deadline",
                               "complete_at", "queued_at", "paused_at", "paused_remaining"])
     outbox_write(events)
     audit_write(match=match, kind=ModerationEntry.Kind.ROLLBACK, by=by, reason=text,
                 phase_number=voided[-1],
-                summary=f"a moderator rolled the match back to phase {to_phase} "
-                        f"(phase{'s' if len(voided) > 1 else ''} "
-                        f"{voided[0]}{f'–{voided[-1]}' if len(voided) > 1 else ''} voided)",
+                summary=audit_words(
+                    gettext_noop("a moderator rolled the match back to phase %(phase)s "
+                                 "(phases %(first)s–%(last)s voided)") if len(voided) > 1
+                    else gettext_noop("a moderator rolled the match back to phase %(phase)s "
+                                      "(phase %(first)s voided)"),
+                    phase=to_phase, first=voided[0], last=voided[-1]),
                 details={"to_phase": to_phase, "voided_phases": voided})
     return match
 
@@ -394,7 +420,8 @@ def _seat_of(match: Match, seat_number: Any) -> Seat:
     seat = Seat.objects.filter(match=match, number=_whole(seat_number)).select_related(
         "user").first()
     if seat is None:
-        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+        raise ServiceError("not_found", _("This match has no seat %(number)s.")
+                           % {"number": seat_number})
     return seat
 
 
@@ -405,10 +432,12 @@ def _whole(value: Any) -> int:
         return -1
 
 
-def _who(seat: Seat) -> str:
+def _who(seat: Seat) -> Any:
+    """Who holds ``seat``, as audit words (a username as it is)."""
     if seat.user_id is not None:
         return seat.user.get_username()
-    return f"the bot {seat.bot}" if seat.bot else "nobody"
+    return audit_words(gettext_noop("the bot %(bot)s"), bot=seat.bot) if seat.bot \
+        else audit_words(gettext_noop("nobody"))
 
 
 @transaction.atomic
@@ -421,28 +450,31 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
     match, text = _locked_for_moderation(match_id, by, reason)
     _require_active(match)
     if sum([user is not None, bool(bot), bool(open_seat)]) != 1:
-        raise ServiceError("invalid", "Choose one: a player, a bot, or open the seat.")
+        raise ServiceError("invalid", _("Choose one: a player, a bot, or open the seat."))
     seat = _seat_of(match, seat_number)
     before = _who(seat)
     if user is not None:
         if not user.is_authenticated or not getattr(user, "pk", None):
-            raise ServiceError("invalid", "The new player is not a saved account.")
+            raise ServiceError("invalid", _("The new player is not a saved account."))
         if Seat.objects.filter(match=match, user=user).exclude(pk=seat.pk).exists():
-            raise ServiceError("already_seated", f"{user} already has a seat in this match.")
+            raise ServiceError("already_seated", _("%(player)s already has a seat in this match.")
+                               % {"player": user})
         if user.pk == seat.user_id:
-            raise ServiceError("invalid", f"{user} already holds seat {seat.number}.")
+            raise ServiceError("invalid", _("%(player)s already holds seat %(seat)s.") % {
+                "player": user, "seat": seat.number})
         seat.user, seat.bot, seat.status = user, "", Seat.Status.TAKEN
         after = user.get_username()
     elif bot:
         game = game_for(match.game)
         if bot not in game.bots:
-            raise ServiceError("invalid", f"{game.name} has no bot {bot!r} (bots: "
-                               f"{', '.join(game.bots) or 'none'}).")
+            raise ServiceError("invalid", _("%(game)s has no bot “%(bot)s” (bots: %(bots)s).")
+                               % {"game": game.name, "bot": bot,
+                                  "bots": ", ".join(game.bots) or _("none")})
         seat.user, seat.bot, seat.status = None, bot, Seat.Status.TAKEN
-        after = f"the bot {bot}"
+        after = audit_words(gettext_noop("the bot %(bot)s"), bot=bot)
     else:
         seat.user, seat.bot, seat.status = None, "", Seat.Status.OPEN
-        after = "a new player (invite link)"
+        after = audit_words(gettext_noop("a new player (invite link)"))
     now = timezone.now()
     seat.missed_in_row = 0
     seat.joined_at = now if seat.status == Seat.Status.TAKEN else None
@@ -457,11 +489,14 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
         if not Submission.objects.filter(phase=phase, seat=seat).exists():
             outbox_write([task_event("games.tasks.bot_submit", match.pk, match_id=match.pk,
                                      seat_number=seat.number, phase_number=phase.number)])
-    summary = (f"a moderator opened seat {seat.number} for a new player" if open_seat
-               else f"a moderator handed seat {seat.number} from {before} to {after}")
+    summary = (audit_words(gettext_noop("a moderator opened seat %(seat)s for a new player"),
+                           seat=seat.number) if open_seat
+               else audit_words(gettext_noop("a moderator handed seat %(seat)s from %(before)s "
+                                             "to %(after)s"),
+                                seat=seat.number, before=before, after=after))
     audit_write(match=match, kind=ModerationEntry.Kind.REPLACE, by=by, reason=text,
-                summary=summary, details={"seat": seat.number, "before": before,
-                                          "after": after, "open": bool(open_seat)})
+                summary=summary, details={"seat": seat.number, "before": english(before),
+                                          "after": english(after), "open": bool(open_seat)})
     return seat
 
 
@@ -476,11 +511,13 @@ def seat_kick(*, match_id: Any, seat_number: Any, by: AbstractBaseUser | None,
     _require_active(match)
     seat = _seat_of(match, seat_number)
     if seat.user_id is None:
-        raise ServiceError("invalid", f"Seat {seat.number} has no player to remove.")
+        raise ServiceError("invalid", _("Seat %(number)s has no player to remove.")
+                           % {"number": seat.number})
     kicked, kicked_id = seat.user.get_username(), seat.user_id
     seat_offer(match=match, seat=seat, now=timezone.now(), ending=Ending.KICKED)
     audit_write(match=match, kind=ModerationEntry.Kind.KICK, by=by, reason=text,
-                summary=f"a moderator removed the player of seat {seat.number} for abuse",
+                summary=audit_words(gettext_noop(
+                    "a moderator removed the player of seat %(seat)s for abuse"), seat=seat.number),
                 details={"seat": seat.number, "user": kicked, "user_id": kicked_id})
     return seat
 
@@ -495,7 +532,7 @@ def match_moderate_abort(*, match_id: Any, by: AbstractBaseUser | None, reason: 
     match_set_status(match=match, new_status=Match.Status.ABORTED, by=by, note=text[:255])
     Phase.objects.filter(match=match, status=Phase.Status.OPEN).update(deadline=None)
     audit_write(match=match, kind=ModerationEntry.Kind.ABORT, by=by, reason=text,
-                summary="a moderator aborted the match")
+                summary=audit_words(gettext_noop("a moderator aborted the match")))
     return match
 
 
@@ -508,7 +545,7 @@ def match_void(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> Ma
     receiver. The phases are kept."""
     match, text = _locked_for_moderation(match_id, by, reason)
     if match.status not in (Match.Status.ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
-        raise ServiceError("not_allowed", "Only a match in play or ended can be voided.")
+        raise ServiceError("not_allowed", _("Only a match in play or ended can be voided."))
     old_result = match.result
     match.result = None
     match.paused_at = match.paused_remaining = None
@@ -516,6 +553,6 @@ def match_void(*, match_id: Any, by: AbstractBaseUser | None, reason: str) -> Ma
     match_set_status(match=match, new_status=Match.Status.VOIDED, by=by, note=text[:255])
     Phase.objects.filter(match=match, status=Phase.Status.OPEN).update(deadline=None)
     audit_write(match=match, kind=ModerationEntry.Kind.VOID, by=by, reason=text,
-                summary="a moderator voided the match: it has no result",
+                summary=audit_words(gettext_noop("a moderator voided the match: it has no result")),
                 details={"result_before": (old_result or {}).get("reason", "")})
     return match

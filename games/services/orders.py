@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import Game, PhaseKind, RuleError, rng_for
 from games.models import Match, Phase, Seat, Submission
@@ -36,16 +37,17 @@ def _as_int(value: Any) -> int:
 def _check_author(seat: Seat, user: AbstractBaseUser | None, source: str) -> None:
     if source == Submission.Source.BOT:
         if user is not None or not seat.bot:
-            raise ServiceError("not_your_seat", "Only a bot seat takes bot sheets.")
+            raise ServiceError("not_your_seat", _("Only a bot seat takes bot sheets."))
         return
     if source == Submission.Source.DEFAULT:
-        raise ServiceError("invalid", "Default sheets are filled in by the resolution only.")
+        raise ServiceError("invalid", _("Default sheets are filled in by the resolution only."))
     if user is None or not user.is_authenticated or seat.user_id != user.pk:
-        raise ServiceError("not_your_seat", f"Seat {seat.number} is not yours.")
+        raise ServiceError("not_your_seat", _("Seat %(number)s is not yours.")
+                           % {"number": seat.number})
     if seat.status == Seat.Status.FORFEITED:
-        raise ServiceError("not_allowed", "This seat has forfeited the match.")
+        raise ServiceError("not_allowed", _("This seat has forfeited the match."))
     if seat.status == Seat.Status.CONCEDED:
-        raise ServiceError("not_allowed", "This seat has conceded the match.")
+        raise ServiceError("not_allowed", _("This seat has conceded the match."))
 
 
 def _setting(game: Game, state: Any, seat: int, data: Any, text: str | None) -> Any:
@@ -72,9 +74,9 @@ def setting_store(*, match: Match, game: Game, seat: Seat, data: Any, now: Any) 
         outcome = game.apply(state, seat.number, normalized, now,
                              rng_for(match.seed, match.phase_number))
     except RuleError as error:
-        raise ServiceError("invalid", "The setting is not valid.", error.problems) from None
+        raise ServiceError("invalid", _("The setting is not valid."), error.problems) from None
     if game.prompts(outcome.state) != game.prompts(state):
-        raise ServiceError("invalid", "A setting may not change whose turn it is.")
+        raise ServiceError("invalid", _("A setting may not change whose turn it is."))
     match.state = outcome.state
     match.save(update_fields=["state"])
     _setting_record(match, seat.number, normalized, now)
@@ -112,32 +114,35 @@ def orders_submit(
     actions go through ``actions_submit``.
     """
     if source not in Submission.Source.values:
-        raise ServiceError("invalid", f"Unknown source {source!r}.")
+        raise ServiceError("invalid", _("Unknown source “%(source)s”.") % {"source": source})
     match = match_lock(match_id)
     if match.status != Match.Status.ACTIVE:
-        raise ServiceError("not_active", "This match is not in play.")
+        raise ServiceError("not_active", _("This match is not in play."))
     if match.paused_at is not None:
-        raise ServiceError("paused", "A moderator paused this match: orders are taken again "
-                           "when it resumes.")
+        raise ServiceError("paused", _("A moderator paused this match: orders are taken again "
+                           "when it resumes."))
     try:
         phase_number = int(phase_number)
     except (TypeError, ValueError):
-        raise ServiceError("unknown_phase", f"{phase_number!r} is not a phase number.") from None
+        raise ServiceError("unknown_phase", _("“%(value)s” is not a phase number.")
+                           % {"value": phase_number}) from None
     phase = Phase.objects.filter(match=match, number=phase_number).first()
     if phase is None:
-        raise ServiceError("unknown_phase", f"This match has no phase {phase_number}.")
+        raise ServiceError("unknown_phase", _("This match has no phase %(number)s.")
+                           % {"number": phase_number})
     now = timezone.now()
     if phase.deadline is not None and phase.deadline <= now:
-        raise ServiceError("deadline_passed", "The deadline for this phase has passed.")
+        raise ServiceError("deadline_passed", _("The deadline for this phase has passed."))
     if phase.status != Phase.Status.OPEN or phase.number != match.phase_number:
-        raise ServiceError("stale_phase", "This phase has already been resolved.")
+        raise ServiceError("stale_phase", _("This phase has already been resolved."))
     seat = Seat.objects.filter(match=match, number=_as_int(seat_number)).first()
     if seat is None:
-        raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+        raise ServiceError("not_found", _("This match has no seat %(number)s.")
+                           % {"number": seat_number})
     _check_author(seat, user, source)
     if seat.number in expired_seats(match, now):
-        raise ServiceError("clock_ran_out", "Your clock has run out for this phase: your seat "
-                           "plays its default when the phase resolves.")
+        raise ServiceError("clock_ran_out", _("Your clock has run out for this phase: your seat "
+                           "plays its default when the phase resolves."))
 
     game = game_for(match.game)
     state = match.state
@@ -146,22 +151,24 @@ def orders_submit(
         return setting_store(match=match, game=game, seat=seat, data=setting, now=now)
     prompts = game.prompts(state)
     if seat.number not in prompts:
-        raise ServiceError("not_your_turn", f"Seat {seat.number} has nothing to do this phase.")
+        raise ServiceError("not_your_turn", _("Seat %(number)s has nothing to do this phase.")
+                           % {"number": seat.number})
     kind = prompts[seat.number].kind
     if kind not in (PhaseKind.SIMULTANEOUS, PhaseKind.SEQUENTIAL) or phase.kind != kind.value:
-        raise ServiceError("unsupported_phase", "This phase takes actions one at a time, not "
-                           "an order sheet.")
+        raise ServiceError("unsupported_phase", _("This phase takes actions one at a time, not "
+                           "an order sheet."))
     try:
         if text is not None:
             if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
-                raise ServiceError("invalid", f"Orders must be text of at most "
-                                   f"{MAX_TEXT_LENGTH} characters.")
+                raise ServiceError("invalid", _("Orders must be text of at most %(count)s "
+                                                "characters.") % {"count": MAX_TEXT_LENGTH})
             data = game.parse_text(state, seat.number, text)
         normalized = game.validate(state, seat.number, data)
     except RuleError as error:
-        raise ServiceError("invalid", "The orders are not valid.", error.problems) from None
+        raise ServiceError("invalid", _("The orders are not valid."), error.problems) from None
     except NotImplementedError:
-        raise ServiceError("invalid", f"{game.name} does not take orders as text.") from None
+        raise ServiceError("invalid", _("%(game)s does not take orders as text.")
+                           % {"game": game.name}) from None
     warnings = list(game.warnings(state, seat.number, normalized))
 
     salt = new_salt()

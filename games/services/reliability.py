@@ -22,7 +22,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from games.audit_words import audit_words
 from games.models import (
     DeadlineMiss,
     Leave,
@@ -158,7 +161,7 @@ def reliability_recompute(*, user_id: Any) -> Reliability:
     excused = counted.filter(excused=True).count()
     finished, abandoned = totals["finished"] or 0, totals["abandoned"] or 0
     deadlines = totals["deadlines"] or 0
-    record, _ = Reliability.objects.update_or_create(user_id=user_id, defaults={
+    record, _created = Reliability.objects.update_or_create(user_id=user_id, defaults={
         "matches_finished": finished, "matches_abandoned": abandoned, "deadlines": deadlines,
         "deadlines_missed": missed, "misses_excused": excused,
         "score": reliability_score(finished=finished, abandoned=abandoned,
@@ -182,7 +185,7 @@ def deadline_miss_excuse(*, miss_id: Any, by: AbstractBaseUser | None, reason: s
     except (TypeError, ValueError, OverflowError):
         miss = None
     if miss is None:
-        raise ServiceError("not_found", "No such missed deadline.")
+        raise ServiceError("not_found", _("No such missed deadline."))
     if miss.excused == excused:
         return miss
     miss.excused = excused
@@ -191,13 +194,14 @@ def deadline_miss_excuse(*, miss_id: Any, by: AbstractBaseUser | None, reason: s
     miss.save(update_fields=["excused", "excused_by", "excused_reason"])
     reliability_recompute(user_id=miss.user_id)
     match = Match.objects.only("pk", "phase_number").get(pk=miss.match_id)
-    what = (f"excused the missed deadline of seat {miss.seat_number} in phase "
-            f"{miss.phase_number}" if excused else
-            f"took back the excuse of seat {miss.seat_number}'s missed deadline in phase "
-            f"{miss.phase_number}")
+    words = audit_words(
+        gettext_noop("a moderator excused the missed deadline of seat %(seat)s in phase %(phase)s")
+        if excused else
+        gettext_noop("a moderator took back the excuse of seat %(seat)s's missed deadline in "
+                     "phase %(phase)s"), seat=miss.seat_number, phase=miss.phase_number)
     audit_write(match=match, kind=ModerationEntry.Kind.EXCUSE if excused
                 else ModerationEntry.Kind.UNEXCUSE, by=by, reason=text,
-                phase_number=miss.phase_number, summary=f"a moderator {what}",
+                phase_number=miss.phase_number, summary=words,
                 details={"miss": miss.pk, "seat": miss.seat_number, "user_id": miss.user_id,
                          "excused": excused})
     return miss
@@ -205,15 +209,17 @@ def deadline_miss_excuse(*, miss_id: Any, by: AbstractBaseUser | None, reason: s
 
 def reliability_badge(record: Reliability | None) -> str:
     """The short form: "92 %", or "new" before the first counted match."""
-    return "new" if record is None or record.score is None else f"{record.score} %"
+    return _("new") if record is None or record.score is None else f"{record.score} %"
 
 
 def reliability_describe(record: Reliability | None) -> str:
     if record is None or record.score is None:
-        return "no reliability record yet (no match of yours has been counted)"
-    return (f"{record.score} % ({record.deadlines_missed} of {record.deadlines} deadlines "
-            f"missed, {record.matches_abandoned} of "
-            f"{record.matches_finished + record.matches_abandoned} matches abandoned)")
+        return _("no reliability record yet (no match of yours has been counted)")
+    return _("%(score)s %% (%(missed)s of %(deadlines)s deadlines missed, %(abandoned)s of "
+             "%(matches)s matches abandoned)") % {
+        "score": record.score, "missed": record.deadlines_missed,
+        "deadlines": record.deadlines, "abandoned": record.matches_abandoned,
+        "matches": record.matches_finished + record.matches_abandoned}
 
 
 def reliability_check(*, user: AbstractBaseUser, minimum: int | None, what: str) -> None:
@@ -224,8 +230,10 @@ def reliability_check(*, user: AbstractBaseUser, minimum: int | None, what: str)
     record = Reliability.objects.filter(user_id=user.pk).first()
     if record is not None and record.score is not None and record.score >= minimum:
         return
-    raise ServiceError("unreliable", f"{what} asks for a reliability of at least {minimum} %; "
-                                     f"you have {reliability_describe(record)}.")
+    raise ServiceError("unreliable", _("%(what)s asks for a reliability of at least "
+                                       "%(minimum)s %%; you have %(record)s.")
+                       % {"what": what, "minimum": minimum,
+                          "record": reliability_describe(record)})
 
 
 def reliability_sweep(*, limit: int = 200) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clocks.services import window_of
 from engine import Outcome, PhaseKind, rng_for
@@ -146,10 +147,11 @@ def phase_resolve_locked(*, match_id: Any, phase_number: int, skip_locked: bool 
     try:
         match_pk = int(match_id)
     except (ValueError, TypeError):
-        raise ServiceError("not_found", f"There is no match {match_id}.") from None
+        raise ServiceError("not_found", _("There is no match %(number)s.")
+                           % {"number": match_id}) from None
     resolved, failures = _resolve_many([(match_pk, phase_number)], skip_locked=skip_locked,
                                        must_exist=True, own=own)
-    for _, _, error in failures:
+    for _match, _phase, error in failures:
         raise error
     return bool(resolved)
 
@@ -199,7 +201,8 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
             phases[match.pk] = phase
             matches.append(match)
     if must_exist and not matches and not Match.objects.filter(pk__in=ids).exists():
-        raise ServiceError("not_found", f"There is no match {next(iter(wanted))}.")
+        raise ServiceError("not_found", _("There is no match %(number)s.")
+                           % {"number": next(iter(wanted))})
     if not matches:
         return 0, []
     # (the rows of matches left out — locked by someone else, or not due — are not used)

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Match, ModerationEntry, Seat
 from games.services.common import match_lock
@@ -21,7 +22,7 @@ from games.services.tenures import Ending, tenure_begin
 
 def _require_user(user: AbstractBaseUser | None) -> None:
     if user is None or not user.is_authenticated:
-        raise ServiceError("not_allowed", "Log in to take a seat.")
+        raise ServiceError("not_allowed", _("Log in to take a seat."))
 
 
 @transaction.atomic
@@ -43,29 +44,31 @@ def seat_join(
     with_invite = bool(invite_token) and hmac.compare_digest(str(invite_token).encode(),
                                                               match.invite_token.encode())
     if not match.is_public and not with_invite:
-        raise ServiceError("bad_invite", "This match is private: you need its invitation link.")
+        raise ServiceError("bad_invite", _("This match is private: you need its invitation link."))
     # A seat a moderator opened in a match in play is taken with the invite link only.
     if match.status != Match.Status.OPEN and not (match.status == Match.Status.ACTIVE
                                                   and with_invite):
-        raise ServiceError("not_open", "This match is no longer taking players.")
+        raise ServiceError("not_open", _("This match is no longer taking players."))
     seats = list(match.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
-        raise ServiceError("already_seated", "You already have a seat in this match.")
+        raise ServiceError("already_seated", _("You already have a seat in this match."))
     if match.status == Match.Status.ACTIVE and ModerationEntry.objects.filter(
             match=match, kind=ModerationEntry.Kind.KICK, details__user_id=user.pk).exists():
-        raise ServiceError("kicked", "A moderator removed you from this match: you cannot "
-                           "take a seat in it again.")
-    reliability_check(user=user, minimum=match.min_reliability, what="This match")
+        raise ServiceError("kicked", _("A moderator removed you from this match: you cannot "
+                           "take a seat in it again."))
+    reliability_check(user=user, minimum=match.min_reliability, what=_("This match"))
     if seat_number is None:
         seat = next((s for s in seats if s.status == Seat.Status.OPEN), None)
         if seat is None:
-            raise ServiceError("no_open_seat", "There is no open seat in this match.")
+            raise ServiceError("no_open_seat", _("There is no open seat in this match."))
     else:
         seat = next((s for s in seats if str(s.number) == str(seat_number).strip()), None)
         if seat is None:
-            raise ServiceError("not_found", f"This match has no seat {seat_number}.")
+            raise ServiceError("not_found", _("This match has no seat %(number)s.")
+                               % {"number": seat_number})
         if seat.status != Seat.Status.OPEN:
-            raise ServiceError("seat_taken", f"Seat {seat_number} is already taken.")
+            raise ServiceError("seat_taken", _("Seat %(number)s is already taken.")
+                               % {"number": seat_number})
     seat.user = user
     seat.status = Seat.Status.TAKEN
     seat.joined_at = timezone.now()
@@ -88,14 +91,14 @@ def seat_leave(*, match_id: Any, user: AbstractBaseUser) -> Seat:
     _require_user(user)
     match = match_lock(match_id)
     if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
-        raise ServiceError("not_open", "This match is over: there is no seat to leave.")
+        raise ServiceError("not_open", _("This match is over: there is no seat to leave."))
     seat = match.seats.filter(user=user).first()
     if seat is None:
-        raise ServiceError("not_your_seat", "You have no seat in this match.")
+        raise ServiceError("not_your_seat", _("You have no seat in this match."))
     if match.status == Match.Status.ACTIVE:
         if seat.status == Seat.Status.FORFEITED:
-            raise ServiceError("not_allowed", "This seat has forfeited the match: it is out of "
-                               "the game and cannot be handed on.")
+            raise ServiceError("not_allowed", _("This seat has forfeited the match: it is out "
+                                                "of the game and cannot be handed on."))
         return seat_offer(match=match, seat=seat, now=timezone.now(), ending=Ending.LEFT)
     seat.user = None
     seat.status = Seat.Status.OPEN

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from engine import PhaseKind
 from games.models import Match
@@ -33,7 +34,7 @@ def sheet_submit(
         row = None
     if row is not None and row["phase_kind"] == PhaseKind.CONTINUOUS.value:
         if str(phase_number) != str(row["phase_number"]):
-            raise ServiceError("stale_phase", "This phase is over.")
+            raise ServiceError("stale_phase", _("This phase is over."))
         return actions_submit(match_id=match_id, seat_number=seat_number, user=user,
                               source=source, data=data, text=text)
     return orders_submit(match_id=match_id, seat_number=seat_number, user=user,

@@ -28,9 +28,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from clocks.services import with_windows
 from engine import PhaseKind
+from games.audit_words import audit_words, english, span
 from games.models import Leave, LeaveExtension, Match, ModerationEntry, Phase, Seat, Submission
 from games.prepared import Prepared
 from games.services.common import game_for, match_lock
@@ -74,24 +77,27 @@ def leave_take(*, user: AbstractBaseUser, days: Any, now: datetime | None = None
     """Start a leave of ``days`` whole days now, from the bank, and move the deadlines it
     concerns (each match locked in turn). Refused while another leave runs."""
     if user is None or not user.is_authenticated:
-        raise ServiceError("not_allowed", "Log in to take leave.")
+        raise ServiceError("not_allowed", _("Log in to take leave."))
     if isinstance(days, bool):
         days = None
     try:
         days = int(str(days).strip())
     except (TypeError, ValueError):
-        raise ServiceError("invalid", f"{days!r} is not a whole number of days.") from None
+        raise ServiceError("invalid", _("“%(value)s” is not a whole number of days.")
+                           % {"value": days}) from None
     now = now or timezone.now()
     # One leave at a time per player: taken under the player's row lock.
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     bank = vacation_bank(user=user, now=now)
     if not 1 <= days <= bank.left:
-        raise ServiceError("capped", f"You can take 1 to {bank.left} days of leave (your bank: "
-                           f"{bank.days_per_year} days a year, {bank.used} used).")
+        raise ServiceError("capped", _("You can take 1 to %(left)s days of leave (your bank: "
+                                       "%(per_year)s days a year, %(used)s used).")
+                           % {"left": bank.left, "per_year": bank.days_per_year,
+                              "used": bank.used})
     running = leave_current(user=user, now=now)
     if running is not None:
-        raise ServiceError("invalid", f"You are on leave until {running.ends_at:%Y-%m-%d %H:%M} "
-                           "UTC already.")
+        raise ServiceError("invalid", _("You are on leave until %(until)s UTC already.")
+                           % {"until": f"{running.ends_at:%Y-%m-%d %H:%M}"})
     leave = Leave.objects.create(user=user, starts_at=now, ends_at=now + timedelta(days=days),
                                  days=days)
     match_ids = list(Seat.objects.filter(
@@ -108,15 +114,16 @@ def leave_take(*, user: AbstractBaseUser, days: Any, now: datetime | None = None
 def _leave_apply(*, match: Match, user: AbstractBaseUser, leave: Leave, now: datetime
                  ) -> timedelta:
     """``_extend_for`` and its audit row ("alice is on leave: …"); the caller holds the lock."""
-    from games.services.moderation import audit_write, duration_text
+    from games.services.moderation import audit_write
 
     added = _extend_for(match=match, user=user, leave=leave, now=now)
     if added:
-        what = (f"their clock stops for {duration_text(added)}" if uses_clock(match)
-                else f"the deadline moved by {duration_text(added)}")
+        message = (gettext_noop("%(player)s is on leave: their clock stops for %(added)s")
+                   if uses_clock(match)
+                   else gettext_noop("%(player)s is on leave: the deadline moved by %(added)s"))
         audit_write(match=match, kind=ModerationEntry.Kind.LEAVE, by=user,
                     reason=f"on leave until {leave.ends_at:%Y-%m-%d %H:%M} UTC",
-                    summary=f"{user.get_username()} is on leave: {what}",
+                    summary=audit_words(message, player=user.get_username(), added=span(added)),
                     details={"leave": leave.pk, "added_seconds": added.total_seconds()})
     return added
 
@@ -228,30 +235,30 @@ def leave_record_clock_phase(*, match: Match, phase: Phase, leaves: list[tuple[i
     LeaveExtension.objects.bulk_create([
         LeaveExtension(leave=leave, match=match, phase_number=phase.number,
                        added=until[seat] - now, at=now) for seat, leave in leaves])
-    away = "; ".join(f"{leave.user.get_username()}'s clock stopped until "
-                     f"{until[seat]:%Y-%m-%d %H:%M} UTC"
-                     for seat, leave in sorted(leaves, key=lambda pair: pair[0]))
+    away = [audit_words(gettext_noop("%(player)s's clock stopped until %(until)s UTC"),
+                        player=leave.user.get_username(), until=f"{until[seat]:%Y-%m-%d %H:%M}")
+            for seat, leave in sorted(leaves, key=lambda pair: pair[0])]
+    words = audit_words(gettext_noop("on leave: %(away)s"), away=away)
     ModerationEntry.objects.create(
         match=match, kind=ModerationEntry.Kind.LEAVE, by=None, at=now,
-        phase_number=phase.number, reason="on leave", summary=f"on leave: {away}",
+        phase_number=phase.number, reason="on leave", summary=english(words)[:255],
         details={"leaves": [leave.pk for _, leave in leaves],
                  "added_seconds": (max(until[seat] for seat, _ in leaves) - now)
-                 .total_seconds()})
+                 .total_seconds(), "words": words})
 
 
 def leave_record_new_phase(*, match: Match, phase: Phase, added: timedelta,
                            leaves: list[Leave], now: datetime) -> None:
     """The records of a phase that opened with leave added (see ``leave_for_new_phase``)."""
-    from games.services.moderation import duration_text
-
     LeaveExtension.objects.bulk_create([
         LeaveExtension(leave=leave, match=match, phase_number=phase.number,
                        added=min(added, leave.ends_at - now), at=now) for leave in leaves])
     names = ", ".join(sorted({leave.user.get_username() for leave in leaves}))
+    words = audit_words(
+        gettext_noop("%(players)s on leave: phase %(phase)s's deadline moved by %(added)s"),
+        players=names, phase=phase.number, added=span(added))
     ModerationEntry.objects.create(
         match=match, kind=ModerationEntry.Kind.LEAVE, by=None, at=now,
-        phase_number=phase.number, reason=f"{names} on leave",
-        summary=f"{names} on leave: phase {phase.number}'s deadline moved by "
-                f"{duration_text(added)}",
+        phase_number=phase.number, reason=f"{names} on leave", summary=english(words)[:255],
         details={"leaves": [leave.pk for leave in leaves],
-                 "added_seconds": added.total_seconds()})
+                 "added_seconds": added.total_seconds(), "words": words})

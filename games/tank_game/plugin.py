@@ -10,11 +10,12 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from engine.tank_game import view as tank_view
 from games import plugins
 from games.services.continuous import logbook_window
-from games.tank_game import lessons, position, rules_page, views
+from games.tank_game import lessons, position, rules_page, views, words
 
 MAIL_ENTRIES = 15  # the latest logbook entries in a "gameday opened" e-mail
 
@@ -24,6 +25,7 @@ class TankGamePlugin(plugins.GamePlugin):
     match_template = "games/tank-game/match.html"
     rules_template = "games/tank-game/rules.html"
     text_panel = False
+    phase_names = {"gameday": pgettext_lazy("phase name", "gameday")}
 
     def lessons(self) -> list[dict[str, Any]]:
         return lessons.LESSONS
@@ -98,23 +100,30 @@ def situation_lines(view: dict[str, Any]) -> list[str]:
     lines = []
     tank = next((t for t in view.get("tanks") or [] if t.get("seat") == me.get("seat")), None)
     if tank is not None:
+        values = {key: tank.get(key) for key in ("name", "at", "lives", "ap", "gold", "range",
+                                                 "bounty")}
         if tank.get("status") == "alive":
-            lines.append(f"Your tank {tank.get('name')} is at {tank.get('at')}: "
-                         f"{tank.get('lives')} lives, {tank.get('ap')} AP, {tank.get('gold')} "
-                         f"gold, range {tank.get('range')}"
-                         + (f", bounty {tank.get('bounty')}." if tank.get("bounty") else "."))
+            line = ngettext("Your tank %(name)s is at %(at)s: %(lives)s life, %(ap)s AP, "
+                            "%(gold)s gold, range %(range)s",
+                            "Your tank %(name)s is at %(at)s: %(lives)s lives, %(ap)s AP, "
+                            "%(gold)s gold, range %(range)s", tank.get("lives") or 0) % values
+            lines.append(_("%(line)s, bounty %(bounty)s.") % {**values, "line": line}
+                         if tank.get("bounty") else f"{line}.")
         else:
-            lines.append(f"Your tank {tank.get('name')} is {tank.get('status')}.")
+            lines.append(_("Your tank %(name)s is %(status)s.") % {
+                "name": tank.get("name"), "status": words.status_word(tank.get("status"))})
     council = view.get("council") or {}
     member = next((m for m in council.get("members") or [] if m.get("seat") == me.get("seat")),
                   None)
     if member is not None:
-        lines.append(f"You sit on the Council ({member.get('role')}, weight "
-                     f"{member.get('weight')}); the coffer holds {council.get('coffer')} gold.")
+        lines.append(_("You sit on the Council (%(role)s, weight %(weight)s); the coffer holds "
+                       "%(coffer)s gold.") % {"role": words.role_word(member.get("role")),
+                                              "weight": member.get("weight"),
+                                              "coffer": council.get("coffer")})
     open_ballots = [b for b in council.get("ballots") or [] if b.get("status") == "open"]
     if open_ballots:
-        lines.append("Open ballots: " + ", ".join(
-            f"#{b.get('id')} {str(b.get('decree')).replace('_', ' ')}" for b in open_ballots))
+        lines.append(_("Open ballots: %(ballots)s") % {"ballots": ", ".join(
+            f"#{b.get('id')} {words.decree_word(b.get('decree'))}" for b in open_ballots)})
     return lines
 
 

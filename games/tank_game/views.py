@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
@@ -28,6 +28,7 @@ from games.models import Action, Match
 from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, actions_apply, match_replay
 from games.services.continuous import LOGBOOK_PAGE, logbook_window
+from games.tank_game import words
 from games.tank_game.position import position_words
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
 from games.words import problem_message, stored
@@ -37,6 +38,14 @@ ACTION_FIELDS = {"type": str, "to": str, "at": str, "decree": str, "gold": int, 
                  "target": int, "ballot": int}
 TANK_ACTIONS = ("move", "shoot", "give", "buy_ap", "upgrade_range")
 COUNCIL_ACTIONS = ("open_ballot", "vote")
+ACTION_LABELS = {"move": gettext_lazy("Move"), "shoot": gettext_lazy("Shoot"),
+                 "give": gettext_lazy("Give gold"), "buy_ap": gettext_lazy("Buy AP"),
+                 "upgrade_range": gettext_lazy("Upgrade range")}
+# The form's fields by name, as the panel labels them (for a message about one).
+FIELD_LABELS = {"type": gettext_lazy("the action"), "to": gettext_lazy("the square"),
+                "at": gettext_lazy("the square"), "decree": gettext_lazy("the decree"),
+                "gold": gettext_lazy("the gold"), "seat": gettext_lazy("the seat"),
+                "target": gettext_lazy("the seat"), "ballot": gettext_lazy("the ballot")}
 _SQUARE = re.compile(r"^([A-Z])([0-9]{1,2})$")
 
 
@@ -97,6 +106,7 @@ def board_svg_context(view: dict[str, Any], *, me: int | None,
         if center is None:
             continue
         row = {**tank, "cx": center[0], "cy": center[1], "mine": tank.get("seat") == me,
+               "status_word": words.status_word(tank.get("status")),
                "why_not": (why_not or {}).get(tank.get("at"), [])}
         if row["mine"]:
             me_center = center
@@ -218,11 +228,10 @@ def action_panel(game: Game, state: dict[str, Any], view: dict[str, Any], seat: 
         reasons = [problem_message(p) for p in problems if p.path not in ("cooldown", "window")]
         if reasons:
             why_not[tank.get("at")] = reasons
-    labels = {"move": "Move", "shoot": "Shoot", "give": "Give gold", "buy_ap": "Buy AP",
-              "upgrade_range": "Upgrade range"}
     return {
         "now_ok": not timed,
-        "cannot_labelled": [(labels.get(kind, kind), reasons) for kind, reasons in cannot.items()],
+        "cannot_labelled": [(words.word(ACTION_LABELS, kind), reasons)
+                            for kind, reasons in cannot.items()],
         "can": {kind: actions for kind, actions in can.items()},
         "moves": [a["to"] for a in can.get("move", []) if "to" in a],
         "shots": [a["at"] for a in can.get("shoot", []) if "at" in a],
@@ -261,7 +270,11 @@ def play_context(request: HttpRequest, match: Match, *,
         panel = action_panel(game, state, view, seat, now)
     council = view.get("council") or {}
     names = {t.get("seat"): t.get("name") for t in view.get("tanks") or []}
+    for member in council.get("members") or []:
+        member["role_word"] = words.role_word(member.get("role"))
     for ballot in council.get("ballots") or []:
+        ballot["decree_word"] = words.decree_word(ballot.get("decree"))
+        ballot["status_word"] = words.ballot_status_word(ballot.get("status"))
         for tally in ballot.get("tallies") or []:
             tally["target_name"] = names.get(tally.get("target"), tally.get("target"))
         if isinstance(ballot.get("my_vote"), dict):
@@ -291,15 +304,17 @@ def action_from_post(data: Any) -> dict[str, Any]:
         if not value:
             continue
         if len(value) > 40:
-            raise BadForm(f"{name} is too long.")
+            raise BadForm(_("The value of %(field)s is too long.") % {
+                "field": FIELD_LABELS[name]})
         if kind is int:
             if not re.fullmatch(r"-?[0-9]{1,6}", value):
-                raise BadForm(f"{name} must be a whole number, not {value!r}.")
+                raise BadForm(_("The value of %(field)s must be a whole number, not "
+                                "“%(value)s”.") % {"field": FIELD_LABELS[name], "value": value})
             action[name] = int(value)
         else:
             action[name] = value.upper() if name in ("to", "at") else value
     if "type" not in action:
-        raise BadForm("Choose an action.")
+        raise BadForm(_("Choose an action."))
     return action
 
 
@@ -310,7 +325,7 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     match = continuous_match_or_404(request, match_id)
     my_seat = selectors.match_seat_for_user(match, request.user)
     if my_seat is None:
-        return _refused(request, match, "You have no seat in this match.", 403)
+        return _refused(request, match, _("You have no seat in this match."), 403)
     try:
         action = action_from_post(request.POST)
         receipt = actions_apply(match_id=match.pk, seat_number=my_seat.number,
@@ -321,7 +336,7 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
         problems = [said for said in map(problem_message, error.problems)
                     if said not in error.message]
         return _refused(request, match, " ".join([error.message, *problems]), status_for(error))
-    notice = f"Done (logbook entry {receipt.seq})."
+    notice = _("Done (logbook entry %(number)s).") % {"number": receipt.seq}
     if not request.htmx:  # a plain form post: back to the page
         messages.success(request, notice)
         return redirect_to(request, match_url(match))
@@ -354,8 +369,8 @@ def _entry_number(request: HttpRequest, name: str) -> int | None:
         return None
     try:
         return parse_int(raw, min=0, max=999_999_999, field=name)
-    except InvalidNumber as error:
-        raise BadForm(f"{name} must be a logbook entry number: {error}") from None
+    except InvalidNumber:
+        raise BadForm(_("“%(value)s” is not a logbook entry number.") % {"value": raw}) from None
 
 
 def _upto(request: HttpRequest) -> int | None:
@@ -370,7 +385,7 @@ def logbook_rows(game: Game, rows: list[dict[str, Any]], seat: int | None) -> li
         entries = [game.public_entry(e, seat) for e in row["events"] if isinstance(e, dict)]
         texts = [stored(game, e.get("text", "")) for e in entries]
         if not texts:
-            texts = [f"{row['kind']} (no effect after a strike-out)"]
+            texts = [_("No effect after a strike-out.")]
         out.append({key: row[key] for key in ("seq", "kind", "seat", "at", "struck",
                                               "struck_reason")} | {"texts": texts})
     return out
@@ -401,14 +416,14 @@ def logbook_entries(request: HttpRequest, match_id: int) -> HttpResponse:
     game = _game(match)
     if game is None or match.state is None:
         return render(request, "partials/error.html",
-                      {"error": "This match has no logbook yet."}, status=404)
+                      {"error": _("This match has no logbook yet.")}, status=404)
     try:
         before, after = _entry_number(request, "before"), _entry_number(request, "after")
     except BadForm as error:
         return render(request, "partials/error.html", {"error": str(error)}, status=400)
     if before is not None and after is not None:
         return render(request, "partials/error.html",
-                      {"error": "Ask for entries before one entry or after it, not both."},
+                      {"error": _("Ask for entries before one entry or after it, not both.")},
                       status=400)
     my_seat = selectors.match_seat_for_user(match, request.user)
     context = logbook_context(match, game, my_seat.number if my_seat else None, before=before,
@@ -429,12 +444,15 @@ def logbook(request: HttpRequest, match_id: int) -> HttpResponse:
     last = match.logbook_seq
     if upto is not None and upto > last:
         return render(request, "partials/error.html",
-                      {"error": f"The logbook has {last} entries; there is no entry {upto}."},
+                      {"error": ngettext(
+                          "The logbook has %(count)s entry; there is no entry %(number)s.",
+                          "The logbook has %(count)s entries; there is no entry %(number)s.",
+                          last) % {"count": last, "number": upto}},
                       status=400)
     context = play_context(request, match, upto=upto)
     if context.get("missing"):
         return render(request, "partials/error.html",
-                      {"error": "This match has no logbook yet."}, status=404)
+                      {"error": _("This match has no logbook yet.")}, status=404)
     context.update(last_seq=last, shown=upto if upto is not None else last)
     if request.htmx:
         return render(request, "games/tank-game/partials/board_at.html", context)
@@ -449,7 +467,7 @@ def logbook_text(request: HttpRequest, match_id: int) -> HttpResponse | Streamin
     match = continuous_match_or_404(request, match_id)
     game = _game(match)
     if game is None or match.state is None:
-        return HttpResponse("This match has no logbook yet.\n", status=404,
+        return HttpResponse(_("This match has no logbook yet.") + "\n", status=404,
                             content_type="text/plain; charset=utf-8")
     my_seat = selectors.match_seat_for_user(match, request.user)
     seat = my_seat.number if my_seat else None

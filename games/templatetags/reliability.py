@@ -8,6 +8,7 @@ from typing import Any
 
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
 
 from games.models import Reliability
 from games.services.reliability import reliability_badge, reliability_describe
@@ -29,7 +30,7 @@ def reliability(user: Any) -> str:
 
 @register.filter
 def reliability_title(user: Any) -> str:
-    return "Reliability: " + reliability_describe(_record(user))
+    return _("Reliability: %(record)s") % {"record": reliability_describe(_record(user))}
 
 
 @register.inclusion_tag("games/partials/reliability_record.html")

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.models import Match
@@ -66,11 +67,11 @@ def match_visible_or_404(request: HttpRequest, match_id: int) -> Match:
     """The match if ``request.user`` may look at it; private matches are invisible (404) to
     everyone but their participants and staff."""
     if not 0 < match_id < 2**63:  # (a bigint's range: the database would refuse it)
-        raise Http404("No such match.")
+        raise Http404(_("No such match."))
     found = _MATCH_BY_ID(match_id=match_id)
     match = found[0] if found else None
     if match is None or not selectors.match_visible_to(match, request.user):
-        raise Http404("No such match.")
+        raise Http404(_("No such match."))
     return match
 
 
@@ -111,14 +112,14 @@ def own_prompted_seat(request: HttpRequest, match: Match, seat_number: int,
 
     seat = selectors.match_seat_for_user(match, request.user)
     if seat is None or seat.number != seat_number:
-        raise PermissionDenied("That is not your seat.")
+        raise PermissionDenied(_("That is not your seat."))
     game = engine.games().get(match.game)
     if match.status != Match.Status.ACTIVE or match.state is None or game is None:
-        raise PhaseClosed("This match is not being played right now.")
+        raise PhaseClosed(_("This match is not being played right now."))
     prompt = game.prompts(match.state).get(seat.number)
     if prompt is None or (phase is not None and prompt.phase != phase):
-        raise PhaseClosed("There is nothing for this seat to submit in this phase; "
-                          "reload the page to see the current phase.")
+        raise PhaseClosed(_("There is nothing for this seat to submit in this phase; "
+                            "reload the page to see the current phase."))
     return seat
 
 
@@ -158,8 +159,8 @@ def posted_phase_number(request: HttpRequest) -> int:
         return parse_int(request.POST.get("phase_number", "").strip(), min=1, max=10**9,
                          field="phase_number")
     except InvalidNumber:
-        raise ServiceError("stale_phase", "The form does not say which phase it is for; "
-                                          "reload the page.") from None
+        raise ServiceError("stale_phase", _("The form does not say which phase it is for; "
+                                            "reload the page.")) from None
 
 
 @dataclass(frozen=True)
@@ -172,10 +173,11 @@ class Sealed:
     response: HttpResponse | None
 
 
-def seal_posted(request: HttpRequest, match: Match, seat: Any, data: Any, *, what: str,
+def seal_posted(request: HttpRequest, match: Match, seat: Any, data: Any, *, notice: str,
                 prompt_phase: str) -> Sealed:
     """Seal ``data`` for ``seat`` in the phase the posted panel was made for (web source).
-    ``what`` names it in the notice ("Orders", "Setup"). Raises ServiceError when refused."""
+    ``notice`` says so, a translated sentence with ``%(revision)s`` and ``%(receipt)s`` ("Orders
+    sealed (revision 2). Receipt: …"). Raises ServiceError when refused."""
     from games.models import Submission
     from games.services import orders_submit
 
@@ -183,6 +185,6 @@ def seal_posted(request: HttpRequest, match: Match, seat: Any, data: Any, *, wha
     receipt = orders_submit(match_id=match.pk, seat_number=seat.number, user=request.user,
                             phase_number=phase_number, data=data,
                             source=Submission.Source.WEB)
-    notice = f"{what} sealed (revision {receipt.revision}). Receipt: {receipt.receipt}"
+    notice = notice % {"revision": receipt.revision, "receipt": receipt.receipt}
     return Sealed(receipt, notice,
                   sealed_elsewhere(request, match, phase_number, notice, prompt_phase))

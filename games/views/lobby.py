@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import plugins, selectors
@@ -70,7 +71,7 @@ def _page_number(request: HttpRequest) -> int:
     try:
         return parse_int(request.GET.get("page", "1"), min=1, max=10_000, field="page")
     except InvalidNumber:
-        raise Http404("No such page.") from None
+        raise Http404(_("No such page.")) from None
 
 
 @login_required
@@ -81,7 +82,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     try:
         finished_before = None if before is None else parse_id(before, field="before")
     except InvalidNumber:
-        raise Http404("No such page.") from None
+        raise Http404(_("No such page.")) from None
     entries = selectors.matches_for_user(
         request.user, finished_before=finished_before,
         finished_limit=selectors.FINISHED_PAGE + 1)
@@ -138,7 +139,7 @@ def create(request: HttpRequest) -> HttpResponse:
     except ServiceError as error:
         _attach_errors(form, error)
         return render(request, template, _create_context(form), status=status_for(error))
-    messages.success(request, "Match created.")
+    messages.success(request, _("Match created."))
     return redirect_to(request, match_url(match))
 
 
@@ -146,7 +147,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     """The invite link: shows the match and lets the visitor take an open seat."""
     match = Match.objects.filter(invite_token=token).first()
     if match is None:
-        raise Http404("This invite link is not valid.")
+        raise Http404(_("This invite link is not valid."))
     seats = list(match.seats.select_related("user"))
     # An open match, or a seat a moderator opened in a match in play.
     taking = match.status == Match.Status.OPEN or (
@@ -161,7 +162,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     match = Match.objects.filter(invite_token=token).first()
     if match is None:
-        raise Http404("This invite link is not valid.")
+        raise Http404(_("This invite link is not valid."))
     form = JoinForm(request.POST)
     if not form.is_valid():
         return _refused(request, "games/invite.html", form.errors.as_text(), 400,
@@ -176,7 +177,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     except ServiceError as error:
         return _refused(request, "games/invite.html", error.message, status_for(error),
                         {"match": match, "seats": list(match.seats.all()), "token": token})
-    messages.success(request, "You took a seat.")
+    messages.success(request, _("You took a seat."))
     return redirect_to(request, match_url(match))
 
 

@@ -13,13 +13,14 @@ from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import engine
 from engine import Game
 from games import pagecache, plugins, selectors
 from games.forms import JoinForm, OrdersForm
-from games.models import Match, Phase, Seat
+from games.models import Match, Phase, Seat, Submission
 from games.services import ServiceError, receipt_verify, seat_join, seat_leave
 from games.services.timing import moved_deadline, seat_clocks
 from games.views.access import (
@@ -58,7 +59,7 @@ def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
     user = request.user
     if poll is None or not (poll["is_public"] or poll["seated"] or (
             user.is_authenticated and (user.is_staff or poll["created_by_id"] == user.pk))):
-        raise Http404("No such match.")
+        raise Http404(_("No such match."))
     shown = request.GET.get("phase", "")
     if request.htmx and shown != "" and (shown != str(poll["phase_number"])
                                           or poll["status"] != Match.Status.ACTIVE):
@@ -95,13 +96,13 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_visible_or_404(request, match_id)
     form = JoinForm(request.POST)
     if not form.is_valid():
-        return _match_refused(request, match, "Choose a seat number.", 400)
+        return _match_refused(request, match, _("Choose a seat number."), 400)
     try:
         seat_join(match_id=match.pk, user=request.user,
                   seat_number=form.cleaned_data["seat_number"])
     except ServiceError as error:
         return _match_refused(request, match, error.message, status_for(error))
-    messages.success(request, "You took a seat.")
+    messages.success(request, _("You took a seat."))
     return redirect_to(request, match_url(match))
 
 
@@ -160,7 +161,8 @@ def match_page_context(
         submitted = selectors.phase_submission_status(match) if active else {}
     clocks = seat_clocks(match, timezone.now(), seats=[seat.number for seat in seats]) \
         if active else {}
-    rows = [_seat_row(game, seat, prompts, submitted) for seat in seats]
+    plugin = plugins.plugin_for(match.game)
+    rows = [_seat_row(plugin, seat, prompts, submitted) for seat in seats]
     for row in rows:
         row["clock"] = clocks.get(row["seat"].number)
     moved = moved_deadline(match) if active else None
@@ -229,12 +231,13 @@ def match_page_context(
     return context
 
 
-def _seat_row(game: Game | None, seat: Seat, prompts: dict, submitted: dict) -> dict[str, Any]:
+def _seat_row(plugin: plugins.GamePlugin, seat: Seat, prompts: dict, submitted: dict
+              ) -> dict[str, Any]:
     return {
         "seat": seat,
-        "name": game.seat_name(seat.number) if game else f"Seat {seat.number}",
-        "player": seat.user.get_username() if seat.user else (f"bot ({seat.bot})" if seat.bot
-                                                               else "open"),
+        "name": plugin.seat_name(seat.number),
+        "player": seat.user.get_username() if seat.user else (
+            _("bot (%(name)s)") % {"name": seat.bot} if seat.bot else _("open")),
         "prompted": seat.number in prompts,
         "submitted": bool(submitted.get(seat.number)),
     }
@@ -264,8 +267,9 @@ def history_entries(match: Match, *, latest: int | None = None,
         made[keys[phase.pk]] = _history_record(game, plugins.plugin_for(match.game), phase)
     if made:
         pagecache.set_many(made)
-    entries = [{"phase": phase, **(kept.get(keys[phase.pk]) or made[keys[phase.pk]])}
-               for phase in shown]
+    plugin = plugins.plugin_for(match.game)
+    entries = [{"phase": phase, "label": plugin.phase_label(phase.name),
+                **(kept.get(keys[phase.pk]) or made[keys[phase.pk]])} for phase in shown]
     entries.reverse()
     return entries
 
@@ -279,8 +283,8 @@ def _history_record(game: Game | None, plugin: plugins.GamePlugin, phase: Phase
         number = int(seat_key)
         revealed.append({
             "seat": number,
-            "name": game.seat_name(number) if game else f"Seat {number}",
-            "source": sheet.get("source", ""),
+            "name": plugin.seat_name(number),
+            "source": _source_label(sheet.get("source", "")),
             "text": plugins.sheet_text(game, phase.state_before, number, sheet.get("data")),
             "receipt": sheet.get("receipt", ""),
             # Anyone can check that the revealed sheet is the one that was sealed.
@@ -293,6 +297,16 @@ def _history_record(game: Game | None, plugin: plugins.GamePlugin, phase: Phase
     }
     record["body"] = render_to_string("games/partials/history_record.html", {"entry": record})
     return record
+
+
+def _source_label(source: str) -> str:
+    """How a sheet came in ("e-mail"), in words; "" for the web (the usual way)."""
+    if not source or source == Submission.Source.WEB:
+        return ""
+    try:
+        return str(Submission.Source(source).label)
+    except ValueError:
+        return source
 
 
 def resolved_phases(match: Match) -> list[Phase]:

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine import PhaseKind
@@ -49,16 +50,18 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
         else:
             form.add_error(None, error.message)
         return _orders_page(request, match, form, status=status_for(error))
-    sealed = "sealed" if match.phase_kind == PhaseKind.SIMULTANEOUS.value else "received"
+    note = (_("Orders sealed (revision %(revision)s). Receipt: %(receipt)s")
+            if match.phase_kind == PhaseKind.SIMULTANEOUS.value
+            else _("Orders received (revision %(revision)s). Receipt: %(receipt)s")) % {
+        "revision": receipt.revision, "receipt": receipt.receipt}
     match.refresh_from_db()
-    note = f"Orders {sealed} (revision {receipt.revision}). Receipt: {receipt.receipt}"
     if request.htmx:
         context = match_page_context(request, match)
         context.update(just_sealed=receipt, notice=note)
         return render(request, "games/partials/orders.html", context)
     messages.success(request, note)
     for warning in receipt.warnings:
-        messages.warning(request, f"Check: {problem_line(warning)}")
+        messages.warning(request, _("Check: %(warning)s") % {"warning": problem_line(warning)})
     return redirect_to(request, match_url(match))
 
 
@@ -69,7 +72,7 @@ def my_sheet(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespo
     context = match_page_context(request, match)
     seat = context["my_seat"]
     if seat is None or seat.number != seat_number:
-        raise PermissionDenied("That is not your seat.")
+        raise PermissionDenied(_("That is not your seat."))
     return render(request, "games/partials/orders.html", context)
 
 
@@ -79,6 +82,6 @@ def _orders_page(request: HttpRequest, match: Match, form: OrdersForm, status: i
     if not request.htmx:
         return render(request, match_template(match), context, status=status)
     if not context.get("must_act"):  # no order panel of one's own to re-draw
-        errors = [str(e) for e in form.non_field_errors()] or ["These orders were refused."]
+        errors = [str(e) for e in form.non_field_errors()] or [_("These orders were refused.")]
         return render(request, "partials/error.html", {"error": " ".join(errors)}, status=status)
     return render(request, "games/partials/orders.html", context, status=status)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_safe
 
 from games import plugins, selectors
@@ -50,7 +51,7 @@ def replay(request: HttpRequest, match_id: int, phase_number: int) -> HttpRespon
     frame = frame_for(match, my_seat.number if my_seat else None, phase_number,
                       resolved_phases(match))
     if frame is None:
-        raise Http404("That phase has not been resolved (yet): nothing to replay.")
+        raise Http404(_("That phase has not been resolved (yet): nothing to replay."))
     return render(request, plugin.replay_template, {"match": match, "frame": frame})
 
 
@@ -58,7 +59,7 @@ def replay(request: HttpRequest, match_id: int, phase_number: int) -> HttpRespon
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     """GET: how to play a game on this site, for anyone (no login needed)."""
     if slug not in plugins.installed():
-        raise Http404("No such game on this site.")
+        raise Http404(_("No such game on this site."))
     plugin = plugins.plugin_for(slug)
     context = {"plugin": plugin, "game_name": plugin.name, "slug": slug,
                **plugin.rules_context(request)}

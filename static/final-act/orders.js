@@ -43,6 +43,9 @@
     return (all[key] || key).replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
   }
 
+  // An action token's name in the reader's language ("Air strike").
+  function tokenName(token) { return words(`token:${token}`, {}); }
+
   // The form arrives as plain text fields (they work without JavaScript); each field with
   // data-choices becomes a select of the choices sent once in #fa-legal. A value the choices do
   // not hold (a refused sheet, as typed) stays selected, marked as such, never replaced.
@@ -146,8 +149,7 @@
     const info = data.units[name];
     redraw();
     if (mode === "move") {
-      say(`${name} on ${info.at} selected: choose one of the marked squares to move there` +
-          (info.fire.length ? ", or press F to aim." : "."));
+      say(words(info.fire.length ? "selected_aim" : "selected", { unit: name, square: info.at }));
     } else {
       aimHelp(name);
     }
@@ -156,11 +158,10 @@
   function aimHelp(name) {
     const info = legal().units[name];
     if (!info.fire.length) {
-      say(`${name} cannot fire this round.`);
+      say(words("cannot_fire", { unit: name }));
       return;
     }
-    say(`${name} aims: choose a blue square to fire at (${info.fire.length} possible; ` +
-        `grey cross-hatched squares are in the cone but blocked). Press M to change its move.`);
+    say(words(info.fire.length === 1 ? "aims_one" : "aims", { unit: name, count: info.fire.length }));
   }
 
   function chooseMove(name, square) {
@@ -202,13 +203,12 @@
     const info = legal().units[name];
     const move = field(`u-${name}-move`);
     if (info.kind === "at" && move && move.value !== "stay") {
-      say(`${name} is moving (${move.value}): an AT unit moves or fires in a round, not both. ` +
-          `Set its move to stay first to fire.`);
+      say(words("at_moving", { unit: name, move: move.value }));
       return true;
     }
     if (!info.fire.includes(square)) {
-      if ((info.blocked || []).includes(square)) say(`${square} is in ${name}'s cone but cannot be hit from here (blocked).`);
-      else say(`${square} is outside ${name}'s cone.`);
+      if ((info.blocked || []).includes(square)) say(words("blocked", { unit: name, square: square }));
+      else say(words("outside", { unit: name, square: square }));
       return true;
     }
     const first = field(`u-${name}-fire`);
@@ -217,19 +217,19 @@
       first.value = second && second.value ? second.value : "";
       if (second) second.value = "";
       changed(first);
-      say(`${name} no longer fires at ${square}.`);
+      say(words("no_longer_fires", { unit: name, square: square }));
     } else if (second && second.value === square) {
       second.value = "";
       changed(second);
-      say(`${name}'s second shell no longer fires at ${square}.`);
+      say(words("second_no_longer", { unit: name, square: square }));
     } else if (first.value && second) {
       second.value = square;
       changed(second);
-      say(`${name}'s second shell fires at ${square} (needs the double shot declaration).`);
+      say(words("second_fires", { unit: name, square: square }));
     } else {
       first.value = square;
       changed(first);
-      say(`${name} fires at ${square}.`);
+      say(words("fires", { unit: name, square: square }));
     }
     redraw();
     return true;
@@ -254,15 +254,13 @@
   function startTokenFire(token) {
     const targets = tokenTargets(token);
     if (!targets) {
-      say(token === "air_strike" ? "Choose the square the air strike is called from first."
-                                 : "Choose the tank that makes the quick shot first.");
+      say(words(token === "air_strike" ? "air_strike_first" : "quick_shot_first", {}));
       return;
     }
     selected = null;
     mode = `tokenfire:${token}`;
     redraw();
-    say(`Choose up to two marked squares for the ${token.replace("_", " ")}; choose one again ` +
-        "to drop it. Escape when done.");
+    say(words("token_fire_start", { token: tokenName(token) }));
     if (window.FABoard && board() && targets.length) FABoard.focus(board(), targets[0]);
   }
 
@@ -272,16 +270,17 @@
     let shells = tokenShells(token);
     if (shells.includes(square)) {
       shells = shells.filter((s) => s !== square);
-      say(`${square} dropped.`);
+      say(words("dropped", { square: square }));
     } else if (!targets.includes(square)) {
-      say(`${square} cannot be targeted by the ${token.replace("_", " ")}.`);
+      say(words("token_cannot_target", { token: tokenName(token), square: square }));
       return;
     } else if (shells.length >= 2) {
-      say("Two shells at most: choose one of the two again to drop it first.");
+      say(words("two_shells", {}));
       return;
     } else {
       shells.push(square);
-      say(`${token.replace("_", " ")} fires at ${shells.join(" and ")}.`);
+      say(words(shells.length === 1 ? "token_fires_one" : "token_fires_two",
+                { token: tokenName(token), square: shells[0], second: shells[1] }));
     }
     input.value = shells.join(" ");
     changed(input);
@@ -293,12 +292,12 @@
     const allowed = legal().tokens[token] || [];
     if (!input) return;
     if (!allowed.includes(square)) {
-      say(`${square} is not a square this token can go to.`);
+      say(words("token_bad_square", { square: square }));
       return;
     }
     input.value = square;
     changed(input);
-    say(`${token.replace("_", " ")}: ${square}.`);
+    say(words("token_placed", { token: tokenName(token), square: square }));
     mode = "move";
     selected = null;
     redraw();
@@ -327,13 +326,13 @@
       return;
     }
     if (own) { select(own, "move"); return; }
-    say(`${square}: no unit of yours there. Choose one of your units first.`);
+    say(words("not_yours", { square: square }));
   }
 
   function onKey(event) {
     if (!form() || event.target.matches("input, select, textarea")) return;
     if (event.key === "Escape" && (selected || mode !== "move")) {
-      selected = null; mode = "move"; turnOffer = null; redraw(); say("Selection dropped.");
+      selected = null; mode = "move"; turnOffer = null; redraw(); say(words("selection_dropped", {}));
     } else if ((event.key === "f" || event.key === "F") && selected) {
       mode = "fire"; turnOffer = null; redraw(); aimHelp(selected);
     } else if ((event.key === "m" || event.key === "M") && selected) {
@@ -361,7 +360,7 @@
       selected = null;
       mode = `token:${tokenPick.dataset.token}`;
       redraw();
-      say(`Choose a marked square for ${tokenPick.dataset.token.replace("_", " ")}.`);
+      say(words("token_choose", { token: tokenName(tokenPick.dataset.token) }));
       if (window.FABoard && board()) {
         const squares = legal().tokens[tokenPick.dataset.token] || [];
         if (squares.length) FABoard.focus(board(), squares[0]);
@@ -382,7 +381,7 @@
       }
       changed(f.elements[0] || f);
       selected = null; mode = "move"; turnOffer = null; redraw();
-      say("All orders cleared: every unit stays and holds fire.");
+      say(words("cleared", {}));
     }
   }
 

@@ -28,14 +28,6 @@
     minefield: "f-minefield",
     passage: "f-minefield-passage",
   };
-  const WORDS = {
-    large_berm: "the large berm",
-    small_berm1: "small berm 1",
-    small_berm2: "small berm 2",
-    swamp: "the swamp",
-    minefield: "the minefield",
-    passage: "the minefield's passage",
-  };
   let piece = null; // "large_berm" | "small_berm1" | ... | "passage" | "unit"
   let unit = null; // the unit being placed when piece is "unit"
   let turning = null; // the unit R turns: the one placed or chosen last
@@ -47,6 +39,12 @@
   function form() { return document.getElementById("fa-setup-form"); }
   function board() { return document.getElementById(LIVE); }
   function field(name) { const f = form(); return f ? f.elements.namedItem(name) : null; }
+  // The panel's words in the reader's language (#fa-setup-words), with %(name)s filled in.
+  function words(key, values) {
+    const node = document.getElementById("fa-setup-words");
+    const all = node ? JSON.parse(node.textContent) : {};
+    return (all[key] || key).replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
+  }
   function say(text) {
     const node = document.getElementById("fa-setup-announce");
     if (node) node.textContent = text;
@@ -72,7 +70,7 @@
     if (piece === "passage") return squaresIn(field("f-minefield"));
     return data.areas[piece.startsWith("small_berm") ? "small_berm" : piece] || [];
   }
-  function pieceWords() { return piece === "unit" ? unit : WORDS[piece]; }
+  function pieceWords() { return piece === "unit" ? unit : words(`piece:${piece}`, {}); }
 
   function redraw() {
     const svg = board();
@@ -95,16 +93,7 @@
     turning = unit;
     redraw();
     if (!piece) return;
-    const hints = {
-      large_berm: "choose a shaded square, then a square next to it",
-      small_berm1: "choose a shaded square",
-      small_berm2: "choose a shaded square",
-      swamp: "choose a square: the swamp takes the 2 by 2 block with it at the top left",
-      minefield: "choose three squares in a straight line, or one end and then the other",
-      passage: "choose one of the minefield's squares",
-      unit: "choose a shaded square; R turns it",
-    };
-    say(`Placing ${pieceWords()}: ${hints[piece]}.`);
+    say(words("placing", { piece: pieceWords(), hint: words(`hint:${piece}`, {}) }));
   }
 
   function focusBoard() {
@@ -141,17 +130,17 @@
       const [a, b] = [coords(now[0]), coords(square)];
       if (Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1) {
         setSquares(input, [now[0], square]);
-        say(`Large berm on ${now[0]} and ${square}.`);
+        say(words("berm_done", { first: now[0], square: square }));
         return true;
       }
     }
     if (now.length === 1 && now[0] === square) {
       setSquares(input, []);
-      say("Large berm removed; choose its first square.");
+      say(words("berm_removed", {}));
       return false;
     }
     setSquares(input, [square]);
-    say(`Large berm starts on ${square}: now choose a square next to it.`);
+    say(words("berm_started", { square: square }));
     return false;
   }
 
@@ -174,11 +163,12 @@
     }
     setSquares(input, now);
     if (now.length === 3) {
-      say(`Minefield on ${now.join(", ")}: now choose its passage square, then its arrow.`);
+      say(words("minefield_done", { squares: now.join(", ") }));
       piece = "passage";
       return false;
     }
-    say(`Minefield: ${now.length ? now.join(", ") : "no squares"} so far; it needs three.`);
+    say(now.length ? words("minefield_some", { squares: now.join(", ") })
+                   : words("minefield_none", {}));
     return false;
   }
 
@@ -196,28 +186,28 @@
       done = placeLargeBerm(input, square);
     } else if (piece === "swamp") {
       const block = screenBlock(square);
-      if (!block) { say(`No 2 by 2 block fits at ${square}.`); return; }
+      if (!block) { say(words("no_block", { square: square })); return; }
       setSquares(input, block);
-      say(`Swamp on ${block.join(", ")}.`);
+      say(words("swamp_done", { squares: block.join(", ") }));
     } else if (piece === "minefield") {
       done = placeMinefield(input, square);
     } else if (piece === "passage") {
       if (!squaresIn(field("f-minefield")).includes(square)) {
-        say(`${square} is not one of the minefield's squares.`);
+        say(words("not_minefield", { square: square }));
         return;
       }
       input.value = square;
-      say(`Passage on ${square}. Choose the arrow (the direction units may cross) in the form.`);
+      say(words("passage_done", { square: square }));
     } else if (piece === "unit") {
       input.value = square;
       turning = unit;
       const next = nextUnplaced();
-      say(`${unit} on ${square} (R turns it).` +
-          (next ? ` Now placing ${next}.` : " Every unit is placed."));
+      say(words(next ? "unit_next" : "unit_last", { unit: unit, square: square, next: next }));
       if (next) { unit = next; done = false; }
     } else {
       input.value = square;
-      say(`${WORDS[piece][0].toUpperCase()}${WORDS[piece].slice(1)} on ${square}.`);
+      const named = words(`piece:${piece}`, {});
+      say(words("placed", { piece: named[0].toUpperCase() + named.slice(1), square: square }));
     }
     if (done) { piece = null; unit = null; }
     changed();
@@ -239,9 +229,9 @@
 
   function turn(name) {
     const select = field(`u-${name}-facing`);
-    if (!select) { say("The R unit always faces forward."); return; }
+    if (!select) { say(words("r_forward", {})); return; }
     select.value = TURN[select.value] || "N";
-    say(`${name} now faces ${select.value}.`);
+    say(words("faces", { unit: name, facing: select.value }));
     select.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
@@ -252,7 +242,7 @@
     if (piece) { place(square); return; }
     const found = pieceAt(square);
     if (found) { choose(found[0], found[1]); return; }
-    say(`${square}: nothing of yours there. Choose a piece to place first.`);
+    say(words("nothing_here", { square: square }));
   }
 
   function onClick(event) {
@@ -261,7 +251,7 @@
     const turnButton = event.target.closest(".fa-setup-turn");
     if (pick) {
       const same = pick.dataset.piece === piece && (piece !== "unit" || pick.dataset.unit === unit);
-      if (same) { choose(null); say("Choice dropped."); return; }
+      if (same) { choose(null); say(words("dropped", {})); return; }
       choose(pick.dataset.piece, pick.dataset.unit);
       focusBoard();
     } else if (turnButton) {
@@ -273,7 +263,7 @@
     if (!form() || event.target.matches("input, select, textarea, button")) return;
     if (event.key === "Escape" && piece) {
       choose(null);
-      say("Choice dropped.");
+      say(words("dropped", {}));
     } else if ((event.key === "r" || event.key === "R") && turning) {
       event.preventDefault();
       turn(turning);

@@ -271,6 +271,29 @@ def test_the_public_log_is_short_and_reveals_no_sheet(toy_duel, moderator):
         assert '"number"' not in str(entry.details) and "5" not in entry.summary
 
 
+def test_the_public_log_is_told_in_each_readers_language(toy_duel, moderator):
+    """A line is kept as words, not as the moderator's language: the same row reads in English
+    for one reader and in French for another, its spans of time in words in each."""
+    from django.utils import translation
+
+    match = toy_duel()
+    with translation.override("fr"):  # the moderator's own language does not stick
+        services.match_pause(match_id=match.pk, by=moderator, reason="dispute")
+    services.seat_moderate_replace(match_id=match.pk, seat_number=2, by=moderator,
+                                   reason="bob left", bot="random")
+    (pause, replace) = entries(match)
+    assert pause.summary.startswith("a moderator paused the match (")
+    with translation.override("en-gb"):
+        english = [e["summary"] for e in selectors.match_moderation_log(match)]
+    with translation.override("fr"):
+        french = [e["summary"] for e in selectors.match_moderation_log(match)]
+    assert english == [pause.summary, replace.summary]
+    assert english[1] == f"a moderator handed seat 2 from {match.bob} to the bot random"
+    assert french[0].startswith("un modérateur a mis la partie en pause (il restait ")
+    assert "heures" in french[0] or "jour" in french[0]
+    assert french[1] == f"un modérateur a remplacé {match.bob} par le robot random à la place 2"
+
+
 def test_an_opened_seat_is_taken_through_the_invite_page(client, toy_duel, moderator,
                                                          make_user):
     from django.urls import reverse

@@ -77,7 +77,7 @@ def test_invalid_options_name_every_problem(make_user):
     [
         ([{"kind": "human", "user": None}], "2 seats, not 1"),
         ([{"kind": "human", "user": None}] * 3, "2 seats, not 3"),
-        ([{"kind": "human", "user": None}, {"kind": "bot", "bot": "genius"}], "no bot 'genius'"),
+        ([{"kind": "human", "user": None}, {"kind": "bot", "bot": "genius"}], "no bot “genius”"),
         ([{"kind": "human", "user": None}, {"kind": "alien"}], "Some seats"),
         ("two please", "must be a list"),
     ],

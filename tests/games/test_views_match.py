@@ -302,7 +302,8 @@ def test_a_player_gets_an_example_sheet_in_the_games_text_grammar(client, player
     client.force_login(players[0])
     page = client.get(match_url(match)).content.decode()
     assert "the sheet played for you if you miss the deadline" in page
-    assert '<pre id="example-sheet">1</pre>' in page  # toy-duel's default sheet, as text
+    # toy-duel's default sheet, as text
+    assert '<pre id="example-sheet"><code>1</code></pre>' in page
 
 
 def test_a_game_that_draws_its_board_as_text_gets_it_on_the_page(client, players):

@@ -42,7 +42,7 @@ def test_the_player_to_move_gets_a_clickable_board(client, fs_match):
     assert 'class="fs-board fs-interactive"' in page
     assert 'data-edge="c2-c3"' in page and 'data-square="e5"' in page
     assert check_url(fs_match, 1) in page
-    assert "17 troops, 2 kidnappers, 1 bombs" in page
+    assert "17 troops, 2 kidnappers, 1 bomb)" in page
 
 
 def test_no_seat_sees_another_seats_bunker_split(client, fs_match):
@@ -140,7 +140,7 @@ def test_the_match_page_and_board_text_in_french(client, fs_match):
     profile_update(user=fs_match.players[1], language="fr")
     client.force_login(fs_match.players[1])
     page = client.get(reverse("games:match", args=[fs_match.pk])).content.decode()
-    assert "À vous de jouer" in page and "17 troupes, 2 ravisseurs, 1 bombes" in page
+    assert "À vous de jouer" in page and "17 troupes, 2 ravisseurs, 1 bombe)" in page
     assert "Tour 1 : au joueur 1 de jouer" in page
 
 
