@@ -55,7 +55,7 @@ def board_context(view: dict[str, Any], *, interactive: bool) -> dict[str, Any]:
             label += ", " + _("seat %(seat)s %(kind)s") % {
                 "seat": piece["seat"], "kind": _kind_name(piece["kind"])}
             if piece["kind"] != "troop":
-                label += f" ({mark})"
+                label += f", {mark}"  # (axe reads past words in brackets)
             colour = "#777" if piece["seat"] in removed else SEAT_COLOURS[piece["seat"]]
             item["piece"] = {**piece, "colour": colour, "cx": x + CELL // 2, "cy": y + CELL // 2,
                              "mark": mark}

@@ -75,7 +75,9 @@ def test_a_three_player_match_through_the_pages(new_page):
 
     # Seat 2's page follows by itself; a refused step is explained, then a kidnapper.
     ben.wait_for_selector(INTERACTIVE, timeout=30_000)
-    ben.click(f'{INTERACTIVE} [data-edge="c3-c4"]')  # already a barrier: not clickable
+    wall = ben.locator(f'{INTERACTIVE} [data-edge="c3-c4"]')  # already a barrier:
+    assert wall.get_attribute("aria-disabled") == "true"  # a disabled button, and a click
+    wall.click(force=True)  # (forced past Playwright's own check) does nothing
     ben.check("input[name=fs-tool][value=occupy]")
     ben.click(f'{INTERACTIVE} [data-square="e5"]')  # not a formed square
     ben.wait_for_selector("#fs-problems:not([hidden])")
