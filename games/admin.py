@@ -31,6 +31,7 @@ from games.models import (
     Phase,
     Reliability,
     Seat,
+    SeatTenure,
     Submission,
     SweepRun,
 )
@@ -80,7 +81,18 @@ class MatchStatusChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Seat
-    fields = ["number", "user", "bot", "status", "missed_in_row", "missed_total", "joined_at"]
+    fields = ["number", "user", "bot", "status", "missed_in_row", "missed_total", "joined_at",
+              "offered_at"]
+    readonly_fields = fields
+    extra = 0
+
+
+class SeatTenureInline(ReadOnlyAdminMixin, admin.TabularInline):
+    """Who commanded each seat, when, and why their command ended (seats that changed
+    hands: games.services.seeking)."""
+
+    model = SeatTenure
+    fields = ["seat_number", "user", "started_at", "ended_at", "ending"]
     readonly_fields = fields
     extra = 0
 
@@ -104,7 +116,8 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["game", "status", "is_public", "miss_policy", "phase_kind"]
     search_fields = ["=id", "title", "seats__user__username", "created_by__username"]
     date_hierarchy = "created_at"
-    inlines = [SeatInline, PhaseInline, MatchStatusChangeInline, ModerationEntryInline]
+    inlines = [SeatInline, SeatTenureInline, PhaseInline, MatchStatusChangeInline,
+               ModerationEntryInline]
     readonly_fields = ["game", "options_json", "status", "seed", "invite_token", "phase_number",
                        "phase_kind", "phase_name", "deadline", "paused_at", "paused_remaining",
                        "extended_total", "complete_at", "result_json", "created_by",
@@ -112,7 +125,7 @@ class MatchAdmin(admin.ModelAdmin):
                        "clock_bank_hours", "clock_increment_hours", "clock_cap_hours",
                        "max_shift_hours", "timing"]
     fields = ["title", "is_public", "hours_per_phase", "miss_policy", "miss_limit",
-              "allow_vacations", *readonly_fields]
+              "allow_vacations", "autopilot", *readonly_fields]
     actions = ["extend_deadline_24h", "abort_matches"]
     change_form_template = "admin/games/match/change_form.html"
 

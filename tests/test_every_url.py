@@ -238,6 +238,15 @@ def build_world() -> World:
         for channel, text in (([2], f"{PRIVATE_MARKER} in {match.pk}"), ("public", "Hello")):
             messages.append(message_post(match_id=match.pk, user=alice, channel=channel,
                                          text=text, source="web"))
+
+    # A seat seeking a new commander (its player left it): its link's pages.
+    from games.models import Seat
+    from games.services import seat_leave
+
+    seeking = duel(alice, bob, title="Walk seeking")
+    seat_leave(match_id=seeking.pk, user=bob)
+    seat_token = Seat.objects.get(match=seeking, number=2).offer_token
+
     club = club_create(by=alice, name="Walkers")
     club_request_join(club_id=club.pk, user=carol, message="let me in")
     ladder = ladder_create(by=alice, club_id=club.pk, game="toy-duel")
@@ -273,6 +282,7 @@ def build_world() -> World:
         "token": [world.matches["toy-duel"].invite_token, club.invite_token,
                   calendar_token(user=alice) + ".x", calendar_token(user=alice),
                   unsubscribe_token(user_id=alice.pk, target=kind), push_token(subscription.pk)],
+        "seat_token": [seat_token],
         "slug": [club.slug, *sorted(engine.games())],
         "game": sorted(all_lessons()),
         "lesson": [lesson.slug for found in all_lessons().values() for lesson in found],

@@ -246,6 +246,8 @@ def url_variants(match: Match) -> list[str]:
         "match_id": [match.pk],
         "seat_number": [1, 2],
         "token": [match.invite_token],
+        # (no seat of this match seeks a commander: test_seeking_secrets.py reads that page)
+        "seat_token": ["no-such-seat-token"],
         "phase_number": list(range(0, phase + 2)),
         "slug": [*plugins.installed(), "no-such-game"],
     }

@@ -32,6 +32,9 @@ def url_variants(matches):
         "match_id": [m.pk for m in matches.values()],
         "seat_number": [1, 2],
         "token": [m.invite_token for m in matches.values()],
+        # (no seat here seeks a commander: test_seeking_secrets.py reads that page as every
+        # role)
+        "seat_token": ["no-such-seat-token"],
         "key": ["not-a-key"],
         "uidb36": ["1"],
         "phase_number": [1, 2],
