@@ -228,6 +228,11 @@ def build_world() -> World:
             text = sheet_text(game, match.state, 1, stored.data)
             world.sealed.append((stored.phase_id, _markers(text, stored.salt)))
 
+    # A secret proposal to end a match (the votes' pages and API; docs/votes.md).
+    from games.services import vote_propose
+    proposal = vote_propose(match_id=world.matches["toy-duel"].pk, user=alice, kind="draw",
+                            secret=True)
+
     club = club_create(by=alice, name="Walkers")
     club_request_join(club_id=club.pk, user=carol, message="let me in")
     ladder = ladder_create(by=alice, club_id=club.pk, game="toy-duel")
@@ -284,6 +289,7 @@ def build_world() -> World:
         "object_id": [],  # an admin page's model's own rows (see urls_of)
         "url": ["no/such/page/"],  # the admin's catch-all
         "analysis_token": [a.token for a in analyses],
+        "vote_id": [str(proposal.pk)],
     }
     return world
 

@@ -119,7 +119,7 @@ def test_the_model_refuses_unknown_events_and_channels(make_user):
 def table(**choices) -> dict[str, str]:
     data = {"your_move": "mail", "phase_resolved": "none", "match_ended": "mail",
             "reminder": "mail", "gameday": "mail", "leave": "mail", "round_started": "mail",
-            "mail_delivery": "now"}
+            "vote": "mail", "mail_delivery": "now"}
     data.update(choices)
     return data
 
@@ -245,10 +245,10 @@ def test_the_migration_keeps_everybodys_mail_and_push(make_user):
         return {event for event in Event.values if wants(user, event, "mail")}
 
     turn = {"your_move", "match_ended", "reminder", "gameday", "leave", "round_started",
-            "message"}
+            "message", "vote"}  # (vote: mailed to whoever gets the result's mail, 0006)
     assert mailed(users["all"]) == turn | {"phase_resolved"}
     assert mailed(users["turn"]) == turn
-    assert mailed(users["digest"]) == {"leave", "round_started", "message"}
+    assert mailed(users["digest"]) == {"leave", "round_started", "message", "vote"}
     assert digest_reader(fresh(users["digest"])) and not digest_reader(fresh(users["turn"]))
     assert mailed(users["none"]) == {"leave"}  # the leave confirmation always went out
     assert mailed(opted) == turn - {"your_move", "gameday"}
