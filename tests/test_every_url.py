@@ -247,6 +247,11 @@ def build_world() -> World:
     seat_leave(match_id=seeking.pk, user=bob)
     seat_token = Seat.objects.get(match=seeking, number=2).offer_token
 
+    # A secret proposal to end a match (the votes' pages and API; docs/votes.md).
+    from games.services import vote_propose
+    proposal = vote_propose(match_id=world.matches["toy-duel"].pk, user=alice, kind="draw",
+                            secret=True)
+
     club = club_create(by=alice, name="Walkers")
     club_request_join(club_id=club.pk, user=carol, message="let me in")
     ladder = ladder_create(by=alice, club_id=club.pk, game="toy-duel")
@@ -305,6 +310,7 @@ def build_world() -> World:
         "url": ["no/such/page/"],  # the admin's catch-all
         "analysis_token": [a.token for a in analyses],
         "message_id": [str(message.pk) for message in messages[:4]],
+        "vote_id": [str(proposal.pk)],
     }
     return world
 

@@ -244,6 +244,10 @@ def _close(vote: MatchVote, status: str, now: datetime, standing: list[Seat] | N
     vote.save(update_fields=fields)
 
 
+def _standing_now(match: Match) -> list[Seat]:
+    return seats_standing(match, game_for(match.game), list(match.seats.all()))
+
+
 def _notice(vote: MatchVote, what: str) -> tuple:
     """The "vote_changed" signal (the players' notices: opened, failed, expired, closed,
     conceded) for the outbox. A passed vote ends the match: "match ended" tells it."""
@@ -411,11 +415,11 @@ def votes_expire(*, now: datetime | None = None, batch: int = 500) -> int:
     expired = 0
     for vote_id, match_id in due:
         with transaction.atomic():
-            match_lock(match_id)
+            match = match_lock(match_id)
             vote = MatchVote.objects.select_for_update().get(pk=vote_id)
             if vote.status != MatchVote.Status.OPEN or vote.expires_at > now:
                 continue  # voted on, or expired by another sweep, meanwhile
-            _close(vote, MatchVote.Status.EXPIRED, now)
+            _close(vote, MatchVote.Status.EXPIRED, now, _standing_now(match))
             outbox_write([_notice(vote, "expired")])
             expired += 1
     return expired
@@ -442,7 +446,8 @@ def votes_lock(*, match_id: Any, by: AbstractBaseUser | None, reason: str,
         now = timezone.now()
         for vote in MatchVote.objects.select_for_update().filter(
                 match=match, status=MatchVote.Status.OPEN):
-            _close(vote, MatchVote.Status.CLOSED, now, why=MatchVote.Why.LOCKED)
+            _close(vote, MatchVote.Status.CLOSED, now, _standing_now(match),
+                   why=MatchVote.Why.LOCKED)
             events.append(_notice(vote, "closed"))
     outbox_write(events)
     audit_write(match=match, kind=ModerationEntry.Kind.VOTES_LOCK if locked

@@ -8,8 +8,8 @@ from django.urls import URLPattern, reverse
 import tests.portal.notegame  # noqa: F401  (registers "sealed-notes": free-text sheets)
 from games import plugins
 from games import urls as games_urls
-from games.models import Submission
-from games.services import orders_submit
+from games.models import MatchVote, Submission
+from games.services import orders_submit, vote_propose
 from portal.accounts import urls as accounts_urls
 from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 from tests.urlwalk import url_names
@@ -38,6 +38,7 @@ def url_variants(matches):
         "key": ["not-a-key"],
         "uidb36": ["1"],
         "phase_number": [1, 2],
+        "vote_id": list(MatchVote.objects.values_list("pk", flat=True)) or [1],
     }
     values["slug"] = [*plugins.installed(), "no-such-game"]
     patterns = [("games:" + name, args) for name, args in url_names(games_urls.urlpatterns)]
@@ -63,6 +64,8 @@ def world():
     for (which, seat), marker in MARKERS.items():
         orders_submit(match_id=matches[which].pk, seat_number=seat, user=users[f"seat{seat}"],
                       phase_number=1, text=marker, source="web")
+    for match in matches.values():  # a proposal to end each match: its panel and pages too
+        vote_propose(match_id=match.pk, user=alice, kind="draw", secret=True)
     return users, matches
 
 

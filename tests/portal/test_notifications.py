@@ -120,7 +120,7 @@ def test_the_model_refuses_unknown_events_and_channels(make_user):
 def table(**choices) -> dict[str, str]:
     data = {"your_move": "mail", "phase_resolved": "none", "match_ended": "mail",
             "reminder": "mail", "gameday": "mail", "leave": "mail", "round_started": "mail",
-            "message": "mail", "seat": "mail", "mail_delivery": "now"}
+            "message": "mail", "seat": "mail", "vote": "mail", "mail_delivery": "now"}
     data.update(choices)
     return data
 
@@ -249,11 +249,11 @@ def test_the_migration_keeps_everybodys_mail_and_push(make_user):
     # (an event added since, "seat", is mailed by its default until a player chooses)
     later = {"seat"}
     turn = {"your_move", "match_ended", "reminder", "gameday", "leave", "round_started",
-            "message", *later}
+            "message", "vote", *later}  # (vote: mailed to whoever gets the result's mail, 0007)
     assert mailed(users["all"]) == turn | {"phase_resolved"}
     assert mailed(users["turn"]) == turn
     # (messages: in the digest)
-    assert mailed(users["digest"]) == {"leave", "round_started", *later}
+    assert mailed(users["digest"]) == {"leave", "round_started", "vote", *later}
     assert digest_reader(fresh(users["digest"])) and not digest_reader(fresh(users["turn"]))
     assert mailed(users["none"]) == {"leave", *later}  # the leave confirmation always went out
     assert mailed(opted) == turn - {"your_move", "gameday"}

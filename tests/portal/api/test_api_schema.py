@@ -37,6 +37,10 @@ def test_the_schema_is_served_and_lists_every_operation():
         ("/api/v1/matches/{match_id}/result", "get"),
         ("/api/v1/matches/{match_id}/record", "get"),
         ("/api/v1/matches/{match_id}/join", "post"),
+        ("/api/v1/matches/{match_id}/votes", "get"),
+        ("/api/v1/matches/{match_id}/votes", "post"),
+        ("/api/v1/matches/{match_id}/votes/{vote_id}/ballot", "post"),
+        ("/api/v1/matches/{match_id}/concede", "post"),
     }
     assert "BearerAuth" in json.dumps(document["components"]["securitySchemes"]) or \
         "TokenAuth" in json.dumps(document["components"]["securitySchemes"])
