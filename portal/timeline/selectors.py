@@ -200,6 +200,9 @@ def _phase_summary(phase: Phase, sheets: list[dict], forced: set[int], name: Any
             return _("Open; its deadline is stopped.")
         return _("Open until %(deadline)s.") % {"deadline": dates.date(phase.deadline, AT)}
     resolved = dates.date(phase.resolved_at, AT)
+    if phase.status == Phase.Status.CLOSED:
+        return _("Closed %(at)s without being played: the players ended the match during it, "
+                 "or the seat it waited for conceded.") % {"at": resolved}
     defaulted = sorted(s["seat__number"] for s in sheets if s["source"] == "default")
     if phase.number in forced and phase.resolved_at:
         return _("Resolved %(at)s: a moderator resolved it before its deadline.") % {
