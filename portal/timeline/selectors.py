@@ -293,6 +293,9 @@ def _moderation_text(entry: ModerationEntry, viewer: Viewer, name: Any) -> str:
         Kind.EXCUSE: lambda: _("A moderator excused a missed deadline."),
         Kind.UNEXCUSE: lambda: _("A moderator took back the excuse of a missed deadline."),
         Kind.STRIKE: lambda: _("A moderator struck an entry out of the logbook."),
+        Kind.VOTES_LOCK: lambda: _("A moderator locked the players' votes to end the match."),
+        Kind.VOTES_UNLOCK: lambda: _("A moderator unlocked the players' votes to end the "
+                                     "match."),
     }
     text = texts.get(entry.kind, lambda: _("A moderator acted on the match."))()
     if viewer.moderator:
