@@ -25,7 +25,8 @@ def seat_label(game: engine.Game | None, seat: Seat | None, number: int) -> str:
     name = game.seat_name(number) if game is not None else _("Seat %(n)s") % {"n": number}
     if seat is None:
         return name
-    who = seat.user.get_username() if seat.user_id else (seat.bot and _("bot")) or _("open")
+    who = seat.user.get_username() if seat.user_id else (seat.bot and _("bot")) or _(
+        "no player yet")
     return f"{name} ({who})"
 
 

@@ -200,6 +200,9 @@ def _phase_summary(phase: Phase, sheets: list[dict], forced: set[int], name: Any
             return _("Open; its deadline is stopped.")
         return _("Open until %(deadline)s.") % {"deadline": dates.date(phase.deadline, AT)}
     resolved = dates.date(phase.resolved_at, AT)
+    if phase.status == Phase.Status.CLOSED:
+        return _("Closed %(at)s without being played: the players ended the match during it, "
+                 "or the seat it waited for conceded.") % {"at": resolved}
     defaulted = sorted(s["seat__number"] for s in sheets if s["source"] == "default")
     if phase.number in forced and phase.resolved_at:
         return _("Resolved %(at)s: a moderator resolved it before its deadline.") % {
@@ -290,6 +293,9 @@ def _moderation_text(entry: ModerationEntry, viewer: Viewer, name: Any) -> str:
         Kind.EXCUSE: lambda: _("A moderator excused a missed deadline."),
         Kind.UNEXCUSE: lambda: _("A moderator took back the excuse of a missed deadline."),
         Kind.STRIKE: lambda: _("A moderator struck an entry out of the logbook."),
+        Kind.VOTES_LOCK: lambda: _("A moderator locked the players' votes to end the match."),
+        Kind.VOTES_UNLOCK: lambda: _("A moderator unlocked the players' votes to end the "
+                                     "match."),
     }
     text = texts.get(entry.kind, lambda: _("A moderator acted on the match."))()
     if viewer.moderator:

@@ -201,3 +201,16 @@ def test_a_secret_ballot_leaks_no_vote_to_anyone_before_it_closes(trio, moderato
     panel = votes_section(page_client(spectator).get(match_page(trio)).content.decode())
     assert {"annika", "bertil", "cyrano"} <= names_in(panel)
     assert "Green (cyrano): no" in panel
+
+
+def test_the_panel_reads_in_french(trio):
+    ann, ben, _cy = trio.users
+    services.vote_propose(match_id=trio.pk, user=ann, kind="draw")
+    client = page_client(ben)
+    panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
+                          .decode())
+    for french in ("Finir la partie d’un commun accord", "Proposition : une nulle",
+                   "Voter oui", "Voter non", "Abandonner…", "1 oui sur 3"):
+        assert french in panel, french
+    for english in ("Vote yes", "Concede", "Proposed", "still to vote"):
+        assert english not in panel, english
