@@ -41,6 +41,10 @@ def test_the_schema_is_served_and_lists_every_operation():
         ("/api/v1/matches/{match_id}/votes", "post"),
         ("/api/v1/matches/{match_id}/votes/{vote_id}/ballot", "post"),
         ("/api/v1/matches/{match_id}/concede", "post"),
+        ("/api/v1/matches/{match_id}/leave", "post"), ("/api/v1/lobby/seeking", "get"),
+        ("/api/v1/seeking/take", "post"),
+        ("/api/v1/matches/{match_id}/messages", "get"),
+        ("/api/v1/matches/{match_id}/messages", "post"),
     }
     assert "BearerAuth" in json.dumps(document["components"]["securitySchemes"]) or \
         "TokenAuth" in json.dumps(document["components"]["securitySchemes"])
