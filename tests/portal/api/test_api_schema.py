@@ -37,6 +37,8 @@ def test_the_schema_is_served_and_lists_every_operation():
         ("/api/v1/matches/{match_id}/result", "get"),
         ("/api/v1/matches/{match_id}/record", "get"),
         ("/api/v1/matches/{match_id}/join", "post"),
+        ("/api/v1/matches/{match_id}/messages", "get"),
+        ("/api/v1/matches/{match_id}/messages", "post"),
     }
     assert "BearerAuth" in json.dumps(document["components"]["securitySchemes"]) or \
         "TokenAuth" in json.dumps(document["components"]["securitySchemes"])
