@@ -106,7 +106,8 @@ def reader_channels(reader: Reader, muted: set[int] | None = None) -> list[Chann
     declared = reader.declared
     for key, channel in declared.items():
         member = reader.seat is not None and reader.seat.number in channel.seats
-        if member or (reader.revealed and key in by_key):
+        # (Under public press a game's channel is shown only if it holds messages already.)
+        if (member and (full or key in by_key)) or (reader.revealed and key in by_key):
             views.append(ChannelView(Channel.Kind.GAME, key, channel.label, row=by_key.get(key),
                                      can_post=may_post and full and member))
     for row in rows:

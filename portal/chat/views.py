@@ -41,7 +41,7 @@ def panel_context(request: HttpRequest, match: Match, *, key: Any = None,
     if current is None:
         raise Http404(_("This match has no such channel for you."))
     shown = selectors.channel_messages(reader, current, muted, before=before)
-    if shown and before is None and reader.user is not None:
+    if shown and before is None and current.unread:  # (a poll with nothing new writes nothing)
         services.channel_read(reader=reader, channel=current.row, up_to=shown[-1].id)
         current.unread = 0
     refusal = services.post_refusal(reader)
@@ -60,7 +60,8 @@ def panel_context(request: HttpRequest, match: Match, *, key: Any = None,
         "private_allowed": match.press == Match.Press.FULL,
         "other_seats": [{"number": seat.number, "label": reader.seat_player(seat.number),
                          "bot": seat.is_bot} for seat in others],
-        "is_moderator": reader.is_moderator,
+        # (asked by the template only: a poll answered "no change" reads no permission)
+        "is_moderator": lambda: reader.is_moderator,
         "max_chars": MESSAGE_MAX_CHARS,
         "poll_seconds": f"{settings.CHAT_POLL_SECONDS:g}",
         "state": selectors.panel_state(views, current, shown, muted,
