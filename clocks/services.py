@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, QuerySet
+from django.utils.translation import gettext as _
 
 from clocks.arithmetic import Window
 from clocks.models import MIN_WINDOW_MINUTES, ActiveHours
@@ -37,16 +38,17 @@ def active_hours_set(*, user: AbstractBaseUser, start: time | None, end: time | 
         ActiveHours.objects.filter(user=user).delete()
         return None
     if start is None or end is None:
-        raise HoursError("Give both the start and the end of your active hours, or neither.")
+        raise HoursError(_("Give both the start and the end of your active hours, or neither."))
     try:
         zoneinfo.ZoneInfo(time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise HoursError(f"“{time_zone}” is not a known time zone.") from None
+        raise HoursError(_("“%(zone)s” is not a known time zone.") % {"zone": time_zone}) from None
     start, end = start.replace(second=0, microsecond=0), end.replace(second=0, microsecond=0)
     if start == end or _minutes(start, end) < MIN_WINDOW_MINUTES:
-        raise HoursError(f"Active hours must last at least {MIN_WINDOW_MINUTES} minutes "
-                         f"({start:%H:%M}–{end:%H:%M} is shorter).")
-    hours, _ = ActiveHours.objects.update_or_create(
+        raise HoursError(_("Active hours must last at least %(least)s minutes (%(start)s–%(end)s "
+                           "is shorter).") % {"least": MIN_WINDOW_MINUTES,
+                                              "start": f"{start:%H:%M}", "end": f"{end:%H:%M}"})
+    hours, _created = ActiveHours.objects.update_or_create(
         user=user, defaults={"start": start, "end": end, "time_zone": time_zone})
     return hours
 
