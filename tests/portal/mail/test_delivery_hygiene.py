@@ -117,7 +117,7 @@ def test_a_delivery_report_marks_the_address_failing_stops_mail_and_shows_a_bann
     assert OutgoingEmail.objects.get(dedupe_key="after-bounce").status == "failed"
     assert not mailboxes.to(duel.alice.email)
     client.force_login(duel.alice)
-    banner = f"Our e-mails to\n        <strong>{duel.alice.email}</strong> fail (bounced)"
+    banner = f"Our e-mails to <strong>{duel.alice.email}</strong> fail (bounced)"
     assert banner in client.get("/accounts/profile/").content.decode()
     client.post("/mail/address/resume/", {"next": "/accounts/profile/"})
     assert not FailingAddress.objects.exists()
