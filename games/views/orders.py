@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -57,7 +59,9 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
     match.refresh_from_db()
     if request.htmx:
         context = match_page_context(request, match)
-        context.update(just_sealed=receipt, notice=note)
+        # (its warnings as the player reads them, in the player's language)
+        context.update(just_sealed=replace(receipt, warnings=[
+            problem_line(warning) for warning in receipt.warnings]), notice=note)
         return render(request, "games/partials/orders.html", context)
     messages.success(request, note)
     for warning in receipt.warnings:
