@@ -36,7 +36,7 @@ from games.models import Match
 from portal.accounts.notifications import profile_of
 from portal.mail.models import OutgoingEmail
 from portal.push.models import PushMessage
-from tests import french
+from tests import french_sentences as french
 from tests.french_sentences import english_in
 from tests.games.test_records import aggressive, carry_out_outbox, play_sheets
 from tests.portal.builders import fast_password_hashing  # noqa: F401  (autouse)
