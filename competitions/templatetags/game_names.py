@@ -1,4 +1,4 @@
-"""``{{ slug|game_name }}``: a game's name for people ("Final Act"), never its key."""
+"""``{{ slug|game_name }}``: a game's name for people, never its key (the slug)."""
 
 from __future__ import annotations
 
