@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from games.models import Match
+from games.services.errors import ServiceError
 from portal.chat.access import ChannelSpec, Reader, channel_spec
 from portal.chat.models import PUBLIC_KEY, Channel, ChannelRead, Message, Mute
 
@@ -132,7 +133,7 @@ def channel_view(reader: Reader, views: list[ChannelView], key: Any) -> ChannelV
     try:
         spec: ChannelSpec = channel_spec(key, author_seat=reader.seat.number
                                          if reader.seat is not None else None)
-    except Exception:
+    except ServiceError:  # not a channel's name at all
         return None
     return next((view for view in views if view.key == spec.key), None)
 

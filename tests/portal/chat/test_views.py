@@ -144,3 +144,24 @@ def test_the_panel_without_htmx_is_a_page_of_its_own():
     page = client_for(None).get(panel_url(match))
     assert page.status_code == 200 and "plain page" in page.content.decode()
     assert "<html" in page.content.decode()
+
+
+def test_the_create_form_sets_the_press_and_the_match_page_shows_it():
+    ann = make_user("creator")
+    client = client_for(ann)
+    form = client.get("/matches/new/?game=toy-duel").content.decode()
+    assert 'name="press"' in form and 'name="reveal_private"' in form
+    created = client.post("/matches/new/", {
+        "game": "toy-duel", "preset": "", "seat_count": "2", "seat_1": "me", "seat_2": "open",
+        "hours_per_phase": "24", "miss_policy": "replace", "miss_limit": "3",
+        "is_public": "on", "press": "none", "reveal_private": "on", "options_game": "toy-duel",
+        "title": "Silent duel"})
+    assert created.status_code == 302, created.content.decode()[:2000]
+    match = Match.objects.get(title="Silent duel")
+    assert (match.press, match.reveal_private) == ("none", True)
+    assert "No messages at all (gunboat)" in client.get(f"/matches/{match.pk}/").content.decode()
+    refused = client.post("/matches/new/", {
+        "game": "toy-duel", "seat_count": "2", "seat_1": "me", "seat_2": "open",
+        "hours_per_phase": "24", "miss_policy": "replace", "miss_limit": "3",
+        "press": "loud", "options_game": "toy-duel", "title": "Loud duel"})
+    assert refused.status_code == 400 and not Match.objects.filter(title="Loud duel").exists()
