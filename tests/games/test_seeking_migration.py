@@ -1,4 +1,4 @@
-"""The data migration of the one missed-turn policy (games/0023): Final Strategy matches lose
+"""The data migration of the one missed-turn policy (games/0024): Final Strategy matches lose
 the engine's own miss counter and option (and a removal the engine made becomes the phase's
 input), matches get their players' tenures, a seat flagged the old way is offered, and the
 matches play on."""
@@ -19,7 +19,7 @@ from tests.games.test_seeking import alice_misses_her_turn, dispatch, duel, fina
 
 pytestmark = pytest.mark.django_db
 
-MIGRATION = importlib.import_module("games.migrations.0023_one_missed_turn_policy")
+MIGRATION = importlib.import_module("games.migrations.0024_one_missed_turn_policy")
 
 
 def as_before(match: Match) -> None:
