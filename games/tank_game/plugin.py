@@ -16,6 +16,7 @@ from engine.tank_game import view as tank_view
 from games import plugins
 from games.services.continuous import logbook_window
 from games.tank_game import lessons, position, rules_page, views, words
+from games.words import say
 
 MAIL_ENTRIES = 15  # the latest logbook entries in a "gameday opened" e-mail
 
@@ -40,7 +41,7 @@ class TankGamePlugin(plugins.GamePlugin):
         return lessons.lesson_start(self.game, seats=seats, options=options, seed=seed, now=now)
 
     def lesson_board(self, state: Any, seat: int) -> str:
-        view = self.game.view(state, seat)
+        view = views.named(self.game.view(state, seat))
         return render_to_string("games/tank-game/partials/board_svg.html",
                                 {"svg": views.board_svg_context(view, me=seat)})
 
@@ -100,8 +101,9 @@ def situation_lines(view: dict[str, Any]) -> list[str]:
     lines = []
     tank = next((t for t in view.get("tanks") or [] if t.get("seat") == me.get("seat")), None)
     if tank is not None:
-        values = {key: tank.get(key) for key in ("name", "at", "lives", "ap", "gold", "range",
+        values = {key: tank.get(key) for key in ("at", "lives", "ap", "gold", "range",
                                                  "bounty")}
+        values["name"] = say(tank.get("name"))
         if tank.get("status") == "alive":
             line = ngettext("Your tank %(name)s is at %(at)s: %(lives)s life, %(ap)s AP, "
                             "%(gold)s gold, range %(range)s",
@@ -111,7 +113,7 @@ def situation_lines(view: dict[str, Any]) -> list[str]:
                          if tank.get("bounty") else f"{line}.")
         else:
             lines.append(_("Your tank %(name)s is %(status)s.") % {
-                "name": tank.get("name"), "status": words.status_word(tank.get("status"))})
+                "name": values["name"], "status": words.status_word(tank.get("status"))})
     council = view.get("council") or {}
     member = next((m for m in council.get("members") or [] if m.get("seat") == me.get("seat")),
                   None)

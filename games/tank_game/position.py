@@ -8,6 +8,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.words import say
+
 DECREES = {"stimulus": gettext_lazy("Stimulus"), "bounty": gettext_lazy("Bounty"),
            "grant_life": gettext_lazy("Grant Life")}
 
@@ -18,7 +20,7 @@ def _names(names: list[str]) -> str:
 
 def _tank(t: dict[str, Any], seat: int | None) -> str:
     who = (_("Your tank %(name)s") if t.get("seat") == seat else
-           _("Tank %(name)s (seat %(seat)s)")) % {"name": t.get("name"), "seat": t.get("seat")}
+           _("Tank %(name)s (seat %(seat)s)")) % {"name": say(t.get("name")), "seat": t.get("seat")}
     if t.get("status") == "alive":
         line = ngettext("%(who)s on %(at)s: %(lives)s life", "%(who)s on %(at)s: %(lives)s lives",
                         t.get("lives") or 0) % {"who": who, "at": t.get("at"),
@@ -46,10 +48,11 @@ def position_words(view: dict[str, Any], seat: int | None) -> list[str]:
              for group in board.get("mines") or []]
     lines.append(_("Gold mines: %(mines)s.") % {"mines": _names(mines)})
     council = view.get("council") or {}
-    members = [_("%(name)s (weight %(weight)s)") % m for m in council.get("members") or []]
+    members = [_("%(name)s (weight %(weight)s)") % {**m, "name": say(m.get("name"))}
+               for m in council.get("members") or []]
     lines.append(_("Council: %(members)s; the coffer holds %(coffer)s gold.") % {
         "members": _names(members), "coffer": council.get("coffer", 0)})
-    names = {t.get("seat"): t.get("name") for t in view.get("tanks") or []}
+    names = {t.get("seat"): say(t.get("name")) for t in view.get("tanks") or []}
     for ballot in council.get("ballots") or []:
         if ballot.get("status") != "open":
             continue

@@ -31,7 +31,7 @@ from games.services.continuous import LOGBOOK_PAGE, logbook_window
 from games.tank_game import words
 from games.tank_game.position import position_words
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
-from games.words import problem_message, stored
+from games.words import problem_message, say, stored
 
 CELL = 32  # SVG pixels per square
 ACTION_FIELDS = {"type": str, "to": str, "at": str, "decree": str, "gold": int, "seat": int,
@@ -262,7 +262,7 @@ def play_context(request: HttpRequest, match: Match, *,
     if game is None or match.state is None:
         return {"match": match, "game": game, "missing": True}
     state = match.state if upto is None else match_replay(match=match, upto_seq=upto)
-    view = game.view(state, seat)
+    view = named(game.view(state, seat))
     now = timezone.now()
     panel = None
     live = upto is None and match.status == Match.Status.ACTIVE
@@ -294,6 +294,16 @@ def play_context(request: HttpRequest, match: Match, *,
         "position_words": position_words(view, seat),
         "seat_names": {t.get("seat"): t.get("name") for t in view.get("tanks") or []},
     }
+
+
+def named(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with its tanks' and councillors' names in the reader's language (a tank with
+    no name of its own is called after its seat, "Seat 2", by the engine)."""
+    for tank in view.get("tanks") or []:
+        tank["name"] = say(tank.get("name"))
+    for member in (view.get("council") or {}).get("members") or []:
+        member["name"] = say(member.get("name"))
+    return view
 
 
 def action_from_post(data: Any) -> dict[str, Any]:

@@ -181,7 +181,7 @@ def test_editing_match_settings_touches_only_those_settings(staff_client, sealed
     form = {"title": "Renamed", "is_public": "on", "allow_vacations": "on",
             "hours_per_phase": "48", "miss_policy": "forfeit", "miss_limit": "2",
             **{f"{prefix}-{key}": value
-               for prefix in ("seats", "phases", "status_changes", "moderation")
+               for prefix in ("seats", "tenures", "phases", "status_changes", "moderation")
                for key, value in (("TOTAL_FORMS", "0"), ("INITIAL_FORMS", "0"))}}
     before = Match.objects.get(pk=sealed_duel.pk)
     response = staff_client.post(url, form)

@@ -248,6 +248,8 @@ def url_variants(match: Match) -> list[str]:
         "token": [match.invite_token],
         # (no seat of this match seeks a commander: test_seeking_secrets.py reads that page)
         "seat_token": ["no-such-seat-token"],
+        # (this match's votes, if any, and one of no match: a vote holds no sealed orders)
+        "vote_id": [*match.votes.values_list("pk", flat=True), 999999],
         "phase_number": list(range(0, phase + 2)),
         "slug": [*plugins.installed(), "no-such-game"],
     }

@@ -35,6 +35,7 @@ def phases_match():
 def every_url(match):
     values = {"match_id": [match.pk], "seat_number": [1, 2], "token": [match.invite_token],
               "seat_token": ["no-such-seat-token"],
+              "vote_id": [*match.votes.values_list("pk", flat=True), 999999],
               "phase_number": [0, 1, 2], "slug": [*plugins.installed(), "no-such-game"]}
     for name, args in url_names(games_urls.urlpatterns):
         combos = [{}]

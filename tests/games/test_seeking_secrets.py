@@ -50,9 +50,14 @@ def leave_and_look(match: Match, leaver, seat_number: int, other) -> tuple[str, 
     match.refresh_from_db()
     spectator_board = html.unescape(plugins.plugin_for(match.game).board_html(
         match, match.state, None))
-    for page in pages:
-        assert spectator_board in page  # the board shown is the spectator's
+    for page in pages:  # the board shown is the spectator's (each picture's own id aside)
+        assert same_ids(spectator_board) in same_ids(page)
     return token, pages
+
+
+def same_ids(page: str) -> str:
+    """``page`` with the ids a board picture numbers itself by (unique on a page) made one."""
+    return re.sub(r'id="([a-z-]+?)-\d+-\d+"', r'id="\1"', page)
 
 
 def taken_page(match: Match, token: str) -> str:
@@ -66,7 +71,7 @@ def taken_page(match: Match, token: str) -> str:
 def test_final_strategy_a_candidate_never_sees_the_seats_bunker():
     alice, bob = make_user("alice"), make_user("bob")
     match = duel(alice, bob, game="final-strategy")
-    split = re.compile(r"\d+ troops, \d+ kidnappers, \d+ bombs")
+    split = re.compile(r"\d+ troops?, \d+ kidnappers?, \d+ bombs?")
     assert split.search(html.unescape(plugins.plugin_for("final-strategy").board_html(
         match, match.state, 2)))  # the seat's own board shows it
     token, pages = leave_and_look(match, bob, 2, alice)

@@ -61,7 +61,7 @@ def test_a_junk_logbook_entry_number_is_a_bad_request(alice_client, junk):
     url = reverse("games:tank_logbook", args=[match.pk])
     response = client.get(url, {"before": junk}, headers={"HX-Request": "true"})
     assert 400 <= response.status_code < 500
-    assert "before must be a logbook entry number" in response.content.decode()
+    assert "is not a logbook entry number" in response.content.decode()
 
 
 @pytest.mark.parametrize("token", [f"{SUPERSCRIPT_TWO}-x", f"{LONG}-x", f"1-{SUPERSCRIPT_TWO}"])

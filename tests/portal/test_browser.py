@@ -119,7 +119,7 @@ def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
     assert marked == [f"c{rank}" for rank in range(2, 13)]
     for square in ("c9", "c10", "d10"):
         page.click(f'#fa-board-live rect[data-square="{square}"]')
-    assert "cannot be targeted" in page.inner_text("#fa-announce")
+    assert "Air strike cannot target d10." in page.inner_text("#fa-announce")
     assert page.input_value('input[name="t-air_strike-fire"]') == "c9 c10"
     page.check('input[name="t-air_strike-paid_by"][value="1A"]')
     page.check('input[name="t-air_strike-paid_by"][value="1B"]')
