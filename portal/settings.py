@@ -463,6 +463,12 @@ DELIVERY_BATCH_SIZE = int(os.environ.get("DELIVERY_BATCH_SIZE", "100"))
 DELIVERY_MAX_ATTEMPTS = int(os.environ.get("DELIVERY_MAX_ATTEMPTS", "6"))
 DELIVERY_RETRY_BASE_SECONDS = float(os.environ.get("DELIVERY_RETRY_BASE_SECONDS", "30"))
 DELIVERY_MAX_BACKOFF_SECONDS = float(os.environ.get("DELIVERY_MAX_BACKOFF_SECONDS", "3600"))
+# A batch's rows are sent by a thread of their own, up to SEND_AHEAD rows ahead of their record;
+# the rows sent while one group was recorded are recorded together, gathered for up to
+# GATHER_SECONDS (fewer round trips to the database). A worker killed mid-batch sends at most
+# twice SEND_AHEAD rows again, after their lease (a mail goes with the same Message-ID).
+DELIVERY_SEND_AHEAD = int(os.environ.get("DELIVERY_SEND_AHEAD", "8"))
+DELIVERY_GATHER_SECONDS = float(os.environ.get("DELIVERY_GATHER_SECONDS", "0.02"))
 # A claimed row still sending after this long is taken as lost (its worker died) and sent again.
 DELIVERY_LEASE_SECONDS = float(os.environ.get("DELIVERY_LEASE_SECONDS", "600"))
 # How often the sweeper queues a flush where rows are due (lost tasks, retries, lost leases).

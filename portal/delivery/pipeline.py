@@ -17,8 +17,8 @@ per claim, and a claim is given up only by a lease that ran out.
 from __future__ import annotations
 
 import logging
-import queue
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -85,6 +85,14 @@ class Channel:
         return float(self.setting("MAX_BACKOFF_SECONDS"))
 
     @property
+    def send_ahead(self) -> int:
+        return max(1, int(self.setting("SEND_AHEAD")))
+
+    @property
+    def gather_seconds(self) -> float:
+        return max(0.0, float(self.setting("GATHER_SECONDS")))
+
+    @property
     def lease_seconds(self) -> float:
         return float(self.setting("LEASE_SECONDS"))
 
@@ -92,9 +100,10 @@ class Channel:
         """The claim's query, with what ``send`` reads (select_related) or more filters."""
         return queryset
 
-    def send(self, rows: list[Any]) -> dict[Any, Result]:
-        """Send ``rows`` (claimed, no transaction open): a ``Result`` per row's pk. A row left
-        out stays sending until its lease runs out (then it is claimed again)."""
+    def send(self, rows: list[Any]) -> dict[Any, Result] | Iterator[Any]:
+        """Send ``rows`` (claimed, no transaction open): a ``Result`` per row's pk, at once
+        (a dict) or as they come (see ``send_batch``). A row left out stays sending until its
+        lease runs out (then it is claimed again)."""
         raise NotImplementedError
 
     def gone(self, rows: list[Any]) -> None:
@@ -229,56 +238,73 @@ def _status(chan: Channel, row: Any, result: Result, now: datetime) -> tuple[str
 
 
 T = TypeVar("T")
-_END = object()
 
 
-class _Raised:
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-
-def one_ahead(produce: Callable[[], Iterator[T]], *, name: str) -> Iterator[T]:
+def run_ahead(produce: Callable[[], Iterator[T]], *, name: str, lead: int = 1,
+              gather: float = 0) -> Iterator[list[T]]:
     """The items of ``produce()`` (a generator that sends a row per item), made in a thread
-    of their own one item ahead of the caller: while the caller records row n, row n + 1 is
-    being sent, so a send overlaps the record of the one before. The thread sends the next
-    row only once the caller has taken the previous one, so at most two rows are sent but not
-    yet recorded (a worker killed then sends those two again after their lease). Stopping
-    early (the caller leaves the loop) lets the thread finish its row and close ``produce``;
-    an exception in it is raised to the caller. ``produce`` must not use the database
-    (Django's connections are per thread: the caller records)."""
-    items: queue.Queue[Any] = queue.Queue()
-    may_send = threading.Semaphore(1)  # the row after the one the caller took
-    stop = threading.Event()
+    of their own up to ``lead`` items ahead of the caller and handed over in groups: a group
+    is what was made since the caller took the last one, gathered for up to ``gather``
+    seconds (until ``lead`` items are ready, or the thread is done). While the caller records
+    a group, the rows after it are being sent, so sending overlaps recording, and each record
+    costs one round trip for several rows. At most ``2 * lead`` rows are sent but not yet
+    recorded (a worker killed then sends those again after their lease). Stopping early (the
+    caller leaves the loop) lets the thread finish its row and close ``produce``; an exception
+    in it reaches the caller after the items made before it. ``produce`` must not use the
+    database (Django's connections are per thread: the caller records)."""
+    ready: list[T] = []
+    state: dict[str, Any] = {"finished": False, "stop": False, "error": None}
+    changed = threading.Condition()
 
     def run() -> None:
         made = produce()
         try:
             while True:
-                may_send.acquire()
-                if stop.is_set():
-                    return
+                with changed:
+                    while len(ready) >= lead and not state["stop"]:
+                        changed.wait()
+                    if state["stop"]:
+                        return
                 try:
                     item = next(made)
                 except StopIteration:
                     return
-                items.put(item)
+                with changed:
+                    ready.append(item)
+                    changed.notify_all()
         except BaseException as error:  # handed to the caller, which decides
-            items.put(_Raised(error))
+            state["error"] = error
         finally:
             made.close()
-            items.put(_END)
+            with changed:
+                state["finished"] = True
+                changed.notify_all()
 
     thread = threading.Thread(target=run, name=f"{name}-sender", daemon=True)
     thread.start()
     try:
-        while (item := items.get()) is not _END:
-            if isinstance(item, _Raised):
-                raise item.error
-            may_send.release()
-            yield item
+        while True:
+            with changed:
+                while not ready and not state["finished"]:
+                    changed.wait()
+                if gather:  # more rows to the group, while they come quickly
+                    until = time.monotonic() + gather
+                    while (len(ready) < lead and not state["finished"]
+                           and (left := until - time.monotonic()) > 0):
+                        changed.wait(left)
+                group = ready[:]
+                ready.clear()
+                changed.notify_all()
+            if group:
+                yield group
+            elif state["error"] is not None:
+                raise state["error"]
+            else:
+                return
     finally:
-        stop.set()
-        may_send.release()
+        with changed:
+            state["stop"] = True
+            changed.notify_all()
         thread.join()
 
 
@@ -286,9 +312,10 @@ def send_batch(chan: Channel, *, limit: int | None = None) -> dict[str, int]:
     """Claim one batch, send it, record it; queue a flush for the earliest retry (the sweeper
     catches a lost one). Returns counts by outcome (all zero: none was due).
 
-    ``Channel.send`` returns its results at once, or yields ``(pk, Result)`` pairs as each
-    row is done: each is recorded as it comes, so a worker killed mid-batch leaves only the
-    row it was sending to go again when its lease runs out."""
+    ``Channel.send`` returns its results at once, or yields them as rows are done, a
+    ``(pk, Result)`` pair or a dict of several (``run_ahead``'s groups): each is recorded as
+    it comes, so a worker killed mid-batch leaves only the rows it had not recorded to go
+    again when their lease runs out."""
     rows = claim(chan, limit=limit)
     counts = dict.fromkeys(OUTCOMES, 0)
     if not rows:
@@ -311,8 +338,8 @@ def send_batch(chan: Channel, *, limit: int | None = None) -> dict[str, int]:
             if isinstance(results, dict):
                 write(results)
             else:
-                for pk, result in results:
-                    write({pk: result})
+                for done in results:
+                    write(done if isinstance(done, dict) else {done[0]: done[1]})
         except Exception as error:  # the rest of the batch: each row tries again (or fails)
             logger.exception("%s: sending a batch of %s failed", chan.name, len(rows))
             failed = Result("retry", error=f"{type(error).__name__}: {error}")

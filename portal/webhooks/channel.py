@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from portal import outbound
-from portal.delivery.pipeline import Channel, Result, one_ahead, register
+from portal.delivery.pipeline import Channel, Result, register, run_ahead
 from portal.webhooks import formats, services
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
 
@@ -99,21 +99,23 @@ class WebhookChannel(Channel):
         """Rows of targets that are on (a turned-off target's rows wait for it)."""
         return queryset.filter(target__disabled_at__isnull=True).select_related("target")
 
-    def send(self, rows: list[WebhookDelivery]) -> Iterator[tuple[Any, Result]]:
-        """Post ``rows`` in order over one session and yield each result as it comes. The
-        posting runs one row ahead in a thread of its own, so a row's post overlaps the
-        pipeline's record of the one before (at most two rows are posted but not yet
-        recorded). Each target's count of failures is brought up to date when the batch ends."""
+    def send(self, rows: list[WebhookDelivery]) -> Iterator[dict[Any, Result]]:
+        """Post ``rows`` in order over one session and yield the results as they come. The
+        posting runs up to ``send_ahead`` rows ahead in a thread of its own
+        (``pipeline.run_ahead``), so the posts overlap the pipeline's records. Each target's
+        count of failures is brought up to date when the batch ends."""
         succeeded: set[int] = set()
         failures: dict[int, tuple[int, str]] = {}
         try:
-            for row, result in one_ahead(lambda: _posted(rows), name="webhook"):
-                if result.outcome == "sent":
-                    succeeded.add(row.target_id)
-                elif result.outcome in ("retry", "failed"):
-                    count, _ = failures.get(row.target_id, (0, ""))
-                    failures[row.target_id] = (count + 1, result.error)
-                yield row.pk, result
+            for group in run_ahead(lambda: _posted(rows), name="webhook", lead=self.send_ahead,
+                                   gather=self.gather_seconds):
+                for row, result in group:
+                    if result.outcome == "sent":
+                        succeeded.add(row.target_id)
+                    elif result.outcome in ("retry", "failed"):
+                        count, _ = failures.get(row.target_id, (0, ""))
+                        failures[row.target_id] = (count + 1, result.error)
+                yield {row.pk: result for row, result in group}
         finally:
             services.targets_succeeded(target_ids=succeeded - set(failures))
             services.targets_failed(failures=failures)

@@ -187,17 +187,19 @@ class MailChannel(pipeline.Channel):
     def __init__(self, connection: Any = None) -> None:
         self.connection = connection  # (tests and the benchmark pass their own)
 
-    def send(self, rows: list[OutgoingEmail]) -> Iterator[tuple[Any, Result]]:
+    def send(self, rows: list[OutgoingEmail]) -> Iterator[dict[Any, Result]]:
         """Send ``rows`` over one SMTP connection (opened again after a dropped one), yielding
-        each one's result as the server answers: a failing address is not sent to (failed),
-        each refusal is classified on its own. The sending runs one row ahead in a thread of
-        its own (``pipeline.one_ahead``), so a row's SMTP exchange overlaps the record of the
-        one before."""
+        the results as the server answers: a failing address is not sent to (failed), each
+        refusal is classified on its own. The sending runs up to ``send_ahead`` rows
+        ahead in a thread of its own (``pipeline.run_ahead``), so the SMTP exchanges overlap
+        the records, and the rows sent while one group was recorded are recorded together."""
         failing = set(FailingAddress.objects.filter(
             address__in=[row.to.strip().lower() for row in rows]).values_list("address",
                                                                                flat=True))
         connection = self.connection or get_connection(fail_silently=False)
-        yield from pipeline.one_ahead(lambda: _sent(rows, failing, connection), name="mail")
+        for group in pipeline.run_ahead(lambda: _sent(rows, failing, connection), name="mail",
+                                        lead=self.send_ahead, gather=self.gather_seconds):
+            yield dict(group)
 
 
 def _sent(rows: list[OutgoingEmail], failing: set[str], connection: Any
