@@ -45,8 +45,12 @@ BLOCKS = re.compile(r"</?(?:p|div|li|ul|ol|br|h[1-6]|tr|td|th|table|section|arti
                     r"dt|dd|dl|figure|figcaption|caption|summary|details|hr|title|svg)\b[^>]*>",
                     re.I)
 ADDRESSES = re.compile(r"\bhttps?://\S+|\bmailto:\S+|\b[\w.+-]+@[\w.-]+\b|(?<!\w)/[\w./?=&%-]*")
+# Codes no one reads as words: hashes and receipts (hex), time zones' names ("America/New York").
+CODES = re.compile(r"\b[0-9a-f]{16,}\b|\b(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|"
+                   r"Australia|Europe|Indian|Pacific|Etc)/[A-Za-z_+-]+"
+                   r"(?:[ /](?:of|[A-Z][A-Za-z_+-]*))*")
 SENTENCES = re.compile(r"(?<=[.!?:;])\s+|\s*\n\s*|\s{3,}|\s+[|•·—]\s+")
-WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")  # (accented letters are letters: "notées")
 
 
 def visible_text(document: str) -> str:
@@ -54,7 +58,7 @@ def visible_text(document: str) -> str:
     if "<" in document and re.search(r"</?[a-zA-Z][^>]*>", document):
         document = TAGS.sub(" ", BLOCKS.sub("\n", HIDDEN.sub("\n", document)))
         document = html.unescape(document)
-    document = ADDRESSES.sub(" ", document)
+    document = CODES.sub(" ", ADDRESSES.sub(" ", document))
     for name in sorted(PROPER_NOUNS, key=len, reverse=True):
         document = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", "…", document, flags=re.I)
     return GRAMMAR.sub(" ", document)
@@ -65,8 +69,9 @@ def english_in(html_or_text: str) -> list[str]:
     found = []
     for sentence in SENTENCES.split(visible_text(html_or_text)):
         sentence = " ".join(sentence.split())
-        # A word in capitals amid lower case is a term of the game ("AT unit") or a code.
-        shouting = sentence.isupper()
+        # A word in capitals amid lower case is a term of the game ("AT unit") or a code; so is
+        # a line of one or two such words ("AT", "AT1 A"), where a heading has more.
+        shouting = sentence.isupper() and len(WORD.findall(sentence)) > 2
         words = {w.lower() for w in WORD.findall(sentence)
                  if shouting or not (w.isupper() and len(w) > 1)}
         if words & ENGLISH_WORDS and sentence not in found:

@@ -31,6 +31,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 import engine
+from competitions.models import JoinRequest
 from games import services
 from games.models import Match
 from portal.accounts.notifications import profile_of
@@ -127,6 +128,9 @@ def french_world():
     world.values["phase_number"] = ["1", "2", "3"]
     french.PROPER_NOUNS += [u.username for u in users]
     french.PROPER_NOUNS += [m.title for m in Match.objects.exclude(title="")]
+    # (what people wrote is theirs: a request to join a club)
+    french.PROPER_NOUNS += list(JoinRequest.objects.exclude(message="")
+                                .values_list("message", flat=True))
     return world
 
 
@@ -245,6 +249,13 @@ def test_the_detector_finds_english_and_leaves_french_alone():
     assert english_in(hidden) == []
     assert english_in("Subject line\nVotre tour.\nThe board is below.") == ["The board is below."]
     assert english_in("Unité AT 1 : en e4.\nHOW TO ORDER BY EMAIL") == ["HOW TO ORDER BY EMAIL"]
+    # Codes are no words: a line of one or two capitals, hex receipts, time zones' names; and
+    # accented letters belong to their word ("notées" holds no "not").
+    assert english_in("<li>AT</li><li>AT1 A</li><li>Reçu 06697be2b903bb12a7705060</li>") == []
+    assert english_in("<option>America/Port of Spain</option><option>Europe/Isle of Man"
+                      "</option>") == []
+    assert english_in("Huit directions (notées comme sur une boussole).") == []
+    assert english_in("Europe/Paris is the place.") == ["is the place."]
 
 
 def test_the_catalogue_holds_every_word_the_engine_marks():
