@@ -392,8 +392,9 @@ class SubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 class MatchStatusChangeAdmin(StatusNoteMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["match", "old_status", "new_status", "changed_by", "note_in_words",
                     "changed_at"]
-    fields = list_display
-    readonly_fields = list_display
+    # The record as before, its note read like the list's.
+    fields = ["match", "old_status", "new_status", "changed_by", "note_in_words"]
+    readonly_fields = fields
     list_filter = ["new_status"]
     search_fields = ["=match__id", "changed_by__username", "note"]
     list_select_related = ["match", "changed_by"]
