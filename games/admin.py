@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 
+import engine
 from games import services
 from games.models import (
     Action,
@@ -37,6 +38,7 @@ from games.models import (
 )
 from games.moderation_admin import ModerationEntryInline, ReasonForm, moderation_urls
 from games.services import ServiceError
+from games.words import stored
 
 SEALED = "sealed"
 
@@ -72,9 +74,19 @@ class ReadOnlyAdminMixin:
         return False
 
 
-class MatchStatusChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
+class StatusNoteMixin:
+    """A status change's note as people read it: a finished match's note is its result's
+    reason, the game's stored English, told in the reader's language."""
+
+    @admin.display(description=MatchStatusChange._meta.get_field("note").verbose_name,
+                   ordering="note")
+    def note_in_words(self, change: MatchStatusChange) -> str:
+        return stored(engine.games().get(change.match.game), change.note)
+
+
+class MatchStatusChangeInline(StatusNoteMixin, ReadOnlyAdminMixin, admin.TabularInline):
     model = MatchStatusChange
-    fields = ["changed_at", "old_status", "new_status", "changed_by", "note"]
+    fields = ["changed_at", "old_status", "new_status", "changed_by", "note_in_words"]
     readonly_fields = fields
     extra = 0
 
@@ -377,8 +389,12 @@ class SubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(MatchStatusChange)
-class MatchStatusChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["match", "old_status", "new_status", "changed_by", "note", "changed_at"]
+class MatchStatusChangeAdmin(StatusNoteMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["match", "old_status", "new_status", "changed_by", "note_in_words",
+                    "changed_at"]
+    # The record as before, its note read like the list's.
+    fields = ["match", "old_status", "new_status", "changed_by", "note_in_words"]
+    readonly_fields = fields
     list_filter = ["new_status"]
     search_fields = ["=match__id", "changed_by__username", "note"]
     list_select_related = ["match", "changed_by"]

@@ -10,12 +10,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+import engine
 from competitions import selectors, services
 from competitions.forms import ClubForm, ClubMatchForm, LadderForm
 from competitions.models import Club, JoinRequest
 from competitions.views.common import done, form_errors, refuse
 from games.models import Match
 from games.services import ServiceError
+from games.words import translated_result
 
 
 def _club_or_404(request: HttpRequest, slug: str) -> Club:
@@ -67,7 +69,10 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # open club matches: members take a seat through the match's invitation link
         "open_matches": matches.filter(status=Match.Status.OPEN).order_by("-created_at")[:30]
         if membership is not None else [],
-        "recent": matches.filter(status=Match.Status.FINISHED).order_by("-finished_at")[:20],
+        # each finished match with its result, the reason in the reader's language
+        "recent": [(match, translated_result(engine.games().get(match.game), match.result))
+                   for match in matches.filter(status=Match.Status.FINISHED)
+                   .order_by("-finished_at")[:20]],
         "requests": club.join_requests.filter(status=JoinRequest.Status.PENDING)
         .select_related("user"),
         "pending_request": request.user.is_authenticated and club.join_requests.filter(

@@ -17,11 +17,38 @@ BROKE_THROUGH = _("%(side)s broke through (%(most)s to %(fewest)s).")
 BOTH_LOST = _("Both sides lost their last tanks in the same round: draw.")
 NO_TANKS = _("%(side)s has no tanks left.")
 ROUND_LIMIT = _("The round limit (%(round)s) was reached: draw.")
-RESULTS = (BROKE_THROUGH, BOTH_LOST, NO_TANKS, ROUND_LIMIT)
+CONCEDED = _("%(side)s conceded.")
+RESULTS = (BROKE_THROUGH, BOTH_LOST, NO_TANKS, ROUND_LIMIT, CONCEDED)
+
+# What happened at the end of the round (an event's "text", read back by the report: see
+# ``Phrasebook``).
+REPAIRED = _("%(unit)s was repaired behind its berm at %(square)s.")
+NOT_REPAIRED = _("%(unit)s was hit during its repair: no repair.")
+OFFICER_LOST = _("%(side)s lost officer %(unit)s: one shell fewer next round while it has at "
+                 "least 3 tanks.")
+WRECK = _("%(unit)s remains at %(square)s as a wreck.")
+BREAKTHROUGH = _("%(unit)s broke through at %(square)s!")
+RED_CROSS_OCCUPIED = _("%(side)s's Red Cross could not be placed: %(square)s is occupied.")
+RED_CROSS_PLACED = _("%(side)s placed the Red Cross on %(square)s.")
+RED_CROSS_FAILED = _("%(side)s's Red Cross could not be activated: %(reason)s.")
+RED_CROSS_DAMAGED = _("%(side)s's Red Cross at %(square)s repaired %(unit)s (now damaged).")
+RED_CROSS_UNDAMAGED = _("%(side)s's Red Cross at %(square)s repaired %(unit)s (now undamaged).")
+R_REPAIRED = _("%(unit)s repaired %(tank)s at %(square)s.")
+R_STARTS = _("%(unit)s starts repairing %(tank)s at %(square)s: both stay next round and "
+             "%(tank)s does not fire.")
+# The most specific first: a sentence is read back by the first template it fits.
+TEXTS = (REPAIRED, NOT_REPAIRED, OFFICER_LOST, WRECK, BREAKTHROUGH, RED_CROSS_OCCUPIED,
+         RED_CROSS_PLACED, RED_CROSS_FAILED, RED_CROSS_DAMAGED, RED_CROSS_UNDAMAGED, R_STARTS,
+         R_REPAIRED)
+# Why a Red Cross could not be activated (the ``reason`` of RED_CROSS_FAILED).
+ENEMY_ON_CROSS = _("an enemy unit stands on %(square)s")
+NOT_NEXT_TO_CROSS = _("%(unit)s is not on or next to %(square)s")
+NOT_DAMAGED = _("%(unit)s is not damaged")
+RED_CROSS_REASONS = (ENEMY_ON_CROSS, NOT_NEXT_TO_CROSS, NOT_DAMAGED)
 
 
-def _event(kind: str, seat: int, text: str, **fields: Any) -> dict[str, Any]:
-    return {"type": kind, "seat": seat, **fields, "text": text}
+def _event(kind: str, seat: int, text: Text, **fields: Any) -> dict[str, Any]:
+    return {"type": kind, "seat": seat, **fields, "text": str(text)}
 
 
 def end_round(
@@ -45,7 +72,7 @@ def end_round(
                 _event(
                     "repair",
                     seat,
-                    f"{full_label(seat, name)} was repaired behind its berm at {tank['at']}.",
+                    Text(REPAIRED, {"unit": full_label(seat, name), "square": tank["at"]}),
                     unit=name,
                     at=tank["at"],
                 )
@@ -55,7 +82,7 @@ def end_round(
                 _event(
                     "repair",
                     seat,
-                    f"{full_label(seat, name)} was hit during its repair: no repair.",
+                    Text(NOT_REPAIRED, {"unit": full_label(seat, name)}),
                     unit=name,
                     at=tank["at"],
                     failed=True,
@@ -72,8 +99,8 @@ def end_round(
                         _event(
                             "officer_loss",
                             unit["seat"],
-                            f"{board.SEAT_NAMES[unit['seat']]} lost officer {unit['name']}: one "
-                            "shell fewer next round while it has at least 3 tanks.",
+                            Text(OFFICER_LOST, {"side": board.SEAT_NAMES[unit["seat"]],
+                                                "unit": unit["name"]}),
                             unit=unit["name"],
                         )
                     )
@@ -83,8 +110,8 @@ def end_round(
                     _event(
                         "wreck",
                         unit["seat"],
-                        f"{full_label(unit['seat'], unit['name'])} remains at {unit['at']} "
-                        "as a wreck.",
+                        Text(WRECK, {"unit": full_label(unit["seat"], unit["name"]),
+                                     "square": unit["at"]}),
                         unit=unit["name"],
                         at=unit["at"],
                     )
@@ -103,7 +130,8 @@ def end_round(
                 _event(
                     "breakthrough",
                     unit["seat"],
-                    f"{full_label(unit['seat'], unit['name'])} broke through at {unit['at']}!",
+                    Text(BREAKTHROUGH, {"unit": full_label(unit["seat"], unit["name"]),
+                                        "square": unit["at"]}),
                     unit=unit["name"],
                     at=unit["at"],
                 )
@@ -135,7 +163,7 @@ def _red_cross(
                 _event(
                     "token",
                     seat,
-                    f"{who}'s Red Cross could not be placed: {use['at']} is occupied.",
+                    Text(RED_CROSS_OCCUPIED, {"side": who, "square": use["at"]}),
                     token="red_cross",
                     at=use["at"],
                     failed=True,
@@ -150,7 +178,7 @@ def _red_cross(
             _event(
                 "token",
                 seat,
-                f"{who} placed the Red Cross on {use['at']}.",
+                Text(RED_CROSS_PLACED, {"side": who, "square": use["at"]}),
                 token="red_cross",
                 at=use["at"],
             )
@@ -163,14 +191,14 @@ def _red_cross(
     at = board.parse(token["at"])
     assert at is not None
     where = board.parse(tank["at"])
-    reason = ""
+    reason: Text | None = None
     if any(
         u["at"] == token["at"] and u["seat"] != seat and u["state"] == "active"
         for u in state["units"]
     ):
-        reason = f"an enemy unit stands on {token['at']}"
+        reason = Text(ENEMY_ON_CROSS, {"square": token["at"]})
     elif where is None or (where != at and where not in board.neighbours(at)):
-        reason = f"{use['activate']} is not on or next to {token['at']}"
+        reason = Text(NOT_NEXT_TO_CROSS, {"unit": use["activate"], "square": token["at"]})
     elif tank["state"] == "active" and tank["hits"] == 1:
         tank["hits"] = 0
     elif tank["state"] == "out" and tank.get("out_round") == rnd:
@@ -178,13 +206,13 @@ def _red_cross(
         tank["hits"] = 1
         del tank["out_round"]
     else:
-        reason = f"{use['activate']} is not damaged"
-    if reason:
+        reason = Text(NOT_DAMAGED, {"unit": use["activate"]})
+    if reason is not None:
         events.append(
             _event(
                 "token",
                 seat,
-                f"{who}'s Red Cross could not be activated: {reason}.",
+                Text(RED_CROSS_FAILED, {"side": who, "reason": reason}),
                 token="red_cross",
                 at=token["at"],
                 unit=use["activate"],
@@ -197,8 +225,8 @@ def _red_cross(
         _event(
             "repair",
             seat,
-            f"{who}'s Red Cross at {token['at']} repaired {use['activate']} "
-            f"(now {'damaged' if tank['hits'] else 'undamaged'}).",
+            Text(RED_CROSS_DAMAGED if tank["hits"] else RED_CROSS_UNDAMAGED,
+                 {"side": who, "square": token["at"], "unit": use["activate"]}),
             token="red_cross",
             at=token["at"],
             unit=use["activate"],
@@ -219,7 +247,8 @@ def _r_repairs(state: State, units: dict[Key, Unit], events: list[dict[str, Any]
                 _event(
                     "repair",
                     seat,
-                    f"{full_label(seat, 'R')} repaired {entry['tank']} at {tank['at']}.",
+                    Text(R_REPAIRED, {"unit": full_label(seat, "R"), "tank": entry["tank"],
+                                      "square": tank["at"]}),
                     unit=entry["tank"],
                     at=tank["at"],
                 )
@@ -244,8 +273,8 @@ def _r_repairs(state: State, units: dict[Key, Unit], events: list[dict[str, Any]
                     _event(
                         "repair",
                         seat,
-                        f"{full_label(seat, 'R')} starts repairing {unit['name']} at "
-                        f"{unit['at']}: both stay next round and {unit['name']} does not fire.",
+                        Text(R_STARTS, {"unit": full_label(seat, "R"), "tank": unit["name"],
+                                        "square": unit["at"]}),
                         unit=unit["name"],
                         at=unit["at"],
                         starts=True,

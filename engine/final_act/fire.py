@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.line_of_fire import blocker_on_path
 from engine.final_act.position import Position
@@ -18,6 +20,19 @@ from engine.final_act.units import Unit, full_label
 
 Key = tuple[int, str]
 _PRIORITY = {"tank": 0, "r": 1, "at": 2}
+
+# What the shells did (an event's "text", read back by the report: see ``Phrasebook``).
+AIR_STRIKE = _("%(side)s's air strike")
+SHELL = _("%(unit)s's shell")
+STOPPED = _("%(unit)s's shell at %(square)s was stopped by smoke.")
+FIRED = _("%(unit)s fired at %(square)s.")
+HIT_IN_REPAIR = _("%(shooter)s hit %(unit)s during its repair at %(square)s: out.")
+HIT_DAMAGED = _("%(shooter)s hit %(unit)s at %(square)s: damaged.")
+HIT_OUT = _("%(shooter)s hit %(unit)s at %(square)s: out.")
+DESTROYED_WITH = _("%(unit)s was destroyed with %(tank)s at %(square)s: out.")
+# The most specific first: a sentence is read back by the first template it fits.
+TEXTS = (STOPPED, FIRED, HIT_IN_REPAIR, HIT_DAMAGED, HIT_OUT, DESTROYED_WITH)
+SHOOTERS = (AIR_STRIKE, SHELL)
 
 
 def shells(pos: Position, sheets: dict[int, dict[str, Any]]) -> list[tuple[int, Unit | None, int]]:
@@ -58,9 +73,9 @@ def resolve_fire(
     for seat, shooter, target in shells(pos, sheets):
         tname = board.name(target)
         who = (
-            f"{full_label(seat, shooter['name'])}"
+            full_label(seat, shooter["name"])
             if shooter
-            else f"{board.SEAT_NAMES[seat]}'s air strike"
+            else Text(AIR_STRIKE, {"side": board.SEAT_NAMES[seat]})
         )
         event: dict[str, Any] = {
             "type": "shell",
@@ -75,12 +90,12 @@ def resolve_fire(
                 blockers = smoke if pos.elevated(shooter) else (smoke | pos.blockers)
                 if blocker_on_path(origin, target, blockers) is not None:
                     event["blocked"] = True
-                    event["text"] = f"{who}'s shell at {tname} was stopped by smoke."
+                    event["text"] = str(Text(STOPPED, {"unit": who, "square": tname}))
                     events.append(event)
                     continue
         else:
             event["air_strike"] = True
-        event["text"] = f"{who} fired at {tname}."
+        event["text"] = str(Text(FIRED, {"unit": who, "square": tname}))
         events.append(event)
         shelled.add((target, seat))
         enemies = [
@@ -88,7 +103,7 @@ def resolve_fire(
         ]
         if not enemies:
             continue
-        shooter_text = f"{who}'s shell" if shooter else who
+        shooter_text = Text(SHELL, {"unit": who}) if shooter else who
         repairing = [
             u for u in enemies if u["kind"] == "tank" and (u["seat"], u["name"]) in repair_pairs
         ]
@@ -100,8 +115,8 @@ def resolve_fire(
                     round_no,
                     hit,
                     events,
-                    f"{shooter_text} hit {full_label(unit['seat'], unit['name'])} "
-                    f"during its repair at {tname}: out.",
+                    Text(HIT_IN_REPAIR, {"shooter": shooter_text, "square": tname,
+                                         "unit": full_label(unit["seat"], unit["name"])}),
                     seat,
                     shooter,
                 )
@@ -117,7 +132,8 @@ def resolve_fire(
                     target,
                     seat,
                     shooter,
-                    f"{shooter_text} hit {label} at {tname}: damaged.",
+                    Text(HIT_DAMAGED, {"shooter": shooter_text, "unit": label,
+                                       "square": tname}),
                 )
             )
             continue
@@ -127,7 +143,7 @@ def resolve_fire(
             round_no,
             hit,
             events,
-            f"{shooter_text} hit {label} at {tname}: out.",
+            Text(HIT_OUT, {"shooter": shooter_text, "unit": label, "square": tname}),
             seat,
             shooter,
         )
@@ -140,8 +156,8 @@ def resolve_fire(
                         round_no,
                         hit,
                         events,
-                        f"{full_label(other['seat'], other['name'])} was destroyed with "
-                        f"{label} at {tname}: out.",
+                        Text(DESTROYED_WITH, {"unit": full_label(other["seat"], other["name"]),
+                                              "tank": label, "square": tname}),
                         seat,
                         shooter,
                     )
@@ -149,7 +165,7 @@ def resolve_fire(
 
 
 def _hit_event(
-    unit: Unit, target: int, seat: int, shooter: Unit | None, text: str
+    unit: Unit, target: int, seat: int, shooter: Unit | None, text: Text
 ) -> dict[str, Any]:
     return {
         "type": "hit",
@@ -158,7 +174,7 @@ def _hit_event(
         "at": board.name(target),
         "by": {"seat": seat, "unit": shooter["name"] if shooter else None},
         "hits": unit["hits"],
-        "text": text,
+        "text": str(text),
     }
 
 
@@ -168,7 +184,7 @@ def _knock_out(
     round_no: int,
     hit: set[Key],
     events: list[dict[str, Any]],
-    text: str,
+    text: Text,
     seat: int,
     shooter: Unit | None,
 ) -> None:

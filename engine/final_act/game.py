@@ -18,9 +18,11 @@ from engine.base import (
     RuleError,
     State,
     Submission,
+    Text,
 )
 from engine.base import gettext_noop as _
 from engine.final_act import board
+from engine.final_act.end_of_round import CONCEDED
 from engine.final_act.legal import legal_actions
 from engine.final_act.options import OPTIONS_SCHEMA, default_options, validate_options
 from engine.final_act.orders import default_orders, sheet_warnings, validate_orders
@@ -179,9 +181,9 @@ class FinalAct(Game):
         """A side that concedes loses the match at once; the other side wins."""
         _check_seat(seat)
         if state["phase"] == "over":
-            raise RuleError([Problem("", "The match is over.")])
+            raise RuleError([Problem("", _("The match is over."))])
         winner = board.enemy(seat)
-        reason = f"{board.SEAT_NAMES[seat]} conceded."
+        reason = str(Text(CONCEDED, {"side": board.SEAT_NAMES[seat]}))
         new = copy.deepcopy(state)
         new["phase"] = "over"
         new["result"] = {"winner": winner, "reason": reason}

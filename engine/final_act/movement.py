@@ -34,6 +34,17 @@ PASSES = _("the square it passes, %(square)s, ends the round occupied")
 NO_TRADE = _("units cannot trade squares")
 BOUNCES = (QUICK_SAND, ALSO_MOVED, STAYED, PASSES, NO_TRADE)
 
+# What a unit did (an event's "text", read back by the report: see ``Phrasebook``).
+MOVED = _("%(unit)s moved %(from)s -> %(to)s.")
+MOVED_TURNED = _("%(unit)s moved %(from)s -> %(to)s and turned to face %(facing)s.")
+THROTTLE_MOVED = _("%(unit)s moved at full throttle %(from)s -> %(to)s.")
+THROTTLE_MOVED_TURNED = _("%(unit)s moved at full throttle %(from)s -> %(to)s and turned to "
+                          "face %(facing)s.")
+BOUNCED = _("%(unit)s stayed at %(from)s instead of moving to %(to)s: %(reason)s.")
+RUN_OVER = _("%(unit)s was run over by %(tank)s at %(square)s: out.")
+# The most specific first: a sentence is read back by the first template it fits.
+TEXTS = (THROTTLE_MOVED_TURNED, THROTTLE_MOVED, MOVED_TURNED, MOVED, BOUNCED, RUN_OVER)
+
 
 def _key(unit: Unit) -> Key:
     return unit["seat"], unit["name"]
@@ -136,8 +147,9 @@ def resolve_movement(
                     "at": board.name(sq),
                     "cause": "run_over",
                     "by": {"seat": tank["seat"], "unit": tank["name"]},
-                    "text": f"{full_label(at_unit['seat'], at_unit['name'])} was run over by "
-                    f"{full_label(tank['seat'], tank['name'])} at {board.name(sq)}: out.",
+                    "text": str(Text(RUN_OVER, {
+                        "unit": full_label(at_unit["seat"], at_unit["name"]),
+                        "tank": full_label(tank["seat"], tank["name"]), "square": board.name(sq)})),
                 }
             )
     return final, facing, crushed
@@ -230,8 +242,13 @@ def _cycles(live: list[Mover]) -> list[Mover]:
 def _move_event(m: Mover) -> dict[str, Any]:
     unit = m.unit
     src, dst = board.name(m.origin), board.name(m.dest)
-    how = " at full throttle" if len(m.path) == 2 else ""
-    turn = f" and turned to face {m.facing}" if m.facing != unit["facing"] else ""
+    throttle, turned = len(m.path) == 2, m.facing != unit["facing"]
+    if throttle:
+        template = THROTTLE_MOVED_TURNED if turned else THROTTLE_MOVED
+    else:
+        template = MOVED_TURNED if turned else MOVED
+    text = Text(template, {"unit": full_label(unit["seat"], unit["name"]), "from": src,
+                           "to": dst, "facing": m.facing})
     return {
         "type": "move",
         "seat": unit["seat"],
@@ -239,9 +256,9 @@ def _move_event(m: Mover) -> dict[str, Any]:
         "from": src,
         "to": dst,
         "facing": m.facing,
-        "turned": m.facing != unit["facing"],
-        "full_throttle": len(m.path) == 2,
-        "text": f"{full_label(unit['seat'], unit['name'])} moved{how} {src} -> {dst}{turn}.",
+        "turned": turned,
+        "full_throttle": throttle,
+        "text": str(text),
     }
 
 
@@ -255,7 +272,6 @@ def _bounce_event(m: Mover) -> dict[str, Any]:
         "from": src,
         "to": dst,
         "reason": str(m.reason),
-        "text": f"{full_label(unit['seat'], unit['name'])} stayed at {src} "
-        f"instead of moving to {dst}: "
-        f"{m.reason}.",
+        "text": str(Text(BOUNCED, {"unit": full_label(unit["seat"], unit["name"]), "from": src,
+                                   "to": dst, "reason": m.reason})),
     }

@@ -23,9 +23,11 @@ from typing import Any
 
 from engine.base import Phrasebook, Text, ngettext, pgettext
 from engine.base import gettext_noop as _
+from engine.final_act import end_of_round, fire, movement, rounds
 from engine.final_act.board import SEAT_NAMES, SEATS
 from engine.final_act.end_of_round import RESULTS
 from engine.final_act.movement import BOUNCES
+from engine.final_act.setup import DEPLOYED
 from engine.final_act.units import ALL_UNITS
 
 Event = dict[str, Any]
@@ -53,8 +55,11 @@ class _UnitStory:
     paid_air_strike: bool = False
 
 
-# The English the engine stores that a report reads back (see ``Phrasebook``).
-PHRASEBOOK = Phrasebook(*RESULTS, *BOUNCES)
+# The English the engine stores that a report reads back (see ``Phrasebook``): results, why a
+# unit stayed, and every event's "text" (the board's overlays show them).
+PHRASEBOOK = Phrasebook(
+    *RESULTS, *BOUNCES, *movement.TEXTS, *fire.TEXTS, *rounds.TEXTS, *end_of_round.TEXTS,
+    DEPLOYED, parts=(*BOUNCES, *fire.SHOOTERS, *end_of_round.RED_CROSS_REASONS))
 
 
 class _Words:
@@ -368,7 +373,10 @@ def _other_sentence(event: Event, words: _Words) -> Text | str | None:
     if kind == "setup":
         return _setup_sentence(event, words)
     text = event.get("text")
-    return _sentence(text) if isinstance(text, str) and text else None
+    if not isinstance(text, str) or not text:
+        return None
+    found = PHRASEBOOK.read(text)
+    return found.changed(capital=True) if isinstance(found, Text) else _sentence(found)
 
 
 def _setup_sentence(event: Event, words: _Words) -> Text:

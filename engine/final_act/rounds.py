@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import Text
+from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.end_of_round import end_round
 from engine.final_act.fire import resolve_fire
@@ -14,14 +16,20 @@ from engine.final_act.units import Unit, full_label
 
 State = dict[str, Any]
 
-_TOKEN_TEXT = {
-    "quick_sand": "dropped quick sand on {at}: no unit may enter it this round and the next",
-    "mine_clearing": "cleared a path through the minefield at {at} for this round and the next",
-    "smoke": "laid smoke on {at}",
-    "full_throttle": "sent {unit} forward at full throttle",
-    "quick_shot": "gave {unit} a quick shot",
-    "air_strike": "called an air strike from {at}",
+# What a side or a unit did (an event's "text", read back by the report: see ``Phrasebook``).
+TOKEN_TEXTS = {
+    "quick_sand": _("%(side)s dropped quick sand on %(square)s: no unit may enter it this round "
+                    "and the next."),
+    "mine_clearing": _("%(side)s cleared a path through the minefield at %(square)s for this "
+                       "round and the next."),
+    "smoke": _("%(side)s laid smoke on %(square)s."),
+    "full_throttle": _("%(side)s sent %(unit)s forward at full throttle."),
+    "quick_shot": _("%(side)s gave %(unit)s a quick shot."),
+    "air_strike": _("%(side)s called an air strike from %(square)s."),
 }
+DOUBLE_SHOT = _("%(unit)s fires a double shot.")
+REPAIR = _("%(unit)s stays behind its berm for repair.")
+TEXTS = (*TOKEN_TEXTS.values(), DOUBLE_SHOT, REPAIR)
 
 
 def copy_state(state: State) -> State:
@@ -41,10 +49,11 @@ def _use_token(
     state: State, seat: int, token: str, use: dict[str, Any], events: list[dict[str, Any]]
 ) -> None:
     state["tokens"][str(seat)].remove(token)
-    text = _TOKEN_TEXT[token].format(at=use.get("at"), unit=use.get("unit"))
+    text = Text(TOKEN_TEXTS[token], {"side": board.SEAT_NAMES[seat], "square": use.get("at"),
+                                     "unit": use.get("unit")})
     event: dict[str, Any] = {"type": "token", "seat": seat, "token": token}
     event.update({k: v for k, v in use.items() if k in ("at", "unit", "fire", "paid_by")})
-    event["text"] = f"{board.SEAT_NAMES[seat]} {text}."
+    event["text"] = str(text)
     events.append(event)
 
 
@@ -110,7 +119,7 @@ def resolve_round(
                     "seat": seat,
                     "unit": name,
                     "declare": "double_shot",
-                    "text": f"{full_label(seat, name)} fires a double shot.",
+                    "text": str(Text(DOUBLE_SHOT, {"unit": full_label(seat, name)})),
                 }
             )
         name = sheets[seat]["declare"].get("repair")
@@ -122,7 +131,7 @@ def resolve_round(
                     "seat": seat,
                     "unit": name,
                     "declare": "repair",
-                    "text": f"{full_label(seat, name)} stays behind its berm for repair.",
+                    "text": str(Text(REPAIR, {"unit": full_label(seat, name)})),
                 }
             )
     standing: dict[int, list[Unit]] = {}
@@ -131,7 +140,7 @@ def resolve_round(
             sq = board.parse(unit["at"])
             assert sq is not None
             standing.setdefault(sq, []).append(unit)
-    hit, _ = resolve_fire(pos, sheets, standing, smoke, rnd, events)
+    hit, _shelled = resolve_fire(pos, sheets, standing, smoke, rnd, events)
 
     end_round(new, sheets, hit, events)
     if new["phase"] != "over":

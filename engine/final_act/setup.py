@@ -307,6 +307,11 @@ def validate_setup(seat: int, options: Mapping[str, Any], sub: Any) -> dict[str,
     return SetupReader(seat, options).read(sub)
 
 
+# The reveal of a setup (an event's "text", read back by the report: see ``Phrasebook``).
+DEPLOYED = _("%(side)s deployed: large berm %(berm)s, small berms %(berms)s, swamp %(swamp)s, "
+             "minefield %(minefield)s (passage %(passage)s heading %(arrow)s); %(units)s.")
+
+
 def apply_setups(state: State, setups: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
     """Reveal both setups: place terrain and units, open round 1 (mutates ``state``)."""
     events: list[dict[str, Any]] = []
@@ -348,10 +353,11 @@ def apply_setups(state: State, setups: dict[int, dict[str, Any]]) -> list[dict[s
                 "seat": seat,
                 "terrain": t,
                 "units": sub["units"],
-                "text": f"{board.SEAT_NAMES[seat]} deployed: large berm "
-                f"{' '.join(t['large_berm'])}, small berms {' '.join(t['small_berms'])}, swamp "
-                f"{' '.join(t['swamp'])}, minefield {' '.join(m['squares'])} "
-                f"(passage {m['passage']} heading {m['arrow']}); {placed}.",
+                "text": str(Text(DEPLOYED, {
+                    "side": board.SEAT_NAMES[seat], "berm": " ".join(t["large_berm"]),
+                    "berms": " ".join(t["small_berms"]), "swamp": " ".join(t["swamp"]),
+                    "minefield": " ".join(m["squares"]), "passage": m["passage"],
+                    "arrow": m["arrow"], "units": placed})),
             }
         )
     state["units"].sort(key=lambda u: (u["seat"], unit_names(True).index(u["name"])))

@@ -22,7 +22,8 @@ from engine.panzer_squadron.options import reaction_problems
 NO_TANKS = _("Seat %(seat)s has no tanks left.")
 LIMIT_WON = _("Turn limit %(limit)s: destroyed %(one)s to %(two)s, seat %(seat)s wins.")
 LIMIT_DRAWN = _("Turn limit %(limit)s: destroyed %(one)s to %(two)s, a draw.")
-PHRASEBOOK = Phrasebook(NO_TANKS, LIMIT_WON, LIMIT_DRAWN)
+CONCEDED = _("Seat %(seat)s conceded.")
+PHRASEBOOK = Phrasebook(NO_TANKS, LIMIT_WON, LIMIT_DRAWN, CONCEDED)
 
 ACTIONS = ("move", "move-fire", "fire", "ambush")
 STILL = ("stationary", "ambush")  # a tank that starts still may do anything
@@ -377,7 +378,7 @@ def concede(state: State, seat: Any) -> tuple[State, list[dict[str, Any]]]:
         raise RuleError("The match is over.")
     state = _copy(state)
     events: list[dict[str, Any]] = []
-    _finish(state, events, winner=3 - seat, reason=f"Seat {seat} conceded.")
+    _finish(state, events, winner=3 - seat, reason=str(Text(CONCEDED, {"seat": seat})))
     return state, events
 
 

@@ -28,9 +28,9 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from engine.final_act import board
 from engine.final_act.checks import case
 from engine.final_act.position import Position
-from engine.final_act.report import round_story
+from engine.final_act.report import PHRASEBOOK, round_story
 from engine.final_act.units import TOKENS
-from games.words import say
+from games.words import say, sentence
 
 CELL = 40
 MARGIN = 24
@@ -335,7 +335,8 @@ def _board_token(token: Mapping[str, Any], flipped: bool) -> dict[str, Any] | No
 # -- last round ----------------------------------------------------------------------------
 def _event_shape(event: Mapping[str, Any], flipped: bool) -> dict[str, Any] | None:
     kind = event.get("type")
-    text = str(event.get("text", kind))
+    # The engine's English, read back to be told in the reader's language.
+    text = sentence(PHRASEBOOK.read(str(event.get("text", kind))))
     seat = _seat(event.get("seat")) or 0
     at = board.parse(event.get("at"))
     frm = board.parse(event.get("from"))

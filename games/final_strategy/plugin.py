@@ -18,6 +18,7 @@ from games import plugins
 from games.final_strategy import lessons, views, words
 from games.final_strategy import position as told
 from games.final_strategy.board import SEAT_COLOURS, board_context
+from games.words import stored
 
 _PICTURES = itertools.count(1)
 
@@ -59,6 +60,7 @@ class FinalStrategyPlugin(plugins.GamePlugin):
             # A picture's id only needs to differ from the other boards on the same page.
             "board_id": "fs-board" if must_act else f"fs-board-{view['turn']}-{next(_PICTURES)}",
             "view": view, "match": match, "seat": seat, "must_act": must_act,
+            "reason": stored(self.game, view.get("reason")),
             "phase_number": getattr(match, "phase_number", None),
             "board_text": words.board_text(view),
             "seat_rows": _seat_rows(view, seat),

@@ -172,3 +172,26 @@ def test_resetting_the_club_link_stops_the_old_one_at_once(make_user):
     assert refused.value.code == "bad_invite"
     services.club_join_by_token(token=new, user=carol)
     assert Membership.objects.filter(club=club, user=carol).exists()
+
+
+def test_the_clubs_finished_matches_tell_their_result_in_the_readers_language(client,
+                                                                              make_user):
+    """A result's reason is the game's stored English: the club page reads it in French."""
+    from django.conf import settings
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from games.models import Match
+
+    alice, bob = make_user("alice"), make_user("bob")
+    club = services.club_create(by=alice, name="C")
+    services.club_join_by_token(token=club.invite_token, user=bob)
+    match = services.club_match_create(club_id=club.pk, by=alice, game="final-act", options={},
+                                       players=[alice, bob], hours_per_phase=24)
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now(),
+        result={"ranking": [[1, 2]], "reason": "The round limit (2) was reached: draw."})
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    page = client.get(reverse("competitions:club", args=[club.slug])).content.decode()
+    assert "La limite de manches (2) est atteinte : match nul." in page

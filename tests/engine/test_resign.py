@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
-from engine import RuleError
+from engine import RuleError, Text
 from tests.engine.test_random_playout import _continuous_step, _submission
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -65,6 +65,8 @@ def test_a_concession_in_a_two_seat_match_ends_it_won_by_the_other_seat(slug, st
         assert result is not None, f"{slug}: a conceded two-seat match must be over"
         assert result.ranking == ((other,), (seat,))
         assert result.winners == (other,)
+        # its reason is English the game's phrasebook reads back, for the portal to translate
+        assert isinstance(game.phrasebook.read(result.reason), Text), result.reason
         assert game.prompts(outcome.state) == {}
         with pytest.raises(RuleError):
             game.resign(outcome.state, other, NOW)

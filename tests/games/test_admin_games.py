@@ -190,3 +190,25 @@ def test_editing_match_settings_touches_only_those_settings(staff_client, sealed
     assert (after.title, after.miss_policy, after.miss_limit) == ("Renamed", "forfeit", 2)
     assert (after.state, after.phase_number, after.deadline, after.status) == (
         before.state, before.phase_number, before.deadline, before.status)
+
+
+def test_a_status_note_holding_a_result_reads_in_the_moderators_language(staff_client,
+                                                                          make_user):
+    """A finished match's status change notes its result's reason, the game's stored English:
+    the list and the record tell it in the moderator's language."""
+    from django.conf import settings
+
+    alice = make_user("alice")
+    match = services.match_create(
+        creator=alice, game="final-act", options={}, hours_per_phase=24,
+        seats=[{"kind": "human", "user": alice}, {"kind": "bot", "bot": "random"}])
+    change = MatchStatusChange.objects.create(
+        match=match, old_status="active", new_status="finished",
+        note="The round limit (2) was reached: draw.")
+    staff_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    for url in (reverse("admin:games_matchstatuschange_changelist"),
+                reverse("admin:games_matchstatuschange_change", args=[change.pk]),
+                reverse("admin:games_match_change", args=[match.pk])):
+        text = html.unescape(staff_client.get(url).content.decode())
+        assert "La limite de manches (2) est atteinte : match nul." in text, url
+        assert "The round limit" not in text, url

@@ -129,9 +129,11 @@ def gameday_opened_push(*, match_id: int, gameday: str) -> int:
         return 0
     seats = seats_wanting(match, Event.GAMEDAY, "push",
                           numbers=engine.get(match.game).prompts(match.state))
-    name = capfirst(plugins.plugin_for(match.game).gameday_name(match, gameday))
+    plugin = plugins.plugin_for(match.game)
 
     def body(seat: Seat) -> str:
+        # The gameday's name in the player's language, like the sentence it goes in.
+        name = capfirst(plugin.gameday_name(match, gameday))
         return _("%(gameday)s has begun. Next one: %(next)s.") % {
             "gameday": name, "next": local_time(match.deadline, seat.user)}
 

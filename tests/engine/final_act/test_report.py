@@ -384,3 +384,31 @@ def test_the_setup_sentence_lists_units_in_unit_order_whatever_the_key_order():
     units = {name: {"at": f"{'abcdefg'[i]}2", "facing": "N"} for i, name in enumerate(names)}
     story = round_story([{"type": "setup", "seat": 1, "terrain": terrain, "units": units}])
     assert "deployed C c2, 1 a2, 1A d2, 1B e2, 2 b2, 2A f2, 2B g2" in story[0]
+
+
+def test_every_event_text_reads_back_as_the_text_it_was_made_from():
+    """Events keep their text in English (stored as it is); the phrasebook reads each one back
+    as the ``Text`` the portal translates, its English unchanged: matches of random bots, with
+    every token, the extra forces and the advanced rules, and a concession."""
+    import engine
+    from engine.base import Text
+    from engine.final_act.report import PHRASEBOOK
+
+    game = engine.get("final-act")
+    options = {**game.default_options(), "extra_forces": True, "tokens": {"mode": "all"},
+               "advanced": ["wrecks", "officer_loss", "double_shot", "repair"], "round_limit": 12}
+    kinds = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.start(2, options, seed)
+        events = []
+        while game.result(state) is None:
+            sheets = {s: game.bot_submission(state, s, "random", rng) for s in (1, 2)}
+            outcome = game.resolve(state, sheets, rng)
+            state, events = outcome.state, events + outcome.events
+        events += game.resign(game.start(2, options, seed), 1, None).events
+        for event in events:
+            read = PHRASEBOOK.read(event["text"])
+            assert isinstance(read, Text) and read.render() == event["text"], event
+            kinds.add(event["type"])
+    assert {"setup", "move", "bounce", "shell", "hit", "token", "result"} <= kinds

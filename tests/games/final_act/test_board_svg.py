@@ -8,10 +8,12 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 import engine
 from engine.final_act.units import TOKENS
 from games.final_act.board import CELL, MARGIN, board_model, render_board
+from tests.french_sentences import english_in
 
 GAME = engine.get("final-act")
 NS = "{http://www.w3.org/2000/svg}"
@@ -204,6 +206,18 @@ def test_last_round_moves_shells_and_hits_come_from_a_real_resolved_round() -> N
     hits = [c for c in titles.values() if "fa-ev-hit" in c]
     assert len(hits) == 3 and len([c for c in hits if "is-out" in c]) == 1
     assert len(layer(parse(render_board(view, seat=1, last_round=False)), "fa-layer-last")) == 0
+
+
+def test_last_round_overlays_read_in_the_readers_language() -> None:
+    """The events keep the engine's English; the board tells them in the reader's language."""
+    view = GAME.view(resolved_state(), 1)
+    with translation.override("fr"):
+        root = parse(render_board(view, seat=1))
+    titles = [g.find(f"{NS}title").text for g in layer(root, "fa-layer-last")]
+    assert "Alpha C s'est déplacé e4 -> e5." in titles
+    assert "Alpha C a tiré sur e9." in titles
+    assert any(t.startswith("L'obus tiré par Alpha 2 a touché Delta 2B en g7") for t in titles)
+    assert english_in("\n".join(titles)) == []
 
 
 def test_move_arrow_runs_from_the_old_square_to_the_new_one() -> None:

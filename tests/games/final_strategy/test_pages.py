@@ -144,6 +144,21 @@ def test_the_match_page_and_board_text_in_french(client, fs_match):
     assert "Tour 1 : au joueur 1 de jouer" in page
 
 
+def test_a_finished_boards_end_reason_in_french(fs_match):
+    """The board's caption tells why the game ended in the reader's language (the engine
+    keeps the reason in English)."""
+    from django.utils import translation
+
+    from games.plugins import plugin_for
+
+    state = {**fs_match.state, "over": True, "to_move": None,
+             "reason": "the turn limit (2) was reached"}
+    with translation.override("fr"):
+        board = plugin_for("final-strategy").board_for(fs_match, state, None, live=False)
+    assert "<caption>La partie est terminée : la limite de tours (2) est atteinte</caption>" \
+        in board
+
+
 def test_the_profile_offers_a_language(client, make_user):
     user = make_user("dee")
     client.force_login(user)

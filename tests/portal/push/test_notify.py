@@ -150,3 +150,23 @@ def test_each_push_is_in_its_readers_language(eager, push_service, subscribe, ma
     assert [p["title"] for p in english] == ["Your move: Push duel", "Result: Push duel"]
     assert english[0]["body"].startswith("Duel 1. Deadline: ")
     assert {p["stop"] for p in english} == {"Stop these"}
+
+
+def test_a_gameday_push_names_the_gameday_in_its_readers_language(eager, push_service,
+                                                                   subscribe, make_user):
+    """The gameday's name goes into the sentence in the same language as the sentence."""
+    amelie, bob = make_user("amelie"), make_user("bob")
+    profile_update(user=amelie, language="fr")
+    subscribe(amelie, "amelie-phone")
+    subscribe(bob, "bob-phone")
+    match = games_services.match_create(
+        creator=amelie, game="toy-race", title="Course",
+        options={"schedule": {"kind": "every", "minutes": 60, "open_minutes": 60}},
+        hours_per_phase=24, seats=[{"kind": "human", "user": u} for u in (amelie, bob)])
+    before = {phone: len(push_service.to(phone)) for phone in ("amelie-phone", "bob-phone")}
+    assert games_services.gameday_tick(match_id=match.pk, now=match.deadline)
+    french = [r.payload["body"] for r in push_service.to("amelie-phone")[before["amelie-phone"]:]]
+    english = [r.payload["body"] for r in push_service.to("bob-phone")[before["bob-phone"]:]]
+    assert len(french) == len(english) == 1
+    assert french[0].startswith("Journée ") and " de la partie a commencé." in french[0]
+    assert english[0].startswith("Gameday ") and " of the match has begun." in english[0]
