@@ -15,18 +15,24 @@ class PushSubscription(models.Model):
     (``endpoint``) and the keys its messages are encrypted for (RFC 8291). A push service that
     answers 404 or 410 for it means it is gone: the row is deleted."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="push_subscriptions")
-    endpoint = models.URLField(max_length=1000, unique=True)
-    p256dh = models.CharField(max_length=100, help_text="The browser's public key (base64url).")
-    auth = models.CharField(max_length=40, help_text="The browser's auth secret (base64url).")
-    label = models.CharField(max_length=100, blank=True, help_text="Which device, for its owner.")
-    your_move = models.BooleanField(default=True, help_text="A phase opened and I must act.")
-    reminders = models.BooleanField(default=True, help_text="A deadline is near and I have "
-                                                            "not acted.")
-    results = models.BooleanField(default=True, help_text="A match of mine ended.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_sent_at = models.DateTimeField(null=True, blank=True)
+    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    p256dh = models.CharField(_("public key (p256dh)"), max_length=100,
+                              help_text=_("The browser's public key (base64url)."))
+    auth = models.CharField(_("authentication secret"), max_length=40,
+                            help_text=_("The browser's auth secret (base64url)."))
+    label = models.CharField(_("label"), max_length=100, blank=True,
+                             help_text=_("Which device, for its owner."))
+    your_move = models.BooleanField(_("your move"), default=True,
+                                    help_text=_("A phase opened and I must act."))
+    reminders = models.BooleanField(_("reminders"), default=True,
+                                    help_text=_("A deadline is near and I have "
+                                                "not acted."))
+    results = models.BooleanField(_("results"), default=True, help_text=_("A match of mine ended."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_sent_at = models.DateTimeField(_("last sent at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("push subscription")
@@ -54,15 +60,17 @@ class PushMessage(Delivery):
         MESSAGE = "message", _("New messages")
         TEST = "test", _("Test")
 
-    subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE,
+    subscription = models.ForeignKey(PushSubscription, verbose_name=_("subscription"),
+                                     on_delete=models.CASCADE,
                                      related_name="messages")
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    topic = models.CharField(max_length=32, blank=True,
-                             help_text="A newer undelivered message on the same topic replaces "
-                                       "an older one (RFC 8030 Topic).")
-    payload = models.JSONField()
-    urgency = models.CharField(max_length=8, default="normal")
-    expires_at = models.DateTimeField(help_text="Its time to live ends: never sent after.")
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    topic = models.CharField(_("topic"), max_length=32, blank=True,
+                             help_text=_("A newer undelivered message on the same topic replaces "
+                                         "an older one (RFC 8030 Topic)."))
+    payload = models.JSONField(_("payload"))
+    urgency = models.CharField(_("urgency"), max_length=8, default="normal")
+    expires_at = models.DateTimeField(_("expires at"),
+                                      help_text=_("Its time to live ends: never sent after."))
 
     class Meta(Delivery.Meta):
         verbose_name = _("push message")
