@@ -76,7 +76,8 @@ class Membership(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.club} ({self.role})"
+        return gettext("%(user)s in %(club)s (%(role)s)") % {
+            "user": self.user, "club": self.club, "role": self.get_role_display()}
 
     @property
     def can_organise(self) -> bool:
@@ -104,7 +105,8 @@ class ClubInvitation(models.Model):
     accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"invitation to {self.club} for {self.email}"
+        return gettext("invitation to %(club)s for %(email)s") % {"club": self.club,
+                                                                  "email": self.email}
 
     class Meta:
         verbose_name = _("club invitation")
@@ -142,7 +144,8 @@ class JoinRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} asks to join {self.club} ({self.status})"
+        return gettext("%(user)s asks to join %(club)s (%(status)s)") % {
+            "user": self.user, "club": self.club, "status": self.get_status_display()}
 
 
 class ClubRemoval(models.Model):
@@ -175,7 +178,10 @@ class ClubRemoval(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} removed from {self.club}" + (" (lifted)" if self.lifted_at else "")
+        if self.lifted_at:
+            return gettext("%(user)s removed from %(club)s (lifted)") % {"user": self.user,
+                                                                         "club": self.club}
+        return gettext("%(user)s removed from %(club)s") % {"user": self.user, "club": self.club}
 
 
 class ClubMatch(models.Model):
@@ -302,7 +308,11 @@ class RatingUpdate(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.ladder}: match {self.match_id}{' (void)' if self.voided else ''}"
+        if self.voided:
+            return gettext("%(ladder)s: match %(match)s (void)") % {"ladder": self.ladder,
+                                                                    "match": self.match_id}
+        return gettext("%(ladder)s: match %(match)s") % {"ladder": self.ladder,
+                                                         "match": self.match_id}
 
 
 class RatingChange(models.Model):
@@ -385,7 +395,9 @@ class Challenge(models.Model):
                                 condition=Q(status="open"))]
 
     def __str__(self) -> str:
-        return f"{self.challenger} challenges {self.challenged} ({self.status})"
+        return gettext("%(challenger)s challenges %(challenged)s (%(status)s)") % {
+            "challenger": self.challenger, "challenged": self.challenged,
+            "status": self.get_status_display()}
 
 
 # --- tournaments ----------------------------------------------------------------------------
@@ -547,7 +559,8 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} in {self.tournament}"
+        return gettext("%(name)s in %(tournament)s") % {"name": self.name,
+                                                         "tournament": self.tournament}
 
     @property
     def is_bot(self) -> bool:
@@ -594,7 +607,8 @@ class Round(models.Model):
                                 condition=Q(status="running"))]
 
     def __str__(self) -> str:
-        return f"{self.tournament} round {self.number}"
+        return gettext("%(tournament)s, round %(number)s") % {"tournament": self.tournament,
+                                                               "number": self.number}
 
 
 class Pairing(models.Model):
@@ -646,7 +660,7 @@ class Pairing(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} board {self.board}"
+        return gettext("%(round)s, board %(board)s") % {"round": self.round, "board": self.board}
 
     @property
     def is_bye(self) -> bool:

@@ -302,7 +302,8 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.match} seat {self.number}"
+        return gettext("%(match)s, seat %(number)s") % {"match": self.match,
+                                                        "number": self.number}
 
     @property
     def is_bot(self) -> bool:
@@ -364,7 +365,8 @@ class SeatTenure(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in command of {self.match} seat {self.seat_number}"
+        return gettext("%(user)s in command of %(match)s, seat %(number)s") % {
+            "user": self.user, "match": self.match, "number": self.seat_number}
 
 
 class PhaseManager(models.Manager):
@@ -433,7 +435,8 @@ class Phase(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.match} phase {self.number} ({self.name or self.kind})"
+        return gettext("%(match)s, phase %(number)s (%(name)s)") % {
+            "match": self.match, "number": self.number, "name": self.label or self.kind}
 
     @property
     def label(self) -> str:
@@ -477,7 +480,9 @@ class Submission(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.phase} sheet of seat {self.seat.number} ({self.source})"
+        return gettext("%(phase)s: sheet of seat %(number)s (%(source)s)") % {
+            "phase": self.phase, "number": self.seat.number,
+            "source": self.get_source_display()}
 
 
 class SweepRun(models.Model):
@@ -499,7 +504,8 @@ class SweepRun(models.Model):
     broker_epoch = models.CharField(_("broker epoch"), max_length=64, blank=True, default="")
 
     def __str__(self) -> str:
-        return f"sweeper {self.name} last ran {self.last_run_at:%Y-%m-%d %H:%M:%S}"
+        return gettext("sweeper %(name)s, last run %(at)s") % {
+            "name": self.name, "at": f"{self.last_run_at:%Y-%m-%d %H:%M:%S}"}
 
     class Meta:
         verbose_name = _("sweep run")
@@ -569,7 +575,10 @@ class Action(models.Model):
                                 name="action_tick_seq")]
 
     def __str__(self) -> str:
-        what = f"tick {self.gameday}" if self.kind == self.Kind.TICK else f"seat {self.seat}"
+        if self.kind == self.Kind.TICK:
+            what = gettext("tick %(gameday)s") % {"gameday": self.gameday}
+        else:
+            what = gettext("seat %(number)s") % {"number": self.seat}
         return f"{self.match} #{self.seq} ({what})"
 
 
@@ -595,7 +604,8 @@ class LogbookStrike(models.Model):
         ordering = ["at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.match}: entry #{self.action.seq} struck"
+        return gettext("%(match)s: entry #%(seq)s struck") % {"match": self.match,
+                                                              "seq": self.action.seq}
 
 
 class OutboxEvent(models.Model):
@@ -670,7 +680,8 @@ class DeadlineMiss(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} missed {self.match} phase {self.phase_number}"
+        return gettext("%(user)s missed %(match)s, phase %(number)s") % {
+            "user": self.user, "match": self.match, "number": self.phase_number}
 
 
 class ReliabilityUpdate(models.Model):
@@ -682,7 +693,7 @@ class ReliabilityUpdate(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"reliability counted for {self.match}"
+        return gettext("reliability counted for %(match)s") % {"match": self.match}
 
     class Meta:
         verbose_name = _("reliability update")
@@ -737,7 +748,8 @@ class Reliability(models.Model):
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     def __str__(self) -> str:
-        return f"reliability of {self.user}: {self.score}"
+        return gettext("reliability of %(user)s: %(score)s") % {"user": self.user,
+                                                                "score": self.score}
 
     class Meta:
         verbose_name = _("reliability record")
@@ -816,7 +828,9 @@ class Leave(models.Model):
         indexes = [models.Index(fields=["user", "ends_at"], name="leave_user_end")]
 
     def __str__(self) -> str:
-        return f"{self.user} on leave {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+        return gettext("%(user)s on leave from %(start)s to %(end)s") % {
+            "user": self.user, "start": f"{self.starts_at:%Y-%m-%d}",
+            "end": f"{self.ends_at:%Y-%m-%d}"}
 
 
 class LeaveExtension(models.Model):
@@ -840,7 +854,9 @@ class LeaveExtension(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.leave} → {self.match} phase {self.phase_number}: +{self.added}"
+        return gettext("%(leave)s → %(match)s, phase %(number)s: +%(added)s") % {
+            "leave": self.leave, "match": self.match, "number": self.phase_number,
+            "added": self.added}
 
 
 class DeadlineMove(models.Model):
@@ -875,7 +891,9 @@ class DeadlineMove(models.Model):
         indexes = [models.Index(fields=["match", "phase_number"], name="deadlinemove_phase")]
 
     def __str__(self) -> str:
-        return f"{self.match} phase {self.phase_number}: {self.reason}"
+        return gettext("%(match)s, phase %(number)s: %(reason)s") % {
+            "match": self.match, "number": self.phase_number,
+            "reason": self.get_reason_display()}
 
 
 # --- votes to end a match (games.services.votes) ------------------------------------------------
@@ -959,7 +977,7 @@ class MatchVote(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.match}: {self.kind} ({self.status})"
+        return f"{self.match}: {self.get_kind_display()} ({self.get_status_display()})"
 
 
 class MatchBallot(models.Model):
@@ -983,4 +1001,5 @@ class MatchBallot(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.vote} seat {self.seat_number}"
+        return gettext("%(vote)s, seat %(number)s") % {"vote": self.vote,
+                                                       "number": self.seat_number}

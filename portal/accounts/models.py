@@ -8,6 +8,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.parsing import InvalidNumber, parse_int
@@ -170,7 +171,7 @@ class Profile(models.Model):
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     def __str__(self) -> str:
-        return f"Profile of {self.user}"
+        return gettext("Profile of %(user)s") % {"user": self.user}
 
     def channels_of(self, event: str) -> set[str]:
         """The channels ``event`` goes out on for this player."""

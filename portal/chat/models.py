@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 # A message longer than this is refused (characters, after trimming).
@@ -104,7 +105,8 @@ class Message(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"message {self.pk} in {self.channel_id}"
+        return gettext("message %(number)s in %(channel)s") % {"number": self.pk,
+                                                               "channel": self.channel_id}
 
 
 class MessageHide(models.Model):
@@ -128,7 +130,7 @@ class MessageHide(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"message {self.message_id} hidden"
+        return gettext("message %(number)s hidden") % {"number": self.message_id}
 
 
 class ChannelRead(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -18,7 +19,8 @@ class CalendarFeed(models.Model):
     regenerated_at = models.DateTimeField(_("regenerated at"), null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"Calendar feed of {self.user} (generation {self.generation})"
+        return gettext("Calendar feed of %(user)s (generation %(generation)s)") % {
+            "user": self.user, "generation": self.generation}
 
     class Meta:
         verbose_name = _("calendar feed")

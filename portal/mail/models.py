@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from portal.delivery.models import Delivery
@@ -62,7 +63,8 @@ class OutgoingEmail(Delivery):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} to {self.to} ({self.status})"
+        return gettext("%(kind)s to %(to)s (%(status)s)") % {
+            "kind": self.get_kind_display(), "to": self.to, "status": self.get_status_display()}
 
 
 class InboundMessage(models.Model):
@@ -123,7 +125,8 @@ class InboundMessage(models.Model):
         ordering = ["-received_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"Mail from {self.sender or '?'} ({self.status})"
+        return gettext("Mail from %(sender)s (%(status)s)") % {
+            "sender": self.sender or "?", "status": self.get_status_display()}
 
 
 class FailingAddress(models.Model):
@@ -170,4 +173,5 @@ class MailOptOut(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_opt_out")]
 
     def __str__(self) -> str:
-        return f"{self.user} does not want {self.get_kind_display()}"
+        return gettext("%(user)s does not want: %(kind)s") % {"user": self.user,
+                                                               "kind": self.get_kind_display()}

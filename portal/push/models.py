@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from portal.delivery.models import Delivery
@@ -40,7 +41,8 @@ class PushSubscription(models.Model):
         ordering = ["user", "created_at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.label or 'a browser'} of {self.user}"
+        return gettext("%(label)s of %(user)s") % {"label": self.label or gettext("a browser"),
+                                                   "user": self.user}
 
     def wants(self, kind: str) -> bool:
         return {PushMessage.Kind.YOUR_MOVE: self.your_move, PushMessage.Kind.REMINDER:
@@ -78,4 +80,6 @@ class PushMessage(Delivery):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} push to {self.subscription} ({self.status})"
+        return gettext("%(kind)s push to %(subscription)s (%(status)s)") % {
+            "kind": self.get_kind_display(), "subscription": self.subscription,
+            "status": self.get_status_display()}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 
 class Report(models.Model):
@@ -52,4 +52,4 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         about = self.match or self.reported_user
-        return f"report #{self.pk} about {about}"
+        return gettext("report #%(number)s about %(about)s") % {"number": self.pk, "about": about}

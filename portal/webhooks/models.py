@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from portal.delivery.models import Delivery
@@ -81,4 +82,5 @@ class WebhookDelivery(Delivery):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.event} to {self.target} ({self.status})"
+        return gettext("%(event)s to %(target)s (%(status)s)") % {
+            "event": self.event, "target": self.target, "status": self.get_status_display()}
