@@ -19,6 +19,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+import engine
 from games import services
 from games.models import (
     Action,
@@ -38,6 +39,7 @@ from games.models import (
 )
 from games.moderation_admin import ModerationEntryInline, ReasonForm, moderation_urls
 from games.services import ServiceError
+from games.words import stored
 
 SEALED = _("sealed")
 
@@ -73,9 +75,17 @@ class ReadOnlyAdminMixin:
         return False
 
 
-class MatchStatusChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
+class StatusNoteMixin:
+    @admin.display(description=_("note"))
+    def note_in_words(self, change: MatchStatusChange) -> str:
+        """The note in the reader's language: a finished match's is its result's reason,
+        stored in English."""
+        return stored(engine.games().get(change.match.game), change.note)
+
+
+class MatchStatusChangeInline(StatusNoteMixin, ReadOnlyAdminMixin, admin.TabularInline):
     model = MatchStatusChange
-    fields = ["changed_at", "old_status", "new_status", "changed_by", "note"]
+    fields = ["changed_at", "old_status", "new_status", "changed_by", "note_in_words"]
     readonly_fields = fields
     extra = 0
 
@@ -390,11 +400,14 @@ class SubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(MatchStatusChange)
-class MatchStatusChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["match", "old_status", "new_status", "changed_by", "note", "changed_at"]
+class MatchStatusChangeAdmin(StatusNoteMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["match", "old_status", "new_status", "changed_by", "note_in_words",
+                    "changed_at"]
     list_filter = ["new_status"]
     search_fields = ["=match__id", "changed_by__username", "note"]
     list_select_related = ["match", "changed_by"]
+    fields = ["match", "old_status", "new_status", "changed_by", "note_in_words", "changed_at"]
+    readonly_fields = fields
 
 
 @admin.register(SweepRun)

@@ -231,8 +231,8 @@ class MatchStatusChange(models.Model):
 
     match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
                               related_name="status_changes")
-    old_status = models.CharField(_("old status"), max_length=12)
-    new_status = models.CharField(_("new status"), max_length=12)
+    old_status = models.CharField(_("old status"), max_length=12, choices=Match.Status.choices)
+    new_status = models.CharField(_("new status"), max_length=12, choices=Match.Status.choices)
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("changed by"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+"
