@@ -299,9 +299,16 @@ class SeatAdmin(admin.ModelAdmin):
             form.hand_over(obj)
 
 
-class SubmissionInline(ReadOnlyAdminMixin, admin.TabularInline):
+class ReceiptMixin:
+    @admin.display(description=_("receipt"))
+    def receipt_code(self, submission: Submission) -> str:
+        """The receipt (a SHA-256 in hex) set as code, not as words."""
+        return format_html("<code>{}</code>", submission.receipt)
+
+
+class SubmissionInline(ReceiptMixin, ReadOnlyAdminMixin, admin.TabularInline):
     model = Submission
-    fields = ["seat", "source", "revision", "sheet", "receipt", "updated_at"]
+    fields = ["seat", "source", "revision", "sheet", "receipt_code", "updated_at"]
     readonly_fields = fields
     extra = 0
 
@@ -378,8 +385,8 @@ def sheet_or_sealed(submission: Submission) -> str:
 
 
 @admin.register(Submission)
-class SubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["__str__", "source", "revision", "sheet", "receipt", "updated_at"]
+class SubmissionAdmin(ReceiptMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["__str__", "source", "revision", "sheet", "receipt_code", "updated_at"]
     list_filter = ["source", "phase__status", "phase__match__game"]
     search_fields = ["=phase__match__id", "seat__user__username", "receipt"]
     list_select_related = ["phase__match", "seat__match"]
