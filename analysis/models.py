@@ -25,18 +25,20 @@ class Analysis(models.Model):
         MATCH = "match", _("A match")
         RECORD = "record", _("An uploaded record")
 
-    token = models.CharField(max_length=32, unique=True, default=new_token)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    token = models.CharField(_("token"), max_length=32, unique=True, default=new_token)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("owner"),
+                              on_delete=models.CASCADE,
                               related_name="analyses")
-    game = models.CharField(max_length=40)
-    seats = models.PositiveSmallIntegerField()
-    title = models.CharField(max_length=160)
-    source = models.CharField(max_length=8, choices=Source.choices)
-    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
+    game = models.CharField(_("game"), max_length=40)
+    seats = models.PositiveSmallIntegerField(_("seats"))
+    title = models.CharField(_("title"), max_length=160)
+    source = models.CharField(_("source"), max_length=8, choices=Source.choices)
+    match = models.ForeignKey("games.Match", verbose_name=_("match"), null=True, blank=True,
+                              on_delete=models.SET_NULL,
                               related_name="+")
-    nodes = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    nodes = models.JSONField(_("nodes"), default=list)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         ordering = ["-updated_at"]

@@ -28,13 +28,14 @@ class ActiveHours(models.Model):
     """A player's active hours, e.g. 08:00–23:00 Europe/Paris (an end before the start runs
     past midnight). No row: always active."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                                on_delete=models.CASCADE,
                                 related_name="active_hours")
-    start = models.TimeField()
-    end = models.TimeField()
-    time_zone = models.CharField(max_length=64, validators=[validate_zone],
-                                 help_text="The player's time zone (their profile's).")
-    updated_at = models.DateTimeField(auto_now=True)
+    start = models.TimeField(_("start"))
+    end = models.TimeField(_("end"))
+    time_zone = models.CharField(_("time zone"), max_length=64, validators=[validate_zone],
+                                 help_text=_("The player's time zone (their profile's)."))
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = _("active hours")

@@ -4,6 +4,7 @@ ladder is replayed and the void audited)."""
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from competitions import models
@@ -53,7 +54,9 @@ def void_updates(modeladmin, request, queryset):
     for update in queryset:
         try:
             ladder_match_void(ladder_id=update.ladder_id, match_id=update.match_id,
-                              by=request.user, reason=f"voided in the admin by {request.user}")
+                              by=request.user,
+                              reason=gettext("voided in the admin by %(user)s")
+                              % {"user": request.user})
         except ServiceError as error:
             messages.error(request, _("%(match)s: %(error)s") % {
                 "match": update, "error": error.message})

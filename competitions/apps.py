@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CompetitionsConfig(AppConfig):
     name = "competitions"
-    verbose_name = "Clubs, ladders and tournaments"
+    verbose_name = _("Clubs, ladders and tournaments")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

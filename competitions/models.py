@@ -28,17 +28,20 @@ def new_token() -> str:
 
 
 class Club(models.Model):
-    name = models.CharField(max_length=80)
-    slug = models.SlugField(max_length=60, unique=True)
-    description = models.TextField(blank=True)
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    description = models.TextField(_("description"), blank=True)
     is_public = models.BooleanField(
-        default=True, help_text="Anyone may ask to join; otherwise by invitation only."
+        _("public"), default=True,
+        help_text=_("Anyone may ask to join; otherwise by invitation only.")
     )
-    invite_token = models.CharField(max_length=40, unique=True, default=new_token)
+    invite_token = models.CharField(_("invite token"), max_length=40, unique=True,
+                                    default=new_token)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True,
+        on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("club")
@@ -55,12 +58,14 @@ class Membership(models.Model):
         ORGANISER = "organiser", _("Organiser")
         MEMBER = "member", _("Member")
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE,
+                             related_name="memberships")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships"
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE,
+        related_name="club_memberships"
     )
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("membership")
@@ -71,7 +76,8 @@ class Membership(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.club} ({self.role})"
+        return gettext("%(user)s in %(club)s (%(role)s)") % {
+            "user": self.user, "club": self.club, "role": self.get_role_display()}
 
     @property
     def can_organise(self) -> bool:
@@ -82,21 +88,25 @@ class ClubInvitation(models.Model):
     """An e-mailed invitation: its token admits one person, once (used, it admits nobody
     else, nor its user again after they left or were removed)."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
-    email = models.EmailField()
-    token = models.CharField(max_length=40, unique=True, default=new_token)
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE,
+                             related_name="invitations")
+    email = models.EmailField(_("email address"))
+    token = models.CharField(_("token"), max_length=40, unique=True, default=new_token)
     invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("invited by"), null=True,
+        on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     accepted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("accepted by"), null=True, blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
-    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"invitation to {self.club} for {self.email}"
+        return gettext("invitation to %(club)s for %(email)s") % {"club": self.club,
+                                                                  "email": self.email}
 
     class Meta:
         verbose_name = _("club invitation")
@@ -109,16 +119,20 @@ class JoinRequest(models.Model):
         APPROVED = "approved", pgettext_lazy("join request", "Approved")
         DECLINED = "declined", pgettext_lazy("join request", "Declined")
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    message = models.CharField(max_length=255, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE,
+                             related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="+")
+    message = models.CharField(_("message"), max_length=255, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.PENDING)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("decided by"), null=True, blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
-    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("join request")
@@ -130,24 +144,29 @@ class JoinRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} asks to join {self.club} ({self.status})"
+        return gettext("%(user)s asks to join %(club)s (%(status)s)") % {
+            "user": self.user, "club": self.club, "status": self.get_status_display()}
 
 
 class ClubRemoval(models.Model):
     """An organiser removed this person from the club: until an organiser lifts it, they
     cannot join again by any link, invitation or request."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="removals")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE,
+                             related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="+")
     removed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("removed by"), null=True,
+        on_delete=models.SET_NULL, related_name="+"
     )
-    removed_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(_("removed at"), auto_now_add=True)
     lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("lifted by"), null=True, blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
-    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("club removal")
@@ -159,18 +178,24 @@ class ClubRemoval(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} removed from {self.club}" + (" (lifted)" if self.lifted_at else "")
+        if self.lifted_at:
+            return gettext("%(user)s removed from %(club)s (lifted)") % {"user": self.user,
+                                                                         "club": self.club}
+        return gettext("%(user)s removed from %(club)s") % {"user": self.user, "club": self.club}
 
 
 class ClubMatch(models.Model):
     """A club-only match an organiser created (ladder and tournament matches link elsewhere)."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="club_matches")
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="club_link")
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE,
+                             related_name="club_matches")
+    match = models.OneToOneField(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                                 related_name="club_link")
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True,
+        on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
 
 # --- ladders --------------------------------------------------------------------------------
@@ -184,21 +209,24 @@ class Ladder(models.Model):
     """Ratings for one game, in one club or site-wide (``club`` empty)."""
 
     club = models.ForeignKey(
-        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ladders"
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="ladders"
     )
-    game = models.CharField(max_length=40)
-    name = models.CharField(max_length=80)
-    options = models.JSONField(default=dict, blank=True, help_text="Options of challenge matches.")
-    hours_per_phase = models.DecimalField(max_digits=7, decimal_places=3, default=72)
+    game = models.CharField(_("game"), max_length=40)
+    name = models.CharField(_("name"), max_length=80)
+    options = models.JSONField(_("options"), default=dict, blank=True,
+                               help_text=_("Options of challenge matches."))
+    hours_per_phase = models.DecimalField(_("hours per phase"), max_digits=7, decimal_places=3,
+                                          default=72)
     challenge_days = models.PositiveSmallIntegerField(
-        default=7, help_text="Days a challenge stays open."
+        _("days to answer a challenge"), default=7, help_text=_("Days a challenge stays open.")
     )
     decay_sigma_per_week = models.FloatField(
         default=0, verbose_name=_("rating doubt added per week without a game"),
         help_text=_("Each week without a rated match makes a player's rating this much less "
                     "certain, lowering the rating shown until they play again (0: off).")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("ladder")
@@ -215,12 +243,14 @@ class Ladder(models.Model):
 
 
 class Rating(models.Model):
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="ratings")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games_played = models.PositiveIntegerField(default=0)
-    last_active = models.DateTimeField(null=True, blank=True)
+    ladder = models.ForeignKey(Ladder, verbose_name=_("ladder"), on_delete=models.CASCADE,
+                               related_name="ratings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    games_played = models.PositiveIntegerField(_("games played"), default=0)
+    last_active = models.DateTimeField(_("last active"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating")
@@ -240,8 +270,10 @@ class Rating(models.Model):
 class LadderMatch(models.Model):
     """A match rated on a ladder besides the site-wide one (a challenge's, a tournament's)."""
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="ladder_matches")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    ladder = models.ForeignKey(Ladder, verbose_name=_("ladder"), on_delete=models.CASCADE,
+                               related_name="ladder_matches")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="+")
 
     class Meta:
         verbose_name = _("ladder match")
@@ -258,12 +290,14 @@ class RatingUpdate(models.Model):
     ladder deterministically.
     """
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="updates")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    ranking = models.JSONField()
-    played_at = models.DateTimeField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    voided = models.BooleanField(default=False)
+    ladder = models.ForeignKey(Ladder, verbose_name=_("ladder"), on_delete=models.CASCADE,
+                               related_name="updates")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="+")
+    ranking = models.JSONField(_("ranking"))
+    played_at = models.DateTimeField(_("played at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    voided = models.BooleanField(_("voided"), default=False)
 
     class Meta:
         verbose_name = _("rating update")
@@ -274,18 +308,24 @@ class RatingUpdate(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.ladder}: match {self.match_id}{' (void)' if self.voided else ''}"
+        if self.voided:
+            return gettext("%(ladder)s: match %(match)s (void)") % {"ladder": self.ladder,
+                                                                    "match": self.match_id}
+        return gettext("%(ladder)s: match %(match)s") % {"ladder": self.ladder,
+                                                         "match": self.match_id}
 
 
 class RatingChange(models.Model):
     """One player's rating before and after one update: the player's history."""
 
-    update = models.ForeignKey(RatingUpdate, on_delete=models.CASCADE, related_name="changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
+    update = models.ForeignKey(RatingUpdate, verbose_name=_("rating update"),
+                               on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="+")
+    mu_before = models.FloatField(_("mu before"))
+    sigma_before = models.FloatField(_("sigma before"))
+    mu_after = models.FloatField(_("mu after"))
+    sigma_after = models.FloatField(_("sigma after"))
 
     class Meta:
         verbose_name = _("rating change")
@@ -303,13 +343,16 @@ class RatingChange(models.Model):
 class MatchVoid(models.Model):
     """Audit row: an admin voided a match on a ladder and the ladder was replayed."""
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="voids")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+    ladder = models.ForeignKey(Ladder, verbose_name=_("ladder"), on_delete=models.CASCADE,
+                               related_name="voids")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="+")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("moderator"), null=True,
+                           on_delete=models.SET_NULL,
                            related_name="+")
-    reason = models.CharField(max_length=255)
-    updates_replayed = models.PositiveIntegerField()
-    at = models.DateTimeField(auto_now_add=True)
+    reason = models.CharField(_("reason"), max_length=255)
+    updates_replayed = models.PositiveIntegerField(_("updates replayed"))
+    at = models.DateTimeField(_("when"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("voided match")
@@ -327,16 +370,21 @@ class Challenge(models.Model):
         EXPIRED = "expired", pgettext_lazy("challenge", "Expired")
         WITHDRAWN = "withdrawn", pgettext_lazy("challenge", "Withdrawn")
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
-    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    ladder = models.ForeignKey(Ladder, verbose_name=_("ladder"), on_delete=models.CASCADE,
+                               related_name="challenges")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("challenger"),
+                                   on_delete=models.CASCADE,
                                    related_name="+")
-    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("challenged"),
+                                   on_delete=models.CASCADE,
                                    related_name="+")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField()
-    decided_at = models.DateTimeField(null=True, blank=True)
-    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL,
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.OPEN)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    match = models.OneToOneField(Match, verbose_name=_("match"), null=True, blank=True,
+                                 on_delete=models.SET_NULL,
                                  related_name="challenge")
 
     class Meta:
@@ -347,7 +395,9 @@ class Challenge(models.Model):
                                 condition=Q(status="open"))]
 
     def __str__(self) -> str:
-        return f"{self.challenger} challenges {self.challenged} ({self.status})"
+        return gettext("%(challenger)s challenges %(challenged)s (%(status)s)") % {
+            "challenger": self.challenger, "challenged": self.challenged,
+            "status": self.get_status_display()}
 
 
 # --- tournaments ----------------------------------------------------------------------------
@@ -379,44 +429,54 @@ class Tournament(models.Model):
         DRAW = "draw", _("A draw")
         FORFEIT = "forfeit", _("Forfeit of the seats with the most missed deadlines")
 
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="tournaments")
-    ladder = models.ForeignKey(Ladder, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="tournaments",
-                               help_text="Ratings for seeding and the floor; results rated here.")
-    name = models.CharField(max_length=120)
-    game = models.CharField(max_length=40)
-    options = models.JSONField(default=dict, blank=True)
-    format = models.CharField(max_length=12, choices=Format.choices)
-    status = models.CharField(max_length=12, choices=Status.choices,
+    club = models.ForeignKey(Club, verbose_name=_("club"), null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="tournaments")
+    ladder = models.ForeignKey(
+        Ladder, verbose_name=_("ladder"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="tournaments",
+        help_text=_("Ratings for seeding and the floor; results rated here."))
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=40)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    format = models.CharField(_("format"), max_length=12, choices=Format.choices)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices,
                               default=Status.REGISTRATION)
-    registration_open = models.BooleanField(default=True)
-    late_entry = models.BooleanField(default=False, help_text="Swiss: register while running.")
-    max_players = models.PositiveIntegerField(null=True, blank=True)
-    rating_floor = models.FloatField(null=True, blank=True,
-                                     help_text="Least conservative rating on the ladder.")
+    registration_open = models.BooleanField(_("registration open"), default=True)
+    late_entry = models.BooleanField(_("late entry"), default=False,
+                                     help_text=_("Swiss: register while running."))
+    max_players = models.PositiveIntegerField(_("maximum players"), null=True, blank=True)
+    rating_floor = models.FloatField(_("rating floor"), null=True, blank=True,
+                                     help_text=_("Least conservative rating on the ladder."))
     min_reliability = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Least reliability (a percentage) to register.")
+        _("minimum reliability"), null=True, blank=True,
+        help_text=_("Least reliability (a percentage) to register."))
     fixed_deadlines = models.BooleanField(
-        default=False, help_text="Its matches never move a deadline: not out of a player's "
-                                 "night (active hours), not for a player's leave.")
+        _("fixed deadlines"), default=False,
+        help_text=_("Its matches never move a deadline: not out of a player's "
+                    "night (active hours), not for a player's leave."))
     rounds_planned = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Swiss and pods; empty: chosen from the field."
+        _("rounds planned"), null=True, blank=True,
+        help_text=_("Swiss and pods; empty: chosen from the field.")
     )
-    cycles = models.PositiveSmallIntegerField(default=1, help_text="Round robin: 1 or 2.")
-    seats_per_match = models.PositiveSmallIntegerField(default=2, help_text="Pods: pod size.")
-    round_hours = models.DecimalField(max_digits=7, decimal_places=2, default=168)
-    hours_per_phase = models.DecimalField(max_digits=7, decimal_places=3, default=48)
-    adjudication = models.CharField(max_length=8, choices=Adjudication.choices,
+    cycles = models.PositiveSmallIntegerField(_("cycles"), default=1,
+                                              help_text=_("Round robin: 1 or 2."))
+    seats_per_match = models.PositiveSmallIntegerField(_("seats per match"), default=2,
+                                                       help_text=_("Pods: pod size."))
+    round_hours = models.DecimalField(_("hours per round"), max_digits=7, decimal_places=2,
+                                      default=168)
+    hours_per_phase = models.DecimalField(_("hours per phase"), max_digits=7, decimal_places=3,
+                                          default=48)
+    adjudication = models.CharField(_("adjudication"), max_length=8, choices=Adjudication.choices,
                                     default=Adjudication.FORFEIT)
-    bye_score = models.DecimalField(max_digits=3, decimal_places=1, default=1)
-    starts_at = models.DateTimeField(null=True, blank=True,
-                                     help_text="The sweeper starts the tournament then.")
-    current_round = models.PositiveSmallIntegerField(default=0)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True,
+    bye_score = models.DecimalField(_("bye score"), max_digits=3, decimal_places=1, default=1)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True,
+                                     help_text=_("The sweeper starts the tournament then."))
+    current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+                                   null=True,
                                    on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament")
@@ -436,14 +496,16 @@ class Tournament(models.Model):
 
 
 class TournamentStatusChange(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"),
+                                   on_delete=models.CASCADE,
                                    related_name="status_changes")
-    old_status = models.CharField(max_length=12)
-    new_status = models.CharField(max_length=12)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+    old_status = models.CharField(_("old status"), max_length=12)
+    new_status = models.CharField(_("new status"), max_length=12)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("changed by"), null=True,
+                           blank=True,
                            on_delete=models.SET_NULL, related_name="+")
-    note = models.CharField(max_length=255, blank=True)
-    at = models.DateTimeField(auto_now_add=True)
+    note = models.CharField(_("note"), max_length=255, blank=True)
+    at = models.DateTimeField(_("changed at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("tournament status change")
@@ -459,19 +521,24 @@ class Entry(models.Model):
         ACTIVE = "active", pgettext_lazy("tournament entry", "Playing")
         WITHDRAWN = "withdrawn", pgettext_lazy("tournament entry", "Withdrawn")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"),
+                                   on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True,
+                             blank=True,
                              on_delete=models.CASCADE, related_name="tournament_entries")
-    bot = models.CharField(max_length=40, blank=True, default="",
+    bot = models.CharField(_("bot"), max_length=40, blank=True, default="",
                            help_text=_("One of the game's bots; empty for a person."))
     bot_number = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text=_("Tells bots of one kind apart: random bot 2."))
-    start_number = models.PositiveIntegerField(null=True, blank=True)
-    rating = models.FloatField(default=0, help_text="Conservative rating when registered.")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    late = models.BooleanField(default=False)
-    registered_at = models.DateTimeField(auto_now_add=True)
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
+        _("bot number"), null=True, blank=True,
+        help_text=_("Tells bots of one kind apart: random bot 2."))
+    start_number = models.PositiveIntegerField(_("start number"), null=True, blank=True)
+    rating = models.FloatField(_("rating"), default=0,
+                               help_text=_("Conservative rating when registered."))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.ACTIVE)
+    late = models.BooleanField(_("late"), default=False)
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament entry")
@@ -492,7 +559,8 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} in {self.tournament}"
+        return gettext("%(name)s in %(tournament)s") % {"name": self.name,
+                                                         "tournament": self.tournament}
 
     @property
     def is_bot(self) -> bool:
@@ -519,12 +587,14 @@ class Round(models.Model):
         RUNNING = "running", pgettext_lazy("tournament round", "Running")
         FINISHED = "finished", pgettext_lazy("tournament round", "Finished")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
+    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"),
+                                   on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.RUNNING)
+    starts_at = models.DateTimeField(_("starts at"))
+    ends_at = models.DateTimeField(_("ends at"))
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament round")
@@ -537,7 +607,8 @@ class Round(models.Model):
                                 condition=Q(status="running"))]
 
     def __str__(self) -> str:
-        return f"{self.tournament} round {self.number}"
+        return gettext("%(tournament)s, round %(number)s") % {"tournament": self.tournament,
+                                                               "number": self.number}
 
 
 class Pairing(models.Model):
@@ -553,24 +624,32 @@ class Pairing(models.Model):
         LOSERS = "L", _("Losers")
         FINAL = "F", _("Final")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
-    board = models.PositiveSmallIntegerField()
-    first = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE,
+                              related_name="pairings")
+    board = models.PositiveSmallIntegerField(_("board"))
+    first = models.ForeignKey(Entry, verbose_name=_("first player"), null=True, blank=True,
+                              on_delete=models.CASCADE,
                               related_name="+")
-    second = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
+    second = models.ForeignKey(Entry, verbose_name=_("second player"), null=True, blank=True,
+                               on_delete=models.CASCADE,
                                related_name="+")
-    pod = models.JSONField(default=list, blank=True, help_text="Pods: entry ids in seat order.")
-    bracket = models.CharField(max_length=1, choices=Bracket.choices, blank=True, default="")
-    bracket_match = models.CharField(max_length=12, blank=True,
-                                     help_text="Elimination: the bracket match's key.")
-    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL,
+    pod = models.JSONField(_("pod"), default=list, blank=True,
+                           help_text=_("Pods: entry ids in seat order."))
+    bracket = models.CharField(_("bracket"), max_length=1, choices=Bracket.choices, blank=True,
+                               default="")
+    bracket_match = models.CharField(_("bracket match"), max_length=12, blank=True,
+                                     help_text=_("Elimination: the bracket match's key."))
+    match = models.OneToOneField(Match, verbose_name=_("match"), null=True, blank=True,
+                                 on_delete=models.SET_NULL,
                                  related_name="tournament_pairing")
-    score = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
-    second_score = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
-    ranking = models.JSONField(null=True, blank=True)
-    forfeit = models.BooleanField(default=False)
-    adjudicated = models.CharField(max_length=8, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    score = models.DecimalField(_("first player's score"), max_digits=4, decimal_places=2,
+                                null=True, blank=True)
+    second_score = models.DecimalField(_("second player's score"), max_digits=4, decimal_places=2,
+                                       null=True, blank=True)
+    ranking = models.JSONField(_("ranking"), null=True, blank=True)
+    forfeit = models.BooleanField(_("forfeit"), default=False)
+    adjudicated = models.CharField(_("adjudicated"), max_length=8, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("pairing")
@@ -581,7 +660,7 @@ class Pairing(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} board {self.board}"
+        return gettext("%(round)s, board %(board)s") % {"round": self.round, "board": self.board}
 
     @property
     def is_bye(self) -> bool:

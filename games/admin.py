@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from games import services
@@ -40,7 +41,7 @@ from games.moderation_admin import ModerationEntryInline, ReasonForm, moderation
 from games.services import ServiceError
 from games.words import stored
 
-SEALED = "sealed"
+SEALED = _("sealed")
 
 
 def reason_asked(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet,
@@ -158,19 +159,19 @@ class MatchAdmin(admin.ModelAdmin):
             if form.changed_data:
                 obj.save(update_fields=form.changed_data)
 
-    @admin.display(description="options")
+    @admin.display(description=_("options"))
     def options_json(self, match: Match) -> str:
         return pretty_json(match.options)
 
-    @admin.display(description="result")
+    @admin.display(description=_("result"))
     def result_json(self, match: Match) -> str:
         return pretty_json(match.result) if match.result else "-"
 
-    @admin.action(description="Extend deadline: at least 24 h from now (capped, idempotent)",
+    @admin.action(description=_("Extend deadline: at least 24 h from now (capped, idempotent)"),
                   permissions=["moderate"])
     def extend_deadline_24h(self, request: HttpRequest, queryset: QuerySet[Match]):
         page, reason = reason_asked(self, request, queryset,
-                                    "Extend deadlines to at least 24 h from now",
+                                    gettext("Extend deadlines to at least 24 h from now"),
                                     "extend_deadline_24h")
         if page is not None:
             return page
@@ -183,17 +184,21 @@ class MatchAdmin(admin.ModelAdmin):
                 else:
                     unchanged += 1
             except ServiceError as error:
-                self.message_user(request, f"Match {match_id}: {error.message}", messages.WARNING)
-        self.message_user(request, f"Extended {changed} deadline(s); {unchanged} already had "
-                          "24 h or more left.")
+                self.message_user(request, gettext("Match %(id)s: %(error)s")
+                                  % {"id": match_id, "error": error.message}, messages.WARNING)
+        self.message_user(request, ngettext(
+            "Extended %(changed)d deadline; %(unchanged)d already had 24 h or more left.",
+            "Extended %(changed)d deadlines; %(unchanged)d already had 24 h or more left.",
+            changed) % {"changed": changed, "unchanged": unchanged})
         return None
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.moderate_match")
 
-    @admin.action(description="Abort the selected matches", permissions=["moderate"])
+    @admin.action(description=_("Abort the selected matches"), permissions=["moderate"])
     def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]):
-        page, reason = reason_asked(self, request, queryset, "Abort matches", "abort_matches")
+        page, reason = reason_asked(self, request, queryset, gettext("Abort matches"),
+                                    "abort_matches")
         if page is not None:
             return page
         aborted = 0
@@ -202,17 +207,20 @@ class MatchAdmin(admin.ModelAdmin):
                 services.match_moderate_abort(match_id=match_id, by=request.user, reason=reason)
                 aborted += 1
             except ServiceError as error:
-                self.message_user(request, f"Match {match_id}: {error.message}", messages.WARNING)
-        self.message_user(request, f"Aborted {aborted} match(es).")
+                self.message_user(request, gettext("Match %(id)s: %(error)s")
+                                  % {"id": match_id, "error": error.message}, messages.WARNING)
+        self.message_user(request, ngettext("Aborted %(count)d match.",
+                                            "Aborted %(count)d matches.", aborted)
+                          % {"count": aborted})
         return None
 
 
 class SeatKindFilter(admin.SimpleListFilter):
-    title = "kind"
+    title = _("kind")
     parameter_name = "kind"
 
     def lookups(self, request, model_admin):
-        return [("human", "Human"), ("bot", "Bot"), ("empty", "Nobody yet")]
+        return [("human", _("Human")), ("bot", _("Bot")), ("empty", _("Nobody yet"))]
 
     def queryset(self, request, queryset):
         if self.value() == "human":
@@ -227,8 +235,9 @@ class SeatKindFilter(admin.SimpleListFilter):
 class SeatForm(forms.ModelForm):
     reason = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
-        help_text="Why the seat changes hands (kept in the audit trail); needed when you "
-                  "choose a new player.")
+        label=_("Reason"),
+        help_text=_("Why the seat changes hands (kept in the audit trail); needed when you "
+                    "choose a new player."))
 
 
 @admin.register(Seat)
@@ -266,7 +275,8 @@ class SeatAdmin(admin.ModelAdmin):
                 cleaned = super().clean()
                 if "user" in self.changed_data and obj is not None:
                     if cleaned.get("user") is None:
-                        raise forms.ValidationError("Choose the player who takes over the seat.")
+                        raise forms.ValidationError(
+                            gettext("Choose the player who takes over the seat."))
                     try:  # a dry run of the service, so its refusals show on the form
                         with transaction.atomic():
                             self.hand_over(obj)
@@ -291,13 +301,20 @@ class SeatAdmin(admin.ModelAdmin):
             form.hand_over(obj)
 
 
-class SubmissionInline(ReadOnlyAdminMixin, admin.TabularInline):
+class ReceiptMixin:
+    @admin.display(description=_("receipt"))
+    def receipt_code(self, submission: Submission) -> str:
+        """The receipt (a SHA-256 in hex) set as code, not as words."""
+        return format_html("<code>{}</code>", submission.receipt)
+
+
+class SubmissionInline(ReceiptMixin, ReadOnlyAdminMixin, admin.TabularInline):
     model = Submission
-    fields = ["seat", "source", "revision", "sheet", "receipt", "updated_at"]
+    fields = ["seat", "source", "revision", "sheet", "receipt_code", "updated_at"]
     readonly_fields = fields
     extra = 0
 
-    @admin.display(description="sheet")
+    @admin.display(description=_("sheet"))
     def sheet(self, submission: Submission) -> str:
         return sheet_or_sealed(submission)
 
@@ -320,19 +337,19 @@ class PhaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return (Phase.all_objects.defer("state_before", "match__state").select_related("match")
                 .order_by("match", "number", "pk"))
 
-    @admin.display(description="revealed sheets")
+    @admin.display(description=_("revealed sheets"))
     def revealed_json(self, phase: Phase) -> str:
         return pretty_json(phase.revealed) if is_revealed(phase) else SEALED
 
-    @admin.display(description="events")
+    @admin.display(description=_("events"))
     def events_json(self, phase: Phase) -> str:
         return pretty_json(phase.events)
 
-    @admin.action(description="Retry the resolution of quarantined phases",
+    @admin.action(description=_("Retry the resolution of quarantined phases"),
                   permissions=["moderate"])
     def retry_quarantined(self, request: HttpRequest, queryset: QuerySet[Phase]):
         page, reason = reason_asked(self, request, queryset,
-                                    "Retry the resolution of quarantined phases",
+                                    gettext("Retry the resolution of quarantined phases"),
                                     "retry_quarantined")
         if page is not None:
             return page
@@ -342,10 +359,13 @@ class PhaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                 retried += services.phase_retry(phase_id=phase_id, by=request.user,
                                                 reason=reason)
             except ServiceError as error:
-                self.message_user(request, f"Phase {phase_id}: {error.message}",
-                                  messages.WARNING)
-        self.message_user(request, f"Queued {retried} quarantined phase(s) for another try; "
-                          "the others were not quarantined.")
+                self.message_user(request, gettext("Phase %(id)s: %(error)s")
+                                  % {"id": phase_id, "error": error.message}, messages.WARNING)
+        self.message_user(request, ngettext(
+            "Queued %(count)d quarantined phase for another try; the others were not "
+            "quarantined.",
+            "Queued %(count)d quarantined phases for another try; the others were not "
+            "quarantined.", retried) % {"count": retried})
         return None
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
@@ -367,8 +387,8 @@ def sheet_or_sealed(submission: Submission) -> str:
 
 
 @admin.register(Submission)
-class SubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["__str__", "source", "revision", "sheet", "receipt", "updated_at"]
+class SubmissionAdmin(ReceiptMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["__str__", "source", "revision", "sheet", "receipt_code", "updated_at"]
     list_filter = ["source", "phase__status", "phase__match__game"]
     search_fields = ["=phase__match__id", "seat__user__username", "receipt"]
     list_select_related = ["phase__match", "seat__match"]
@@ -379,11 +399,11 @@ class SubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).defer("phase__state_before", "phase__match__state")
 
-    @admin.display(description="sheet")
+    @admin.display(description=_("sheet"))
     def sheet(self, submission: Submission) -> str:
         return sheet_or_sealed(submission)
 
-    @admin.display(description="salt")
+    @admin.display(description=_("salt"))
     def salt_if_revealed(self, submission: Submission) -> str:
         return submission.salt if is_revealed(submission.phase) else SEALED
 
@@ -398,6 +418,8 @@ class MatchStatusChangeAdmin(StatusNoteMixin, ReadOnlyAdminMixin, admin.ModelAdm
     list_filter = ["new_status"]
     search_fields = ["=match__id", "changed_by__username", "note"]
     list_select_related = ["match", "changed_by"]
+    fields = ["match", "old_status", "new_status", "changed_by", "note_in_words", "changed_at"]
+    readonly_fields = fields
 
 
 @admin.register(SweepRun)
@@ -406,7 +428,8 @@ class SweepRunAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 class StrikeForm(forms.Form):
-    reason = forms.CharField(max_length=255, help_text="Shown in the audit trail.")
+    reason = forms.CharField(max_length=255, label=_("Reason"),
+                             help_text=_("Shown in the audit trail."))
 
 
 @admin.register(Action)
@@ -422,24 +445,25 @@ class ActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     readonly_fields = fields
     actions = ["strike_out"]
 
-    @admin.display(description="action")
+    @admin.display(description=_("action"))
     def data_json(self, row: Action) -> str:
         return pretty_json(row.data)
 
-    @admin.display(description="events")
+    @admin.display(description=_("events"))
     def events_json(self, row: Action) -> str:
         return pretty_json(row.events)
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.moderate_match")
 
-    @admin.action(description="Strike out the selected entries (the match is replayed)",
+    @admin.action(description=_("Strike out the selected entries (the match is replayed)"),
                   permissions=["moderate"])
     def strike_out(self, request: HttpRequest, queryset: QuerySet[Action]):
         form = StrikeForm(request.POST if "apply" in request.POST else None)
         if not form.is_valid():
             return TemplateResponse(request, "admin/games/action/strike.html", {
-                **self.admin_site.each_context(request), "title": "Strike out logbook entries",
+                **self.admin_site.each_context(request),
+                "title": gettext("Strike out logbook entries"),
                 "entries": queryset, "form": form, "opts": self.model._meta,
                 "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
             })
@@ -452,10 +476,13 @@ class ActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                 else:
                     unchanged += 1
             except ServiceError as error:
-                self.message_user(request, f"Entry {action_id}: {error.message}",
-                                  messages.WARNING)
-        self.message_user(request, f"Struck out {struck} entr(ies) and replayed their matches; "
-                          f"{unchanged} were struck already.")
+                self.message_user(request, gettext("Entry %(id)s: %(error)s")
+                                  % {"id": action_id, "error": error.message}, messages.WARNING)
+        self.message_user(request, ngettext(
+            "Struck out %(struck)d entry and replayed its match; %(unchanged)d were struck "
+            "already.",
+            "Struck out %(struck)d entries and replayed their matches; %(unchanged)d were "
+            "struck already.", struck) % {"struck": struck, "unchanged": unchanged})
         return None
 
 
@@ -490,12 +517,12 @@ class DeadlineMissAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj=None):
         return [field.name for field in DeadlineMiss._meta.fields]
 
-    @admin.action(description="Excuse the selected misses (they stop counting)",
+    @admin.action(description=_("Excuse the selected misses (they stop counting)"),
                   permissions=["moderate"])
     def excuse(self, request: HttpRequest, queryset: QuerySet):
         return self._excuse(request, queryset, excused=True)
 
-    @admin.action(description="Take the excuse back", permissions=["moderate"])
+    @admin.action(description=_("Take the excuse back"), permissions=["moderate"])
     def unexcuse(self, request: HttpRequest, queryset: QuerySet):
         return self._excuse(request, queryset, excused=False)
 
@@ -541,7 +568,7 @@ class ModerationEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).defer("match__state")
 
-    @admin.display(description="details")
+    @admin.display(description=_("details"))
     def details_json(self, entry: ModerationEntry) -> str:
         return pretty_json(entry.details)
 

@@ -62,103 +62,116 @@ class Match(models.Model):
         PUBLIC = "public", _("Public messages only")
         NONE = "none", _("No messages at all (gunboat)")
 
-    game = models.CharField(max_length=40, db_index=True)
-    title = models.CharField(max_length=120, blank=True)
-    options = JSONField(default=dict, blank=True)
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
-    is_public = models.BooleanField(default=True, help_text="Spectators may watch.")
+    game = models.CharField(_("game"), max_length=40, db_index=True)
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    options = JSONField(_("options"), default=dict, blank=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices,
+                              default=Status.OPEN)
+    is_public = models.BooleanField(_("public"), default=True, help_text=_("Spectators may watch."))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True,
+        on_delete=models.SET_NULL, related_name="+"
     )
-    invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
-    seed = models.BigIntegerField(default=new_seed)
+    invite_token = models.CharField(_("invite token"), max_length=40, unique=True,
+                                    default=new_invite_token)
+    seed = models.BigIntegerField(_("seed"), default=new_seed)
     # Verifiable dice: the commitment to (seed, salt) is public from the start; the seed and
     # the salt are revealed when the match ends (docs/records.md). Empty for matches created
     # before commitments were published: they have none.
-    seed_salt = models.CharField(max_length=64, blank=True, default=new_seed_salt,
-                                 help_text="Secret until the match ends.")
+    seed_salt = models.CharField(_("seed salt"), max_length=64, blank=True, default=new_seed_salt,
+                                 help_text=_("Secret until the match ends."))
 
     # Time control and missed-deadline policy.
-    hours_per_phase = models.DecimalField(max_digits=7, decimal_places=3, default=24)
+    hours_per_phase = models.DecimalField(_("hours per phase"), max_digits=7, decimal_places=3,
+                                          default=24)
     miss_policy = models.CharField(
-        max_length=10, choices=MissPolicy.choices, default=MissPolicy.REPLACE
+        _("miss policy"), max_length=10, choices=MissPolicy.choices, default=MissPolicy.REPLACE
     )
     miss_limit = models.PositiveSmallIntegerField(
-        default=3, help_text="Misses in a row before the policy applies."
+        _("miss limit"), default=3, help_text=_("Misses in a row before the policy applies.")
     )
     min_reliability = models.PositiveSmallIntegerField(
-        null=True, blank=True,
-        help_text="Players need at least this reliability (a percentage) to take a seat.",
+        _("minimum reliability"), null=True, blank=True,
+        help_text=_("Players need at least this reliability (a percentage) to take a seat."),
     )
     # Correspondence clocks (``games.services.timing``): with a bank, each seat has its own
     # clock instead of the fixed hours per phase.
     clock_bank_hours = models.DecimalField(
-        max_digits=7, decimal_places=3, null=True, blank=True,
-        help_text="Each seat's starting time bank; empty: a fixed deadline per phase.")
+        _("time bank (hours)"), max_digits=7, decimal_places=3, null=True, blank=True,
+        help_text=_("Each seat's starting time bank; empty: a fixed deadline per phase."))
     clock_increment_hours = models.DecimalField(
-        max_digits=7, decimal_places=3, default=0, help_text="Added to a seat's bank per phase.")
+        _("bank increment per phase (hours)"), max_digits=7, decimal_places=3, default=0,
+        help_text=_("Added to a seat's bank per phase."))
     clock_cap_hours = models.DecimalField(
-        max_digits=7, decimal_places=3, null=True, blank=True,
-        help_text="A bank never grows beyond this.")
+        _("bank cap (hours)"), max_digits=7, decimal_places=3, null=True, blank=True,
+        help_text=_("A bank never grows beyond this."))
     max_shift_hours = models.DecimalField(
-        max_digits=6, decimal_places=3, default=12,
-        help_text="A fixed deadline in the night of a seat that owes input moves to the start "
-                  "of its active hours, by at most this much; 0: deadlines never move.")
+        _("maximum shift (hours)"), max_digits=6, decimal_places=3, default=12,
+        help_text=_("A fixed deadline in the night of a seat that owes input moves to the start "
+                    "of its active hours, by at most this much; 0: deadlines never move."))
     timing = JSONField(
-        null=True, blank=True,
-        help_text="The open phase's clocks (banks, due times, excused outages) or why its "
-                  "deadline moved (games.services.timing).")
+        _("timing"), null=True, blank=True,
+        help_text=_("The open phase's clocks (banks, due times, excused outages) or why its "
+                    "deadline moved (games.services.timing)."))
     allow_vacations = models.BooleanField(
-        default=True, help_text="A player's leave extends this match's deadlines."
+        _("allow leave"), default=True,
+        help_text=_("A player's leave extends this match's deadlines.")
     )
     autopilot = models.BooleanField(
-        default=False, help_text="A seat seeking a new commander (its player left it, or the "
-                                 "missed-deadline policy flagged it) is played by the game's "
-                                 "bot until someone takes it; otherwise it plays the default.")
+        _("autopilot"), default=False,
+        help_text=_("A seat seeking a new commander (its player left it, or the "
+                    "missed-deadline policy flagged it) is played by the game's "
+                    "bot until someone takes it; otherwise it plays the default."))
     # Messages between the players (portal.chat).
     press = models.CharField(
-        max_length=8, choices=Press.choices, default=Press.FULL,
-        help_text="Which messages the players may send: public and private, public only, or "
-                  "none (gunboat).")
+        _("press"), max_length=8, choices=Press.choices, default=Press.FULL,
+        help_text=_("Which messages the players may send: public and private, public only, or "
+                    "none (gunboat)."))
     reveal_private = models.BooleanField(
-        default=False, help_text="Private messages are shown to everyone who may see the match "
-                                 "once it has ended.")
+        _("reveal private messages"), default=False,
+        help_text=_("Private messages are shown to everyone who may see the match "
+                    "once it has ended."))
     # A moderator's pause: the deadline stops; resuming gives back the time that was left.
-    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     paused_remaining = models.DurationField(
-        null=True, blank=True, help_text="Time left before the deadline when it was paused."
+        _("time left when paused"), null=True, blank=True,
+        help_text=_("Time left before the deadline when it was paused.")
     )
     extended_total = models.DurationField(
-        default=timedelta(0), help_text="Moderators' deadline extensions, all phases."
+        _("total extensions"), default=timedelta(0),
+        help_text=_("Moderators' deadline extensions, all phases.")
     )
     # A moderator's lock on the players' votes to end the match (games.services.votes).
     votes_locked = models.BooleanField(
-        default=False, help_text="A moderator locked the players' votes to end the match.")
+        _("votes locked"), default=False,
+        help_text=_("A moderator locked the players' votes to end the match."))
 
     # The current phase (denormalised from the open Phase row for the lobby and the sweeper).
-    phase_number = models.PositiveIntegerField(default=0)
-    phase_kind = models.CharField(max_length=12, blank=True)
-    phase_name = models.CharField(max_length=40, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
+    phase_number = models.PositiveIntegerField(_("phase number"), default=0)
+    phase_kind = models.CharField(_("phase kind"), max_length=12, blank=True)
+    phase_name = models.CharField(_("phase name"), max_length=40, blank=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     queued_at = models.DateTimeField(
-        null=True, blank=True,
-        help_text="When the sweeper last queued this match's due work (claimed: not re-queued "
-                  "on every tick while it waits in the queue).",
+        _("queued at"), null=True, blank=True,
+        help_text=_("When the sweeper last queued this match's due work (claimed: not re-queued "
+                    "on every tick while it waits in the queue)."),
     )
     complete_at = models.DateTimeField(
-        null=True,
+        _("complete since"), null=True,
         blank=True,
-        help_text="When every required seat was in for the open phase (resolution is due).",
+        help_text=_("When every required seat was in for the open phase (resolution is due)."),
     )
-    state = JSONField(null=True, blank=True, help_text="Engine state; never shown raw.")
+    state = JSONField(_("state"), null=True, blank=True,
+                      help_text=_("Engine state; never shown raw."))
     logbook_seq = models.PositiveIntegerField(
-        default=0, help_text="Continuous phases: the last logbook number given (an Action's seq)."
+        _("last logbook number"), default=0,
+        help_text=_("Continuous phases: the last logbook number given (an Action's seq).")
     )
-    result = JSONField(null=True, blank=True)
+    result = JSONField(_("result"), null=True, blank=True)
 
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("match")
@@ -216,14 +229,16 @@ class Match(models.Model):
 class MatchStatusChange(models.Model):
     """Audit row for every status change of a match."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="status_changes")
-    old_status = models.CharField(max_length=12)
-    new_status = models.CharField(max_length=12)
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="status_changes")
+    old_status = models.CharField(_("old status"), max_length=12, choices=Match.Status.choices)
+    new_status = models.CharField(_("new status"), max_length=12, choices=Match.Status.choices)
     changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("changed by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+"
     )
-    note = models.CharField(max_length=255, blank=True)
-    changed_at = models.DateTimeField(auto_now_add=True)
+    note = models.CharField(_("note"), max_length=255, blank=True)
+    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("match status change")
@@ -239,27 +254,31 @@ class Seat(models.Model):
         FORFEITED = "forfeited", _("Forfeited")
         CONCEDED = "conceded", _("Conceded")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="seats")
+    number = models.PositiveSmallIntegerField(_("number"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
+        settings.AUTH_USER_MODEL, verbose_name=_("user"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="seats",
     )
-    bot = models.CharField(max_length=40, blank=True, help_text="Bot name, for a bot seat.")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    missed_in_row = models.PositiveIntegerField(default=0)
-    missed_total = models.PositiveIntegerField(default=0)
-    joined_at = models.DateTimeField(null=True, blank=True)
+    bot = models.CharField(_("bot"), max_length=40, blank=True,
+                           help_text=_("Bot name, for a bot seat."))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.OPEN)
+    missed_in_row = models.PositiveIntegerField(_("misses in a row"), default=0)
+    missed_total = models.PositiveIntegerField(_("misses in all"), default=0)
+    joined_at = models.DateTimeField(_("joined at"), null=True, blank=True)
     # "Seeking a commander": a flagged seat of a match in play is offered in the lobby and by
     # this unguessable link until someone takes it (``games.services.seeking``); None when
     # the seat is not offered. While offered, ``bot`` is its autopilot (if the match allows).
-    offer_token = models.CharField(max_length=40, null=True, blank=True, unique=True,
-                                   help_text="The seat's link while it seeks a commander.")
-    offered_at = models.DateTimeField(null=True, blank=True,
-                                      help_text="Since when the seat seeks a commander.")
+    offer_token = models.CharField(_("offer token"), max_length=40, null=True, blank=True,
+                                   unique=True,
+                                   help_text=_("The seat's link while it seeks a commander."))
+    offered_at = models.DateTimeField(_("offered at"), null=True, blank=True,
+                                      help_text=_("Since when the seat seeks a commander."))
 
     class Meta:
         verbose_name = _("seat")
@@ -283,7 +302,8 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.match} seat {self.number}"
+        return gettext("%(match)s, seat %(number)s") % {"match": self.match,
+                                                        "number": self.number}
 
     @property
     def is_bot(self) -> bool:
@@ -318,14 +338,16 @@ class SeatTenure(models.Model):
         KICKED = "kicked", _("Removed by a moderator")
         REPLACED = "replaced", _("Replaced by a moderator")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tenures")
-    seat_number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="tenures")
+    seat_number = models.PositiveSmallIntegerField(_("seat number"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="seat_tenures")
-    started_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True)
-    ending = models.CharField(max_length=10, choices=Ending.choices, blank=True,
-                              help_text="Why it ended (empty: still in command).")
+    started_at = models.DateTimeField(_("started at"))
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    ending = models.CharField(_("ending"), max_length=10, choices=Ending.choices, blank=True,
+                              help_text=_("Why it ended (empty: still in command)."))
 
     class Meta:
         verbose_name = _("seat tenure")
@@ -343,7 +365,8 @@ class SeatTenure(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in command of {self.match} seat {self.seat_number}"
+        return gettext("%(user)s in command of %(match)s, seat %(number)s") % {
+            "user": self.user, "match": self.match, "number": self.seat_number}
 
 
 class PhaseManager(models.Manager):
@@ -367,30 +390,35 @@ class Phase(models.Model):
         # turn passed on. Its settings (a concession among them) happened; nothing else did.
         CLOSED = "closed", _("Closed unplayed (ended by the players)")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="phases")
-    number = models.PositiveIntegerField()
-    kind = models.CharField(max_length=12)
-    name = models.CharField(max_length=40, blank=True)
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
-    opened_at = models.DateTimeField()
-    deadline = models.DateTimeField(null=True, blank=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    state_before = JSONField(help_text="Engine state when the phase opened.")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="phases")
+    number = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=12)
+    name = models.CharField(_("name"), max_length=40, blank=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices,
+                              default=Status.OPEN)
+    opened_at = models.DateTimeField(_("opened at"))
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+    state_before = JSONField(_("state before"), help_text=_("Engine state when the phase opened."))
     revealed = JSONField(
-        null=True, blank=True, help_text="Submissions by seat, filled in when the phase resolves."
+        _("revealed"), null=True, blank=True,
+        help_text=_("Submissions by seat, filled in when the phase resolves.")
     )
-    events = JSONField(default=list, blank=True)
+    events = JSONField(_("events"), default=list, blank=True)
     settings = JSONField(
-        default=list, blank=True,
-        help_text="Out-of-turn settings taken while the phase was open, in order ({seat, data, "
-                  "at}): secret to their authors until the match ends (match records).")
-    attempts = models.PositiveIntegerField(default=0)
-    last_error = models.TextField(blank=True)
+        _("settings"), default=list, blank=True,
+        help_text=_("Out-of-turn settings taken while the phase was open, in order ({seat, data, "
+                    "at}): secret to their authors until the match ends (match records)."))
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
     extended = models.DurationField(
-        default=timedelta(0), help_text="Moderators' deadline extensions of this phase."
+        _("extended"), default=timedelta(0),
+        help_text=_("Moderators' deadline extensions of this phase.")
     )
     leave_extended = models.DurationField(
-        default=timedelta(0), help_text="Players' leave added to this phase's deadline."
+        _("extended by leave"), default=timedelta(0),
+        help_text=_("Players' leave added to this phase's deadline.")
     )
 
     objects = PhaseManager()
@@ -407,7 +435,8 @@ class Phase(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.match} phase {self.number} ({self.name or self.kind})"
+        return gettext("%(match)s, phase %(number)s (%(name)s)") % {
+            "match": self.match, "number": self.number, "name": self.label or self.kind}
 
     @property
     def label(self) -> str:
@@ -429,15 +458,18 @@ class Submission(models.Model):
         BOT = "bot", _("Bot")
         DEFAULT = "default", _("Default (missed deadline)")
 
-    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="submissions")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="submissions")
-    data = JSONField()
-    source = models.CharField(max_length=10, choices=Source.choices)
-    salt = models.CharField(max_length=64)
-    receipt = models.CharField(max_length=64, help_text="SHA-256 of salt + canonical sheet.")
-    revision = models.PositiveIntegerField(default=1)
-    submitted_at = models.DateTimeField()
-    updated_at = models.DateTimeField()
+    phase = models.ForeignKey(Phase, verbose_name=_("phase"), on_delete=models.CASCADE,
+                              related_name="submissions")
+    seat = models.ForeignKey(Seat, verbose_name=_("seat"), on_delete=models.CASCADE,
+                             related_name="submissions")
+    data = JSONField(_("sheet"))
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    salt = models.CharField(_("salt"), max_length=64)
+    receipt = models.CharField(_("receipt"), max_length=64,
+                               help_text=_("SHA-256 of salt + canonical sheet."))
+    revision = models.PositiveIntegerField(_("revision"), default=1)
+    submitted_at = models.DateTimeField(_("submitted at"))
+    updated_at = models.DateTimeField(_("updated at"))
 
     class Meta:
         verbose_name = _("order sheet")
@@ -448,28 +480,32 @@ class Submission(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.phase} sheet of seat {self.seat.number} ({self.source})"
+        return gettext("%(phase)s: sheet of seat %(number)s (%(source)s)") % {
+            "phase": self.phase, "number": self.seat.number,
+            "source": self.get_source_display()}
 
 
 class SweepRun(models.Model):
     """The deadline sweeper's heartbeat (one row): a long gap means the system was down."""
 
-    name = models.CharField(max_length=40, unique=True, default="deadlines")
-    last_run_at = models.DateTimeField()
-    last_gap_seconds = models.FloatField(default=0)
+    name = models.CharField(_("name"), max_length=40, unique=True, default="deadlines")
+    last_run_at = models.DateTimeField(_("last run at"))
+    last_gap_seconds = models.FloatField(_("last gap (seconds)"), default=0)
     extended_total = models.PositiveIntegerField(
-        default=0, help_text="Deadlines extended because of an outage, ever."
+        _("total extensions"), default=0,
+        help_text=_("Deadlines extended because of an outage, ever.")
     )
     # An outage extension in progress (done in batches): deadlines in (since, until] move by
     # until - since. Cleared when done; a sweep that finds it set finishes it first.
-    extending_since = models.DateTimeField(null=True, blank=True)
-    extending_until = models.DateTimeField(null=True, blank=True)
+    extending_since = models.DateTimeField(_("extending since"), null=True, blank=True)
+    extending_until = models.DateTimeField(_("extending until"), null=True, blank=True)
     # The broker's identity (Redis's run_id) when the sweeper last queued work: when it changes,
     # the broker restarted and every message it held is gone, so every claim is void.
-    broker_epoch = models.CharField(max_length=64, blank=True, default="")
+    broker_epoch = models.CharField(_("broker epoch"), max_length=64, blank=True, default="")
 
     def __str__(self) -> str:
-        return f"sweeper {self.name} last ran {self.last_run_at:%Y-%m-%d %H:%M:%S}"
+        return gettext("sweeper %(name)s, last run %(at)s") % {
+            "name": self.name, "at": f"{self.last_run_at:%Y-%m-%d %H:%M:%S}"}
 
     class Meta:
         verbose_name = _("sweep run")
@@ -494,29 +530,33 @@ class Action(models.Model):
         BOT = "bot", _("Bot")
         SCHEDULE = "schedule", _("Schedule (tick)")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.ACTION)
-    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None for a tick.")
-    data = JSONField(default=dict, blank=True, help_text="The action as applied.")
-    gameday = models.CharField(max_length=40, blank=True, help_text="A tick's gameday key.")
-    at = models.DateTimeField(help_text="The `now` the engine was given.")
-    source = models.CharField(max_length=10, choices=Source.choices)
-    events = JSONField(default=list, blank=True,
-                              help_text="The logbook entries this input gave (rewritten by a "
-                                        "strike-out's replay).")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="actions")
+    seq = models.PositiveIntegerField(_("logbook number"))
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.ACTION)
+    seat = models.PositiveSmallIntegerField(_("seat number"), null=True, blank=True,
+                                            help_text=_("None for a tick."))
+    data = JSONField(_("data"), default=dict, blank=True, help_text=_("The action as applied."))
+    gameday = models.CharField(_("gameday"), max_length=40, blank=True,
+                               help_text=_("A tick's gameday key."))
+    at = models.DateTimeField(_("time"), help_text=_("The `now` the engine was given."))
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    events = JSONField(_("events"), default=list, blank=True,
+                       help_text=_("The logbook entries this input gave (rewritten by a "
+                                   "strike-out's replay)."))
     state_after = JSONField(
-        null=True, blank=True,
-        help_text="Ticks only: the engine state after this tick, a checkpoint replays start "
-                  "from (so a replay is as long as a gameday, not the whole match).",
+        _("state after"), null=True, blank=True,
+        help_text=_("Ticks only: the engine state after this tick, a checkpoint replays start "
+                    "from (so a replay is as long as a gameday, not the whole match)."),
     )
-    struck = models.BooleanField(default=False)
+    struck = models.BooleanField(_("struck"), default=False)
     struck_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("struck by"), null=True, blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
-    struck_at = models.DateTimeField(null=True, blank=True)
-    struck_reason = models.CharField(max_length=255, blank=True)
+    struck_at = models.DateTimeField(_("struck at"), null=True, blank=True)
+    struck_reason = models.CharField(_("struck reason"), max_length=255, blank=True)
 
     class Meta:
         verbose_name = _("logbook entry")
@@ -535,22 +575,28 @@ class Action(models.Model):
                                 name="action_tick_seq")]
 
     def __str__(self) -> str:
-        what = f"tick {self.gameday}" if self.kind == self.Kind.TICK else f"seat {self.seat}"
+        if self.kind == self.Kind.TICK:
+            what = gettext("tick %(gameday)s") % {"gameday": self.gameday}
+        else:
+            what = gettext("seat %(number)s") % {"number": self.seat}
         return f"{self.match} #{self.seq} ({what})"
 
 
 class LogbookStrike(models.Model):
     """Audit row: a moderator struck a logbook entry out and the match was replayed."""
 
-    action = models.ForeignKey(Action, on_delete=models.CASCADE, related_name="strikes")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="strikes")
+    action = models.ForeignKey(Action, verbose_name=_("action"), on_delete=models.CASCADE,
+                               related_name="strikes")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="strikes")
     by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("moderator"), null=True, blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
-    reason = models.CharField(max_length=255)
-    entries_replayed = models.PositiveIntegerField()
-    at = models.DateTimeField(auto_now_add=True)
+    reason = models.CharField(_("reason"), max_length=255)
+    entries_replayed = models.PositiveIntegerField(_("entries replayed"))
+    at = models.DateTimeField(_("when"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("logbook strike-out")
@@ -558,7 +604,8 @@ class LogbookStrike(models.Model):
         ordering = ["at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.match}: entry #{self.action.seq} struck"
+        return gettext("%(match)s: entry #%(seq)s struck") % {"match": self.match,
+                                                              "seq": self.action.seq}
 
 
 class OutboxEvent(models.Model):
@@ -573,16 +620,17 @@ class OutboxEvent(models.Model):
         SIGNAL = "signal", "signal"
         TASK = "task", "task"
 
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    name = models.CharField(max_length=80, help_text="The signal's or the task's name.")
-    payload = JSONField(default=dict, blank=True)
-    match_id = models.BigIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField()
-    claimed_at = models.DateTimeField(null=True, blank=True,
-                                      help_text="When a dispatcher took it (a lease).")
-    done_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    name = models.CharField(_("name"), max_length=80,
+                            help_text=_("The signal's or the task's name."))
+    payload = JSONField(_("payload"), default=dict, blank=True)
+    match_id = models.BigIntegerField(_("match"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"))
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True,
+                                      help_text=_("When a dispatcher took it (a lease)."))
+    done_at = models.DateTimeField(_("done at"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
 
     class Meta:
         verbose_name = _("outbox event")
@@ -608,16 +656,19 @@ class DeadlineMiss(models.Model):
     not the player's fault — a vacation, a moderator's decision — is ``excused`` and does not
     count (``games.services.deadline_miss_excuse``)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="misses")
-    phase_number = models.PositiveIntegerField()
-    seat_number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="misses")
+    phase_number = models.PositiveIntegerField(_("phase number"))
+    seat_number = models.PositiveSmallIntegerField(_("seat number"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="deadline_misses")
-    missed_at = models.DateTimeField()
-    excused = models.BooleanField(default=False)
-    excused_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+    missed_at = models.DateTimeField(_("missed at"))
+    excused = models.BooleanField(_("excused"), default=False)
+    excused_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("excused by"),
+                                   null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
-    excused_reason = models.CharField(max_length=255, blank=True)
+    excused_reason = models.CharField(_("excused reason"), max_length=255, blank=True)
 
     class Meta:
         verbose_name = _("missed deadline")
@@ -629,18 +680,20 @@ class DeadlineMiss(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} missed {self.match} phase {self.phase_number}"
+        return gettext("%(user)s missed %(match)s, phase %(number)s") % {
+            "user": self.user, "match": self.match, "number": self.phase_number}
 
 
 class ReliabilityUpdate(models.Model):
     """A finished (or aborted) match counted in its players' reliability records: exactly one
     row per match, whatever the signal or the sweeper does (like a ladder's RatingUpdate)."""
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="reliability")
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.OneToOneField(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                                 related_name="reliability")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"reliability counted for {self.match}"
+        return gettext("reliability counted for %(match)s") % {"match": self.match}
 
     class Meta:
         verbose_name = _("reliability update")
@@ -657,17 +710,20 @@ class MatchReliability(models.Model):
         HANDED_OVER = "handed_over", _("Handed over by a moderator (no miss of theirs)")
         ABORTED = "aborted", _("Aborted by a moderator")
 
-    update = models.ForeignKey(ReliabilityUpdate, on_delete=models.CASCADE,
+    update = models.ForeignKey(ReliabilityUpdate, verbose_name=_("reliability update"),
+                               on_delete=models.CASCADE,
                                related_name="entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="+")
-    seat_number = models.PositiveSmallIntegerField()
+    seat_number = models.PositiveSmallIntegerField(_("seat number"))
     # One row per tenure (a player who held two seats, or one seat twice, has two); rows
     # counted before tenures were kept have none.
-    tenure = models.OneToOneField(SeatTenure, null=True, blank=True, on_delete=models.SET_NULL,
+    tenure = models.OneToOneField(SeatTenure, verbose_name=_("tenure"), null=True, blank=True,
+                                  on_delete=models.SET_NULL,
                                   related_name="reliability")
-    outcome = models.CharField(max_length=12, choices=Outcome.choices)
-    deadlines = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(_("outcome"), max_length=12, choices=Outcome.choices)
+    deadlines = models.PositiveIntegerField(_("deadlines"), default=0)
 
     class Meta:
         verbose_name = _("match reliability record")
@@ -680,18 +736,20 @@ class Reliability(models.Model):
     deadlines met times the share of their matches played to the end; None before their first
     counted match."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                                on_delete=models.CASCADE,
                                 related_name="reliability")
-    matches_finished = models.PositiveIntegerField(default=0)
-    matches_abandoned = models.PositiveIntegerField(default=0)
-    deadlines = models.PositiveIntegerField(default=0)
-    deadlines_missed = models.PositiveIntegerField(default=0)
-    misses_excused = models.PositiveIntegerField(default=0)
-    score = models.PositiveSmallIntegerField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    matches_finished = models.PositiveIntegerField(_("matches finished"), default=0)
+    matches_abandoned = models.PositiveIntegerField(_("matches abandoned"), default=0)
+    deadlines = models.PositiveIntegerField(_("deadlines"), default=0)
+    deadlines_missed = models.PositiveIntegerField(_("deadlines missed"), default=0)
+    misses_excused = models.PositiveIntegerField(_("misses excused"), default=0)
+    score = models.PositiveSmallIntegerField(_("score"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     def __str__(self) -> str:
-        return f"reliability of {self.user}: {self.score}"
+        return gettext("reliability of %(user)s: %(score)s") % {"user": self.user,
+                                                                "score": self.score}
 
     class Meta:
         verbose_name = _("reliability record")
@@ -719,17 +777,21 @@ class ModerationEntry(models.Model):
         VOTES_LOCK = "votes_lock", _("Lock the players' votes")
         VOTES_UNLOCK = "votes_unlock", _("Unlock the players' votes")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moderation")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="moderation")
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("moderator"), null=True, blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
-    at = models.DateTimeField()
-    phase_number = models.PositiveIntegerField(help_text="The match's phase at the time.")
-    reason = models.TextField()
-    summary = models.CharField(max_length=255, help_text="Shown in the match's public history.")
-    details = JSONField(default=dict, blank=True)
+    at = models.DateTimeField(_("when"))
+    phase_number = models.PositiveIntegerField(_("phase number"),
+                                               help_text=_("The match's phase at the time."))
+    reason = models.TextField(_("reason"))
+    summary = models.CharField(_("summary"), max_length=255,
+                               help_text=_("Shown in the match's public history."))
+    details = JSONField(_("details"), default=dict, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -747,12 +809,13 @@ class Leave(models.Model):
     """A player's vacation: from ``starts_at`` to ``ends_at``, taken from their yearly bank.
     Other code (clocks) may exclude these spans from a player's time."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="leaves")
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
-    days = models.PositiveSmallIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    starts_at = models.DateTimeField(_("starts at"))
+    ends_at = models.DateTimeField(_("ends at"))
+    days = models.PositiveSmallIntegerField(_("days"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("leave")
@@ -765,17 +828,21 @@ class Leave(models.Model):
         indexes = [models.Index(fields=["user", "ends_at"], name="leave_user_end")]
 
     def __str__(self) -> str:
-        return f"{self.user} on leave {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+        return gettext("%(user)s on leave from %(start)s to %(end)s") % {
+            "user": self.user, "start": f"{self.starts_at:%Y-%m-%d}",
+            "end": f"{self.ends_at:%Y-%m-%d}"}
 
 
 class LeaveExtension(models.Model):
     """How much one leave moved one phase's deadline."""
 
-    leave = models.ForeignKey(Leave, on_delete=models.CASCADE, related_name="extensions")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="leave_extensions")
-    phase_number = models.PositiveIntegerField()
-    added = models.DurationField()
-    at = models.DateTimeField()
+    leave = models.ForeignKey(Leave, verbose_name=_("leave"), on_delete=models.CASCADE,
+                              related_name="extensions")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="leave_extensions")
+    phase_number = models.PositiveIntegerField(_("phase number"))
+    added = models.DurationField(_("time added"))
+    at = models.DateTimeField(_("when"))
 
     class Meta:
         verbose_name = _("leave extension")
@@ -787,7 +854,9 @@ class LeaveExtension(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.leave} → {self.match} phase {self.phase_number}: +{self.added}"
+        return gettext("%(leave)s → %(match)s, phase %(number)s: +%(added)s") % {
+            "leave": self.leave, "match": self.match, "number": self.phase_number,
+            "added": self.added}
 
 
 class DeadlineMove(models.Model):
@@ -801,16 +870,19 @@ class DeadlineMove(models.Model):
         ACTIVE_HOURS = "active_hours", _("Moved out of a player's night")
         OUTAGE = "outage", _("Extended by the site's downtime")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deadline_moves")
-    phase_number = models.PositiveIntegerField()
-    reason = models.CharField(max_length=16, choices=Reason.choices)
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="deadline_moves")
+    phase_number = models.PositiveIntegerField(_("phase number"))
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
     seat_number = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Active hours: the seat whose night it was.")
-    moved_from = models.DateTimeField()
-    moved_to = models.DateTimeField()
-    capped = models.BooleanField(default=False, help_text="The match's maximum shift held "
-                                                          "it short of the window.")
-    at = models.DateTimeField()
+        _("seat number"), null=True, blank=True,
+        help_text=_("Active hours: the seat whose night it was."))
+    moved_from = models.DateTimeField(_("moved from"))
+    moved_to = models.DateTimeField(_("moved to"))
+    capped = models.BooleanField(_("capped"), default=False,
+                                 help_text=_("The match's maximum shift held "
+                                             "it short of the window."))
+    at = models.DateTimeField(_("when"))
 
     class Meta:
         verbose_name = _("deadline move")
@@ -819,7 +891,9 @@ class DeadlineMove(models.Model):
         indexes = [models.Index(fields=["match", "phase_number"], name="deadlinemove_phase")]
 
     def __str__(self) -> str:
-        return f"{self.match} phase {self.phase_number}: {self.reason}"
+        return gettext("%(match)s, phase %(number)s: %(reason)s") % {
+            "match": self.match, "number": self.phase_number,
+            "reason": self.get_reason_display()}
 
 
 # --- votes to end a match (games.services.votes) ------------------------------------------------
@@ -862,25 +936,30 @@ class MatchVote(models.Model):
         ENDED = "ended", _("the match ended")
         ROLLED_BACK = "rolled_back", _("a moderator rolled the match back")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="votes")
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    secret = models.BooleanField(default=False, help_text="Only the tally is shown until it "
-                                                          "closes.")
-    seat_number = models.PositiveSmallIntegerField(help_text="The proposing (or conceding) seat.")
-    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="votes")
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices,
+                              default=Status.OPEN)
+    secret = models.BooleanField(_("secret"), default=False,
+                                 help_text=_("Only the tally is shown until it closes."))
+    seat_number = models.PositiveSmallIntegerField(
+        _("seat number"), help_text=_("The proposing (or conceding) seat."))
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("proposed by"),
+                                    null=True, blank=True,
                                     on_delete=models.SET_NULL, related_name="+")
-    phase_number = models.PositiveIntegerField(help_text="The match's phase when proposed.")
-    opened_at = models.DateTimeField()
-    expires_at = models.DateTimeField(null=True, blank=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
-    closed_why = models.CharField(max_length=12, choices=Why.choices, blank=True)
-    standing = JSONField(default=list, blank=True,
-                         help_text="The seats still in when it closed (a passed draw: who "
-                                   "shares it).")
-    ended_match = models.BooleanField(default=False,
-                                      help_text="It ended the match (a passed proposal, or "
-                                                "the concession that left one seat).")
+    phase_number = models.PositiveIntegerField(_("phase number"),
+                                               help_text=_("The match's phase when proposed."))
+    opened_at = models.DateTimeField(_("opened at"))
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_why = models.CharField(_("why closed"), max_length=12, choices=Why.choices, blank=True)
+    standing = JSONField(_("seats still in"), default=list, blank=True,
+                         help_text=_("The seats still in when it closed (a passed draw: who "
+                                     "shares it)."))
+    ended_match = models.BooleanField(_("ended the match"), default=False,
+                                      help_text=_("It ended the match (a passed proposal, or "
+                                                  "the concession that left one seat)."))
 
     class Meta:
         verbose_name = _("vote to end a match")
@@ -898,18 +977,20 @@ class MatchVote(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.match}: {self.kind} ({self.status})"
+        return f"{self.match}: {self.get_kind_display()} ({self.get_status_display()})"
 
 
 class MatchBallot(models.Model):
     """One seat's answer to a vote: yes or no, once (a ballot is never changed)."""
 
-    vote = models.ForeignKey(MatchVote, on_delete=models.CASCADE, related_name="ballots")
-    seat_number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+    vote = models.ForeignKey(MatchVote, verbose_name=_("vote"), on_delete=models.CASCADE,
+                             related_name="ballots")
+    seat_number = models.PositiveSmallIntegerField(_("seat number"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True,
+                             blank=True,
                              on_delete=models.SET_NULL, related_name="+")
-    yes = models.BooleanField()
-    cast_at = models.DateTimeField()
+    yes = models.BooleanField(_("in favour"))
+    cast_at = models.DateTimeField(_("cast at"))
 
     class Meta:
         verbose_name = _("ballot")
@@ -920,4 +1001,5 @@ class MatchBallot(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.vote} seat {self.seat_number}"
+        return gettext("%(vote)s, seat %(number)s") % {"vote": self.vote,
+                                                       "number": self.seat_number}

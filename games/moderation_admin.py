@@ -16,6 +16,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from games import services
@@ -26,28 +28,31 @@ from games.votes import match_votes
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
-                             max_length=2000, help_text="Kept in the audit trail.")
+                             max_length=2000, label=_("Reason"),
+                             help_text=_("Kept in the audit trail."))
 
 
 class ExtendForm(ReasonForm):
-    hours = forms.DecimalField(min_value=0.01, max_digits=7, decimal_places=2,
-                               help_text="The deadline becomes at least this far from now.")
+    hours = forms.DecimalField(
+        min_value=0.01, max_digits=7, decimal_places=2, label=_("Hours"),
+        help_text=_("The deadline becomes at least this far from now."))
 
 
 class RollbackForm(ReasonForm):
-    to_phase = forms.IntegerField(min_value=1, label="Back to the start of phase")
+    to_phase = forms.IntegerField(min_value=1, label=_("Back to the start of phase"))
 
 
 class SeatForm(ReasonForm):
-    seat = forms.IntegerField(min_value=1)
+    seat = forms.IntegerField(min_value=1, label=_("Seat"))
 
 
 class ReplaceForm(SeatForm):
-    WITH = [("user", "a player (user name below)"), ("bot", "a bot"),
-            ("open", "nobody yet: open it for anyone with the invite link")]
-    replace_with = forms.ChoiceField(choices=WITH, widget=forms.RadioSelect, initial="user")
-    username = forms.CharField(required=False, max_length=150)
-    bot = forms.CharField(required=False, max_length=40)
+    WITH = [("user", _("a player (user name below)")), ("bot", _("a bot")),
+            ("open", _("nobody yet: open it for anyone with the invite link"))]
+    replace_with = forms.ChoiceField(choices=WITH, widget=forms.RadioSelect, initial="user",
+                                     label=_("Replace with"))
+    username = forms.CharField(required=False, max_length=150, label=_("User name"))
+    bot = forms.CharField(required=False, max_length=40, label=_("Bot"))
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -56,26 +61,27 @@ class ReplaceForm(SeatForm):
             name = (cleaned.get("username") or "").strip()
             user = get_user_model().objects.filter(username=name).first() if name else None
             if user is None:
-                raise forms.ValidationError(f"There is no player {name!r}." if name
-                                            else "Give the new player's user name.")
+                raise forms.ValidationError(
+                    gettext("There is no player “%(name)s”.") % {"name": name} if name
+                    else gettext("Give the new player's user name."))
             cleaned["user"] = user
         elif choice == "bot" and not (cleaned.get("bot") or "").strip():
-            raise forms.ValidationError("Give the bot's name.")
+            raise forms.ValidationError(gettext("Give the bot's name."))
         return cleaned
 
 
 # op -> (form, label, what the service is called with)
 OPS: dict[str, tuple[type[forms.Form], str]] = {
-    "pause": (ReasonForm, "Pause"),
-    "resume": (ReasonForm, "Resume"),
-    "extend": (ExtendForm, "Extend the deadline"),
-    "force_resolve": (ReasonForm, "Resolve the phase now (defaults for missing sheets)"),
-    "rollback": (RollbackForm, "Roll back"),
-    "replace": (ReplaceForm, "Replace a player"),
-    "kick": (SeatForm, "Kick for abuse"),
-    "void": (ReasonForm, "Void the match (no result)"),
-    "votes_lock": (ReasonForm, "Lock the players' votes to end the match (closes open ones)"),
-    "votes_unlock": (ReasonForm, "Unlock the players' votes"),
+    "pause": (ReasonForm, _("Pause")),
+    "resume": (ReasonForm, _("Resume")),
+    "extend": (ExtendForm, _("Extend the deadline")),
+    "force_resolve": (ReasonForm, _("Resolve the phase now (defaults for missing sheets)")),
+    "rollback": (RollbackForm, _("Roll back")),
+    "replace": (ReplaceForm, _("Replace a player")),
+    "kick": (SeatForm, _("Kick for abuse")),
+    "void": (ReasonForm, _("Void the match (no result)")),
+    "votes_lock": (ReasonForm, _("Lock the players' votes to end the match (closes open ones)")),
+    "votes_unlock": (ReasonForm, _("Unlock the players' votes")),
 }
 
 
@@ -84,42 +90,45 @@ def _run(op: str, match: Match, data: dict[str, Any], by: Any) -> str:
     reason = data["reason"]
     if op == "pause":
         services.match_pause(match_id=match.pk, by=by, reason=reason)
-        return "The match is paused."
+        return gettext("The match is paused.")
     if op == "resume":
         services.match_resume(match_id=match.pk, by=by, reason=reason)
-        return "The match is resumed."
+        return gettext("The match is resumed.")
     if op == "extend":
         changed = services.match_deadline_extend(match_id=match.pk, hours=data["hours"], by=by,
                                                  reason=reason)
-        return ("The deadline is extended." if changed
-                else "The deadline was already that far: nothing changed.")
+        return (gettext("The deadline is extended.") if changed
+                else gettext("The deadline was already that far: nothing changed."))
     if op == "force_resolve":
         number = services.phase_force_resolve(match_id=match.pk, by=by, reason=reason)
-        return f"Phase {number} is resolved."
+        return gettext("Phase %(number)s is resolved.") % {"number": number}
     if op == "rollback":
         services.match_rollback(match_id=match.pk, to_phase=data["to_phase"], by=by,
                                 reason=reason)
-        return f"The match is back at the start of phase {data['to_phase']}."
+        return (gettext("The match is back at the start of phase %(number)s.")
+                % {"number": data["to_phase"]})
     if op == "replace":
         choice = data["replace_with"]
         services.seat_moderate_replace(
             match_id=match.pk, seat_number=data["seat"], by=by, reason=reason,
             user=data.get("user") if choice == "user" else None,
             bot=data["bot"].strip() if choice == "bot" else "", open_seat=choice == "open")
-        return f"Seat {data['seat']} is handed over."
+        return gettext("Seat %(number)s is handed over.") % {"number": data["seat"]}
     if op == "kick":
         services.seat_kick(match_id=match.pk, seat_number=data["seat"], by=by, reason=reason)
-        return f"The player of seat {data['seat']} is removed."
+        return (gettext("The player of seat %(number)s is removed.")
+                % {"number": data["seat"]})
     if op == "void":
         services.match_void(match_id=match.pk, by=by, reason=reason)
-        return "The match is voided."
+        return gettext("The match is voided.")
     if op in ("votes_lock", "votes_unlock"):
         locked = op == "votes_lock"
         changed = services.votes_lock(match_id=match.pk, by=by, reason=reason, locked=locked)
         if not changed:
-            return "Nothing changed: voting was already " + ("locked." if locked else "open.")
-        return "Voting is locked." if locked else "Voting is unlocked."
-    raise Http404("Unknown action.")
+            return (gettext("Nothing changed: voting was already locked.") if locked
+                    else gettext("Nothing changed: voting was already open."))
+        return gettext("Voting is locked.") if locked else gettext("Voting is unlocked.")
+    raise Http404(gettext("Unknown action."))
 
 
 def moderate_view(model_admin: admin.ModelAdmin, request: HttpRequest, object_id: str
@@ -128,10 +137,10 @@ def moderate_view(model_admin: admin.ModelAdmin, request: HttpRequest, object_id
         raise PermissionDenied
     match = Match.objects.defer("state").filter(pk=_whole(object_id)).first()
     if match is None:
-        raise Http404("No such match.")
+        raise Http404(gettext("No such match."))
     bound_op = request.POST.get("op") if request.method == "POST" else None
     if bound_op is not None and bound_op not in OPS:
-        return HttpResponse("Unknown action.", status=400)
+        return HttpResponse(gettext("Unknown action."), status=400)
     forms_by_op = {}
     for op, (form_class, label) in OPS.items():
         form = form_class(request.POST if op == bound_op else None, prefix=op)
@@ -157,10 +166,11 @@ def moderate_view(model_admin: admin.ModelAdmin, request: HttpRequest, object_id
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.model._meta, "original": match, "match": match,
-        "title": f"Moderate {match}",
+        "title": gettext("Moderate %(match)s") % {"match": match},
         "forms": forms_by_op, "bound_op": bound_op,
         "seats": [{"seat": seat, "name": game.seat_name(seat.number) if game
-                   else f"Seat {seat.number}"} for seat in seats],
+                   else gettext("Seat %(number)s") % {"number": seat.number}}
+                  for seat in seats],
         "bots": list(game.bots) if game else [],
         "phases": list(Phase.all_objects.filter(match=match).defer("state_before")
                        .order_by("number", "pk").only("number", "name", "status", "deadline",
@@ -194,7 +204,7 @@ class ModerationEntryInline(admin.TabularInline):
     readonly_fields = fields
     extra = 0
     can_delete = False
-    verbose_name_plural = "audit trail (moderation and leave)"
+    verbose_name_plural = _("audit trail (moderation and leave)")
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False

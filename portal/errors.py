@@ -10,12 +10,16 @@ MESSAGES = {
     404: _("There is nothing here."),
     429: _("Too many attempts from here: wait a few minutes and try again."),
 }
+# Refusals of Django's own that carry a message in English whatever the reader's language:
+# the page says ours instead.
+DJANGO_DETAILS = ("The requested admin page does not exist.",)
 
 
 def _error(request: HttpRequest, status: int, exception: Exception | None) -> HttpResponse:
     # Our own refusals carry a message meant for the player; Django's internal ones do not.
     detail = str(exception) if exception is not None and exception.args else ""
-    if detail.startswith(("Resolver404", "{'")) or "\n" in detail or len(detail) > 200:
+    if (detail.startswith(("Resolver404", "{'")) or "\n" in detail or len(detail) > 200
+            or detail in DJANGO_DETAILS):
         detail = ""
     context = {"status": status, "error": detail or MESSAGES[status]}
     if getattr(request, "htmx", False):

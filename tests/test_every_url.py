@@ -253,7 +253,7 @@ def build_world() -> World:
                             secret=True)
 
     club = club_create(by=alice, name="Walkers")
-    club_request_join(club_id=club.pk, user=carol, message="let me in")
+    club_request_join(club_id=club.pk, user=carol, message="je voudrais entrer")
     ladder = ladder_create(by=alice, club_id=club.pk, game="toy-duel")
     from competitions.services.clubs import club_join_by_token
     club_join_by_token(token=club.invite_token, user=bob)

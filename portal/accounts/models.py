@@ -8,6 +8,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.parsing import InvalidNumber, parse_int
@@ -122,7 +123,8 @@ class Profile(models.Model):
         DAILY_DIGEST = "digest", _("One daily digest of my matches")
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE,
+        related_name="profile"
     )
     time_zone = models.CharField(
         max_length=64,
@@ -166,10 +168,10 @@ class Profile(models.Model):
         help_text=_("Optional: how club chats name you when it is your move (a Discord user "
                     "id, a Slack member id, a Matrix id like @you:matrix.org, or any name)."),
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     def __str__(self) -> str:
-        return f"Profile of {self.user}"
+        return gettext("Profile of %(user)s") % {"user": self.user}
 
     def channels_of(self, event: str) -> set[str]:
         """The channels ``event`` goes out on for this player."""

@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ApiConfig(AppConfig):
     name = "portal.api"
     label = "api"
-    verbose_name = "API"
+    verbose_name = _("API")

@@ -44,7 +44,8 @@ class MessageHideAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("author"))
     def author(self, hide: MessageHide) -> str:
-        return f"seat {hide.message.seat_number} ({hide.message.author or '—'})"
+        return _("seat %(number)s (%(author)s)") % {"number": hide.message.seat_number,
+                                                      "author": hide.message.author or "—"}
 
     @admin.display(description=_("sent at"))
     def sent_at(self, hide: MessageHide):

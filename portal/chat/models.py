@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 # A message longer than this is refused (characters, after trimming).
@@ -32,20 +33,22 @@ class Channel(models.Model):
         PRIVATE = "private", _("Private")
         GAME = "game", _("The game's own")
 
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE,
+    match = models.ForeignKey("games.Match", verbose_name=_("match"), on_delete=models.CASCADE,
                               related_name="chat_channels")
-    kind = models.CharField(max_length=8, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
     # "public"; "seats-1-3" (a private channel: its seats, in order); the game's key.
-    key = models.CharField(max_length=400)
-    seats = models.JSONField(default=list, blank=True,
-                             help_text="A private channel's seat numbers, in order.")
-    created_at = models.DateTimeField(auto_now_add=True)
+    key = models.CharField(_("key"), max_length=400)
+    seats = models.JSONField(_("seats"), default=list, blank=True,
+                             help_text=_("A private channel's seat numbers, in order."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     notify_due_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the readers are told of the messages since "
-                                         "the last notice (None: nothing to tell).")
+        _("notification due at"), null=True, blank=True,
+        help_text=_("When the readers are told of the messages since "
+                    "the last notice (None: nothing to tell)."))
     notified_up_to = models.BigIntegerField(
-        default=0, help_text="The last message the readers were told about (its id).")
-    notified_at = models.DateTimeField(null=True, blank=True)
+        _("notified up to"), default=0,
+        help_text=_("The last message the readers were told about (its id)."))
+    notified_at = models.DateTimeField(_("notified at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("message channel")
@@ -71,19 +74,23 @@ class Message(models.Model):
         EMAIL = "email", _("E-mail reply")
         API = "api", _("API")
 
-    channel = models.ForeignKey(Channel, on_delete=models.CASCADE, related_name="messages")
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
-    seat_number = models.PositiveSmallIntegerField()
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+    channel = models.ForeignKey(Channel, verbose_name=_("channel"), on_delete=models.CASCADE,
+                                related_name="messages")
+    match = models.ForeignKey("games.Match", verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="+")
+    seat_number = models.PositiveSmallIntegerField(_("seat number"))
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"), null=True,
+                               on_delete=models.SET_NULL,
                                related_name="+")
-    text = models.TextField(max_length=MESSAGE_MAX_CHARS)
-    source = models.CharField(max_length=8, choices=Source.choices)
-    created_at = models.DateTimeField()
-    hidden = models.BooleanField(default=False, help_text="Hidden by a moderator "
-                                                          "(see its MessageHide).")
+    text = models.TextField(_("text"), max_length=MESSAGE_MAX_CHARS)
+    source = models.CharField(_("source"), max_length=8, choices=Source.choices)
+    created_at = models.DateTimeField(_("created at"))
+    hidden = models.BooleanField(_("hidden"), default=False, help_text=_("Hidden by a moderator "
+                                                                         "(see its MessageHide)."))
     # What makes a message the same message when it arrives again (an e-mail reply delivered
     # twice: "mail:<inbound id>"); None for the others.
-    dedupe_key = models.CharField(max_length=80, null=True, blank=True, unique=True)
+    dedupe_key = models.CharField(_("deduplication key"), max_length=80, null=True, blank=True,
+                                  unique=True)
 
     class Meta:
         verbose_name = _("message")
@@ -98,18 +105,21 @@ class Message(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"message {self.pk} in {self.channel_id}"
+        return gettext("message %(number)s in %(channel)s") % {"number": self.pk,
+                                                               "channel": self.channel_id}
 
 
 class MessageHide(models.Model):
     """Audit row: a moderator hid a message (why, who, when). The message's text stays in the
     database for this audit and is shown to nobody else ever again."""
 
-    message = models.OneToOneField(Message, on_delete=models.CASCADE, related_name="hide")
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+    message = models.OneToOneField(Message, verbose_name=_("message"), on_delete=models.CASCADE,
+                                   related_name="hide")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("hidden by"), null=True,
+                           on_delete=models.SET_NULL,
                            related_name="+")
-    at = models.DateTimeField()
-    reason = models.TextField()
+    at = models.DateTimeField(_("hidden at"))
+    reason = models.TextField(_("reason"))
 
     class Meta:
         verbose_name = _("hidden message")
@@ -120,17 +130,19 @@ class MessageHide(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"message {self.message_id} hidden"
+        return gettext("message %(number)s hidden") % {"number": self.message_id}
 
 
 class ChannelRead(models.Model):
     """How far one player has read one channel (unread counts, and no mail about what they
     have read already)."""
 
-    channel = models.ForeignKey(Channel, on_delete=models.CASCADE, related_name="reads")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    channel = models.ForeignKey(Channel, verbose_name=_("channel"), on_delete=models.CASCADE,
+                                related_name="reads")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="+")
-    last_read_id = models.BigIntegerField(default=0)
+    last_read_id = models.BigIntegerField(_("last message read"), default=0)
 
     class Meta:
         verbose_name = _("channel read mark")
@@ -144,11 +156,13 @@ class Mute(models.Model):
     """A player muted another, for themselves: that player's messages are not shown to them,
     counted as unread, mailed or pushed to them, in any match."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="+")
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("muted player"),
+                              on_delete=models.CASCADE,
                               related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("muted player")

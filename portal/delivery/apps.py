@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class DeliveryConfig(AppConfig):
     name = "portal.delivery"
     label = "delivery"
-    verbose_name = "Deliveries"
+    verbose_name = _("Deliveries")
 
     def ready(self) -> None:
         from portal.delivery import events

@@ -24,17 +24,19 @@ class Delivery(models.Model):
         FAILED = "failed", _("Failed")
         EXPIRED = "expired", _("Expired (too late, or replaced by a newer one)")
 
-    dedupe_key = models.CharField(max_length=200, unique=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED,
+    dedupe_key = models.CharField(_("deduplication key"), max_length=200, unique=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.QUEUED,
                               db_index=True)
-    attempts = models.PositiveIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    sending_since = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True)
+    sending_since = models.DateTimeField(_("sending since"), null=True, blank=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     response_status = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The last answer's status code (SMTP, HTTP).")
-    last_error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+        _("response status"), null=True, blank=True,
+        help_text=_("The last answer's status code (SMTP, HTTP)."))
+    last_error = models.TextField(_("last error"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         abstract = True

@@ -5,18 +5,22 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
 class CalendarFeed(models.Model):
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                                on_delete=models.CASCADE,
                                 related_name="calendar_feed")
-    generation = models.PositiveIntegerField(default=0, help_text="Bumped to regenerate the "
-                                                                  "secret URL.")
-    regenerated_at = models.DateTimeField(null=True, blank=True)
+    generation = models.PositiveIntegerField(_("generation"), default=0,
+                                             help_text=_("Bumped to regenerate the "
+                                                         "secret URL."))
+    regenerated_at = models.DateTimeField(_("regenerated at"), null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"Calendar feed of {self.user} (generation {self.generation})"
+        return gettext("Calendar feed of %(user)s (generation %(generation)s)") % {
+            "user": self.user, "generation": self.generation}
 
     class Meta:
         verbose_name = _("calendar feed")

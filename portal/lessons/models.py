@@ -14,14 +14,15 @@ class LessonProgress(models.Model):
     A lesson is data declared by its game's plug-in, named by (game, lesson): never a Match,
     so it stays out of every list, rating and mail."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="lesson_progress")
-    game = models.CharField(max_length=40)
-    lesson = models.CharField(max_length=60)
-    attempts = models.PositiveIntegerField(default=0)
-    hints_used = models.PositiveIntegerField(default=0)
-    solved_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    game = models.CharField(_("game"), max_length=40)
+    lesson = models.CharField(_("lesson"), max_length=60)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    hints_used = models.PositiveIntegerField(_("hints used"), default=0)
+    solved_at = models.DateTimeField(_("solved at"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = _("lesson progress")

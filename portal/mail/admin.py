@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games.models import Phase
 from portal.delivery import pipeline
 from portal.mail import services
 from portal.mail.models import FailingAddress, InboundMessage, MailOptOut, OutgoingEmail
 
-SEALED = "sealed until phase {} resolves"
+SEALED = _("sealed until phase %(number)s resolves")
 # Messages between players reach only their channel's readers (docs/messages.md).
-CHANNEL_ONLY = "a message between players: for its channel's readers only, not shown here"
+CHANNEL_ONLY = _("a message between players: for its channel's readers only, not shown here")
 
 
 def message_reply(raw: bytes) -> bool:
@@ -53,7 +53,7 @@ class OutgoingEmailAdmin(admin.ModelAdmin):
     def body(self, obj: OutgoingEmail) -> str:
         # An answer to emailed orders quotes the sheet: secret while its phase is open.
         if obj.kind == OutgoingEmail.Kind.REPLY and sealed_phase(obj.match_id, obj.phase_number):
-            return SEALED.format(obj.phase_number)
+            return gettext(SEALED) % {"number": obj.phase_number}
         if obj.kind == OutgoingEmail.Kind.MESSAGE:
             return CHANNEL_ONLY
         return obj.body_text
@@ -87,7 +87,7 @@ class InboundMessageAdmin(admin.ModelAdmin):
     @admin.display(description=_("Message as received"))
     def raw_text(self, obj: InboundMessage) -> str:
         if sealed_phase(obj.match_id, obj.phase_number):
-            return SEALED.format(obj.phase_number)
+            return gettext(SEALED) % {"number": obj.phase_number}
         if message_reply(bytes(obj.raw)):
             return CHANNEL_ONLY
         return bytes(obj.raw)[:20000].decode("utf-8", errors="replace")

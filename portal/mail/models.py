@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from portal.delivery.models import Delivery
@@ -30,21 +31,23 @@ class OutgoingEmail(Delivery):
         SEAT = "seat", _("A seat seeking a new commander, or taken")
         MESSAGE = "message", _("New messages in a match")
 
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True, blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     match = models.ForeignKey(
-        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "games.Match", verbose_name=_("match"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+"
     )
-    phase_number = models.PositiveIntegerField(null=True, blank=True)
-    to = models.CharField(max_length=254)
-    reply_to = models.CharField(max_length=254, blank=True)
-    subject = models.CharField(max_length=255)
-    body_text = models.TextField()
-    body_html = models.TextField(blank=True)
-    headers = models.JSONField(default=dict, blank=True)
+    phase_number = models.PositiveIntegerField(_("phase number"), null=True, blank=True)
+    to = models.CharField(_("recipient"), max_length=254)
+    reply_to = models.CharField(_("reply to"), max_length=254, blank=True)
+    subject = models.CharField(_("subject"), max_length=255)
+    body_text = models.TextField(_("text body"))
+    body_html = models.TextField(_("HTML body"), blank=True)
+    headers = models.JSONField(_("headers"), default=dict, blank=True)
 
     class Meta(Delivery.Meta):
         verbose_name = _("outgoing e-mail")
@@ -60,7 +63,8 @@ class OutgoingEmail(Delivery):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} to {self.to} ({self.status})"
+        return gettext("%(kind)s to %(to)s (%(status)s)") % {
+            "kind": self.get_kind_display(), "to": self.to, "status": self.get_status_display()}
 
 
 class InboundMessage(models.Model):
@@ -78,39 +82,42 @@ class InboundMessage(models.Model):
         MAILDIR = "maildir", _("Maildir")
         WEBHOOK = "webhook", _("ESP webhook (anymail)")
 
-    source = models.CharField(max_length=10, choices=Source.choices)
-    raw = models.BinaryField(help_text="The message as received (cut at the size limit).")
-    size = models.PositiveIntegerField(help_text="Size in bytes as received.")
-    sender = models.CharField(max_length=254, blank=True, db_index=True)
-    subject = models.CharField(max_length=255, blank=True)
-    message_id = models.CharField(max_length=255, blank=True)
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    raw = models.BinaryField(_("raw message"),
+                             help_text=_("The message as received (cut at the size limit)."))
+    size = models.PositiveIntegerField(_("size"), help_text=_("Size in bytes as received."))
+    sender = models.CharField(_("sender"), max_length=254, blank=True, db_index=True)
+    subject = models.CharField(_("subject"), max_length=255, blank=True)
+    message_id = models.CharField(_("Message-ID"), max_length=255, blank=True)
     fingerprint = models.CharField(
-        max_length=64, unique=True, null=True, blank=True,
-        help_text="sha256 of sender and Message-ID (of the bytes when there is none): a message "
-                  "delivered again is this row, processed once.",
+        _("fingerprint"), max_length=64, unique=True, null=True, blank=True,
+        help_text=_("sha256 of sender and Message-ID (of the bytes when there is none): a message "
+                    "delivered again is this row, processed once."),
     )
     deliveries = models.PositiveIntegerField(
-        default=1, help_text="How often this message arrived (MTA retries, webhook re-posts).")
+        _("deliveries"), default=1,
+        help_text=_("How often this message arrived (MTA retries, webhook re-posts)."))
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.RECEIVED, db_index=True
+        _("status"), max_length=10, choices=Status.choices, default=Status.RECEIVED, db_index=True
     )
     outcome = models.CharField(
-        max_length=40, blank=True,
-        help_text="Why: accepted, bad_token, wrong_sender, not_authentic, loop, ..."
+        _("outcome"), max_length=40, blank=True,
+        help_text=_("Why: accepted, bad_token, wrong_sender, not_authentic, loop, ...")
     )
-    error = models.TextField(blank=True)
+    error = models.TextField(_("error"), blank=True)
     authentication = models.CharField(
-        max_length=200, blank=True,
-        help_text="DKIM and DMARC results of the receiving server's Authentication-Results "
-                  "header, e.g. \"dkim=pass dmarc=pass (by mx.example.org)\"; empty: none.")
+        _("authentication"), max_length=200, blank=True,
+        help_text=_("DKIM and DMARC results of the receiving server's Authentication-Results "
+                    "header, e.g. \"dkim=pass dmarc=pass (by mx.example.org)\"; empty: none."))
     match = models.ForeignKey(
-        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "games.Match", verbose_name=_("match"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+"
     )
-    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    phase_number = models.PositiveIntegerField(null=True, blank=True)
-    receipt = models.CharField(max_length=64, blank=True)
-    received_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    processed_at = models.DateTimeField(null=True, blank=True)
+    seat_number = models.PositiveSmallIntegerField(_("seat number"), null=True, blank=True)
+    phase_number = models.PositiveIntegerField(_("phase number"), null=True, blank=True)
+    receipt = models.CharField(_("receipt"), max_length=64, blank=True)
+    received_at = models.DateTimeField(_("received at"), auto_now_add=True, db_index=True)
+    processed_at = models.DateTimeField(_("processed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("incoming e-mail")
@@ -118,7 +125,8 @@ class InboundMessage(models.Model):
         ordering = ["-received_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"Mail from {self.sender or '?'} ({self.status})"
+        return gettext("Mail from %(sender)s (%(status)s)") % {
+            "sender": self.sender or "?", "status": self.get_status_display()}
 
 
 class FailingAddress(models.Model):
@@ -131,13 +139,16 @@ class FailingAddress(models.Model):
         COMPLAINT = "complaint", _("Reported as spam")
         REJECTED = "rejected", _("Rejected by the mail provider")
 
-    address = models.CharField(max_length=254, unique=True, help_text="Lower-cased.")
-    reason = models.CharField(max_length=10, choices=Reason.choices)
-    detail = models.TextField(blank=True, help_text="What the report or the ESP said.")
-    source = models.CharField(max_length=40, blank=True, help_text="dsn, anymail:<esp>, ...")
-    count = models.PositiveIntegerField(default=1)
-    first_at = models.DateTimeField(auto_now_add=True)
-    last_at = models.DateTimeField(auto_now=True)
+    address = models.CharField(_("address"), max_length=254, unique=True,
+                               help_text=_("Lower-cased."))
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    detail = models.TextField(_("detail"), blank=True,
+                              help_text=_("What the report or the ESP said."))
+    source = models.CharField(_("source"), max_length=40, blank=True,
+                              help_text=_("dsn, anymail:<esp>, ..."))
+    count = models.PositiveIntegerField(_("count"), default=1)
+    first_at = models.DateTimeField(_("first seen at"), auto_now_add=True)
+    last_at = models.DateTimeField(_("last seen at"), auto_now=True)
 
     def __str__(self) -> str:
         return f"{self.address} ({self.get_reason_display()})"
@@ -150,10 +161,11 @@ class FailingAddress(models.Model):
 class MailOptOut(models.Model):
     """A kind of mail a user turned off (from the List-Unsubscribe link of one of them)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="mail_opt_outs")
-    kind = models.CharField(max_length=20, choices=OutgoingEmail.Kind.choices)
-    created_at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(_("kind"), max_length=20, choices=OutgoingEmail.Kind.choices)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("mail opt-out")
@@ -161,4 +173,5 @@ class MailOptOut(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_opt_out")]
 
     def __str__(self) -> str:
-        return f"{self.user} does not want {self.get_kind_display()}"
+        return gettext("%(user)s does not want: %(kind)s") % {"user": self.user,
+                                                               "kind": self.get_kind_display()}

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PushConfig(AppConfig):
     name = "portal.push"
     label = "push"
-    verbose_name = "Web push"
+    verbose_name = _("Web push")
 
     def ready(self) -> None:
         from portal import outbound  # noqa: F401  (registers its system check)

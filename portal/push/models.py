@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from portal.delivery.models import Delivery
@@ -15,18 +16,24 @@ class PushSubscription(models.Model):
     (``endpoint``) and the keys its messages are encrypted for (RFC 8291). A push service that
     answers 404 or 410 for it means it is gone: the row is deleted."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="push_subscriptions")
-    endpoint = models.URLField(max_length=1000, unique=True)
-    p256dh = models.CharField(max_length=100, help_text="The browser's public key (base64url).")
-    auth = models.CharField(max_length=40, help_text="The browser's auth secret (base64url).")
-    label = models.CharField(max_length=100, blank=True, help_text="Which device, for its owner.")
-    your_move = models.BooleanField(default=True, help_text="A phase opened and I must act.")
-    reminders = models.BooleanField(default=True, help_text="A deadline is near and I have "
-                                                            "not acted.")
-    results = models.BooleanField(default=True, help_text="A match of mine ended.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_sent_at = models.DateTimeField(null=True, blank=True)
+    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    p256dh = models.CharField(_("public key (p256dh)"), max_length=100,
+                              help_text=_("The browser's public key (base64url)."))
+    auth = models.CharField(_("authentication secret"), max_length=40,
+                            help_text=_("The browser's auth secret (base64url)."))
+    label = models.CharField(_("label"), max_length=100, blank=True,
+                             help_text=_("Which device, for its owner."))
+    your_move = models.BooleanField(_("your move"), default=True,
+                                    help_text=_("A phase opened and I must act."))
+    reminders = models.BooleanField(_("reminders"), default=True,
+                                    help_text=_("A deadline is near and I have "
+                                                "not acted."))
+    results = models.BooleanField(_("results"), default=True, help_text=_("A match of mine ended."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_sent_at = models.DateTimeField(_("last sent at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("push subscription")
@@ -34,7 +41,8 @@ class PushSubscription(models.Model):
         ordering = ["user", "created_at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.label or 'a browser'} of {self.user}"
+        return gettext("%(label)s of %(user)s") % {"label": self.label or gettext("a browser"),
+                                                   "user": self.user}
 
     def wants(self, kind: str) -> bool:
         return {PushMessage.Kind.YOUR_MOVE: self.your_move, PushMessage.Kind.REMINDER:
@@ -54,15 +62,17 @@ class PushMessage(Delivery):
         MESSAGE = "message", _("New messages")
         TEST = "test", _("Test")
 
-    subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE,
+    subscription = models.ForeignKey(PushSubscription, verbose_name=_("subscription"),
+                                     on_delete=models.CASCADE,
                                      related_name="messages")
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    topic = models.CharField(max_length=32, blank=True,
-                             help_text="A newer undelivered message on the same topic replaces "
-                                       "an older one (RFC 8030 Topic).")
-    payload = models.JSONField()
-    urgency = models.CharField(max_length=8, default="normal")
-    expires_at = models.DateTimeField(help_text="Its time to live ends: never sent after.")
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    topic = models.CharField(_("topic"), max_length=32, blank=True,
+                             help_text=_("A newer undelivered message on the same topic replaces "
+                                         "an older one (RFC 8030 Topic)."))
+    payload = models.JSONField(_("payload"))
+    urgency = models.CharField(_("urgency"), max_length=8, default="normal")
+    expires_at = models.DateTimeField(_("expires at"),
+                                      help_text=_("Its time to live ends: never sent after."))
 
     class Meta(Delivery.Meta):
         verbose_name = _("push message")
@@ -70,4 +80,6 @@ class PushMessage(Delivery):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} push to {self.subscription} ({self.status})"
+        return gettext("%(kind)s push to %(subscription)s (%(status)s)") % {
+            "kind": self.get_kind_display(), "subscription": self.subscription,
+            "status": self.get_status_display()}

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ReportsConfig(AppConfig):
     name = "portal.reports"
     label = "reports"
-    verbose_name = "Reports and moderators"
+    verbose_name = _("Reports and moderators")
 
     def ready(self) -> None:
         from django.db.models.signals import post_migrate

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 
 class Report(models.Model):
@@ -15,23 +15,29 @@ class Report(models.Model):
         HANDLED = "handled", pgettext_lazy("report", "Handled")
         DISMISSED = "dismissed", pgettext_lazy("report", "Dismissed")
 
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("reporter"),
+                                 on_delete=models.CASCADE,
                                  related_name="reports_made")
-    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE,
+    match = models.ForeignKey("games.Match", verbose_name=_("match"), null=True, blank=True,
+                              on_delete=models.CASCADE,
                               related_name="reports")
-    reported_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+    reported_user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("reported user"),
+                                      null=True, blank=True,
                                       on_delete=models.CASCADE, related_name="reports_about")
     message = models.ForeignKey(
-        "chat.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="reports",
-        help_text="The message reported (its text is the evidence, shown to moderators only).")
-    reason = models.TextField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN,
+        "chat.Message", verbose_name=_("message"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="reports",
+        help_text=_("The message reported (its text is the evidence, shown to moderators only)."))
+    reason = models.TextField(_("reason"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.OPEN,
                               db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("handled by"),
+                                   null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
-    handled_at = models.DateTimeField(null=True, blank=True)
-    note = models.TextField(blank=True, help_text="What the moderator did.")
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    note = models.TextField(_("note"), blank=True, help_text=_("What the moderator did."))
 
     class Meta:
         verbose_name = _("report")
@@ -46,4 +52,4 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         about = self.match or self.reported_user
-        return f"report #{self.pk} about {about}"
+        return gettext("report #%(number)s about %(about)s") % {"number": self.pk, "about": about}

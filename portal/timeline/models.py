@@ -14,11 +14,13 @@ class Note(models.Model):
     """One player's private notes on one match: only their author ever sees them (no admin,
     no API, no record)."""
 
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    match = models.ForeignKey("games.Match", verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"),
+                               on_delete=models.CASCADE,
                                related_name="+")
-    text = models.TextField(max_length=NOTE_MAX)
-    updated_at = models.DateTimeField()
+    text = models.TextField(_("text"), max_length=NOTE_MAX)
+    updated_at = models.DateTimeField(_("updated at"))
 
     class Meta:
         verbose_name = _("private note")
@@ -33,13 +35,14 @@ class Commentary(models.Model):
     """A player's commentary on a match, written while it is played: its author alone reads it
     until the match ends, then everyone who may see the match does."""
 
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE,
+    match = models.ForeignKey("games.Match", verbose_name=_("match"), on_delete=models.CASCADE,
                               related_name="commentaries")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"),
+                               on_delete=models.CASCADE,
                                related_name="+")
-    seat_number = models.PositiveSmallIntegerField()
-    text = models.TextField(max_length=COMMENTARY_MAX)
-    updated_at = models.DateTimeField()
+    seat_number = models.PositiveSmallIntegerField(_("seat number"))
+    text = models.TextField(_("text"), max_length=COMMENTARY_MAX)
+    updated_at = models.DateTimeField(_("updated at"))
 
     class Meta:
         verbose_name = _("commentary")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from portal.delivery.models import Delivery
@@ -22,23 +23,25 @@ class WebhookTarget(models.Model):
         MATRIX = "matrix", _("Matrix (hookshot generic webhook)")
         GENERIC = "generic", _("Generic JSON, signed")
 
-    club = models.ForeignKey("competitions.Club", null=True, blank=True,
+    club = models.ForeignKey("competitions.Club", verbose_name=_("club"), null=True, blank=True,
                              on_delete=models.CASCADE, related_name="webhook_targets")
-    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE,
+    match = models.ForeignKey("games.Match", verbose_name=_("match"), null=True, blank=True,
+                              on_delete=models.CASCADE,
                               related_name="webhook_targets")
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True,
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+                                   null=True,
                                    on_delete=models.SET_NULL, related_name="+")
-    name = models.CharField(max_length=80)
-    format = models.CharField(max_length=10, choices=Format.choices)
-    url = models.URLField(max_length=2000)
-    secret = models.CharField(max_length=64, blank=True)
-    language = models.CharField(max_length=10, choices=settings.LANGUAGES,
+    name = models.CharField(_("name"), max_length=80)
+    format = models.CharField(_("format"), max_length=10, choices=Format.choices)
+    url = models.URLField(_("URL"), max_length=2000)
+    secret = models.CharField(_("secret"), max_length=64, blank=True)
+    language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES,
                                 default=settings.LANGUAGE_CODE)
-    consecutive_failures = models.PositiveIntegerField(default=0)
-    disabled_at = models.DateTimeField(null=True, blank=True)
-    disabled_reason = models.CharField(max_length=300, blank=True)
-    last_sent_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    consecutive_failures = models.PositiveIntegerField(_("consecutive failures"), default=0)
+    disabled_at = models.DateTimeField(_("disabled at"), null=True, blank=True)
+    disabled_reason = models.CharField(_("disabled reason"), max_length=300, blank=True)
+    last_sent_at = models.DateTimeField(_("last sent at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("webhook")
@@ -68,10 +71,10 @@ class WebhookDelivery(Delivery):
     once. ``payload`` is the body, written when the event happened (in the target's format and
     language); the target's address and secret are read when it is sent."""
 
-    target = models.ForeignKey(WebhookTarget, on_delete=models.CASCADE,
+    target = models.ForeignKey(WebhookTarget, verbose_name=_("target"), on_delete=models.CASCADE,
                                related_name="deliveries")
-    event = models.CharField(max_length=20)
-    payload = models.JSONField()
+    event = models.CharField(_("event"), max_length=20)
+    payload = models.JSONField(_("payload"))
 
     class Meta(Delivery.Meta):
         verbose_name = _("webhook delivery")
@@ -79,4 +82,5 @@ class WebhookDelivery(Delivery):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.event} to {self.target} ({self.status})"
+        return gettext("%(event)s to %(target)s (%(status)s)") % {
+            "event": self.event, "target": self.target, "status": self.get_status_display()}
