@@ -200,10 +200,6 @@ def quiet_request_log():
     logger.setLevel(level)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known, issue 33 still open: on the merged tree the crawl still finds English, chiefly "
-    "Final Act's round story on the match and rules pages, the admin's chrome and a few error "
-    "texts (and it reads hex receipts as words); strict, so it fails the day it passes"))
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_every_page_and_mail_reads_in_french(quiet_request_log, monkeypatch):
     started = time.monotonic()
