@@ -69,7 +69,7 @@
       steps = r.json.steps;
       render(r.json);
       if (r.json.ended && steps.length) { seal(); }
-    }).catch(function () { busy = false; showProblems([{path: "", message: "Network error."}]); });
+    }).catch(function () { busy = false; showProblems([{path: "", message: play.dataset.networkError}]); });
   }
   function seal() {
     busy = true;

@@ -15,26 +15,38 @@
 
 // Deadline countdowns: <span data-countdown-for="ISO time"> shows "(in 3 h 05 min)" and keeps
 // it current; at zero it says the deadline has passed (the status poll reloads the page when
-// the phase resolves).
+// the phase resolves). The words come from the span, in the reader's language: data-days,
+// data-hours, data-minutes, data-seconds ("{days}", "{hours}", "{minutes}", "{seconds}" in
+// them stand for the numbers) and data-passed; English where the page gives none.
 (function () {
   "use strict";
 
-  function text(ms) {
-    if (ms <= 0) return "(the deadline has passed; the round resolves any moment)";
+  const ENGLISH = {days: "(in {days} d {hours} h)", hours: "(in {hours} h {minutes} min)",
+                   minutes: "(in {minutes} min)", seconds: "(in {seconds} s)",
+                   passed: "(the deadline has passed; the round resolves any moment)"};
+
+  function say(node, key, numbers) {
+    let words = node.dataset[key] || ENGLISH[key];
+    for (const [name, value] of Object.entries(numbers)) words = words.replace(`{${name}}`, value);
+    return words;
+  }
+
+  function text(node, ms) {
+    if (ms <= 0) return say(node, "passed", {});
     const minutes = Math.floor(ms / 60000);
     const days = Math.floor(minutes / 1440);
     const hours = Math.floor((minutes % 1440) / 60);
     const mins = minutes % 60;
-    if (days) return `(in ${days} d ${hours} h)`;
-    if (hours) return `(in ${hours} h ${String(mins).padStart(2, "0")} min)`;
-    if (minutes) return `(in ${mins} min)`;
-    return `(in ${Math.ceil(ms / 1000)} s)`;
+    if (days) return say(node, "days", {days, hours});
+    if (hours) return say(node, "hours", {hours, minutes: String(mins).padStart(2, "0")});
+    if (minutes) return say(node, "minutes", {minutes: mins});
+    return say(node, "seconds", {seconds: Math.ceil(ms / 1000)});
   }
 
   function tick() {
     document.querySelectorAll("[data-countdown-for]").forEach((node) => {
       const when = Date.parse(node.dataset.countdownFor);
-      if (!Number.isNaN(when)) node.textContent = text(when - Date.now());
+      if (!Number.isNaN(when)) node.textContent = text(node, when - Date.now());
     });
   }
 

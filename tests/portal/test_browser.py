@@ -151,3 +151,19 @@ def test_the_notification_table_is_used_with_the_keyboard_alone(page):
     alice.profile.refresh_from_db()
     assert "mail" not in alice.profile.channels["your_move"]
     assert "mail" in alice.profile.channels["phase_resolved"]
+
+
+def test_the_deadline_countdown_keeps_the_readers_language(page):
+    """The countdown the page's script keeps current says it in the page's words, not in the
+    script's English."""
+    from portal.accounts.services import profile_update
+
+    alice, bob = make_user("alice"), make_user("bob")
+    profile_update(user=alice, language="fr")
+    match = duel(alice, bob, game="final-act")
+    log_in(page, "alice")
+    page.goto(f"{page.base}/matches/{match.pk}/")
+    page.wait_for_function(
+        "/^\\(dans \\d+ h \\d\\d min\\)$/.test("
+        "document.querySelector('[data-countdown-for]').textContent)", timeout=10_000)
+    assert "in " not in page.inner_text("[data-countdown-for]")
