@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from games import services
+from games.dates import duration
 from games.models import (
     Action,
     DeadlineMiss,
@@ -40,6 +41,13 @@ from games.models import (
 from games.moderation_admin import ModerationEntryInline, ReasonForm, moderation_urls
 from games.services import ServiceError
 from games.words import stored
+
+# The kinds of phase (engine.PhaseKind), as a moderator reads them.
+PHASE_KINDS = {
+    engine.PhaseKind.SIMULTANEOUS: _("simultaneous (sealed sheets, resolved together)"),
+    engine.PhaseKind.SEQUENTIAL: _("sequential (one seat acts, applied at once)"),
+    engine.PhaseKind.CONTINUOUS: _("continuous (actions applied at once until the next tick)"),
+}
 
 SEALED = _("sealed")
 
@@ -131,9 +139,10 @@ class MatchAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = [SeatInline, SeatTenureInline, PhaseInline, MatchStatusChangeInline,
                ModerationEntryInline]
-    readonly_fields = ["game", "options_json", "status", "seed", "invite_token", "phase_number",
-                       "phase_kind", "phase_name", "deadline", "paused_at", "paused_remaining",
-                       "extended_total", "complete_at", "result_json", "created_by",
+    readonly_fields = ["game_in_words", "options_json", "status", "seed", "invite_token",
+                       "phase_number", "phase_kind_in_words", "phase_in_words", "deadline",
+                       "paused_at", "paused_remaining_in_words", "extended_total_in_words",
+                       "complete_at", "result_json", "created_by",
                        "created_at", "started_at", "finished_at",
                        "clock_bank_hours", "clock_increment_hours", "clock_cap_hours",
                        "max_shift_hours", "timing"]
@@ -166,6 +175,28 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.display(description=_("result"))
     def result_json(self, match: Match) -> str:
         return pretty_json(match.result) if match.result else "-"
+
+    # What people read instead of the stored keys and raw durations.
+    @admin.display(description=Match._meta.get_field("game").verbose_name)
+    def game_in_words(self, match: Match) -> str:
+        return match.game_name
+
+    @admin.display(description=Match._meta.get_field("phase_kind").verbose_name)
+    def phase_kind_in_words(self, match: Match) -> str:
+        return str(PHASE_KINDS.get(match.phase_kind, match.phase_kind)) or "-"
+
+    @admin.display(description=Match._meta.get_field("phase_name").verbose_name)
+    def phase_in_words(self, match: Match) -> str:
+        return match.phase_label or match.phase_name or "-"
+
+    @admin.display(description=Match._meta.get_field("paused_remaining").verbose_name)
+    def paused_remaining_in_words(self, match: Match) -> str:
+        return duration(match.paused_remaining) or "-"
+
+    @admin.display(description=Match._meta.get_field("extended_total").verbose_name)
+    def extended_total_in_words(self, match: Match) -> str:
+        return (duration(match.extended_total) if match.extended_total
+                else gettext("no extension"))
 
     @admin.action(description=_("Extend deadline: at least 24 h from now (capped, idempotent)"),
                   permissions=["moderate"])

@@ -212,3 +212,26 @@ def test_a_status_note_holding_a_result_reads_in_the_moderators_language(staff_c
         text = html.unescape(staff_client.get(url).content.decode())
         assert "La limite de manches (2) est atteinte : match nul." in text, url
         assert "The round limit" not in text, url
+
+
+def test_a_matchs_record_says_its_game_phase_and_durations_in_words(staff_client, make_user):
+    """No stored key or raw duration on the record: the game's and the phase's names, the kind
+    of phase and the extensions as a moderator reads them, in their language."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    alice = make_user("alice")
+    match = services.match_create(
+        creator=alice, game="final-act", options={}, hours_per_phase=24,
+        seats=[{"kind": "human", "user": alice}, {"kind": "bot", "bot": "random"}])
+    url = reverse("admin:games_match_change", args=[match.pk])
+    text = html.unescape(staff_client.get(url).content.decode())
+    assert "no extension" in text and "0:00:00" not in text
+    assert "simultaneous (sealed sheets, resolved together)" in text
+    Match.objects.filter(pk=match.pk).update(extended_total=timedelta(days=1, hours=2))
+    staff_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    text = html.unescape(staff_client.get(url).content.decode())
+    assert "1 jour, 2 heures" in text and "1 day, 2:00:00" not in text
+    assert "simultanée (feuilles scellées, résolues ensemble)" in text
+    assert ">final-act<" not in text.replace(" ", "").replace("\n", "")
