@@ -246,7 +246,8 @@ def verify_record(record: Mapping[str, Any]) -> dict[str, Any]:
         raise RecordError("The record has no dice section.")
     if not dice.get("salt") or not dice.get("commitment"):
         commitment = "none"
-    elif commitment_matches(dice.get("seed"), str(dice["salt"]), str(dice["commitment"])):
+    elif dice.get("seed") is not None and commitment_matches(
+            dice["seed"], str(dice["salt"]), str(dice["commitment"])):
         commitment = "ok"
     else:
         commitment = "mismatch"

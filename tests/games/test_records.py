@@ -23,7 +23,7 @@ from django.utils import timezone
 
 import engine
 from engine import rng_for
-from engine.record import seed_commitment, state_sha256, verify_record
+from engine.record import RecordError, seed_commitment, state_sha256, verify_record
 from games import services
 from games.models import Match, OutboxEvent, Phase, Seat, Submission
 from portal.api.services import api_token_create
@@ -199,6 +199,14 @@ def check_replays(match: Match, tmp_path: Path) -> dict:
     tampered["dice"]["seed"] += 1
     code, out = replay_offline(tampered, tmp_path, "verify")
     assert code == 1 and out["commitment"] == "mismatch" and not out["ok"]
+    seedless = copy.deepcopy(record)  # a commitment with no seed to check it against
+    del seedless["dice"]["seed"]
+    try:
+        checked = verify_record(seedless)
+    except RecordError:
+        pass  # (refused as a record, with its reason)
+    else:
+        assert checked["commitment"] == "mismatch" and not checked["ok"]
     check_uploads_into_the_analysis_board(match, record)
     return record
 
