@@ -1,7 +1,12 @@
 """Signals the turn lifecycle sends. Every one is promised inside the lifecycle transaction (an
 outbox row) and sent after the commit by a worker, never inside the transaction."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django.dispatch import Signal
+
+Payloads = list[dict[str, Any]]
 
 # Sent after a phase opened (match start or after a resolution). kwargs: match_id, phase_number.
 phase_opened = Signal()
@@ -40,3 +45,34 @@ BY_NAME = {
     "vote_changed": vote_changed,
     "seat_changed": seat_changed,
 }
+
+
+def receiver_of_many(many: Callable[[Payloads], Any]) -> Callable[..., Any]:
+    """A receiver (``receiver(sender, **payload)``) made of ``many``, a function that takes a
+    list of payloads at once (a decorator: the receiver keeps its name): connected as any
+    receiver, it hears one signal as a list of one; ``send_many`` hands it a whole batch (the
+    outbox's rows of one signal)."""
+
+    def receiver(sender: Any, **payload: Any) -> Any:
+        payload.pop("signal", None)
+        return many([payload])
+
+    receiver.many = many  # type: ignore[attr-defined]
+    receiver.__name__, receiver.__qualname__ = many.__name__, many.__qualname__
+    receiver.__module__, receiver.__doc__ = many.__module__, many.__doc__
+    return receiver
+
+
+def send_many(signal: Signal, payloads: Payloads) -> None:
+    """Send ``signal`` once for each of ``payloads``: a receiver made by ``receiver_of_many``
+    takes them all in one call, any other one by one. The first failure is raised (the caller
+    runs this in a savepoint and tries each payload on its own then)."""
+    # (Django's own list of the live receivers: there is no public one)
+    receivers, _async = signal._live_receivers(None)
+    for receiver in receivers:
+        many = getattr(receiver, "many", None)
+        if many is not None:
+            many(payloads)
+        else:
+            for payload in payloads:
+                receiver(signal=signal, sender=None, **payload)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.utils import translation
 from django.utils.text import capfirst
 
@@ -23,8 +25,56 @@ from engine.record import PHRASEBOOK as RECORD_PHRASEBOOK
 def say(words: Any) -> str:
     """``words`` (a ``Text``, or a plain string kept as it is) in the active language."""
     if isinstance(words, Text):
-        return words.render(translation)
+        return words.render(_translator(translation.get_language()))
     return "" if words is None else str(words)
+
+
+class _Remembered:
+    """Django's translation functions for one language, each message looked up once: a
+    board or an order help is a tree of hundreds of ``Text``, mostly the same few templates,
+    and each lookup through Django walks the active language's catalogs and their fallbacks.
+    Only used while that language is active (``say`` picks it by the active language)."""
+
+    LIMIT = 20_000  # messages kept per language (templates, and plurals' counts: a few hundred)
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[Any, ...], str] = {}
+
+    def _kept(self, key: tuple[Any, ...], look_up: Any) -> str:
+        found = self.found.get(key)
+        if found is None:
+            if len(self.found) >= self.LIMIT:
+                self.found.clear()
+            found = self.found[key] = look_up()
+        return found
+
+    def gettext(self, message: str) -> str:
+        return self._kept(("gettext", message), lambda: translation.gettext(message))
+
+    def ngettext(self, singular: str, plural: str, number: int) -> str:
+        return self._kept(("ngettext", singular, plural, number),
+                          lambda: translation.ngettext(singular, plural, number))
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._kept(("pgettext", context, message),
+                          lambda: translation.pgettext(context, message))
+
+
+_TRANSLATORS: dict[str | None, _Remembered] = {}
+
+
+def _translator(language: str | None) -> _Remembered:
+    found = _TRANSLATORS.get(language)
+    if found is None:
+        found = _TRANSLATORS[language] = _Remembered()
+    return found
+
+
+@receiver(setting_changed)
+def _forget(*, setting: str, **kwargs: Any) -> None:
+    """Catalogs read anew (Django does so when these settings change, in tests): forget."""
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"):
+        _TRANSLATORS.clear()
 
 
 def sentence(words: Any) -> str:

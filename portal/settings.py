@@ -369,9 +369,10 @@ OUTBOX_GRACE_SECONDS = float(os.environ.get("OUTBOX_GRACE_SECONDS", "30"))
 # Outbox rows per dispatch task the sweeper and the relay's catch-up queue (read and queued a
 # batch at a time, so a backlog of any size takes bounded memory).
 OUTBOX_DISPATCH_BATCH = int(os.environ.get("OUTBOX_DISPATCH_BATCH", "200"))
-# Outbox rows a dispatcher carries out in one transaction (each in a savepoint): one commit,
-# and one flush of the mail and push outboxes, per this many rows.
-OUTBOX_COMMIT_ROWS = int(os.environ.get("OUTBOX_COMMIT_ROWS", "8"))
+# Outbox rows a dispatcher carries out in one transaction (those of one signal together, in a
+# savepoint, their listeners reading and writing for all of them at once): one commit, and
+# one flush of the mail and push outboxes, per this many rows (docs/relay.md).
+OUTBOX_COMMIT_ROWS = int(os.environ.get("OUTBOX_COMMIT_ROWS", "100"))
 # On PostgreSQL the outbox relay (games/relay.py, run by every Celery worker; one of them
 # leads) queues the dispatch of outbox rows when their transaction commits, so the lifecycle's
 # transactions publish nothing themselves. Off, or on another database, each transaction

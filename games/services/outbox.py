@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,10 +17,11 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from games.models import OutboxEvent
 from games.services.queue import dispatch
-from games.signals import BY_NAME
+from games.signals import BY_NAME, send_many
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +39,44 @@ def _carry_out(row: OutboxEvent) -> None:
         from games import tasks  # noqa: F401  registers the tasks (imported late: a cycle)
 
         current_app.tasks[row.name].run(**row.payload)
+
+
+# Lifecycle tasks that can carry out many rows in one call (``name`` -> "module.function"
+# taking the rows' payloads); any other task runs once per row.
+MANY_TASKS = {
+    "games.tasks.deadline_misses_record": "games.services.reliability.deadline_misses_records",
+}
+
+
+def _carry_out_many(rows: list[OutboxEvent]) -> None:
+    """Carry out ``rows``, all of one signal (or task), at once: the listeners that take many
+    payloads (``signals.receiver_of_many``) read and write for all of them in one go, so a
+    batch costs about the queries of one row."""
+    if len(rows) == 1:
+        _carry_out(rows[0])
+        return
+    payloads = [row.payload for row in rows]
+    if rows[0].kind == OutboxEvent.Kind.SIGNAL:
+        send_many(BY_NAME[rows[0].name], payloads)
+    elif rows[0].name in MANY_TASKS:
+        import_string(MANY_TASKS[rows[0].name])(payloads)
+    else:
+        for row in rows:
+            _carry_out(row)
+
+
+def _batches(rows: list[OutboxEvent]) -> list[list[OutboxEvent]]:
+    """``rows`` in batches of one signal (or task) each, in the order to carry them out: a
+    match's rows keep their order (its second row in ``rows`` is in a batch after its
+    first's), rows of different matches go together."""
+    seen: Counter[Any] = Counter()
+    batches: dict[tuple[int, str, str], list[OutboxEvent]] = {}
+    for row in rows:
+        match = row.match_id if row.match_id is not None else ("row", row.pk)
+        layer = seen[match]
+        seen[match] += 1
+        batches.setdefault((layer, row.kind, row.name), []).append(row)
+    return [batch for _key, batch in sorted(batches.items(), key=lambda item: item[0][0])]
 
 
 def _claim(row_ids: list[Any], now: datetime) -> list[OutboxEvent]:
@@ -79,16 +119,27 @@ def outbox_dispatch(*, ids: list[Any]) -> int:
 
 
 def _carry_out_together(rows: list[OutboxEvent]) -> list[OutboxEvent]:
-    """Carry out ``rows`` in one transaction, each in a savepoint, and mark the rest done in
-    it; returns the rows whose savepoint failed (their work rolled back, nothing recorded)."""
+    """Carry out ``rows`` in one transaction, a batch of one signal at a time in a savepoint
+    (``_batches``), and mark them done in it. A batch that fails is rolled back and its rows
+    tried each in a savepoint of its own; returns the rows that failed there too (their work
+    rolled back, nothing recorded)."""
     failed = []
     with transaction.atomic():
-        for row in rows:
+        for batch in _batches(rows):
             try:
                 with transaction.atomic():
-                    _carry_out(row)
-            except Exception:  # tried again on its own (a lock timeout may pass)
-                failed.append(row)
+                    _carry_out_many(batch)
+                continue
+            except Exception:  # each on its own: only the failing rows are left out
+                if len(batch) == 1:
+                    failed.extend(batch)
+                    continue
+            for row in batch:
+                try:
+                    with transaction.atomic():
+                        _carry_out(row)
+                except Exception:  # tried again on its own (a lock timeout may pass)
+                    failed.append(row)
         if len(failed) < len(rows):
             OutboxEvent.objects.filter(pk__in=[row.pk for row in rows if row not in failed]
                                        ).update(done_at=timezone.now())

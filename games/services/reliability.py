@@ -101,31 +101,51 @@ def deadline_misses_record(*, match_id: Any, phase_number: int, missed_at: str,
     A miss that arrives after its match was counted updates the player's record. Returns how
     many rows were new (a seat another transaction writes at the same moment is written once,
     counted by both)."""
-    at = datetime.fromisoformat(missed_at)
-    written = set(DeadlineMiss.objects.filter(match_id=match_id, phase_number=phase_number)
-                  .values_list("seat_number", flat=True))
-    users = {seat: user_id for seat, user_id in users.items() if int(seat) not in written}
-    if not users:
+    return deadline_misses_records([{"match_id": match_id, "phase_number": phase_number,
+                                     "missed_at": missed_at, "users": users, "due_at": due_at}])
+
+
+def deadline_misses_records(payloads: list[dict[str, Any]]) -> int:
+    """``deadline_misses_record`` for many resolutions at once (the outbox's batch, each
+    payload its arguments), in a fixed number of queries: the misses written before, the
+    leaves, the insert, the matches already counted. Returns how many rows were new."""
+    misses: dict[tuple[int, int, int], tuple[int, datetime, datetime]] = {}
+    for payload in payloads:
+        at = datetime.fromisoformat(payload["missed_at"])
+        due_at = payload.get("due_at") or {}
+        for seat, user_id in payload["users"].items():
+            key = (int(payload["match_id"]), int(payload["phase_number"]), int(seat))
+            due = datetime.fromisoformat(due_at.get(seat, payload["missed_at"]))
+            misses.setdefault(key, (user_id, at, due))
+    if not misses:
         return 0
-    passed = {seat: datetime.fromisoformat((due_at or {}).get(seat, missed_at))
-              for seat in users}
-    away: dict[tuple[str, int], datetime] = {}
-    leaves = Leave.objects.filter(user_id__in=set(users.values()),
-                                  starts_at__lte=max(passed.values()),
-                                  ends_at__gt=min(passed.values()))
-    for leave in leaves.only("user_id", "starts_at", "ends_at"):
-        for seat, user_id in users.items():
-            if user_id == leave.user_id and leave.starts_at <= passed[seat] < leave.ends_at:
-                away[(seat, user_id)] = leave.ends_at
-    rows = [DeadlineMiss(match_id=match_id, phase_number=phase_number, seat_number=int(seat),
-                         user_id=user_id, missed_at=at, excused=(seat, user_id) in away,
-                         excused_reason=f"on leave until {away[(seat, user_id)]:%Y-%m-%d %H:%M}"
-                                        " UTC" if (seat, user_id) in away else "")
-            for seat, user_id in users.items()]
+    written = set(DeadlineMiss.objects.filter(
+        match_id__in={key[0] for key in misses},
+        phase_number__in={key[1] for key in misses}
+    ).values_list("match_id", "phase_number", "seat_number"))
+    misses = {key: miss for key, miss in misses.items() if key not in written}
+    if not misses:
+        return 0
+    passed = [miss[2] for miss in misses.values()]
+    leaves: dict[int, list[Leave]] = {}
+    for leave in Leave.objects.filter(
+            user_id__in={miss[0] for miss in misses.values()},
+            starts_at__lte=max(passed), ends_at__gt=min(passed)
+    ).only("user_id", "starts_at", "ends_at"):
+        leaves.setdefault(leave.user_id, []).append(leave)
+    rows = []
+    for (match_id, phase_number, seat), (user_id, at, due) in misses.items():
+        away = [leave.ends_at for leave in leaves.get(user_id, ())
+                if leave.starts_at <= due < leave.ends_at]
+        rows.append(DeadlineMiss(
+            match_id=match_id, phase_number=phase_number, seat_number=seat, user_id=user_id,
+            missed_at=at, excused=bool(away),
+            excused_reason=f"on leave until {away[-1]:%Y-%m-%d %H:%M} UTC" if away else ""))
     DeadlineMiss.objects.bulk_create(rows, ignore_conflicts=True)
-    if ReliabilityUpdate.objects.filter(match_id=match_id).exists():
-        for user_id in sorted(set(users.values())):
-            reliability_recompute(user_id=user_id)
+    counted = set(ReliabilityUpdate.objects.filter(
+        match_id__in={row.match_id for row in rows}).values_list("match_id", flat=True))
+    for user_id in sorted({row.user_id for row in rows if row.match_id in counted}):
+        reliability_recompute(user_id=user_id)
     return len(rows)
 
 

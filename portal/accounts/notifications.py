@@ -87,22 +87,48 @@ def seated(match: Match | int, numbers: Iterable[int] | None = None,
     """The match's seats held by a player (and not forfeited or conceded, unless
     ``forfeited``), with users and profiles, in one query; only seats ``numbers`` when
     given."""
-    seats = Seat.objects.filter(match=match, user__isnull=False).select_related(
-        "user", "user__profile")
+    match_id = match.pk if isinstance(match, Match) else match
+    return seated_many([match_id], None if numbers is None else {match_id: numbers},
+                       forfeited).get(match_id, [])
+
+
+def seated_many(match_ids: Iterable[Any], numbers: dict[Any, Iterable[int]] | None = None,
+                forfeited: bool = False) -> dict[Any, list[Seat]]:
+    """``seated`` for many matches in one query: match id -> its seats (only those of
+    ``numbers[match id]`` when given; a match without an entry there has none)."""
+    seats = (Seat.objects.filter(match_id__in=list(match_ids), user__isnull=False)
+             .select_related("user", "user__profile").order_by("match_id", "number"))
     if not forfeited:
         seats = seats.exclude(status__in=(Seat.Status.FORFEITED, Seat.Status.CONCEDED))
-    if numbers is not None:
-        seats = seats.filter(number__in=list(numbers))
-    return list(seats)
+    wanted = None if numbers is None else {m: set(ns) for m, ns in numbers.items()}
+    by_match: dict[Any, list[Seat]] = {}
+    for seat in seats:
+        if wanted is None or seat.number in wanted.get(seat.match_id, ()):
+            by_match.setdefault(seat.match_id, []).append(seat)
+    return by_match
 
 
 def seats_wanting(match: Match | int, event: str, channel: str,
                   numbers: Iterable[int] | None = None) -> list[Seat]:
     """The match's seats (of ``numbers``) whose player wants ``event`` on ``channel``: the
     seats that left hear nothing; a forfeited seat hears the result only."""
-    seats = seated(match, numbers, forfeited=event == Event.MATCH_ENDED)
-    wanting = {user.pk for user in users_wanting([s.user for s in seats], event, channel)}
-    return [seat for seat in seats if seat.user_id in wanting]
+    match_id = match.pk if isinstance(match, Match) else match
+    return seats_wanting_many([match_id], event, channel,
+                              None if numbers is None else {match_id: numbers}
+                              ).get(match_id, [])
+
+
+def seats_wanting_many(match_ids: Iterable[Any], event: str, channel: str,
+                       numbers: dict[Any, Iterable[int]] | None = None
+                       ) -> dict[Any, list[Seat]]:
+    """``seats_wanting`` for many matches, in two queries however many (the seats, the failing
+    addresses): match id -> its wanting seats (matches with none left out)."""
+    by_match = seated_many(match_ids, numbers, forfeited=event == Event.MATCH_ENDED)
+    users = [seat.user for seats in by_match.values() for seat in seats]
+    wanting = {user.pk for user in users_wanting(users, event, channel)}
+    chosen = {match_id: [seat for seat in seats if seat.user_id in wanting]
+              for match_id, seats in by_match.items()}
+    return {match_id: seats for match_id, seats in chosen.items() if seats}
 
 
 def digest_reader(user: Any) -> bool:

@@ -9,20 +9,21 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from games.services.queue import enqueue_on_commit
+from games.signals import Payloads, receiver_of_many
 from portal.mail import services
 from portal.mail.models import InboundMessage
 
 
-def on_phase_opened(sender, match_id: int, phase_number: int, **kwargs) -> None:
+@receiver_of_many  # (one signal, or the outbox's batch of them: ``signals.send_many``)
+def on_phase_opened(payloads: Payloads) -> None:
     with transaction.atomic():
-        services.phase_opened_notify(match_id=match_id, phase_number=phase_number)
+        services.phases_opened_notify(payloads)
 
 
-def on_phase_resolved(sender, match_id: int, phase_number: int, finished: bool = False,
-                      **kwargs) -> None:
+@receiver_of_many
+def on_phase_resolved(payloads: Payloads) -> None:
     with transaction.atomic():
-        services.phase_resolved_notify(match_id=match_id, phase_number=phase_number,
-                                       finished=finished)
+        services.phases_resolved_notify(payloads)
 
 
 def on_match_ended(sender, match_id: int, status: str, **kwargs) -> None:

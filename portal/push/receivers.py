@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.signals import Payloads, receiver_of_many
 from portal.push import services
 
 
-def on_phase_opened(sender, match_id: int, phase_number: int, **kwargs) -> None:
+@receiver_of_many  # (one signal, or the outbox's batch of them: ``signals.send_many``)
+def on_phase_opened(payloads: Payloads) -> None:
     with transaction.atomic():
-        services.phase_opened_push(match_id=match_id, phase_number=phase_number)
+        services.phases_opened_push(payloads)
 
 
 def on_gameday_opened(sender, match_id: int, gameday: str, **kwargs) -> None:

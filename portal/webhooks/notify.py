@@ -7,6 +7,7 @@ competitions' ``round_started`` (in the round's transaction); never in a request
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -24,6 +25,28 @@ def targets_of_match(match_id: int) -> QuerySet[WebhookTarget]:
     return WebhookTarget.objects.filter(
         Q(match_id=match_id) | Q(club__club_matches__match_id=match_id),
         disabled_at__isnull=True).order_by("pk")
+
+
+def with_targets(match_ids: Iterable[Any]) -> set[Any]:
+    """Which of the matches ``match_ids`` have a webhook target (their own or their club's),
+    in one query: most have none, and nothing more is read for them."""
+    match_ids = set(match_ids)
+    found = WebhookTarget.objects.filter(
+        Q(match_id__in=match_ids) | Q(club__club_matches__match_id__in=match_ids),
+        disabled_at__isnull=True).values_list("match_id", "club__club_matches__match_id")
+    return {match_id for pair in found for match_id in pair} & match_ids
+
+
+def phases_opened_webhooks(payloads: list[dict[str, Any]]) -> int:
+    """``phase_opened_webhooks`` for the outbox's batch of opened phases."""
+    targeted = with_targets(int(p["match_id"]) for p in payloads)
+    return sum(phase_opened_webhooks(**p) for p in payloads if int(p["match_id"]) in targeted)
+
+
+def phases_resolved_webhooks(payloads: list[dict[str, Any]]) -> int:
+    """``phase_resolved_webhooks`` for the outbox's batch of resolved phases."""
+    targeted = with_targets(int(p["match_id"]) for p in payloads)
+    return sum(phase_resolved_webhooks(**p) for p in payloads if int(p["match_id"]) in targeted)
 
 
 def _send_all(targets: list[WebhookTarget], key: str, build: Any) -> int:

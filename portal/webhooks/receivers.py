@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.signals import Payloads, receiver_of_many
 from portal.webhooks import notify
 
 
-def on_phase_opened(sender, match_id: int, phase_number: int, **kwargs) -> None:
+@receiver_of_many  # (one signal, or the outbox's batch of them: ``signals.send_many``)
+def on_phase_opened(payloads: Payloads) -> None:
     with transaction.atomic():
-        notify.phase_opened_webhooks(match_id=match_id, phase_number=phase_number)
+        notify.phases_opened_webhooks(payloads)
 
 
 def on_gameday_opened(sender, match_id: int, gameday: str, **kwargs) -> None:
@@ -19,9 +21,10 @@ def on_gameday_opened(sender, match_id: int, gameday: str, **kwargs) -> None:
         notify.gameday_opened_webhooks(match_id=match_id, gameday=gameday)
 
 
-def on_phase_resolved(sender, match_id: int, phase_number: int, **kwargs) -> None:
+@receiver_of_many
+def on_phase_resolved(payloads: Payloads) -> None:
     with transaction.atomic():
-        notify.phase_resolved_webhooks(match_id=match_id, phase_number=phase_number)
+        notify.phases_resolved_webhooks(payloads)
 
 
 def on_match_ended(sender, match_id: int, **kwargs) -> None:

@@ -11,6 +11,8 @@ from portal.mail.services.notify import (
     match_ended_notify,
     phase_opened_notify,
     phase_resolved_notify,
+    phases_opened_notify,
+    phases_resolved_notify,
     reminders_send,
 )
 from portal.mail.services.outbox import email_queue
@@ -25,5 +27,7 @@ __all__ = [
     "match_ended_notify",
     "phase_opened_notify",
     "phase_resolved_notify",
+    "phases_opened_notify",
+    "phases_resolved_notify",
     "reminders_send",
 ]

@@ -35,7 +35,12 @@ from games.services import timing
 from games.services.moderation import duration_text
 from games.words import say, stored
 from portal.accounts.models import Channel, Event, Profile
-from portal.accounts.notifications import digest_reader, profile_of, seats_wanting
+from portal.accounts.notifications import (
+    digest_reader,
+    profile_of,
+    seats_wanting,
+    seats_wanting_many,
+)
 from portal.chat.selectors import unread_summary
 from portal.delivery.pipeline import queued_keys
 from portal.mail import bodies
@@ -271,20 +276,39 @@ def your_move_recipients(
 
 def phase_opened_notify(*, match_id: int, phase_number: int) -> int:
     """Mail "your move" to every prompted human seat that wants it. Returns emails created."""
-    match = Match.objects.filter(pk=match_id).first()
-    phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
-    if match is None or phase is None or phase.status != Phase.Status.OPEN:
-        return 0
-    game = engine.get(match.game)
-    prompted = game.prompts(phase.state_before)
-    prefix = f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}"
-    recipients = your_move_recipients(match, prompted, lambda seat: f"{prefix}:u{seat.user_id}")
-    renderer = SeatViewRenderer(match.game)
+    return phases_opened_notify([{"match_id": match_id, "phase_number": phase_number}])
+
+
+def phases_opened_notify(payloads: list[dict[str, Any]]) -> int:
+    """``phase_opened_notify`` for many opened phases (``match_id``, ``phase_number`` each) at
+    once, the outbox's batch: matches, phases, seats, failing addresses and the mails queued
+    before are read in one query each, the new mails written in one. Returns emails created."""
+    opened = _phases(payloads, Phase.Status.OPEN)
+    prompted = {match.pk: engine.get(match.game).prompts(phase.state_before)
+                for match, phase in opened}
+    wanting = seats_wanting_many(prompted, Event.YOUR_MOVE, "mail", numbers=prompted)
+    keyed = [(match, phase, seat,
+              f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}:u{seat.user_id}")
+             for match, phase in opened for seat in wanting.get(match.pk, ())]
+    queued = queued_keys("mail", (key for *_, key in keyed))
+    renderers: dict[int, SeatViewRenderer] = {}
     return len(emails_queue(
         {"kind": Kind.PHASE_OPENED, "dedupe_key": key, "to": seat.user.email, "user": seat.user,
          "match_id": match.pk, "phase_number": phase.number,
-         **phase_email_content(match=match, phase=phase, seat=seat, renderer=renderer)}
-        for seat, key in recipients))
+         **phase_email_content(match=match, phase=phase, seat=seat, renderer=renderers.setdefault(
+             match.pk, SeatViewRenderer(match.game)))}
+        for match, phase, seat, key in keyed if key[:200] not in queued))
+
+
+def _phases(payloads: list[dict[str, Any]], status: str) -> list[tuple[Match, Phase]]:
+    """The (match, phase) of each payload's ``match_id`` and ``phase_number`` whose phase is
+    ``status``, in two queries; each once, in the payloads' order."""
+    pairs = list(dict.fromkeys((int(p["match_id"]), int(p["phase_number"])) for p in payloads))
+    matches = Match.objects.in_bulk([match_id for match_id, _ in pairs])
+    phases = {(phase.match_id, phase.number): phase for phase in Phase.objects.filter(
+        match_id__in=list(matches), number__in={number for _, number in pairs}, status=status)}
+    return [(matches[match_id], phases[(match_id, number)]) for match_id, number in pairs
+            if (match_id, number) in phases]
 
 
 def _state_after(match: Match, phase_number: int) -> dict[str, Any]:
@@ -295,19 +319,25 @@ def _state_after(match: Match, phase_number: int) -> dict[str, Any]:
 def phase_resolved_notify(*, match_id: int, phase_number: int, finished: bool) -> int:
     """Mail the round report to seats that want every event (the last round of a finished
     match is in the result email instead)."""
-    if finished:
-        return 0
-    # Who wants round reports first (most players do not): nothing else is read without one.
-    readers = seats_wanting(match_id, Event.PHASE_RESOLVED, "mail")
-    if not readers:
-        return 0
-    match = Match.objects.filter(pk=match_id).first()
-    phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
-    if match is None or phase is None or phase.status != Phase.Status.RESOLVED:
-        return 0
+    return phases_resolved_notify([{"match_id": match_id, "phase_number": phase_number,
+                                    "finished": finished}])
+
+
+def phases_resolved_notify(payloads: list[dict[str, Any]]) -> int:
+    """``phase_resolved_notify`` for many resolved phases at once (the outbox's batch): who
+    wants round reports is read first, in one query for them all (most players do not), and
+    nothing else is read for a match without a reader."""
+    payloads = [p for p in payloads if not p.get("finished")]
+    readers = seats_wanting_many({int(p["match_id"]) for p in payloads},
+                                 Event.PHASE_RESOLVED, "mail")
+    return sum(_round_reports(match, phase, readers[match.pk]) for match, phase in _phases(
+        [p for p in payloads if int(p["match_id"]) in readers], Phase.Status.RESOLVED))
+
+
+def _round_reports(match: Match, phase: Phase, readers: list[Seat]) -> int:
     game = engine.get(match.game)
     plugin = plugins.plugin_for(match.game)
-    state = _state_after(match, phase_number)
+    state = _state_after(match, phase.number)
     renderer = SeatViewRenderer(match.game)
     emails = []
     for seat, key in not_queued(readers, lambda seat: (

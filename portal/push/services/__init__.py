@@ -5,6 +5,7 @@ from portal.push.services.notify import (
     match_ended_push,
     messages_push,
     phase_opened_push,
+    phases_opened_push,
     push_test,
     reminders_push,
 )
@@ -20,7 +21,7 @@ from portal.push.services.subscriptions import (
 
 __all__ = [
     "gameday_opened_push", "match_ended_push", "messages_push", "phase_opened_push",
-    "push_queue", "push_test", "reminders_push", "subscription_check", "subscription_delete",
-    "subscription_save",
+    "phases_opened_push", "push_queue", "push_test", "reminders_push", "subscription_check",
+    "subscription_delete", "subscription_save",
     "subscription_unsubscribe", "subscription_update", "unsubscribe_url",
 ]

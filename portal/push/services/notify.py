@@ -72,7 +72,13 @@ def _payload(subscription: PushSubscription, *, kind: str, title: str, body: str
 
 def _anyone_subscribed(match_id: int) -> bool:
     """One cheap query before any work: most matches have no player with push on."""
-    return PushSubscription.objects.filter(user__seats__match_id=match_id).exists()
+    return bool(_subscribed([match_id]))
+
+
+def _subscribed(match_ids: Iterable[Any]) -> set[Any]:
+    """Which of the matches ``match_ids`` have a player with a device, in one query."""
+    return set(PushSubscription.objects.filter(user__seats__match_id__in=list(match_ids))
+               .values_list("user__seats__match_id", flat=True).distinct())
 
 
 def match_topic(match_id: int) -> str:
@@ -102,8 +108,20 @@ def _your_move(match: Match, seats: list[Seat], key: str, body_for: Any, deadlin
 
 def phase_opened_push(*, match_id: int, phase_number: int) -> int:
     """Push "your move" to every device of the seats that must act in the phase just opened."""
-    if not vapid.enabled() or not _anyone_subscribed(match_id):
+    return phases_opened_push([{"match_id": match_id, "phase_number": phase_number}])
+
+
+def phases_opened_push(payloads: list[dict[str, Any]]) -> int:
+    """``phase_opened_push`` for the outbox's batch of opened phases: one query finds the
+    matches with a device among their players (most have none); only those are read."""
+    if not vapid.enabled():
         return 0
+    subscribed = _subscribed({int(p["match_id"]) for p in payloads})
+    return sum(_phase_opened_push(int(p["match_id"]), int(p["phase_number"]))
+               for p in payloads if int(p["match_id"]) in subscribed)
+
+
+def _phase_opened_push(match_id: int, phase_number: int) -> int:
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
     phase = Phase.objects.filter(match_id=match_id, number=phase_number).first()
     if match is None or phase is None or phase.status != Phase.Status.OPEN:
