@@ -39,12 +39,12 @@ KILL_AFTER = 20  # matches resolved when the leader dies
 # unheard whatever the phase of the survivor's retries.
 UNHEARD_SECONDS = 2
 # The acceptance: every row written while no relay listened is carried out within this long
-# of the new leader starting, a twentieth of the grace time after which the sweeper could
+# of the new leader starting, a thirtieth of the grace time after which the sweeper could
 # (300 s here; and beat is not running). 4 s on a machine at a load of 1.2 (the survivor first
 # resolves the matches left, 0.1 s each, on the lifecycle queue it takes first);
 # scripts/bench_relay_failover.py measures the delay at the scale. The margin is for
 # a machine shared with other work.
-LEAD_TO_DONE = timedelta(seconds=15)
+LEAD_TO_DONE = timedelta(seconds=10)
 
 
 def overdue_duels(make_user, count: int) -> list[Match]:
