@@ -1,6 +1,7 @@
 """Carrying out the lifecycle's outbox (``queue.outbox_write``): each promised signal is sent to
 its listeners and each promised task run, in the worker, as they would run right after the
-commit (several rows to a transaction, each in a savepoint, with their "done" marks); the sweeper
+commit (many rows to a transaction, a signal's rows as one batch in a savepoint, with their "done"
+marks); the sweeper
 re-dispatches rows that stayed undone (a crash between a commit and its queue, a lost broker
 message, a worker that died with a row claimed)."""
 
@@ -97,10 +98,11 @@ def _claim(row_ids: list[Any], now: datetime) -> list[OutboxEvent]:
 def outbox_dispatch(*, ids: list[Any]) -> int:
     """Carry out the outbox rows ``ids`` that are still to do. They are claimed together in one
     short transaction; then each one's listeners (or task) run as they would right after a
-    commit, settings.OUTBOX_COMMIT_ROWS rows to a transaction: each row in a savepoint, the
-    rows marked done in the transaction of their work, and what the listeners queue on
-    commit (the mail's flush) queued once for them all. A row that fails is rolled back
-    alone and tried again in a transaction of its own (a lone row goes there at once; so
+    commit, settings.OUTBOX_COMMIT_ROWS rows to a transaction: the rows of one signal as one
+    batch in a savepoint (``_carry_out_together``), the rows marked done in the transaction of
+    their work, and what the listeners queue on commit (the mail's flush) queued once for
+    them all. A row that fails is rolled back alone and tried again in a transaction of its
+    own (a lone row goes there at once; so
     does every row of a group whose commit failed), so it never takes the others' work
     down; a concurrent dispatcher skips a claimed row. Returns how many were done."""
     rows = _claim(list(ids), timezone.now())
@@ -123,26 +125,30 @@ def _carry_out_together(rows: list[OutboxEvent]) -> list[OutboxEvent]:
     (``_batches``), and mark them done in it. A batch that fails is rolled back and its rows
     tried each in a savepoint of its own; returns the rows that failed there too (their work
     rolled back, nothing recorded)."""
-    failed = []
+    failed: list[OutboxEvent] = []
     with transaction.atomic():
         for batch in _batches(rows):
             try:
                 with transaction.atomic():
                     _carry_out_many(batch)
-                continue
-            except Exception:  # each on its own: only the failing rows are left out
-                if len(batch) == 1:
-                    failed.extend(batch)
-                    continue
-            for row in batch:
-                try:
-                    with transaction.atomic():
-                        _carry_out(row)
-                except Exception:  # tried again on its own (a lock timeout may pass)
-                    failed.append(row)
+            except Exception:  # rolled back: each row on its own, only the failing left out
+                failed += batch if len(batch) == 1 else _carry_out_each(batch)
         if len(failed) < len(rows):
             OutboxEvent.objects.filter(pk__in=[row.pk for row in rows if row not in failed]
                                        ).update(done_at=timezone.now())
+    return failed
+
+
+def _carry_out_each(rows: list[OutboxEvent]) -> list[OutboxEvent]:
+    """Carry out each of ``rows`` in a savepoint of its own; returns those that failed (tried
+    again on their own later: a lock timeout may pass)."""
+    failed = []
+    for row in rows:
+        try:
+            with transaction.atomic():
+                _carry_out(row)
+        except Exception:
+            failed.append(row)
     return failed
 
 
