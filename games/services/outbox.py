@@ -1,9 +1,8 @@
 """Carrying out the lifecycle's outbox (``queue.outbox_write``): each promised signal is sent to
 its listeners and each promised task run, in the worker, as they would run right after the
-commit (many rows to a transaction, a signal's rows as one batch in a savepoint, with their "done"
-marks); the sweeper
-re-dispatches rows that stayed undone (a crash between a commit and its queue, a lost broker
-message, a worker that died with a row claimed)."""
+commit (many rows to a transaction, a signal's rows as one batch in a savepoint, with their
+"done" marks); the sweeper re-dispatches rows that stayed undone (a crash between a commit and
+its queue, a lost broker message, a worker that died with a row claimed)."""
 
 from __future__ import annotations
 
