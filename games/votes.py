@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.models import Match, MatchBallot, MatchVote, Seat
+from games.plugins import seat_name
 from games.services.votes import PROPOSALS, seats_standing
 
 # How many closed proposals (and concessions) the page and the API list, newest first.
@@ -22,7 +23,8 @@ CLOSED_SHOWN = 10
 
 def seat_label(game: engine.Game | None, seat: Seat | None, number: int) -> str:
     """"Red (alice)": the seat's name and its player, as the pages name a seat."""
-    name = game.seat_name(number) if game is not None else _("Seat %(n)s") % {"n": number}
+    name = (seat_name(game.slug, number) if game is not None
+            else _("Seat %(n)s") % {"n": number})
     if seat is None:
         return name
     who = seat.user.get_username() if seat.user_id else (seat.bot and _("bot")) or _(
@@ -150,14 +152,12 @@ def match_endings(match_ids: list[int]) -> dict[int, str]:
                 .values_list("match_id", "kind"))
 
 
-def ending_text(match: Match, ending: dict[str, Any] | None = None,
-                game: engine.Game | None = None) -> str:
+def ending_text(match: Match, ending: dict[str, Any] | None = None) -> str:
     """The players' ending in words, in the active language ("" if they did not end it)."""
     ending = ending if ending is not None else match_ending(match)
     if ending is None:
         return ""
-    game = game or engine.games().get(match.game)
-    names = ", ".join(game.seat_name(n) if game else str(n) for n in ending["seats"])
+    names = ", ".join(seat_name(match.game, n) for n in ending["seats"])
     if ending["kind"] == MatchVote.Kind.DRAW:
         return _("Drawn by agreement of %(seats)s.") % {"seats": names}
     if ending["kind"] == MatchVote.Kind.CANCEL:

@@ -38,6 +38,7 @@ from games.models import (
     Submission,
 )
 from games.parsing import id_or_none
+from games.plugins import seat_name
 from games.services.common import (
     game_for,
     match_lock,
@@ -150,11 +151,12 @@ def vote_propose(*, match_id: Any, user: AbstractBaseUser | None, kind: str,
         if other.bot:
             raise ServiceError("no_voter", _(
                 "%(seat)s is played by a bot, which does not vote: this match can only be "
-                "ended by its rules or a concession.") % {"seat": game.seat_name(other.number)})
+                "ended by its rules or a concession.")
+                % {"seat": seat_name(match.game, other.number)})
         if other.user_id is None:
             raise ServiceError("no_voter", _(
                 "%(seat)s has no player to vote until someone takes it.")
-                % {"seat": game.seat_name(other.number)})
+                % {"seat": seat_name(match.game, other.number)})
     for rule in _RULES:
         refused = rule(match, kind)
         if refused:

@@ -143,7 +143,8 @@ class Reader:
         return self.seat is not None and members is not None and self.seat.number in members
 
     def seat_name(self, number: int) -> str:
-        return str(self.game.seat_name(number)) if self.game else _("Seat %(n)s") % {"n": number}
+        """Seat ``number``'s name in the reader's language ("Rouge" for Red in French)."""
+        return plugins.seat_name(self.match.game, number)
 
     def seat_player(self, number: int) -> str:
         """"Bravo (bob)": a seat's name and its player's."""

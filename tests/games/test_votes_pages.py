@@ -210,7 +210,8 @@ def test_the_panel_reads_in_french(trio):
     panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
                           .decode())
     for french in ("Finir la partie d’un commun accord", "Proposition : une nulle",
-                   "Voter oui", "Voter non", "Abandonner…", "1 oui sur 3"):
+                   "Voter oui", "Voter non", "Abandonner…", "1 oui sur 3",
+                   "Rouge (annika)"):  # the seats by the names the match page gives them
         assert french in panel, french
-    for english in ("Vote yes", "Concede", "Proposed", "still to vote"):
+    for english in ("Vote yes", "Concede", "Proposed", "still to vote", "Red (", "Green ("):
         assert english not in panel, english

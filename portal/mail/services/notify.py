@@ -334,7 +334,7 @@ def result_text(match: Match, game: Any) -> str:
     concession: ``games.votes.ending_text``)."""
     from games.votes import ending_text
 
-    ending = ending_text(match, game=game)
+    ending = ending_text(match)
     if match.status == Match.Status.ABORTED:
         return ending or _("The match was aborted.")
     result = match.result or {}

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.models import Match, MatchVote
+from games.plugins import seat_name
 from games.services.votes import seats_standing
 from games.votes import seat_label, vote_shown
 from portal.accounts.models import Event
@@ -76,7 +77,7 @@ def vote_changed_notify(*, match_id: Any, vote_id: Any, what: str) -> int:
                            if shown["open"] else "")
             text, html = render("vote", context)
             subject = _subject(what, match, str(vote.get_kind_display()),
-                               game.seat_name(vote.seat_number))
+                               seat_name(match.game, vote.seat_number))
         emails.append({"kind": OutgoingEmail.Kind.VOTE, "dedupe_key": key,
                        "to": seat.user.email, "user": seat.user, "match_id": match.pk,
                        "subject": subject, "body_text": text, "body_html": html})
