@@ -233,6 +233,12 @@ def test_taking_a_seat_is_refused_with_a_reason(make_user):
             assert "login" in answer["Location"]
     assert "reliability of at least 80" in client_for(carol).post(
         take_url(token), {"confirm": "on"}).content.decode()
+    # Every refusal in the reader's language, the seats named as the match page names them.
+    french = client_for(alice).post(take_url(token), {"confirm": "on"},
+                                    HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Vous avez déjà une place dans cette partie." in french
+    assert "Cette partie demande une fiabilité" in client_for(carol).post(
+        take_url(token), {"confirm": "on"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     # A player a moderator removed may not come back by the link.
     give_record(carol, finished=3)
     dave = make_user("dave")

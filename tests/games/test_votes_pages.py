@@ -215,3 +215,9 @@ def test_the_panel_reads_in_french(trio):
         assert french in panel, french
     for english in ("Vote yes", "Concede", "Proposed", "still to vote", "Red (", "Green ("):
         assert english not in panel, english
+    assert "1 oui sur 3 ; 2 doivent encore voter." in panel
+    vote = MatchVote.objects.get(match=trio)
+    services.vote_cast(match_id=trio.pk, vote_id=vote.pk, user=ben, yes=True)
+    panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
+                          .decode())
+    assert "2 oui sur 3 ; 1 doit encore voter." in panel  # (one seat: the singular)
