@@ -32,6 +32,7 @@ from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
 from games.services.reliability import reliability_check
 from games.services.tenures import Ending, tenure_begin, tenure_end
+from games.services.votes import votes_seat_changed
 
 # The seat's fields ``seat_vacate`` changes (the caller saves them).
 VACATED_FIELDS = ("user", "bot", "status", "offer_token", "offered_at", "joined_at",
@@ -69,6 +70,7 @@ def seat_offer(*, match: Match, seat: Seat, now: datetime, ending: str) -> Seat:
     events = seat_vacate(match=match, seat=seat, game=game, now=now, ending=ending)
     seat.save(update_fields=list(VACATED_FIELDS))
     tenure_end(match_id=match.pk, seat_number=seat.number, at=now, ending=ending)
+    events += votes_seat_changed(match=match, now=now)
     if (seat.bot and match.paused_at is None and match.phase_kind != PhaseKind.CONTINUOUS.value
             and seat.number in game.prompts(match.state)
             and not Submission.objects.filter(phase__match=match, phase__number=match.phase_number,

@@ -401,6 +401,21 @@ def concessions_roll_back(*, match: Match, from_phase: int) -> list[int]:
     return undone
 
 
+def votes_seat_changed(*, match: Match, now: datetime) -> list[tuple]:
+    """A seat of the locked ``match`` changes hands (its player left it, was flagged after
+    missed deadlines or removed, a moderator handed it on): the open proposals close, since
+    they were put to its former player, whose ballot binds nobody after them, and a proposal
+    needs every seat's present player. Returns the "closed" notices for the caller's outbox
+    (the players still in are told; a new proposal may be made once every seat has a
+    player)."""
+    events = []
+    for vote in MatchVote.objects.select_for_update().filter(
+            match=match, status=MatchVote.Status.OPEN, kind__in=PROPOSALS):
+        _close(vote, MatchVote.Status.CLOSED, now, why=MatchVote.Why.SEAT_CHANGED)
+        events.append(_notice(vote, "closed"))
+    return events
+
+
 # -- expiry and the moderators' lock -----------------------------------------------------------
 
 def votes_expire(*, now: datetime | None = None, batch: int = 500) -> int:

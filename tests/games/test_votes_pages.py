@@ -11,9 +11,11 @@ import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games import services
 from games.models import Match, MatchBallot, MatchVote
+from games.words import translated_result
 from portal.api.services import api_token_create
 from portal.mail.models import OutgoingEmail
 
@@ -81,6 +83,14 @@ def test_a_player_proposes_and_votes_from_the_page_with_htmx(trio):
     assert trio.status == Match.Status.FINISHED
     result = page_client().get(match_page(trio)).content.decode()
     assert "Drawn by agreement of Red, Blue, Green." in result
+    assert "agreement of seat" not in result  # (said once, with the seats' names)
+    french = page_client().get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Nulle d’un commun accord entre Rouge, Bleu, Vert." in french
+    assert "Drawn by" not in french
+    # The stored reason reads in every language too (the API's result, the club's list).
+    with translation.override("fr"):
+        reason = translated_result(None, trio.result)["reason"]
+    assert reason == "Nulle d’un commun accord entre place 1, place 2, place 3."
 
 
 def test_refusals_are_clear_and_come_before_any_work(trio, make_user):
@@ -221,3 +231,7 @@ def test_the_panel_reads_in_french(trio):
     panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
                           .decode())
     assert "2 oui sur 3 ; 1 doit encore voter." in panel  # (one seat: the singular)
+    services.vote_cast(match_id=trio.pk, vote_id=vote.pk, user=trio.users[2], yes=False)
+    panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
+                          .decode())
+    assert "proposition (une nulle), rejetée." in panel  # (agreeing with "proposition")
