@@ -304,6 +304,17 @@ def test_the_lobby_lists_public_seats_seeking_a_commander(make_user):
     french = Client(HTTP_ACCEPT_LANGUAGE="fr")
     html = french.get(reverse("games:lobby")).content.decode()
     assert "Cherche un commandant" in html
+    # A seat whose game names it in English words is named in the reader's language.
+    trio = [make_user(name) for name in ("rosa", "blaise", "vera")]
+    fs = services.match_create(creator=trio[0], game="final-strategy", options={},
+                               hours_per_phase=24, title="Trio",
+                               seats=[{"kind": "human", "user": user} for user in trio])
+    services.seat_leave(match_id=fs.pk, user=trio[1])
+    html = french.get(reverse("games:lobby")).content.decode()
+    assert "Place 2 (Bleu) de Trio" in html
+    offer = french.get(reverse("games:seat_offer", args=[seat(fs, 2).offer_token]))
+    assert "La place 2 (Bleu) de Trio" in offer.content.decode()
+    assert "2. Bleu :" in offer.content.decode() and "Blue" not in offer.content.decode()
 
 
 # -- notifications ---------------------------------------------------------------------------
