@@ -36,18 +36,23 @@ def seat_label(game: engine.Game | None, seat: Seat | None, number: int) -> str:
 
 @dataclass(frozen=True)
 class SeatNames:
-    """How a vote names its seats. An open vote names them as they are held now ("Red
-    (alice)"): a seat that changes hands closes it. A closed one names who held them then —
-    the ballot's voter, the proposer, else the player whose tenure covered its closing — for a
-    seat may have changed hands since (its new player never voted on it)."""
+    """How a vote names its seats, in the active language (a mail is worded in each reader's).
+    An open vote names them as they are held now ("Red (alice)"): a seat that changes hands
+    closes it. A closed one names who held them then — the ballot's voter, the proposer, else
+    the player whose tenure covered its closing — for a seat may have changed hands since (its
+    new player never voted on it)."""
 
-    now: dict[int, str]
-    bare: dict[int, str]
+    game: str
+    seats: dict[int, Seat]
     tenures: tuple[SeatTenure, ...] = ()
+
+    def now(self, number: int) -> str:
+        """Seat ``number`` and who holds it now."""
+        return seat_label(engine.games().get(self.game), self.seats.get(number), number)
 
     def then(self, number: int, *, user: Any = None, at: datetime | None = None) -> str:
         """Seat ``number`` with ``user`` (or who held it ``at``; the seat alone if nobody)."""
-        name = self.bare.get(number, str(number))
+        name = seat_name(self.game, number)
         if user is None and at is not None:
             held = [t for t in self.tenures if t.seat_number == number and t.started_at <= at
                     and (t.ended_at is None or t.ended_at >= at)]
@@ -58,10 +63,8 @@ class SeatNames:
 def seat_names(match: Match, seats: list[Seat], *, closed: bool = True) -> SeatNames:
     """The ``SeatNames`` of ``match`` (its ``seats`` with their users); the tenures are read
     (one query) only if ``closed`` votes are to be named."""
-    game = engine.games().get(match.game)
     return SeatNames(
-        now={seat.number: seat_label(game, seat, seat.number) for seat in seats},
-        bare={seat.number: seat_name(match.game, seat.number) for seat in seats},
+        game=match.game, seats={seat.number: seat for seat in seats},
         tenures=tuple(SeatTenure.objects.filter(match=match).select_related("user"))
         if closed else ())
 
@@ -85,7 +88,7 @@ def vote_shown(vote: MatchVote, *, reader: int | None, standing: list[int],
 
     def name(number: int, user: Any = None, at: datetime | None = None) -> str:
         if is_open:
-            return names.now.get(number, str(number))
+            return names.now(number)
         return names.then(number, user=user, at=at or vote.closed_at)
     out: dict[str, Any] = {
         "id": vote.pk,
@@ -171,7 +174,7 @@ def match_votes(match: Match, user: AbstractBaseUser | None,
         "may_propose": [{"kind": kind, "label": MatchVote.Kind(kind).label}
                         for kind in proposable],
         "may_concede": in_play and match.paused_at is None,
-        "standing": [{"seat": n, "name": names.now[n]} for n in standing],
+        "standing": [{"seat": n, "name": names.now(n)} for n in standing],
     }
 
 

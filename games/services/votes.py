@@ -409,9 +409,11 @@ def votes_seat_changed(*, match: Match, now: datetime) -> list[tuple]:
     (the players still in are told; a new proposal may be made once every seat has a
     player)."""
     events = []
-    for vote in MatchVote.objects.select_for_update().filter(
-            match=match, status=MatchVote.Status.OPEN, kind__in=PROPOSALS):
-        _close(vote, MatchVote.Status.CLOSED, now, why=MatchVote.Why.SEAT_CHANGED)
+    votes = list(MatchVote.objects.select_for_update().filter(
+        match=match, status=MatchVote.Status.OPEN, kind__in=PROPOSALS))
+    standing = _standing_now(match) if votes else []  # (its notice says who had not voted)
+    for vote in votes:
+        _close(vote, MatchVote.Status.CLOSED, now, standing, why=MatchVote.Why.SEAT_CHANGED)
         events.append(_notice(vote, "closed"))
     return events
 

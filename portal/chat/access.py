@@ -161,7 +161,8 @@ class Reader:
             return _("Public")
         if kind == Channel.Kind.GAME:
             declared = self.declared.get(key)
-            return declared.label if declared is not None else key.replace("_", " ").capitalize()
+            return (str(declared.label) if declared is not None
+                    else key.replace("_", " ").capitalize())
         others = [n for n in sorted(int(n) for n in seats)
                   if self.seat is None or n != self.seat.number]
         return _("Private: %(seats)s") % {"seats": ", ".join(self.seat_player(n)

@@ -235,3 +235,27 @@ def test_the_panel_reads_in_french(trio):
     panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
                           .decode())
     assert "proposition (une nulle), rejetée." in panel  # (agreeing with "proposition")
+
+
+def test_a_proposal_closed_by_a_seat_changing_hands_is_mailed_in_each_readers_language(
+        trio, django_capture_on_commit_callbacks):
+    from portal.accounts.models import Profile
+    from tests.competitions.conftest import run_signals
+
+    ann, ben, cy = trio.users
+    Profile.objects.update_or_create(user=ben, defaults={"language": "fr"})
+    with django_capture_on_commit_callbacks() as callbacks:
+        vote = services.vote_propose(match_id=trio.pk, user=ann, kind="draw")
+        services.vote_cast(match_id=trio.pk, vote_id=vote.pk, user=cy, yes=True)
+        services.seat_leave(match_id=trio.pk, user=cy)
+    run_signals(callbacks)
+    closed = OutgoingEmail.objects.filter(kind=OutgoingEmail.Kind.VOTE,
+                                          dedupe_key__contains=":closed:")
+    assert {mail.to for mail in closed} == {ann.email, ben.email}  # not Cy, who left
+    french = closed.get(to=ben.email).body_text
+    assert "une place a changé de commandant" in french
+    assert "Vert (cyrano): oui" in french and "Rouge (annika): oui" in french
+    assert "Bleu (bertil)" in french  # the seat that had not voted, named
+    for english in ("Red", "Green", "Blue"):
+        assert english not in french, english
+    assert "Green (cyrano): yes" in closed.get(to=ann.email).body_text
