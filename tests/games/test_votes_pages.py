@@ -254,7 +254,7 @@ def test_a_proposal_closed_by_a_seat_changing_hands_is_mailed_in_each_readers_la
     assert {mail.to for mail in closed} == {ann.email, ben.email}  # not Cy, who left
     french = closed.get(to=ben.email).body_text
     assert "une place a changé de commandant" in french
-    assert "Vert (cyrano): oui" in french and "Rouge (annika): oui" in french
+    assert "Vert (cyrano) : oui" in french and "Rouge (annika) : oui" in french
     assert "Bleu (bertil)" in french  # the seat that had not voted, named
     for english in ("Red", "Green", "Blue"):
         assert english not in french, english
