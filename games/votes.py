@@ -81,10 +81,11 @@ def vote_shown(vote: MatchVote, *, reader: int | None, standing: list[int],
     counted = [b for b in ballots if b.seat_number in voters]
     # A closed vote's ballot is the reader's own only if they cast it (not the seat's former
     # player); an open vote's ballots are all its seats' present players'.
+    own = reader_user is not None
     mine = next((b for b in ballots if reader is not None and b.seat_number == reader
-                 and (is_open or b.user_id == reader_user)), None)
+                 and (is_open or (own and b.user_id == reader_user))), None)
     proposed_by_me = reader is not None and vote.seat_number == reader and (
-        is_open or vote.proposed_by_id == reader_user)
+        is_open or (own and vote.proposed_by_id == reader_user))
 
     def name(number: int, user: Any = None, at: datetime | None = None) -> str:
         if is_open:

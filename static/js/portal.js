@@ -56,17 +56,16 @@
   });
 })();
 
-// A polled region marked data-poll-paused-while-focused skips its poll while a swap would
-// take something from the player: their input in one of its fields, a <details> they opened,
-// or the focus on an element htmx cannot find again after the swap (one without an id; htmx
-// puts the focus back on an element with an id). This replaces an hx-trigger filter
-// expression, which htmx would have to eval: the Content-Security-Policy forbids eval.
+// A polled region marked data-poll-paused-while-focused skips its poll while the player is in
+// it and a swap would take something from them: their input in one of its fields, or the
+// focus on an element htmx cannot find again after the swap (one without an id; htmx puts the
+// focus back on an element with an id, such as a channel's link). This replaces an hx-trigger
+// filter expression, which htmx would have to eval: the Content-Security-Policy forbids eval.
 document.addEventListener("htmx:beforeRequest", function (event) {
   const elt = event.detail && event.detail.elt;
   if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-poll-paused-while-focused")) return;
   const focused = elt.querySelector(":focus");
-  if (elt.querySelector("details[open]")
-      || (focused && (!focused.id || focused.matches("input, select, textarea")))) {
+  if (focused && (!focused.id || focused.matches("input, select, textarea"))) {
     event.preventDefault();
   }
 });
