@@ -87,7 +87,8 @@ def result_as_json(result: Result) -> dict[str, Any]:
 FORFEITED = _("%(seats)s forfeited after missing too many deadlines in a row")
 SEAT = _("seat %(number)s")
 NOBODY = _("Nobody has anything left to do.")
-PHRASEBOOK = Phrasebook(FORFEITED, NOBODY, parts=[SEAT])
+AGREED_DRAW = _("Drawn by agreement of %(seats)s.")
+PHRASEBOOK = Phrasebook(FORFEITED, NOBODY, AGREED_DRAW, parts=[SEAT])
 
 
 def forfeit_result(seats: list[int], forfeits: list[int]) -> dict[str, Any]:
@@ -110,12 +111,12 @@ def agreed_draw_result(seats: list[int], standing: list[int]) -> dict[str, Any]:
     ladders rate it and tournaments score it as a draw, like a game's own draw."""
     standing = sorted(standing)
     out = [n for n in sorted(seats) if n not in standing]
-    names = ", ".join(f"seat {n}" for n in standing)
+    names = tuple(Text(SEAT, {"number": n}) for n in standing)
     return {
         "ranking": [standing, out] if out else [standing],
         "scores": {str(n): (round(1 / len(standing), 6) if n in standing else 0)
                    for n in sorted(seats)},
-        "reason": f"Drawn by agreement of {names}.",
+        "reason": str(Text(AGREED_DRAW, {"seats": names})),
         "winners": [],
         "is_draw": True,
     }

@@ -935,6 +935,7 @@ class MatchVote(models.Model):
         LOCKED = "locked", _("a moderator locked voting")
         ENDED = "ended", _("the match ended")
         ROLLED_BACK = "rolled_back", _("a moderator rolled the match back")
+        SEAT_CHANGED = "seat_changed", _("a seat changed hands")
 
     match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
                               related_name="votes")

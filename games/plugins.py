@@ -47,7 +47,7 @@ class GameChannel:
     "public"), its name for people, and the seats in it as the match stands."""
 
     key: str
-    label: str
+    label: Any  # (lazy, if the game's plug-in declares its channels for several readers)
     seats: frozenset[int]
 
 

@@ -27,6 +27,7 @@ import engine
 from games.audit_words import told
 from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
+from games.plugins import seat_name
 from games.prepared import Prepared, run_together
 from games.services.timing import seat_clocks
 from games.words import say
@@ -476,8 +477,8 @@ class SeekingSeat(NamedTuple):
 
     @property
     def seat_name(self) -> str:
-        game = engine.games().get(self.game)
-        return game.seat_name(self.seat_number) if game is not None else str(self.seat_number)
+        """The seat's name in the reader's language, as the match page gives it."""
+        return seat_name(self.game, self.seat_number)
 
     @property
     def match_label(self) -> str:

@@ -6,6 +6,8 @@ closes, every ballot is shown. The writes are ``games.services.votes``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,7 +15,8 @@ from django.db.models import Prefetch, Q
 from django.utils.translation import gettext as _
 
 import engine
-from games.models import Match, MatchBallot, MatchVote, Seat
+from games.models import Match, MatchBallot, MatchVote, Seat, SeatTenure
+from games.plugins import seat_name
 from games.services.votes import PROPOSALS, seats_standing
 
 # How many closed proposals (and concessions) the page and the API list, newest first.
@@ -22,7 +25,8 @@ CLOSED_SHOWN = 10
 
 def seat_label(game: engine.Game | None, seat: Seat | None, number: int) -> str:
     """"Red (alice)": the seat's name and its player, as the pages name a seat."""
-    name = game.seat_name(number) if game is not None else _("Seat %(n)s") % {"n": number}
+    name = (seat_name(game.slug, number) if game is not None
+            else _("Seat %(n)s") % {"n": number})
     if seat is None:
         return name
     who = seat.user.get_username() if seat.user_id else (seat.bot and _("bot")) or _(
@@ -30,17 +34,63 @@ def seat_label(game: engine.Game | None, seat: Seat | None, number: int) -> str:
     return f"{name} ({who})"
 
 
+@dataclass(frozen=True)
+class SeatNames:
+    """How a vote names its seats, in the active language (a mail is worded in each reader's).
+    An open vote names them as they are held now ("Red (alice)"): a seat that changes hands
+    closes it. A closed one names who held them then — the ballot's voter, the proposer, else
+    the player whose tenure covered its closing — for a seat may have changed hands since (its
+    new player never voted on it)."""
+
+    game: str
+    seats: dict[int, Seat]
+    tenures: tuple[SeatTenure, ...] = ()
+
+    def now(self, number: int) -> str:
+        """Seat ``number`` and who holds it now."""
+        return seat_label(engine.games().get(self.game), self.seats.get(number), number)
+
+    def then(self, number: int, *, user: Any = None, at: datetime | None = None) -> str:
+        """Seat ``number`` with ``user`` (or who held it ``at``; the seat alone if nobody)."""
+        name = seat_name(self.game, number)
+        if user is None and at is not None:
+            held = [t for t in self.tenures if t.seat_number == number and t.started_at <= at
+                    and (t.ended_at is None or t.ended_at >= at)]
+            user = min(held, key=lambda t: t.started_at).user if held else None
+        return f"{name} ({user.get_username()})" if user is not None else name
+
+
+def seat_names(match: Match, seats: list[Seat], *, closed: bool = True) -> SeatNames:
+    """The ``SeatNames`` of ``match`` (its ``seats`` with their users); the tenures are read
+    (one query) only if ``closed`` votes are to be named."""
+    return SeatNames(
+        game=match.game, seats={seat.number: seat for seat in seats},
+        tenures=tuple(SeatTenure.objects.filter(match=match).select_related("user"))
+        if closed else ())
+
+
 def vote_shown(vote: MatchVote, *, reader: int | None, standing: list[int],
-               names: dict[int, str]) -> dict[str, Any]:
-    """``vote`` as the reader (seat number ``reader``, None for anyone without a seat) may see
-    it. ``standing``: the seats still in now (an open vote's voters); ``names``: seat → label.
-    The ballots must be prefetched (``vote.ballots.all()``)."""
+               names: SeatNames, reader_user: int | None = None) -> dict[str, Any]:
+    """``vote`` as the reader (seat number ``reader`` held by user ``reader_user``; None for
+    anyone without a seat) may see it. ``standing``: the seats still in now (an open vote's
+    voters). The ballots must be prefetched (``vote.ballots.all()``, with their users)."""
     ballots = list(vote.ballots.all())
     is_open = vote.status == MatchVote.Status.OPEN
     hidden = vote.secret and is_open
     voters = list(standing) if is_open else list(vote.standing or [])
     counted = [b for b in ballots if b.seat_number in voters]
-    mine = next((b for b in ballots if reader is not None and b.seat_number == reader), None)
+    # A closed vote's ballot is the reader's own only if they cast it (not the seat's former
+    # player); an open vote's ballots are all its seats' present players'.
+    own = reader_user is not None
+    mine = next((b for b in ballots if reader is not None and b.seat_number == reader
+                 and (is_open or (own and b.user_id == reader_user))), None)
+    proposed_by_me = reader is not None and vote.seat_number == reader and (
+        is_open or (own and vote.proposed_by_id == reader_user))
+
+    def name(number: int, user: Any = None, at: datetime | None = None) -> str:
+        if is_open:
+            return names.now(number)
+        return names.then(number, user=user, at=at or vote.closed_at)
     out: dict[str, Any] = {
         "id": vote.pk,
         "kind": vote.kind,
@@ -54,23 +104,24 @@ def vote_shown(vote: MatchVote, *, reader: int | None, standing: list[int],
         "closed_at": vote.closed_at,
         "closed_why": vote.get_closed_why_display() if vote.closed_why else "",
         "phase_number": vote.phase_number,
-        "proposed_by_me": reader is not None and vote.seat_number == reader,
+        "proposed_by_me": proposed_by_me,
         "proposed_by": None if hidden else vote.seat_number,
-        "proposer": None if hidden else names.get(vote.seat_number, str(vote.seat_number)),
+        "proposer": None if hidden else name(vote.seat_number, vote.proposed_by,
+                                             vote.opened_at),
         "voters": len(voters),
         "yes": sum(1 for b in counted if b.yes),
         "no": sum(1 for b in counted if not b.yes),
         "waiting": len(voters) - len(counted),
         "my_ballot": None if mine is None else ("yes" if mine.yes else "no"),
         "ballots": None if hidden else [
-            {"seat": b.seat_number, "name": names.get(b.seat_number, str(b.seat_number)),
+            {"seat": b.seat_number, "name": name(b.seat_number, b.user, b.cast_at),
              "vote": "yes" if b.yes else "no"} for b in ballots],
         # (open: who has still to vote; closed: who never did)
         "waiting_for": None if hidden else [
-            {"seat": n, "name": names.get(n, str(n))} for n in voters
+            {"seat": n, "name": name(n)} for n in voters
             if n not in {b.seat_number for b in ballots}],
         "standing": None if is_open else [
-            {"seat": n, "name": names.get(n, str(n))} for n in vote.standing or []],
+            {"seat": n, "name": name(n)} for n in vote.standing or []],
     }
     return out
 
@@ -80,9 +131,11 @@ def _votes(match: Match) -> list[MatchVote]:
     and one for their ballots when there are any."""
     latest_closed = (MatchVote.objects.filter(match=match).exclude(status=MatchVote.Status.OPEN)
                      .order_by("-closed_at", "-pk").values("pk")[:CLOSED_SHOWN])
-    ballots = Prefetch("ballots", queryset=MatchBallot.objects.order_by("cast_at", "pk"))
+    ballots = Prefetch("ballots", queryset=MatchBallot.objects.select_related("user")
+                       .order_by("cast_at", "pk"))
     votes = list(MatchVote.objects.filter(Q(match=match, status=MatchVote.Status.OPEN)
-                                          | Q(pk__in=latest_closed)).prefetch_related(ballots))
+                                          | Q(pk__in=latest_closed))
+                 .select_related("proposed_by").prefetch_related(ballots))
     open_votes = sorted((v for v in votes if v.status == MatchVote.Status.OPEN),
                         key=lambda v: (v.opened_at, v.pk))
     closed = sorted((v for v in votes if v.status != MatchVote.Status.OPEN),
@@ -98,15 +151,17 @@ def match_votes(match: Match, user: AbstractBaseUser | None,
     game = engine.games().get(match.game)
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("number"))
-    by_number = {seat.number: seat for seat in seats}
-    names = {n: seat_label(game, seat, n) for n, seat in by_number.items()}
+    votes = _votes(match)
+    names = seat_names(match, seats, closed=any(v.status != MatchVote.Status.OPEN
+                                                for v in votes))
     mine = next((seat for seat in seats if user is not None and user.is_authenticated
                  and seat.user_id == user.pk), None)
     active = match.status == Match.Status.ACTIVE and game is not None
     standing = [s.number for s in seats_standing(match, game, seats)] if active else []
     in_play = active and mine is not None and mine.number in standing
     shown = [vote_shown(vote, reader=mine.number if mine else None, standing=standing,
-                        names=names) for vote in _votes(match)]
+                        names=names, reader_user=mine.user_id if mine else None)
+             for vote in votes]
     open_votes = [vote for vote in shown if vote["open"]]
     open_kinds = {vote["kind"] for vote in open_votes}
     proposable = [kind for kind in PROPOSALS if kind not in open_kinds] \
@@ -120,7 +175,7 @@ def match_votes(match: Match, user: AbstractBaseUser | None,
         "may_propose": [{"kind": kind, "label": MatchVote.Kind(kind).label}
                         for kind in proposable],
         "may_concede": in_play and match.paused_at is None,
-        "standing": [{"seat": n, "name": names[n]} for n in standing],
+        "standing": [{"seat": n, "name": names.now(n)} for n in standing],
     }
 
 
@@ -150,14 +205,12 @@ def match_endings(match_ids: list[int]) -> dict[int, str]:
                 .values_list("match_id", "kind"))
 
 
-def ending_text(match: Match, ending: dict[str, Any] | None = None,
-                game: engine.Game | None = None) -> str:
+def ending_text(match: Match, ending: dict[str, Any] | None = None) -> str:
     """The players' ending in words, in the active language ("" if they did not end it)."""
     ending = ending if ending is not None else match_ending(match)
     if ending is None:
         return ""
-    game = game or engine.games().get(match.game)
-    names = ", ".join(game.seat_name(n) if game else str(n) for n in ending["seats"])
+    names = ", ".join(seat_name(match.game, n) for n in ending["seats"])
     if ending["kind"] == MatchVote.Kind.DRAW:
         return _("Drawn by agreement of %(seats)s.") % {"seats": names}
     if ending["kind"] == MatchVote.Kind.CANCEL:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.final_strategy import board
-from games.final_strategy.words import corner_name
+from games.final_strategy.words import bunker_pieces, corner_name
 
 
 def _names(names: list[str]) -> str:
@@ -46,8 +46,7 @@ def position_words(view: dict[str, Any], seat: int | None) -> list[str]:
                 "prisoners": sum(view["prisoners"].get(key, {}).values()),
                 "score": view["scores"].get(key, 0)}])
         if "troops" in bunker:  # the reader's own bunker: only they see how it is split
-            line += " " + _("In your bunker: %(troops)s troops, %(kidnappers)s kidnappers, "
-                            "%(bombs)s bombs.") % bunker
+            line += " " + _("In your bunker: %(pieces)s.") % {"pieces": bunker_pieces(bunker)}
         lines.append(line)
     lines.append(_("Barriers: %(edges)s.") % {"edges": _names(sorted(
         view["barriers"], key=lambda e: board.EDGE_INDEX[e]))})

@@ -40,6 +40,7 @@ from games.services.queue import enqueue_on_commit, outbox_write, task_event
 from games.services.seeking import seat_offer
 from games.services.tenures import Ending, tenure_begin, tenure_end
 from games.services.timing import clocks_excuse, uses_clock
+from games.services.votes import votes_seat_changed
 
 logger = logging.getLogger(__name__)
 
@@ -481,9 +482,12 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
     seat.offer_token = seat.offered_at = None  # (no longer seeking a commander, if it was)
     seat.save(update_fields=["user", "bot", "status", "missed_in_row", "joined_at",
                              "offer_token", "offered_at"])
-    tenure_end(match_id=match.pk, seat_number=seat.number, at=now, ending=Ending.REPLACED)
+    ended = tenure_end(match_id=match.pk, seat_number=seat.number, at=now,
+                       ending=Ending.REPLACED)
     if seat.user_id is not None:
         tenure_begin(match=match, seat=seat, at=now)
+    if ended:  # a player's command ended: the proposals put to them close
+        outbox_write(votes_seat_changed(match=match, now=now))
     if seat.bot and match.phase_kind != CONTINUOUS and match.paused_at is None:
         phase = _open_phase(match)
         if not Submission.objects.filter(phase=phase, seat=seat).exists():

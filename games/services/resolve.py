@@ -32,6 +32,7 @@ from games.services.sweep import claims_release
 from games.services.tenures import Ending, tenure_end
 from games.services.timing import clocks_close, expired_seats, seat_due, uses_clock
 from games.services.vacation import seats_with_hours_and_leave
+from games.services.votes import votes_seat_changed
 
 logger = logging.getLogger(__name__)
 
@@ -233,10 +234,13 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
     if not settled:
         return 0, failures
 
-    # The tenures the missed-deadline policy ended (rare: a query each, before the rest).
+    # The tenures the missed-deadline policy ended (rare: a query each, before the rest), and
+    # the open proposals of a match whose seat changed hands.
     for done in settled:
         for seat_number, ending in done.tenures_ended:
             tenure_end(match_id=done.match.pk, seat_number=seat_number, at=now, ending=ending)
+        if done.vacated:
+            done.promised += votes_seat_changed(match=done.match, now=now)
     # The writes below: one string of statements, one wait (with the COMMIT, when ``own``).
     with one_round_trip(commit=own):
         rows_insert([sheet for done in settled for sheet in done.missing])

@@ -23,6 +23,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import Game, PhaseKind
 from games.models import Match, ModerationEntry, Phase, Seat, Submission, new_offer_token
@@ -31,6 +32,7 @@ from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
 from games.services.reliability import reliability_check
 from games.services.tenures import Ending, tenure_begin, tenure_end
+from games.services.votes import votes_seat_changed
 
 # The seat's fields ``seat_vacate`` changes (the caller saves them).
 VACATED_FIELDS = ("user", "bot", "status", "offer_token", "offered_at", "joined_at",
@@ -68,6 +70,7 @@ def seat_offer(*, match: Match, seat: Seat, now: datetime, ending: str) -> Seat:
     events = seat_vacate(match=match, seat=seat, game=game, now=now, ending=ending)
     seat.save(update_fields=list(VACATED_FIELDS))
     tenure_end(match_id=match.pk, seat_number=seat.number, at=now, ending=ending)
+    events += votes_seat_changed(match=match, now=now)
     if (seat.bot and match.paused_at is None and match.phase_kind != PhaseKind.CONTINUOUS.value
             and seat.number in game.prompts(match.state)
             and not Submission.objects.filter(phase__match=match, phase__number=match.phase_number,
@@ -83,7 +86,7 @@ def _offered_seat(match: Match, token: str) -> Seat:
     """The seat ``token`` offers, read again under the match lock (taken meanwhile: gone)."""
     seat = Seat.objects.filter(match=match, offer_token=token).first()
     if seat is None:
-        raise ServiceError("not_found", "This seat is no longer looking for a commander.")
+        raise ServiceError("not_found", _("This seat is no longer looking for a commander."))
     return seat
 
 
@@ -103,21 +106,21 @@ def seat_take(*, token: Any, user: AbstractBaseUser | None) -> Seat:
     match, one a moderator removed from it, or one below the match's minimum reliability.
     Locks the match row."""
     if user is None or not user.is_authenticated:
-        raise ServiceError("not_allowed", "Log in to take a seat.")
+        raise ServiceError("not_allowed", _("Log in to take a seat."))
     found = seat_offered(token=token)
     if found is None:
-        raise ServiceError("not_found", "This seat is no longer looking for a commander.")
+        raise ServiceError("not_found", _("This seat is no longer looking for a commander."))
     match = match_lock(found.match_id)
     seat = _offered_seat(match, token)
     if match.status != Match.Status.ACTIVE:
-        raise ServiceError("not_active", "This match is no longer in play.")
+        raise ServiceError("not_active", _("This match is no longer in play."))
     if Seat.objects.filter(match=match, user=user).exists():
-        raise ServiceError("already_seated", "You already have a seat in this match.")
+        raise ServiceError("already_seated", _("You already have a seat in this match."))
     if ModerationEntry.objects.filter(match=match, kind=ModerationEntry.Kind.KICK,
                                       details__user_id=user.pk).exists():
-        raise ServiceError("kicked", "A moderator removed you from this match: you cannot "
-                           "take a seat in it again.")
-    reliability_check(user=user, minimum=match.min_reliability, what="This match")
+        raise ServiceError("kicked", _("A moderator removed you from this match: you cannot "
+                                       "take a seat in it again."))
+    reliability_check(user=user, minimum=match.min_reliability, what=_("This match"))
     now = timezone.now()
     # A player still named on the seat (flagged before seats were vacated at once): ended.
     tenure_end(match_id=match.pk, seat_number=seat.number, at=seat.offered_at or now,

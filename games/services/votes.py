@@ -38,6 +38,7 @@ from games.models import (
     Submission,
 )
 from games.parsing import id_or_none
+from games.plugins import seat_name
 from games.services.common import (
     game_for,
     match_lock,
@@ -150,11 +151,12 @@ def vote_propose(*, match_id: Any, user: AbstractBaseUser | None, kind: str,
         if other.bot:
             raise ServiceError("no_voter", _(
                 "%(seat)s is played by a bot, which does not vote: this match can only be "
-                "ended by its rules or a concession.") % {"seat": game.seat_name(other.number)})
+                "ended by its rules or a concession.")
+                % {"seat": seat_name(match.game, other.number)})
         if other.user_id is None:
             raise ServiceError("no_voter", _(
                 "%(seat)s has no player to vote until someone takes it.")
-                % {"seat": game.seat_name(other.number)})
+                % {"seat": seat_name(match.game, other.number)})
     for rule in _RULES:
         refused = rule(match, kind)
         if refused:
@@ -397,6 +399,23 @@ def concessions_roll_back(*, match: Match, from_phase: int) -> list[int]:
         Seat.objects.filter(match=match, number__in=undone,
                             status=Seat.Status.CONCEDED).update(status=Seat.Status.TAKEN)
     return undone
+
+
+def votes_seat_changed(*, match: Match, now: datetime) -> list[tuple]:
+    """A seat of the locked ``match`` changes hands (its player left it, was flagged after
+    missed deadlines or removed, a moderator handed it on): the open proposals close, since
+    they were put to its former player, whose ballot binds nobody after them, and a proposal
+    needs every seat's present player. Returns the "closed" notices for the caller's outbox
+    (the players still in are told; a new proposal may be made once every seat has a
+    player)."""
+    events = []
+    votes = list(MatchVote.objects.select_for_update().filter(
+        match=match, status=MatchVote.Status.OPEN, kind__in=PROPOSALS))
+    standing = _standing_now(match) if votes else []  # (its notice says who had not voted)
+    for vote in votes:
+        _close(vote, MatchVote.Status.CLOSED, now, standing, why=MatchVote.Why.SEAT_CHANGED)
+        events.append(_notice(vote, "closed"))
+    return events
 
 
 # -- expiry and the moderators' lock -----------------------------------------------------------

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from engine.tank_game import view as tank_view
 from games import plugins
@@ -72,7 +72,8 @@ class TankGamePlugin(plugins.GamePlugin):
         if match.state is None:
             return []
         members = self.game.view(match.state, None).get("council", {}).get("members", [])
-        return [plugins.GameChannel("council", _("Council"),
+        # (a lazy name: a notice is worded in each reader's language, after this is asked)
+        return [plugins.GameChannel("council", gettext_lazy("Council"),
                                     frozenset(int(m["seat"]) for m in members))]
 
     def orders_hint(self, state: Any, seat: int) -> str:

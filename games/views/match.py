@@ -210,7 +210,7 @@ def match_page_context(
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
     context["result"] = translated_result(game, match.result)
     context["votes"] = match_votes(match, user, seats=seats)
-    context["ending"] = ending_text(match, game=game) if match.status in (
+    context["ending"] = ending_text(match) if match.status in (
         Match.Status.FINISHED, Match.Status.ABORTED) else ""
     context["moderation_log"] = selectors.match_moderation_log(match)
     if active:

@@ -81,8 +81,8 @@ def offer_context(request: HttpRequest, seat: Seat, form: TakeSeatForm) -> dict[
     seated = user.is_authenticated and any(s.user_id == user.pk for s in seats)
     return {
         "match": match, "seat": seat, "game_name": game.name if game else match.game,
-        "seat_name": game.seat_name(seat.number) if game else str(seat.number),
-        "seats": [{"seat": s, "name": game.seat_name(s.number) if game else str(s.number)}
+        "seat_name": plugin.seat_name(seat.number),
+        "seats": [{"seat": s, "name": plugin.seat_name(s.number)}
                   for s in seats],
         "board": plugin.board_html(match, match.state, None)
         if game is not None and match.state is not None else "",

@@ -192,7 +192,8 @@ def take(request: HttpRequest, body: schemas.TakeIn) -> dict[str, Any]:
     """Take command of a seat that seeks one (its token: from /lobby/seeking, or its link),
     confirmed: you play it from where it stands, with a record of your own."""
     if not body.confirm:
-        raise ServiceError("invalid", "Send \"confirm\": true: you take the seat as it stands.")
+        raise ServiceError("invalid", _("Send \"confirm\": true: you take the seat as it "
+                                        "stands."))
     seat = seat_take(token=body.token, user=request.user)
     return {"match_id": seat.match_id, "seat": seat.number, "match_status": "active"}
 
@@ -205,8 +206,8 @@ def leave(request: HttpRequest, match_id: MatchId, body: schemas.LeaveIn) -> dic
     reliability record)."""
     match = _visible_match(request, match_id)
     if match.status == Match.Status.ACTIVE and not body.confirm:
-        raise ServiceError("invalid", "Send \"confirm\": true to leave a match in play: your "
-                                      "seat then seeks a new commander.")
+        raise ServiceError("invalid", _("Send \"confirm\": true to leave a match in play: "
+                                        "your seat then seeks a new commander."))
     seat = seat_leave(match_id=match.pk, user=request.user)
     return {"match_id": match.pk, "seat": seat.number, "seeking": seat.seeking,
             "match_status": match.status}
@@ -333,7 +334,7 @@ def _one_vote(match: Match, user: Any, vote_id: int) -> dict[str, Any]:
 def _seated(request: HttpRequest, match: Match) -> None:
     """Permission before work: only a seat's player proposes, votes or concedes."""
     if selectors.match_seat_for_user(match, request.user) is None:
-        raise ServiceError("not_your_seat", "You have no seat in this match.")
+        raise ServiceError("not_your_seat", _("You have no seat in this match."))
 
 
 @api.get("/matches/{match_id}/votes", response={200: schemas.VotesOut, **ERRORS},

@@ -143,7 +143,8 @@ class Reader:
         return self.seat is not None and members is not None and self.seat.number in members
 
     def seat_name(self, number: int) -> str:
-        return str(self.game.seat_name(number)) if self.game else _("Seat %(n)s") % {"n": number}
+        """Seat ``number``'s name in the reader's language ("Rouge" for Red in French)."""
+        return plugins.seat_name(self.match.game, number)
 
     def seat_player(self, number: int) -> str:
         """"Bravo (bob)": a seat's name and its player's."""
@@ -160,7 +161,8 @@ class Reader:
             return _("Public")
         if kind == Channel.Kind.GAME:
             declared = self.declared.get(key)
-            return declared.label if declared is not None else key.replace("_", " ").capitalize()
+            return (str(declared.label) if declared is not None
+                    else key.replace("_", " ").capitalize())
         others = [n for n in sorted(int(n) for n in seats)
                   if self.seat is None or n != self.seat.number]
         return _("Private: %(seats)s") % {"seats": ", ".join(self.seat_player(n)

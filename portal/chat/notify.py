@@ -68,15 +68,29 @@ def notices_due(*, now: datetime | None = None, limit: int = 500) -> list[int]:
 
 @dataclass
 class Notice:
-    """What one player is told of one channel: its name as they read it and the messages."""
+    """What one player is told of one channel: its name as they read it and the messages.
+    Both are worded when asked, in the active language: the caller's mail or push sets the
+    reader's."""
 
     seat: Any  # the reader's seat, with its user and profile
-    channel: ChannelView
-    messages: list[MessageView]
+    reader: Reader
+    row: Channel
+    rows: list[Message]
 
     @property
     def user(self) -> Any:
         return self.seat.user
+
+    @property
+    def channel(self) -> ChannelView:
+        row = self.row
+        return ChannelView(row.kind, row.key, self.reader.label(row.kind, row.key, row.seats),
+                           seats=tuple(row.seats), row=row)
+
+    @property
+    def messages(self) -> list[MessageView]:
+        view = self.channel
+        return [message_view(self.reader, view, message) for message in self.rows]
 
 
 def notices(*, channel_id: int, after_id: int, up_to_id: int) -> tuple[Any, list[Notice]]:
@@ -113,10 +127,6 @@ def notices(*, channel_id: int, after_id: int, up_to_id: int) -> tuple[Any, list
         mine = [row for row in rows if row.author_id != seat.user_id
                 and (seat.user_id, row.author_id) not in muted
                 and row.pk > reads.get(seat.user_id, 0)]
-        if not mine:
-            continue
-        view = ChannelView(channel.kind, channel.key,
-                           reader.label(channel.kind, channel.key, channel.seats),
-                           seats=tuple(channel.seats), row=channel)
-        found.append(Notice(seat, view, [message_view(reader, view, row) for row in mine]))
+        if mine:
+            found.append(Notice(seat, reader, channel, mine))
     return match, found

@@ -123,7 +123,7 @@ def send(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.htmx:
         return redirect(_page_url(match, shown_key if shown_key != "public" else ""))
     context = panel_context(request, match, key=shown_key)
-    context["sent"] = True
+    context.update(sent=True, focus_text=True)  # (ready for the next message)
     return _render(request, context)
 
 
@@ -133,7 +133,7 @@ def _refused(request: HttpRequest, match: Match, key: str, text: Any, status: in
         context = panel_context(request, match, key=key or None)
     except Http404:
         context = panel_context(request, match)
-    context.update(error=error, text=text if isinstance(text, str) else "")
+    context.update(error=error, text=text if isinstance(text, str) else "", focus_text=True)
     if key.startswith("seats-") or key == NEW_PRIVATE:
         context["chosen"] = key
     return _render(request, context, status)

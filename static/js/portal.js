@@ -57,12 +57,46 @@
 })();
 
 // A polled region marked data-poll-paused-while-focused skips its poll while the player is in
-// one of its fields (a swap would throw their input away). This replaces an hx-trigger filter
-// expression, which htmx would have to eval: the Content-Security-Policy forbids eval.
+// it and a swap would take something from them: their input in one of its fields, or the
+// focus on an element htmx cannot find again after the swap (one without an id; htmx puts the
+// focus back on an element with an id, such as a channel's link). This replaces an hx-trigger
+// filter expression, which htmx would have to eval: the Content-Security-Policy forbids eval.
 document.addEventListener("htmx:beforeRequest", function (event) {
   const elt = event.detail && event.detail.elt;
-  if (elt && elt.hasAttribute && elt.hasAttribute("data-poll-paused-while-focused")
-      && elt.querySelector(":focus")) {
+  if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-poll-paused-while-focused")) return;
+  const focused = elt.querySelector(":focus");
+  if (focused && (!focused.id || focused.matches("input, select, textarea"))) {
     event.preventDefault();
   }
 });
+
+// A region marked data-keep-focus that the player's own action replaced (a panel whose form
+// answers with the whole panel) keeps the keyboard in it. htmx puts the focus back on an
+// element with an id and on the new content's [autofocus] element; when neither applies (the
+// button pressed is gone with the old panel), the focus would fall to the top of the page and
+// a keyboard user would have to find their way back. It goes to what the answer says instead:
+// its error, else its notice, else the region's heading, each of which a screen reader reads.
+(function () {
+  "use strict";
+
+  let held = null;
+
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail && event.detail.target;
+    const active = document.activeElement;
+    held = target && target.id && target.hasAttribute("data-keep-focus") && active
+      && active !== document.body && target.contains(active) ? target.id : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", () => {
+    if (!held) return;
+    const region = document.getElementById(held);
+    held = null;
+    const active = document.activeElement;
+    if (!region || (active && active !== document.body && active.isConnected)) return;
+    const to = ["[role=alert]", ".message.success", "h1, h2, h3"]
+      .map((selector) => region.querySelector(selector)).find(Boolean) || region;
+    if (!to.hasAttribute("tabindex")) to.setAttribute("tabindex", "-1");
+    to.focus();
+  });
+})();

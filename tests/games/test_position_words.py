@@ -60,7 +60,8 @@ def test_final_strategy_tells_the_bunker_split_to_its_owner_only(client):
     own = words_on_page(client, people["seat1"], match)
     bunker = match.state["bunkers"]["1"]
     split = (f"In your bunker: {bunker['troop']} troops, {bunker['kidnapper']} kidnappers, "
-             f"{bunker['bomb']} bombs.") if "troop" in bunker else None
+             f"{bunker['bomb']} bomb{'s' if bunker['bomb'] != 1 else ''}.") \
+        if "troop" in bunker else None
     mine = next(line for line in own if line.startswith("Seat 1 (you)"))
     assert "In your bunker:" in mine and (split is None or split in mine)
     for who in ("seat2", "spectator"):

@@ -233,6 +233,12 @@ def test_taking_a_seat_is_refused_with_a_reason(make_user):
             assert "login" in answer["Location"]
     assert "reliability of at least 80" in client_for(carol).post(
         take_url(token), {"confirm": "on"}).content.decode()
+    # Every refusal in the reader's language, the seats named as the match page names them.
+    french = client_for(alice).post(take_url(token), {"confirm": "on"},
+                                    HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Vous avez déjà une place dans cette partie." in french
+    assert "Cette partie demande une fiabilité" in client_for(carol).post(
+        take_url(token), {"confirm": "on"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     # A player a moderator removed may not come back by the link.
     give_record(carol, finished=3)
     dave = make_user("dave")
@@ -298,6 +304,17 @@ def test_the_lobby_lists_public_seats_seeking_a_commander(make_user):
     french = Client(HTTP_ACCEPT_LANGUAGE="fr")
     html = french.get(reverse("games:lobby")).content.decode()
     assert "Cherche un commandant" in html
+    # A seat whose game names it in English words is named in the reader's language.
+    trio = [make_user(name) for name in ("rosa", "blaise", "vera")]
+    fs = services.match_create(creator=trio[0], game="final-strategy", options={},
+                               hours_per_phase=24, title="Trio",
+                               seats=[{"kind": "human", "user": user} for user in trio])
+    services.seat_leave(match_id=fs.pk, user=trio[1])
+    html = french.get(reverse("games:lobby")).content.decode()
+    assert "Place 2 (Bleu) de Trio" in html
+    offer = french.get(reverse("games:seat_offer", args=[seat(fs, 2).offer_token]))
+    assert "La place 2 (Bleu) de Trio" in offer.content.decode()
+    assert "2. Bleu :" in offer.content.decode() and "Blue" not in offer.content.decode()
 
 
 # -- notifications ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from engine.record import verify_record
 from games import records, services
 from games.models import Match, MatchBallot, MatchVote, ModerationEntry, Phase, Seat
 from games.services import ServiceError
+from games.votes import match_votes
 from tests.outbox import promised
 
 pytestmark = pytest.mark.django_db
@@ -266,3 +267,63 @@ def _play_default_turn(match, seat, user):
     sheet.pop("default", None)
     services.orders_submit(match_id=match.pk, seat_number=seat.number, user=user,
                            phase_number=match.phase_number, data=sheet, source="web")
+
+
+def test_a_seat_changing_hands_closes_the_open_proposals_and_its_newcomer_is_asked_anew(
+        trio, make_user):
+    """A yes binds the player who gave it, not whoever takes the seat over: the proposals put
+    to a player who leaves close (everyone is told), and the earlier ballots stay theirs."""
+    match = trio()
+    ann, ben, cy = match.users
+    draw = propose(match, ann)
+    vote(match, draw, cy)  # Cy says yes, then leaves
+    services.seat_leave(match_id=match.pk, user=cy)
+    draw.refresh_from_db()
+    assert (draw.status, draw.closed_why) == (MatchVote.Status.CLOSED,
+                                              MatchVote.Why.SEAT_CHANGED)
+    assert notices(match)[-1] == ("vote_changed", "closed")
+    refused("vote_closed", vote, match, draw, ben)  # Ben's yes cannot pass it now
+    refused("no_voter", propose, match, ben)  # a bot covers seat 3: nobody to ask
+    dan = make_user("dan")
+    services.seat_take(token=Seat.objects.get(match=match, number=3).offer_token, user=dan)
+    again = propose(match, ann)
+    vote(match, again, ben)
+    again.refresh_from_db()
+    assert again.status == MatchVote.Status.OPEN  # Dan has not said yes
+    shown = match_votes(match, dan)
+    (earlier,) = shown["closed"]
+    assert [b["name"] for b in earlier["ballots"]] == ["Red (ann)", "Green (cy)"]
+    assert earlier["my_ballot"] is None and not earlier["proposed_by_me"]
+    assert earlier["closed_why"] == "a seat changed hands"
+    assert shown["open"][0]["waiting_for"] == [{"seat": 3, "name": "Green (dan)"}]
+    vote(match, again, dan)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["is_draw"]
+
+
+def test_a_seat_flagged_after_missed_deadlines_closes_the_open_proposals(toy_duel):
+    match = toy_duel(miss_limit=1)
+    draw = propose(match, match.alice)
+    services.orders_submit(match_id=match.pk, seat_number=1, user=match.alice,
+                           phase_number=1, data={"number": 1}, source="web")
+    past = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(deadline=past)
+    Phase.objects.filter(match=match, number=1).update(deadline=past)
+    assert services.phase_resolve(match_id=match.pk, phase_number=1)  # Bob missed it
+    assert Seat.objects.get(match=match, number=2).status == Seat.Status.FLAGGED
+    draw.refresh_from_db()
+    assert (draw.status, draw.closed_why) == (MatchVote.Status.CLOSED,
+                                              MatchVote.Why.SEAT_CHANGED)
+    assert ("vote_changed", "closed") in notices(match)
+
+
+def test_a_moderator_handing_a_seat_on_closes_the_open_proposals(trio, moderator, make_user):
+    match = trio()
+    ann, _ben, cy = match.users
+    draw = propose(match, ann)
+    services.seat_moderate_replace(match_id=match.pk, seat_number=3, by=moderator,
+                                   reason="swap", user=make_user("eve"))
+    draw.refresh_from_db()
+    assert (draw.status, draw.closed_why) == (MatchVote.Status.CLOSED,
+                                              MatchVote.Why.SEAT_CHANGED)
+    assert cy not in [seat.user for seat in Seat.objects.filter(match=match)]

@@ -44,6 +44,9 @@ def test_a_draw_is_proposed_and_accepted_with_the_keyboard(new_page):
     tab_to(first, "#votes fieldset button[type=submit]")
     first.keyboard.press("Enter")
     first.wait_for_selector("#votes >> text=You proposed a draw")
+    # The keyboard stays in the panel, on the answer (not back at the top of the page).
+    first.wait_for_function("document.activeElement.closest('#votes') !== null")
+    assert "You proposed a draw" in first.evaluate("document.activeElement.textContent")
     assert "Send this proposal" in asked_first[0]
     assert "You proposed it." in first.inner_text("#votes")
     assert "1 yes of 2; 1 still to vote." in first.inner_text("#votes")

@@ -11,9 +11,11 @@ import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games import services
 from games.models import Match, MatchBallot, MatchVote
+from games.words import translated_result
 from portal.api.services import api_token_create
 from portal.mail.models import OutgoingEmail
 
@@ -81,6 +83,14 @@ def test_a_player_proposes_and_votes_from_the_page_with_htmx(trio):
     assert trio.status == Match.Status.FINISHED
     result = page_client().get(match_page(trio)).content.decode()
     assert "Drawn by agreement of Red, Blue, Green." in result
+    assert "agreement of seat" not in result  # (said once, with the seats' names)
+    french = page_client().get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Nulle d’un commun accord entre Rouge, Bleu, Vert." in french
+    assert "Drawn by" not in french
+    # The stored reason reads in every language too (the API's result, the club's list).
+    with translation.override("fr"):
+        reason = translated_result(None, trio.result)["reason"]
+    assert reason == "Nulle d’un commun accord entre place 1, place 2, place 3."
 
 
 def test_refusals_are_clear_and_come_before_any_work(trio, make_user):
@@ -210,7 +220,42 @@ def test_the_panel_reads_in_french(trio):
     panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
                           .decode())
     for french in ("Finir la partie d’un commun accord", "Proposition : une nulle",
-                   "Voter oui", "Voter non", "Abandonner…", "1 oui sur 3"):
+                   "Voter oui", "Voter non", "Abandonner…", "1 oui sur 3",
+                   "Rouge (annika)"):  # the seats by the names the match page gives them
         assert french in panel, french
-    for english in ("Vote yes", "Concede", "Proposed", "still to vote"):
+    for english in ("Vote yes", "Concede", "Proposed", "still to vote", "Red (", "Green ("):
         assert english not in panel, english
+    assert "1 oui sur 3 ; 2 doivent encore voter." in panel
+    vote = MatchVote.objects.get(match=trio)
+    services.vote_cast(match_id=trio.pk, vote_id=vote.pk, user=ben, yes=True)
+    panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
+                          .decode())
+    assert "2 oui sur 3 ; 1 doit encore voter." in panel  # (one seat: the singular)
+    services.vote_cast(match_id=trio.pk, vote_id=vote.pk, user=trio.users[2], yes=False)
+    panel = votes_section(client.get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content
+                          .decode())
+    assert "proposition (une nulle), rejetée." in panel  # (agreeing with "proposition")
+
+
+def test_a_proposal_closed_by_a_seat_changing_hands_is_mailed_in_each_readers_language(
+        trio, django_capture_on_commit_callbacks):
+    from portal.accounts.models import Profile
+    from tests.competitions.conftest import run_signals
+
+    ann, ben, cy = trio.users
+    Profile.objects.update_or_create(user=ben, defaults={"language": "fr"})
+    with django_capture_on_commit_callbacks() as callbacks:
+        vote = services.vote_propose(match_id=trio.pk, user=ann, kind="draw")
+        services.vote_cast(match_id=trio.pk, vote_id=vote.pk, user=cy, yes=True)
+        services.seat_leave(match_id=trio.pk, user=cy)
+    run_signals(callbacks)
+    closed = OutgoingEmail.objects.filter(kind=OutgoingEmail.Kind.VOTE,
+                                          dedupe_key__contains=":closed:")
+    assert {mail.to for mail in closed} == {ann.email, ben.email}  # not Cy, who left
+    french = closed.get(to=ben.email).body_text
+    assert "une place a changé de commandant" in french
+    assert "Vert (cyrano) : oui" in french and "Rouge (annika) : oui" in french
+    assert "Bleu (bertil)" in french  # the seat that had not voted, named
+    for english in ("Red", "Green", "Blue"):
+        assert english not in french, english
+    assert "Green (cyrano): yes" in closed.get(to=ann.email).body_text

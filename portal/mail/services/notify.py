@@ -33,7 +33,7 @@ from games import dates, plugins
 from games.models import Match, Phase, Seat, Submission
 from games.services import timing
 from games.services.moderation import duration_text
-from games.words import say, stored
+from games.words import stored
 from portal.accounts.models import Channel, Event, Profile
 from portal.accounts.notifications import (
     digest_reader,
@@ -108,7 +108,7 @@ def deadline_text(match: Match, phase: Phase, seat: Seat, game: Any) -> str:
         text = _("%(deadline)s (moved from %(before)s: outside the active hours of %(seat)s, "
                  "%(hours)s)") % {
             "deadline": text, "before": local_time(moved["from"], seat.user),
-            "seat": game.seat_name(moved["seat"]), "hours": moved["window"]}
+            "seat": plugins.seat_name(match.game, moved["seat"]), "hours": moved["window"]}
     return text
 
 
@@ -207,10 +207,10 @@ class SeatViewRenderer:
 
 def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
     with translation.override(language_of(seat.user)):
-        seat_name = say(game.seat_name(seat.number))
+        name = plugins.seat_name(match.game, seat.number)
     return {
         "match": match, "seat": seat, "user": seat.user, "game": game,
-        "match_title": str(match), "seat_name": seat_name,
+        "match_title": str(match), "seat_name": name,
         "match_url": match_url(match),
         "profile_url": settings.SITE_URL + reverse("accounts_profile"),
         "language": language_of(seat.user),
@@ -364,7 +364,7 @@ def result_text(match: Match, game: Any) -> str:
     concession: ``games.votes.ending_text``)."""
     from games.votes import ending_text
 
-    ending = ending_text(match, game=game)
+    ending = ending_text(match)
     if match.status == Match.Status.ABORTED:
         return ending or _("The match was aborted.")
     result = match.result or {}
@@ -373,7 +373,7 @@ def result_text(match: Match, game: Any) -> str:
         head = _("The match ended in a draw.")
     else:
         head = ngettext("Winner: %(seats)s.", "Winners: %(seats)s.", len(winners)) % {
-            "seats": ", ".join(game.seat_name(int(w)) for w in winners)}
+            "seats": ", ".join(plugins.seat_name(match.game, int(w)) for w in winners)}
     # The game's reason is stored as the engine wrote it: ``stored`` gives it in the active
     # language.
     reason = ending or stored(game, result.get("reason") or "")
@@ -488,7 +488,7 @@ def _digest_queue(user: Any, now: datetime, since: datetime) -> int:
         match = seat.match
         game = engine.get(match.game)
         item = {"match": match, "title": str(match), "url": match_url(match),
-                "seat_name": game.seat_name(seat.number)}
+                "seat_name": plugins.seat_name(match.game, seat.number)}
         if match.status == Match.Status.ACTIVE:
             phase = Phase.objects.filter(match=match, number=match.phase_number).first()
             done = phase is not None and Submission.objects.filter(

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.models import Match, Seat, SeatTenure
+from games.plugins import seat_name
 from games.services.seeking import OFFERED, TAKEN
 from portal.accounts.models import Event
 from portal.accounts.notifications import seats_wanting, wants
@@ -57,7 +58,7 @@ def seat_changed_notify(*, match_id: Any, seat_number: int, change: str,
             context = {
                 "user": reader, "role": role, "change": change, "match_title": str(match),
                 "game_name": game.name, "seat_number": seat.number,
-                "seat_name": game.seat_name(seat.number),
+                "seat_name": seat_name(match.game, seat.number),
                 "newcomer": newcomer.get_username() if newcomer is not None else "",
                 "offer_url": offer_url(seat) if change == OFFERED else "",
                 "autopilot": change == OFFERED and bool(seat.bot),

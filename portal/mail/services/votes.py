@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.models import Match, MatchVote
+from games.plugins import seat_name
 from games.services.votes import seats_standing
-from games.votes import seat_label, vote_shown
+from games.votes import seat_names, vote_shown
 from portal.accounts.models import Event
 from portal.accounts.notifications import seats_wanting
 from portal.mail.models import OutgoingEmail
@@ -60,7 +61,7 @@ def vote_changed_notify(*, match_id: Any, vote_id: Any, what: str) -> int:
     match = vote.match
     game = engine.get(match.game)
     seats = list(match.seats.select_related("user").order_by("number"))
-    names = {seat.number: seat_label(game, seat, seat.number) for seat in seats}
+    names = seat_names(match, seats, closed=vote.status != MatchVote.Status.OPEN)
     standing = [s.number for s in seats_standing(match, game, seats)] \
         if match.status == Match.Status.ACTIVE else []
     readers = [seat for seat in seats_wanting(match, Event.VOTE, "mail")
@@ -69,14 +70,15 @@ def vote_changed_notify(*, match_id: Any, vote_id: Any, what: str) -> int:
     for seat, key in not_queued(readers, lambda seat: (
             f"vote:v{vote.pk}:{what}:u{seat.user_id}")):
         with translation.override(language_of(seat.user)):
-            shown = vote_shown(vote, reader=seat.number, standing=standing, names=names)
+            shown = vote_shown(vote, reader=seat.number, standing=standing, names=names,
+                               reader_user=seat.user_id)
             context = _base_context(match, seat, game)
-            context.update(what=what, vote=shown, conceded=names.get(vote.seat_number, ""),
+            context.update(what=what, vote=shown, conceded=shown["proposer"] or "",
                            expires=local_time(vote.expires_at, seat.user)
                            if shown["open"] else "")
             text, html = render("vote", context)
             subject = _subject(what, match, str(vote.get_kind_display()),
-                               game.seat_name(vote.seat_number))
+                               seat_name(match.game, vote.seat_number))
         emails.append({"kind": OutgoingEmail.Kind.VOTE, "dedupe_key": key,
                        "to": seat.user.email, "user": seat.user, "match_id": match.pk,
                        "subject": subject, "body_text": text, "body_html": html})

@@ -49,19 +49,26 @@ def test_two_players_talk_privately_and_a_spectator_sees_neither_message(new_pag
     ann.wait_for_selector("#chat-live >> text=" + FIRST)
     assert "Private: Seat 2 (ben)" in ann.inner_text("#chat-channel-heading")
     assert ann.get_by_label("Your message").input_value() == ""
+    # The keyboard stays in the panel, ready for the next message (not back at the top).
+    ann.wait_for_function("document.activeElement.id === 'chat-text'")
 
     # Ben's page shows the new channel with its unread count, without a reload.
     ben.wait_for_selector('#chat-live a[data-channel="seats-1-2"] .badge')
     assert "1 unread" in ben.inner_text('#chat-live a[data-channel="seats-1-2"]')
-    ben.click('#chat-live a[data-channel="seats-1-2"]')
+    ben.focus('#chat-live a[data-channel="seats-1-2"]')
+    ben.keyboard.press("Enter")
     ben.wait_for_selector("#chat-live >> text=" + FIRST)
+    # The focus stays on the channel chosen, and the panel keeps polling meanwhile.
+    ben.wait_for_function("document.activeElement.dataset.channel === 'seats-1-2'")
     assert ben.get_by_label("Send to").input_value() == "seats-1-2"
     ben.get_by_label("Your message").fill(SECOND)
     ben.click("#chat-form button[type=submit]")
     ben.wait_for_selector("#chat-live >> text=" + SECOND)
 
-    # Ann's open page follows the conversation by itself.
+    # Ann's open page follows the conversation by itself, her focus on a channel's link.
+    ann.focus('#chat-live a[data-channel="public"]')
     ann.wait_for_selector("#chat-live >> text=" + SECOND)
+    assert ann.evaluate("document.activeElement.dataset.channel") == "public"
 
     # The spectator's page polled all along: neither message, no sign of the conversation.
     time.sleep(2.5)

@@ -38,8 +38,8 @@ def test_the_council_channel_is_the_dead_tanks():
     with pytest.raises(ServiceError):
         post(match, users[0], "council", "let the living in")
 
-    def panel(user) -> str:
-        client = Client()
+    def panel(user, language="en") -> str:
+        client = Client(HTTP_ACCEPT_LANGUAGE=language)
         if user is not None:
             client.login(username=user.username, password=PASSWORD)
         return client.get(f"/matches/{match.pk}/messages/?channel=council",
@@ -47,5 +47,6 @@ def test_the_council_channel_is_the_dead_tanks():
 
     body = panel(users[3])
     assert "COUNCIL-WORDS" in body and ">Council<" in body.replace("\n", "")
+    assert ">Conseil<" in panel(users[3], "fr").replace("\n", "")
     for outsider in (users[0], users[1], make_user("watcher"), None):
         assert "COUNCIL-WORDS" not in panel(outsider)

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games.services import match_create
 from portal.accounts.models import Event, Profile
 from portal.accounts.notifications import mail_set
 from portal.chat import notify
@@ -17,6 +18,7 @@ from portal.chat.models import Channel, ChannelRead
 from portal.chat.services import player_mute
 from portal.mail.models import OutgoingEmail
 from portal.mail.services import digests_send
+from tests.portal.builders import make_user
 from tests.portal.chat.builders import huddle, post
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -142,3 +144,27 @@ def test_the_notice_says_where_to_reply_and_is_not_shown_in_the_admin(eager, mai
     row = OutgoingEmail.objects.get(kind="message")
     page = admin_client.get(f"/admin/mail/outgoingemail/{row.pk}/change/")
     assert page.status_code == 200 and b"ADMIN-MUST-NOT-SEE" not in page.content
+
+
+def test_each_notice_and_push_is_worded_in_its_readers_language(eager, mailboxes, push_service,
+                                                                subscribe):
+    """The channel's name and the authors' seats in the reader's language (a French reader's
+    mail says "Privé : Rouge (rosa)", an English reader's "Private: Red (rosa)")."""
+    rosa, blaise, vera = (make_user(name) for name in ("rosa", "blaise", "vera"))
+    Profile.objects.update_or_create(user=blaise, defaults={"language": "fr"})
+    match = match_create(creator=rosa, game="final-strategy", options={}, hours_per_phase=24,
+                         seats=[{"kind": "human", "user": u} for u in (rosa, blaise, vera)])
+    for user in (blaise, vera):
+        subscribe(user, f"{user.username}-phone")
+    message = post(match, rosa, "public", "Bonjour à tous")
+    post(match, rosa, [2], "Entre nous")
+    assert flush(message.channel_id)
+    assert flush(Channel.objects.get(match=match, key="seats-1-2").pk)
+    french = "".join(text(mail) for mail in mailboxes.to(blaise.email)
+                     if "Nouveaux messages" in str(mail.message["Subject"]))
+    assert "Nouveaux messages dans Privé : Rouge (rosa)" in french
+    assert "Rouge (rosa), " in french and "Red" not in french and "Private" not in french
+    english = "".join(text(mail) for mail in mails(mailboxes, vera))
+    assert "New messages in Public" in english and "Red (rosa), " in english
+    assert [push.payload["body"] for push in push_service.to("blaise-phone")] == [
+        "1 nouveau message dans Public.", "1 nouveau message dans une conversation privée."]

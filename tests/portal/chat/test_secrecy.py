@@ -1,8 +1,8 @@
 """No private or game-channel message ever reaches anyone outside its channel: on a page, a
 partial, an e-mail, a push, an API answer or a log, as every role — anonymous, a spectator, a
-player outside the channel, the players in it, a moderator (who reads what everyone reads: a
-private message reaches moderators only as the evidence of a report, in the admin's report
-queue, or once hidden, in its audit)."""
+player outside the channel, the players in it, a player who left the seat, a moderator (who
+reads what everyone reads: a private message reaches moderators only as the evidence of a
+report, in the admin's report queue, or once hidden, in its audit)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,17 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 
-from games.models import Match
-from games.services import match_abort, orders_submit
+from games.models import Match, Seat
+from games.services import match_abort, orders_submit, seat_leave, seat_take
 from portal.api.services import api_token_create
 from portal.chat import notify
 from portal.chat.models import Channel
-from portal.mail.models import OutgoingEmail
+from portal.mail import services as mail_services
+from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.push.models import PushMessage
 from tests.portal.builders import PASSWORD, make_user
 from tests.portal.chat.builders import huddle, moderator, post
+from tests.portal.mail.smtp import reply_to
 
 PRIVATE = "PRIVATE-SECRET-7f3a"  # Ann to Ben
 GAME = "HUDDLE-SECRET-2c9d"  # Ben in the huddle (seats 2 and 3 while it is seat 1's turn)
@@ -88,11 +90,14 @@ def test_pages_partials_and_api_show_each_secret_to_its_channel_only(role):
     user = users[role]
     allowed = {secret for secret, readers in READERS.items() if role in readers}
     shown: set[str] = set()
+    public = False
     for path in pages(match):
         for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
             body = client_for(user).get(path, **headers).content.decode()
             assert seen(role, body) <= allowed, (role, path)
             shown |= seen(role, body)
+            public |= PUBLIC in body
+    assert public  # everyone, spectators and visitors included, reads the public channel
     api = api_for(user)
     if api is not None:
         for path in api_paths(match):
@@ -171,3 +176,49 @@ def test_after_the_end_private_messages_are_revealed_only_if_the_match_says_so()
     answer = client_for(aborted.players[2]).get(f"/matches/{aborted.pk}/messages/"
                                                 "?channel=seats-1-2")
     assert answer.status_code == 404 and PRIVATE not in answer.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seats_conversations_go_with_the_seat_not_with_the_player_who_left_it(
+        eager, mailboxes):
+    """A player who leaves a seat is outside its channels from then on: no page, API answer,
+    mail or reply of theirs reaches them; whoever takes the seat over reads them."""
+    match = huddle(autopilot=False)
+    ann, ben, _cat = match.players
+    first = post(match, ann, [2], PRIVATE)
+    channel = Channel.objects.get(pk=first.channel_id)
+    assert notify.notice_send(channel_id=channel.pk,
+                              now=channel.notify_due_at + timedelta(seconds=1))
+    (notice,) = [d for d in mailboxes.to(ben.email) if PRIVATE in d.text]
+    seat_leave(match_id=match.pk, user=ben)
+    post(match, ann, [2], "AFTER-HE-LEFT")
+
+    base = f"/matches/{match.pk}"
+    for path in (f"{base}/", f"{base}/messages/", f"{base}/messages/?channel=seats-1-2"):
+        body = client_for(ben).get(path, HTTP_HX_REQUEST="true").content.decode()
+        assert PRIVATE not in body and "AFTER-HE-LEFT" not in body, path
+    for path in (f"/api/v1/matches/{match.pk}/messages",
+                 f"/api/v1/matches/{match.pk}/messages?channel=seats-1-2"):
+        body = api_for(ben).get(path).content.decode()
+        assert PRIVATE not in body and "AFTER-HE-LEFT" not in body, path
+    # His reply to the notice he had is refused; nothing is posted.
+    refused = mail_services.inbound_receive(
+        raw=reply_to(notice, sender=ben.email, orders="Still here?"), source="pipe")
+    assert refused.status == InboundMessage.Status.REFUSED
+    assert not channel.messages.filter(text="Still here?").exists()
+    channel.refresh_from_db()
+    assert notify.notice_send(channel_id=channel.pk,
+                              now=channel.notify_due_at + timedelta(seconds=1))
+    assert not any("AFTER-HE-LEFT" in d.text + d.html for d in mailboxes.to(ben.email))
+
+    # Dan takes the seat through its link: the conversation is his to read, and to be told of.
+    dan = make_user("dan")
+    seat_take(token=Seat.objects.get(match=match, number=2).offer_token, user=dan)
+    body = client_for(dan).get(f"{base}/messages/?channel=seats-1-2").content.decode()
+    assert PRIVATE in body and "AFTER-HE-LEFT" in body
+    post(match, ann, [2], "FOR-THE-NEWCOMER")
+    channel.refresh_from_db()
+    assert notify.notice_send(channel_id=channel.pk,
+                              now=channel.notify_due_at + timedelta(seconds=1))
+    assert any("FOR-THE-NEWCOMER" in d.text for d in mailboxes.to(dan.email))
+    assert not any("FOR-THE-NEWCOMER" in d.text + d.html for d in mailboxes.to(ben.email))

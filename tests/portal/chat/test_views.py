@@ -165,3 +165,21 @@ def test_the_create_form_sets_the_press_and_the_match_page_shows_it():
         "hours_per_phase": "24", "miss_policy": "replace", "miss_limit": "3",
         "press": "loud", "options_game": "toy-duel", "title": "Loud duel"})
     assert refused.status_code == 400 and not Match.objects.filter(title="Loud duel").exists()
+
+
+def test_the_panel_names_the_seats_in_the_readers_language():
+    """The channels name their seats as the match page does: a game whose seats have English
+    names (Final Strategy's Red, Blue, Green) has them translated."""
+    from games.services import match_create
+
+    players = [make_user(name) for name in ("rosa", "blaise", "vera")]
+    match = match_create(creator=players[0], game="final-strategy", options={},
+                         hours_per_phase=24,
+                         seats=[{"kind": "human", "user": user} for user in players])
+    post(match, players[0], [2], "Entre nous")
+    body = client_for(players[1]).get(panel_url(match), HTTP_ACCEPT_LANGUAGE="fr",
+                                      **HTMX).content.decode()
+    assert "Privé : Rouge (rosa)" in body and "Vert (vera)" in body
+    assert "Red (" not in body and "Green (" not in body
+    english = client_for(players[1]).get(panel_url(match), **HTMX).content.decode()
+    assert "Private: Red (rosa)" in english

@@ -137,3 +137,20 @@ def test_the_webhook_turned_off_mail_is_in_its_owners_language(readers, toy_duel
     rows = OutgoingEmail.objects.filter(dedupe_key__startswith="webhook-off:")
     assert sorted(rows.values_list("to", flat=True)) == sorted([amelie.email, bob.email])
     check_rows(rows, amelie, bob)
+
+
+def test_the_seats_are_named_in_the_readers_language(eager, mailboxes, readers, make_user):
+    """A game whose seats have English names (Final Strategy's Red, Blue, Green): a French
+    reader's "your move" and daily digest name their seat in French."""
+    amelie, bob = readers
+    match = games_services.match_create(
+        creator=amelie, game="final-strategy", options={}, hours_per_phase=48,
+        title="Trio du jeudi", seats=[{"kind": "human", "user": u}
+                                      for u in (amelie, bob, make_user("third"))])
+    assert match.status == Match.Status.ACTIVE
+    (mail,) = mailboxes.wait_for(amelie.email, 1)  # seat 1 moves first
+    assert "Vous jouez Rouge." in mail.text and "Red" not in mail.text
+    profile_update(user=amelie, mail_delivery="digest")
+    assert services.digests_send(now=timezone.now()) == 1
+    digest = mailboxes.wait_for(amelie.email, 2)[1]
+    assert "vous jouez Rouge" in digest.text and "Red" not in digest.text
