@@ -45,8 +45,10 @@ BLOCKS = re.compile(r"</?(?:p|div|li|ul|ol|br|h[1-6]|tr|td|th|table|section|arti
                     r"dt|dd|dl|figure|figcaption|caption|summary|details|hr|title|svg)\b[^>]*>",
                     re.I)
 ADDRESSES = re.compile(r"\bhttps?://\S+|\bmailto:\S+|\b[\w.+-]+@[\w.-]+\b|(?<!\w)/[\w./?=&%-]*")
-# Codes no one reads as words: hashes and receipts (hex), time zones' names ("America/New York").
-CODES = re.compile(r"\b[0-9a-f]{16,}\b|\b(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|"
+# Codes no one reads as words: hashes and receipts (hex), a secret shown masked ("mY*****",
+# the admin's password summary: random letters), time zones' names ("America/New York").
+CODES = re.compile(r"\b[0-9a-f]{16,}\b|\S*\*{4,}\S*|"
+                   r"\b(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|"
                    r"Australia|Europe|Indian|Pacific|Etc)/[A-Za-z_+-]+"
                    r"(?:[ /](?:of|[A-Z][A-Za-z_+-]*))*")
 SENTENCES = re.compile(r"(?<=[.!?:;])\s+|\s*\n\s*|\s{3,}|\s+[|•·—]\s+")
