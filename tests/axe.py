@@ -15,6 +15,7 @@ impact is serious or critical, and every duplicate id, as readable lines.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -63,7 +64,15 @@ def _satisfies(version: str | None) -> bool:
 
 
 def axe_source() -> str:
-    """axe.min.js, installed with npm first if it is missing (or not in AXE_CORE's range)."""
+    """axe.min.js, installed with npm first if it is missing (or not in AXE_CORE's range).
+    Test workers running side by side (pytest-xdist) install it one at a time."""
+    NPM_PREFIX.mkdir(parents=True, exist_ok=True)
+    with open(NPM_PREFIX / ".install-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _axe_source()
+
+
+def _axe_source() -> str:
     if not _satisfies(_installed_version()):
         npm = shutil.which("npm")
         if npm is None:

@@ -7,7 +7,9 @@ A browser test module::
     page = browser_page(timeout=20_000)     # its ``page`` fixture, with the module's own needs
 
 and a test that needs several pages (players side by side, a phone) takes ``new_page``. The
-``browser`` and ``new_page`` fixtures are registered in tests/conftest.py.
+``browser`` and ``new_page`` fixtures are registered in tests/conftest.py. One Chromium serves a
+run of consecutive browser tests (SHARED_CHROMIUM); each test's pages have contexts of their
+own, closed after it.
 """
 
 from __future__ import annotations
@@ -66,22 +68,61 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
+class _SharedChromium:
+    """One Chromium for a run of consecutive browser tests in this process: started by the
+    first, kept while browser tests follow one another (each has its own context, so its own
+    cookies and storage), stopped as soon as a test that is not one comes, or the session ends.
+    Playwright's sync API keeps its event loop in this thread while it runs, which Django's
+    async-safety check and asyncio code in other tests would take for async code: so it runs
+    only while browser tests do (the browser tests come first, together: tests/conftest.py)."""
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._manager: Any = None
+        self.chromium: Any = None
+
+    def get(self) -> Any:
+        if self.chromium is None or not self.chromium.is_connected():
+            self.stop()
+            from playwright import sync_api
+
+            self._manager = sync_api.sync_playwright()
+            self._playwright = self._manager.__enter__()
+            # The ORM is used from this thread while Playwright's loop is in it (see above).
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            self.chromium = launch(self._playwright)
+        return self.chromium
+
+    def stop(self) -> None:
+        if self._manager is None:
+            return
+        try:
+            if self.chromium is not None and self.chromium.is_connected():
+                self.chromium.close()
+        finally:
+            self._manager.__exit__(None, None, None)
+            self._manager = self._playwright = self.chromium = None
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+SHARED_CHROMIUM = _SharedChromium()
+
+
+def is_browser_test(item) -> bool:
+    return item.get_closest_marker("browser") is not None
+
+
 @pytest.fixture
-def browser(monkeypatch) -> Iterator[Any]:
-    """A Chromium of its own for the test, closed after it."""
+def browser() -> Iterator[Any]:
+    """The process's Chromium (SHARED_CHROMIUM); a test's pages live in contexts of their own,
+    which ``new_page`` closes after the test."""
     try:
-        from playwright import sync_api
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         if IN_CI:
             pytest.fail("CI=true needs Playwright")
         pytest.skip("needs Playwright")
-    # Playwright's sync API keeps an event loop in this thread while the test also uses the
-    # ORM; Django's async-safety check would take that for ORM calls from async code.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
+    yield SHARED_CHROMIUM.get()
 
 
 @pytest.fixture
@@ -90,9 +131,11 @@ def new_page(browser, live_server) -> Iterator[Callable[..., Any]]:
     of its own (its own cookies), ``page.base`` the live server's URL. Context options go to
     ``browser.new_context`` over PAGE_DEFAULTS. A JavaScript error on any page fails the test."""
     errors: list[str] = []
+    contexts: list[Any] = []
 
     def make(*, timeout: float = TIMEOUT_MS, init_script: str | None = None, **options: Any):
         context = browser.new_context(**{**PAGE_DEFAULTS, **options})
+        contexts.append(context)
         if init_script:
             context.add_init_script(init_script)
         page = context.new_page()
@@ -102,6 +145,8 @@ def new_page(browser, live_server) -> Iterator[Callable[..., Any]]:
         return page
 
     yield make
+    for context in contexts:
+        context.close()
     assert errors == [], f"JavaScript errors: {errors}"
 
 

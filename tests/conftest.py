@@ -17,7 +17,12 @@ import pytest  # noqa: E402
 import tests.plugged  # noqa: E402,F401  (registers "toy-phases", "toy-plugged" and its plug-in)
 import tests.toygame  # noqa: E402,F401  (registers "toy-duel")
 from tests.axe import axe_script  # noqa: E402,F401  (the accessibility tests' axe-core)
-from tests.browser import browser, new_page  # noqa: E402,F401  (the browser tests' fixtures)
+from tests.browser import (  # noqa: E402,F401  (the browser tests' fixtures)
+    SHARED_CHROMIUM,
+    browser,
+    is_browser_test,
+    new_page,
+)
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -31,7 +36,35 @@ def services_missing() -> list[str]:
     return missing
 
 
+# Fixtures that reach the database (everything pytest-django gives that does, through its
+# django_db_setup): a test that asks for one, or carries the django_db mark, is a database test.
+DATABASE_FIXTURE = "django_db_setup"
+
+
+def touches_services(item) -> bool:
+    """A test whose outcome PostgreSQL or Redis can change: it uses the database, or is marked
+    ``integration`` (real PostgreSQL, Redis, Celery workers) or ``services`` (Redis without the
+    database). These run in both passes of .ci/run; every other test (the engine's rules, pure
+    pairing, parsers, text) runs in the first, the no-services pass, only."""
+    return (DATABASE_FIXTURE in getattr(item, "fixturenames", ())
+            or any(item.get_closest_marker(name)
+                   for name in ("django_db", "integration", "services")))
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if touches_services(item):
+            item.add_marker(pytest.mark.database)
+    # The browser tests come first and together: one Chromium serves them in turn
+    # (tests/browser.py), and under pytest-xdist one worker takes them all (the group) while
+    # the other starts on the rest, so the longest run of work starts first.
+    browser_tests = [item for item in items if is_browser_test(item)]
+    if browser_tests:
+        others = [item for item in items if not is_browser_test(item)]
+        items[:] = browser_tests + others
+        for item in browser_tests:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
     missing = services_missing()
     if not missing:
         return
@@ -45,6 +78,27 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("integration"):
             item.add_marker(skip)
+
+
+def pytest_runtest_setup(item):
+    if not is_browser_test(item):
+        SHARED_CHROMIUM.stop()  # the run of browser tests is over in this process
+
+
+def pytest_sessionfinish(session, exitstatus):
+    SHARED_CHROMIUM.stop()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI=true nothing is skipped: a skip there means a service or a tool .ci/run should
+    have provided is missing, and is reported as a failure with its reason."""
+    report = yield
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"CI=true refuses to skip {item.nodeid}: {reason}"
+    return report
 
 
 # --- shared fixtures ------------------------------------------------------------------------

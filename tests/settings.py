@@ -1,8 +1,29 @@
 """The tests' settings: development, asked for explicitly (the site's default is production).
-Processes the tests start (Celery workers, `manage.py` runs) inherit it through DEBUG."""
+Processes the tests start (Celery workers, `manage.py` runs) inherit it through DEBUG.
+
+Under pytest-xdist each worker process (gw0, gw1, ...) gets a place of its own before the
+site's settings read the environment: its own var/ folder (the SQLite file, the folder broker,
+keys), its own Redis database (REDIS_URL's number plus the worker's), and pytest-django gives it
+its own test database (test_<name>_gw0, ...). Celery workers and `manage.py` runs that a test
+starts inherit the same environment, so nothing one worker writes reaches another.
+"""
 
 import os
+import re
+from pathlib import Path
 
 os.environ.setdefault("DEBUG", "true")
+
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", ... under xdist
+if _worker and not os.environ.get("TEST_WORKER_ISOLATED"):
+    os.environ["TEST_WORKER_ISOLATED"] = _worker  # once, not again in a child process
+    _number = int(_worker.removeprefix("gw"))
+    _var = Path(os.environ.get("PORTAL_VAR_DIR") or Path(__file__).resolve().parents[1] / "var")
+    os.environ["PORTAL_VAR_DIR"] = str(_var / "test-workers" / _worker)
+    for _name in ("REDIS_URL", "CACHE_URL"):
+        _url = os.environ.get(_name, "")
+        _match = re.fullmatch(r"(redis://[^/]*)(?:/(\d+))?", _url)
+        if _match:
+            os.environ[_name] = f"{_match[1]}/{int(_match[2] or 0) + _number}"
 
 from portal.settings import *  # noqa: E402,F403
