@@ -12,6 +12,7 @@ import os
 # (pytest-django has already read the settings by the time this file is imported).
 os.environ.setdefault("ENGINE_EXTRA_GAMES", "tests.toygame,tests.plugged")
 
+import hypothesis  # noqa: E402
 import pytest  # noqa: E402
 
 import tests.plugged  # noqa: E402,F401  (registers "toy-phases", "toy-plugged" and its plug-in)
@@ -25,6 +26,13 @@ from tests.browser import (  # noqa: E402,F401  (the browser tests' fixtures)
 )
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# Hypothesis's clocks (a deadline per example, the "too slow" health check) measure the
+# machine, not the code: on a shared machine with the tests on every core they failed tests
+# that were right. Every property test runs without them; its example count is its own.
+hypothesis.settings.register_profile(
+    "portal", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow])
+hypothesis.settings.load_profile("portal")
 
 
 def services_missing() -> list[str]:
@@ -122,6 +130,16 @@ def make_user(db, django_user_model):
         )
 
     return make
+
+
+@pytest.fixture
+def moderator(make_user):
+    """A moderator: staff, in the Moderator group (what the site's moderators are given)."""
+    from django.contrib.auth.models import Group
+
+    user = make_user("mod", is_staff=True)
+    user.groups.add(Group.objects.get(name="Moderator"))
+    return type(user).objects.get(pk=user.pk)  # its permissions read afresh
 
 
 @pytest.fixture

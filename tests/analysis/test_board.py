@@ -9,13 +9,9 @@ from django.urls import reverse
 from analysis.models import Analysis
 from games import services
 from games.models import Match
+from tests.helpers import submit
 
 pytestmark = pytest.mark.django_db
-
-
-def submit(match, user, seat, number, phase):
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=phase, data={"number": number}, source="web")
 
 
 def finished_duel(toy_duel, django_capture_on_commit_callbacks):

@@ -12,7 +12,6 @@ import re
 
 import pytest
 from django.contrib.auth.models import Group
-from django.test import Client
 from django.urls import reverse
 
 import engine
@@ -20,6 +19,7 @@ from analysis.models import Analysis
 from games.models import Submission
 from games.plugins import sheet_text
 from games.services import orders_submit
+from tests.helpers import client_for
 from tests.portal.builders import duel
 
 pytestmark = pytest.mark.django_db
@@ -31,13 +31,6 @@ def people(make_user):
     moderator.groups.add(Group.objects.get(name="Moderator"))
     return {"anonymous": None, "seat1": make_user("alice"), "seat2": make_user("bob"),
             "spectator": make_user("carol"), "moderator": moderator}
-
-
-def client_for(user):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def pages(analysis, owner_client) -> list[tuple[str, dict]]:

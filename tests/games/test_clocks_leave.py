@@ -239,15 +239,6 @@ def test_the_page_the_api_and_the_mail_say_the_clock_is_stopped_for_leave(toy_du
     assert "stopped while you are on leave" in body
 
 
-@pytest.fixture
-def moderator(make_user):
-    from django.contrib.auth.models import Group
-
-    user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return user
-
-
 def test_a_pause_is_not_charged_and_leave_taken_meanwhile_stops_the_clock_on_resuming(
         toy_duel, clock, moderator):
     match = clocked(toy_duel)

@@ -4,25 +4,13 @@ shows its short form in the match's public history; none reveals a sealed sheet.
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from games import selectors, services
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services import ServiceError
+from tests.helpers import submit
 from tests.outbox import promised
-
-
-@pytest.fixture
-def moderator(make_user):
-    user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return user
-
-
-def submit(match, user, seat, number, phase):
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=phase, data={"number": number}, source="web")
 
 
 def play_round(match, phase, a=4, b=2):

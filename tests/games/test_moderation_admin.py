@@ -18,13 +18,6 @@ def shows_secret(body: str) -> bool:
 
 
 @pytest.fixture
-def moderator(make_user):
-    user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return user
-
-
-@pytest.fixture
 def mod_client(client, moderator):
     client.force_login(moderator)
     return client

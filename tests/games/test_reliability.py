@@ -22,6 +22,7 @@ from games.models import (
     ReliabilityUpdate,
 )
 from games.services.reliability import reliability_score
+from tests.helpers import submit
 
 pytestmark = pytest.mark.django_db
 
@@ -39,12 +40,6 @@ def duel(alice, bob, **kwargs):
     return services.match_create(
         creator=alice, game="toy-duel", title="Reliable duel",
         seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}], **args)
-
-
-def submit(match, user, seat, number):
-    match.refresh_from_db()
-    services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                           phase_number=match.phase_number, source="web", data={"number": number})
 
 
 def resolve(match):

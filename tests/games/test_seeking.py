@@ -32,6 +32,7 @@ from games.models import (
 from games.services import ServiceError
 from portal.mail.models import OutgoingEmail
 from tests.games.test_reliability import give_record
+from tests.helpers import client_for, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -52,13 +53,6 @@ def duel(alice, bob, **kwargs) -> Match:
         seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}], **args)
 
 
-def submit(match, user, seat, number):
-    match.refresh_from_db()
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=match.phase_number, source="web",
-                                  data={"number": number})
-
-
 def miss_deadline(match) -> None:
     """The open phase's deadline passes and the sweeper's resolution runs."""
     match.refresh_from_db()
@@ -70,13 +64,6 @@ def miss_deadline(match) -> None:
 
 def seat(match, number) -> Seat:
     return Seat.objects.get(match=match, number=number)
-
-
-def client_for(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def take_url(token: str) -> str:

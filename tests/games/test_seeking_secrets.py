@@ -14,25 +14,18 @@ import random
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 import engine
 from games import plugins, services
 from games.models import Match, Seat, Submission
 from games.plugins import sheet_text
+from tests.helpers import client_for
 from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 ALWAYS_OPEN = {"kind": "every", "minutes": 60, "open_minutes": 60}
-
-
-def client_for(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def offer_page(token: str, user) -> str:

@@ -17,6 +17,7 @@ from games import services
 from games.models import Match, Phase, Seat, Submission, SweepRun
 from games.services import ServiceError
 from games.services.timing import moved_deadline, seat_clocks
+from tests.helpers import submit
 
 pytestmark = pytest.mark.django_db
 
@@ -48,13 +49,6 @@ def clock(settings):
     clock = Clock(datetime(2026, 1, 15, 12, tzinfo=UTC))
     with mock.patch("django.utils.timezone.now", clock):
         yield clock
-
-
-def submit(match, user, seat, number, phase=None):
-    match.refresh_from_db()
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=phase or match.phase_number,
-                                  data={"number": number}, source="web")
 
 
 def banks(match) -> dict[str, float]:

@@ -9,14 +9,9 @@ from games import services
 from games.models import Phase, Submission
 from games.receipts import canonical_json, receipt_for
 from games.services import ServiceError
+from tests.helpers import submit
 
 pytestmark = pytest.mark.django_db
-
-
-def submit(match, user, seat, number=None, *, phase=1, text=None, source="web"):
-    data = None if number is None else {"number": number}
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=phase, data=data, source=source, text=text)
 
 
 def queued(callbacks):
@@ -130,7 +125,6 @@ def test_the_last_sheet_queues_resolution_on_commit_once(toy_duel,
     with django_capture_on_commit_callbacks() as callbacks:
         submit(match, match.bob, 2, 3)  # a replacement while resolution is queued
     assert queued(callbacks) == []
-
 
 
 @pytest.mark.parametrize("seat, phase, code", [("x", 1, "not_found"), (1, "soon", "unknown_phase"),

@@ -16,14 +16,10 @@ from games.models import Match, ModerationEntry, OutboxEvent, Phase, Seat, Submi
 from games.receipts import receipt_for
 from games.services import ServiceError
 from games.services.sweep import claims_release
+from tests.helpers import submit
 from tests.outbox import promised
 
 pytestmark = pytest.mark.django_db
-
-
-def submit(match, user, seat, number, phase=1):
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=phase, data={"number": number}, source="web")
 
 
 def expire(match):

@@ -4,13 +4,9 @@ import pytest
 
 from games import selectors, services
 from games.models import Match
+from tests.helpers import submit
 
 pytestmark = pytest.mark.django_db
-
-
-def submit(match, user, seat, number, phase=1):
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=phase, data={"number": number}, source="web")
 
 
 def test_matches_waiting_for_me_come_first(make_user):

@@ -12,12 +12,8 @@ from django.utils import timezone
 from games import services
 from games.models import Leave, LeaveExtension, ModerationEntry, Phase
 from games.services import ServiceError
+from tests.helpers import submit
 from tests.outbox import promised
-
-
-def submit(match, user, seat, number, phase):
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=phase, data={"number": number}, source="web")
 
 
 def test_the_bank_counts_this_years_leave(make_user, settings):

@@ -5,7 +5,6 @@ refusal is a clear error, and none does any work."""
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from engine.record import verify_record
@@ -16,13 +15,6 @@ from games.votes import match_votes
 from tests.outbox import promised
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def moderator(make_user):
-    user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return user
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -30,13 +29,6 @@ def trio(make_user):
         seats=[{"kind": "human", "user": u} for u in users])
     match.users = users
     return match
-
-
-@pytest.fixture
-def moderator(make_user):
-    user = make_user("modesta", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return user
 
 
 def page_client(user=None) -> Client:

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 import engine
 from games.models import Match
+from tests.helpers import client_for
 from tests.portal.builders import PASSWORD, duel, fast_password_hashing, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -27,13 +28,6 @@ def match():
     m = duel(alice, bob, game="panzer-squadron", options={"dice": [3] + [1] * 20})
     m.players = {1: alice, 2: bob}
     return m
-
-
-def client_for(user) -> Client:
-    c = Client()
-    if user is not None:
-        assert c.login(username=user.username, password=PASSWORD)
-    return c
 
 
 def url(match, name):

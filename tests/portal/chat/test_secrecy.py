@@ -21,7 +21,8 @@ from portal.chat.models import Channel
 from portal.mail import services as mail_services
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.push.models import PushMessage
-from tests.portal.builders import PASSWORD, make_user
+from tests.helpers import client_for
+from tests.portal.builders import make_user
 from tests.portal.chat.builders import huddle, moderator, post
 from tests.portal.mail.smtp import reply_to
 
@@ -43,13 +44,6 @@ def world():
     post(match, ann, [2], PRIVATE)
     post(match, ben, "huddle", GAME)
     return match, users
-
-
-def client_for(user) -> Client:
-    client = Client()
-    if user is not None:
-        assert client.login(username=user.username, password=PASSWORD)
-    return client
 
 
 def api_for(user) -> Client | None:

@@ -6,23 +6,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 
 from games.models import Match
 from portal.chat.models import Message, MessageHide, Mute
 from portal.reports.models import Report
-from tests.portal.builders import PASSWORD, make_user
+from tests.helpers import client_for
+from tests.portal.builders import make_user
 from tests.portal.chat.builders import huddle, moderator, post
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def client_for(user) -> Client:
-    client = Client()
-    if user is not None:
-        assert client.login(username=user.username, password=PASSWORD)
-    return client
 
 
 def panel_url(match, key="") -> str:

@@ -148,15 +148,6 @@ def test_the_hourly_cap_counts_replies_to_one_reply_address(duel, mailboxes, set
 
 # -- 4. tokens name the player; DKIM and DMARC --------------------------------------------
 
-@pytest.fixture
-def moderator(make_user):
-    from django.contrib.auth.models import Group
-
-    user = make_user("mail_mod", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return user
-
-
 def test_a_seats_previous_player_cannot_act_for_its_new_one(duel, mailboxes, moderator,
                                                            make_user, settings):
     settings.MAIL_SEAT_HOURLY_CAP = 2

@@ -116,11 +116,6 @@ def test_digest_readers_get_the_digest_instead_of_the_match_mails(toy_duel):
 
 # -- players who left --------------------------------------------------------------------------
 
-@pytest.fixture
-def moderator(make_user):
-    return make_user("mod", is_superuser=True, is_staff=True)
-
-
 def test_a_player_whose_seat_was_handed_over_gets_nothing_more(toy_duel, make_user, moderator):
     match = toy_duel(options={"target": 9})
     carol = make_user("carol")

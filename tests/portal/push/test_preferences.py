@@ -120,11 +120,6 @@ def test_a_second_push_of_a_match_replaces_the_first_still_unsent(players):
     assert pushed(alice, "result")[0].payload["tag"] == f"m{match.pk}-move"
 
 
-@pytest.fixture
-def moderator(make_user):
-    return make_user("mod", is_superuser=True, is_staff=True)
-
-
 def test_no_push_for_a_player_handed_over_removed_or_forfeited(
         push_service, subscribe, make_user, moderator):
     alice, bob, carol, dan = (make_user(n) for n in ("alice", "bob", "carol", "dan"))
