@@ -69,6 +69,9 @@ class GamePlugin:
     # A replay frame (partial) and the board template of the generic page.
     replay_template: str = "games/generic/replay.html"
     replay_anchor: str = "replay"  # the id of the frame's element on the match page
+    # The id of the element where the player gives orders on the match page (its "Skip to
+    # your orders" link): the generic order panel, unless the game has its own.
+    orders_anchor: str = "orders-panel"
     board_template: str = "games/generic/view.html"
 
     # The names of the game's phases (the engine's ``Prompt.name``, English words such as

@@ -28,6 +28,7 @@ class TankGamePlugin(plugins.GamePlugin):
     match_template = "games/tank-game/match.html"
     rules_template = "games/tank-game/rules.html"
     text_panel = False
+    orders_anchor = "tank-panel"
     phase_names = {"gameday": pgettext_lazy("phase name", "gameday")}
 
     def lessons(self) -> list[dict[str, Any]]:
