@@ -338,7 +338,7 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
     try:
         sealed = seal_posted(
             request, match, seat, draft, prompt_phase="orders",
-            notice=_("Orders sealed (revision %(revision)s). Receipt: %(receipt)s"))
+            notice=_("Orders sealed (revision %(revision)s)."))
     except ServiceError as error:
         return _sheet_refused(request, match, seat, error)
     if sealed.response is not None:
