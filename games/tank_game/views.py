@@ -24,8 +24,8 @@ from django.views.decorators.http import require_GET, require_POST
 import engine
 from engine import Game
 from engine.base import Text
-from engine.tank_game import words as tank_words
 from engine.tank_game import view as tank_view
+from engine.tank_game import words as tank_words
 from games import selectors
 from games.models import Action, Match
 from games.parsing import InvalidNumber, parse_int

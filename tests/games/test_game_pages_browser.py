@@ -73,7 +73,7 @@ def test_final_strategy_a_refusal_is_a_sentence_in_sight_on_a_phone(new_page):
     assert "steps." not in text and text.startswith("c3 cannot be occupied yet")
     box = phone.locator("#fs-problems").bounding_box()
     height = phone.evaluate("window.innerHeight")
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, box
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
 
 
 def test_tank_game_a_click_fills_one_action_and_again_the_next(page):
