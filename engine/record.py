@@ -36,6 +36,9 @@ END_RULES = "rules"  # the game's own result
 END_FORFEIT = "forfeit"  # seats forfeited after missing too many deadlines in a row
 END_NOBODY = "nobody"  # nobody had anything left to do
 END_DRAW = "draw"  # the seats still in agreed to a draw (a vote of the players)
+# A seat conceded and that ended the match: the result is the rules' (the concession is a
+# setting of the record's phases), the end says who gave up.
+END_CONCESSION = "concession"
 
 
 # A phase's settings are out-of-turn inputs in order ({"seat", "data", "at"}); one with

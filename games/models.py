@@ -221,6 +221,20 @@ class Match(models.Model):
         return plugins.plugin_for(self.game).phase_label(self.phase_name)
 
     @property
+    def progress_label(self) -> str:
+        """Where the running match is ("phase 3 (orders)"), as its game's plug-in says it."""
+        from games import plugins
+
+        return plugins.plugin_for(self.game).progress_label(self)
+
+    @property
+    def pace(self) -> str:
+        """How fast the match goes ("15 minutes per phase"), as its game's plug-in says it."""
+        from games import plugins
+
+        return plugins.plugin_for(self.game).pace(self)
+
+    @property
     def seed_commitment(self) -> str:
         """SHA-256 of the seed and its salt, published from the start ("" without a salt)."""
         return seed_commitment(self.seed, self.seed_salt) if self.seed_salt else ""

@@ -19,7 +19,7 @@ import importlib.util
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,9 @@ class GamePlugin:
     # A replay frame (partial) and the board template of the generic page.
     replay_template: str = "games/generic/replay.html"
     replay_anchor: str = "replay"  # the id of the frame's element on the match page
+    # The id of the element where the player gives orders on the match page (its "Skip to
+    # your orders" link): the generic order panel, unless the game has its own.
+    orders_anchor: str = "orders-panel"
     board_template: str = "games/generic/view.html"
 
     # The names of the game's phases (the engine's ``Prompt.name``, English words such as
@@ -95,6 +98,22 @@ class GamePlugin:
         """Phase ``name`` (as the engine names it) in the reader's language."""
         label = self.phase_names.get(name) or PHASE_NAMES.get(name)
         return str(label) if label is not None else name
+
+    def pace(self, match: Any) -> str:
+        """How fast the match goes, in the reader's language, for the match page's heading
+        ("15 minutes per phase"; a game with another rhythm says it its own way)."""
+        from games.dates import duration
+
+        span = timedelta(hours=float(match.hours_per_phase or 0))
+        return _("%(span)s per phase") % {"span": duration(span)}
+
+    def progress_label(self, match: Any) -> str:
+        """Where a running match is, in the reader's language, for the match lists ("phase 3
+        (orders)"), from the match row alone (never its state)."""
+        label = self.phase_label(match.phase_name) if match.phase_name else ""
+        if label:
+            return _("phase %(number)s (%(name)s)") % {"number": match.phase_number, "name": label}
+        return _("phase %(number)s") % {"number": match.phase_number}
 
     def seat_name(self, number: int) -> str:
         """Seat ``number``'s name in the reader's language ("Red", "Alpha", "Seat 3")."""

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from engine.record import (
+    END_CONCESSION,
     END_DRAW,
     END_FORFEIT,
     END_NOBODY,
@@ -84,7 +85,13 @@ def _phase(match: Match, phase: Phase) -> dict[str, Any]:
 def _end(game: engine.Game, match: Match, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """How the match ended: by the rules, or by what the lifecycle did (a forfeit after
     missed deadlines, nobody left to act, a draw the players agreed to), which a replay
-    computes the same way."""
+    computes the same way. A concession that ended the match says so (its result is still
+    the rules', reached through the concession settings the phases carry)."""
+    conceded = (MatchVote.objects.filter(match=match, kind=MatchVote.Kind.CONCEDE,
+                                         status=MatchVote.Status.PASSED, ended_match=True)
+                .values_list("seat_number", flat=True).first())
+    if conceded is not None and game.result(match.state) is not None:
+        return {"by": END_CONCESSION, "seats": [conceded]}
     if game.result(match.state) is not None:
         return {"by": END_RULES}
     draw = MatchVote.objects.filter(match=match, kind=MatchVote.Kind.DRAW,
@@ -201,6 +208,9 @@ def record_text(match: Match, record: dict[str, Any]) -> str:
     lines.append(_("Result: %(reason)s") % {"reason": stored(game, result.get("reason", ""))})
     if record["end"].get("by") == END_DRAW:
         lines.append(_("Drawn by agreement of the players still in the match."))
+    elif record["end"].get("by") == END_CONCESSION:
+        lines.append(_("Ended by a concession: %(seats)s gave up.") % {
+            "seats": ", ".join(str(names.get(n)) for n in record["end"].get("seats") or [])})
     dice = record["dice"]
     lines.append(_("Seed: %(seed)s, salt: %(salt)s, commitment: %(commitment)s")
                  % {"seed": dice["seed"], "salt": dice["salt"] or "—",

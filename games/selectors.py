@@ -237,7 +237,8 @@ class _Record(NamedTuple):
     matches_abandoned: int
 
 
-LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "created_at",
+# (options: a game's plug-in may say its pace from them, Tank Game its gameday schedule)
+LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "options", "created_at",
                 "min_reliability", "clock_bank_hours", "clock_increment_hours", "clock_cap_hours",
                 "max_shift_hours", "timing")
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 import engine
 from games.models import Match, MatchBallot, MatchVote, Seat, SeatTenure
 from games.plugins import seat_name
-from games.services.votes import PROPOSALS, seats_standing
+from games.services.votes import PROPOSALS, no_voter_refusal, seats_standing
 
 # How many closed proposals (and concessions) the page and the API list, newest first.
 CLOSED_SHOWN = 10
@@ -157,15 +157,18 @@ def match_votes(match: Match, user: AbstractBaseUser | None,
     mine = next((seat for seat in seats if user is not None and user.is_authenticated
                  and seat.user_id == user.pk), None)
     active = match.status == Match.Status.ACTIVE and game is not None
-    standing = [s.number for s in seats_standing(match, game, seats)] if active else []
+    standing_seats = seats_standing(match, game, seats) if active else []
+    standing = [s.number for s in standing_seats]
     in_play = active and mine is not None and mine.number in standing
+    # Said before anyone proposes: a vote that cannot pass is not offered at all.
+    no_voter = no_voter_refusal(match, standing_seats) if in_play else None
     shown = [vote_shown(vote, reader=mine.number if mine else None, standing=standing,
                         names=names, reader_user=mine.user_id if mine else None)
              for vote in votes]
     open_votes = [vote for vote in shown if vote["open"]]
     open_kinds = {vote["kind"] for vote in open_votes}
     proposable = [kind for kind in PROPOSALS if kind not in open_kinds] \
-        if in_play and not match.votes_locked else []
+        if in_play and not match.votes_locked and not no_voter else []
     return {
         "locked": match.votes_locked,
         "open": open_votes,
@@ -175,6 +178,7 @@ def match_votes(match: Match, user: AbstractBaseUser | None,
         "may_propose": [{"kind": kind, "label": MatchVote.Kind(kind).label}
                         for kind in proposable],
         "may_concede": in_play and match.paused_at is None,
+        "no_voter": no_voter or "",
         "standing": [{"seat": n, "name": names.now(n)} for n in standing],
     }
 

@@ -112,8 +112,13 @@ class Turn:
         pos = self.pos
         if not self.may_occupy():
             raise StepRefused(_("A square can be occupied only once, at the start of the turn."))
-        if sq in pos.pieces or not pos.is_closed(sq):
-            raise StepRefused(_("%(square)s is not a formed, unoccupied square."),
+        if sq in pos.pieces:
+            raise StepRefused(_("%(square)s already holds a piece: only an empty square walled "
+                                "on all four sides can be occupied."),
+                              {"square": board.SQUARE_NAMES[sq]})
+        if not pos.is_closed(sq):
+            raise StepRefused(_("%(square)s cannot be occupied yet: it is not walled on all four "
+                                "sides. Place a barrier on an edge instead."),
                               {"square": board.SQUARE_NAMES[sq]})
         if pos.bunkers[self.seat][TROOPS] < 1:
             raise StepRefused(_("You have no troop left in your bunker."))

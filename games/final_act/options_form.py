@@ -17,6 +17,7 @@ MODES = [
     ("random-k", _("k tokens dealt at random")),
     ("draft-k", _("Each side drafts k tokens at setup")),
 ]
+K_MODES = ("random-k", "draft-k")
 
 
 class TokensWidget(forms.MultiWidget):
@@ -24,6 +25,15 @@ class TokensWidget(forms.MultiWidget):
         super().__init__([forms.Select(choices=MODES),
                           forms.NumberInput(attrs={"min": 1, "max": len(TOKENS),
                                                    "aria-label": _("k (tokens per side)")})])
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        """k is asked for only with a mode that has one (portal.js's data-shown-with)."""
+        context = super().get_context(name, value, attrs)
+        mode, k = context["widget"]["subwidgets"]
+        if mode["attrs"].get("id"):
+            k["attrs"] = {**k["attrs"], "data-shown-with": mode["attrs"]["id"],
+                          "data-shown-values": " ".join(K_MODES)}
+        return context
 
     def id_for_label(self, id_: str) -> str:
         """The field's label names the mode's select (Django's MultiWidget gives its label no

@@ -23,6 +23,7 @@ class FinalActPlugin(plugins.GamePlugin):
     rules_template = "games/final-act/rules.html"
     replay_template = "games/final-act/replay.html"
     replay_anchor = "fa-report"
+    orders_anchor = "fa-play-side"
 
     def option_field(self, option: Option, **kwargs: Any) -> Any:
         if option.widget == "action-tokens":

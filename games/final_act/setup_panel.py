@@ -189,6 +189,8 @@ def setup_words() -> dict[str, str]:
         "no_block": _("No 2 by 2 block fits at %(square)s."),
         "swamp_done": _("Swamp on %(squares)s."),
         "not_minefield": _("%(square)s is not one of the minefield's squares."),
+        "passage_first": _("Place the minefield's three squares first (its button, then the "
+                           "board); its passage is one of them."),
         "passage_done": _("Passage on %(square)s. Choose the arrow (the direction units may "
                           "cross) in the form."),
         "unit_next": _("%(unit)s on %(square)s (R turns it). Now placing %(next)s."),
@@ -405,6 +407,7 @@ def setup_panel_context(request: HttpRequest, match: Match, seat: Seat,
         },
         "fa_setup_terrain_notes": {row: notes.get(row, []) for row in TERRAIN_FIELDS},
         "fa_setup_units": units,
+        "fa_setup_has_r": any(u["kind"] == "r" for u in units),
         "fa_setup_tokens": tokens,
         "fa_setup_facings": [{"value": f, "word": FACING_WORDS[f]} for f in fa_board.FACINGS],
         "fa_setup_forward": forward,

@@ -113,7 +113,7 @@ def submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
     try:
         sealed = seal_posted(
             request, match, seat, setup, prompt_phase="setup",
-            notice=_("Setup sealed (revision %(revision)s). Receipt: %(receipt)s"))
+            notice=_("Setup sealed (revision %(revision)s)."))
     except ServiceError as error:
         return _setup_refused(request, match, seat, error)
     if sealed.response is not None:

@@ -29,6 +29,7 @@ from games.final_act.sheet_panel import (
     fields_from_sheet,
     sheet_from_fields,
     token_rows,
+    unit_label,
     unit_rows,
 )
 from games.models import Match, Phase, Seat, Submission
@@ -48,6 +49,19 @@ REPORT_BOARD = "fa-board-report"
 
 
 # -- the page ------------------------------------------------------------------------------------
+
+def problem_subject(path: str) -> str:
+    """What a problem of the order sheet is about, in words ("Tank 1A"), in place of its
+    field path ("units.1A.move"), which is for programs."""
+    parts = path.split(".")
+    if parts[0] == "units" and len(parts) > 1:
+        return unit_label(parts[1])
+    if parts[0] == "tokens":
+        return _("Action tokens in hand")
+    if parts[0] == "declare":
+        return _("Declarations (once per game)")
+    return ""
+
 
 def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) -> dict[str, Any]:
     """What the Final Act match page adds to the generic match page context."""
@@ -260,7 +274,8 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         "fa_tokens": tokens,
         "fa_declare": declare,
         "fa_shell_limit": legal.get("shell_limit"),
-        "fa_problems": problem_dicts(problems),
+        "fa_problems": [{**said, "subject": problem_subject(said["path"])}
+                        for said in problem_dicts(problems)],
         "fa_warnings": problem_dicts(warnings),
         "fa_sheet_text": draft_text(game, state, seat.number, normal),
         "fa_legal_json": legal_json,
@@ -338,7 +353,7 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
     try:
         sealed = seal_posted(
             request, match, seat, draft, prompt_phase="orders",
-            notice=_("Orders sealed (revision %(revision)s). Receipt: %(receipt)s"))
+            notice=_("Orders sealed (revision %(revision)s)."))
     except ServiceError as error:
         return _sheet_refused(request, match, seat, error)
     if sealed.response is not None:

@@ -27,6 +27,7 @@ class FinalStrategyPlugin(plugins.GamePlugin):
     slug = "final-strategy"
     rules_template = "games/final-strategy/rules.html"
     text_panel = False  # the turn is built on the board; the grammar is on demand
+    orders_anchor = "fs-builder"
     seat_names = {1: pgettext_lazy("seat name", "Red"), 2: pgettext_lazy("seat name", "Blue"),
                   3: pgettext_lazy("seat name", "Green"),
                   4: pgettext_lazy("seat name", "Yellow")}

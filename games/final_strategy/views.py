@@ -84,7 +84,7 @@ def turn_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRe
                         400)
     try:
         seal_posted(request, match, seat, {"steps": steps}, prompt_phase="turn",
-                    notice=_("Turn sealed (revision %(revision)s). Receipt: %(receipt)s"))
+                    notice=_("Turn sealed (revision %(revision)s)."))
     except ServiceError as error:
         problems = problem_dicts(error.problems)
         return _refused(problems or [{"path": "", "message": error.message}],

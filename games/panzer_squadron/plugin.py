@@ -24,6 +24,7 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
     rules_template = "games/panzer-squadron/rules.html"
     board_template = "games/panzer-squadron/board.html"
     text_panel = False  # the activation panel and the board; the grammar is on demand
+    orders_anchor = "ps-activation"
     seat_names = {1: pgettext_lazy("seat name", "South"), 2: pgettext_lazy("seat name", "North")}
     phase_names = {"activate": pgettext_lazy("phase name", "activation"),
                    "path": pgettext_lazy("phase name", "path")}

@@ -122,6 +122,21 @@ def _standing_or_refuse(match: Match, game: Game, seat: Seat) -> list[Seat]:
     return standing
 
 
+def no_voter_refusal(match: Match, standing: list[Seat]) -> str | None:
+    """Why no proposal can pass while ``standing`` are the seats still in: one of them has
+    nobody to vote (a bot, an empty seat); None when every one of them can vote. The match
+    page says it before anyone tries, and vote_propose refuses with the same words."""
+    for other in standing:
+        if other.bot:
+            return _("%(seat)s is played by a bot, which does not vote: this match can only be "
+                     "ended by its rules or a concession.") % {
+                         "seat": seat_name(match.game, other.number)}
+        if other.user_id is None:
+            return _("%(seat)s has no player to vote until someone takes it.") % {
+                "seat": seat_name(match.game, other.number)}
+    return None
+
+
 def _now(now: datetime | None) -> datetime:
     return now or timezone.now()
 
@@ -147,16 +162,9 @@ def vote_propose(*, match_id: Any, user: AbstractBaseUser | None, kind: str,
     _voting_open(match)
     game = game_for(match.game)
     standing = _standing_or_refuse(match, game, seat)
-    for other in standing:
-        if other.bot:
-            raise ServiceError("no_voter", _(
-                "%(seat)s is played by a bot, which does not vote: this match can only be "
-                "ended by its rules or a concession.")
-                % {"seat": seat_name(match.game, other.number)})
-        if other.user_id is None:
-            raise ServiceError("no_voter", _(
-                "%(seat)s has no player to vote until someone takes it.")
-                % {"seat": seat_name(match.game, other.number)})
+    refused = no_voter_refusal(match, standing)
+    if refused:
+        raise ServiceError("no_voter", refused)
     for rule in _RULES:
         refused = rule(match, kind)
         if refused:

@@ -4,6 +4,7 @@ match page, the logbook with its slider and text export, and the player's situat
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -14,6 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from engine.tank_game import view as tank_view
 from games import plugins
+from games.dates import duration
 from games.services.continuous import logbook_window
 from games.tank_game import lessons, position, rules_page, views, words
 from games.words import say
@@ -26,6 +28,7 @@ class TankGamePlugin(plugins.GamePlugin):
     match_template = "games/tank-game/match.html"
     rules_template = "games/tank-game/rules.html"
     text_panel = False
+    orders_anchor = "tank-panel"
     phase_names = {"gameday": pgettext_lazy("phase name", "gameday")}
 
     def lessons(self) -> list[dict[str, Any]]:
@@ -79,6 +82,24 @@ class TankGamePlugin(plugins.GamePlugin):
     def orders_hint(self, state: Any, seat: int) -> str:
         return _("One action per line, e.g. “move B4”, “shoot C5”, “give 3 to C5” or “buy ap”; "
                  "each is applied at once.")
+
+    def pace(self, match: Any) -> str:
+        """The gameday schedule (a Tank Game match has no phases to pace): "a gameday every
+        2 minutes", or the daily window."""
+        schedule = (match.options or {}).get("schedule") or {}
+        if schedule.get("kind") == "every":
+            return _("a gameday every %(span)s") % {
+                "span": duration(timedelta(minutes=int(schedule.get("minutes") or 0)))}
+        if schedule.get("open") and schedule.get("close"):
+            return _("gamedays open %(open)s to %(close)s (%(zone)s) on the days chosen") % {
+                "open": schedule["open"], "close": schedule["close"],
+                "zone": schedule.get("time_zone") or "UTC"}
+        return _("gamedays on a schedule")
+
+    def progress_label(self, match: Any) -> str:
+        """Its one continuous phase runs all match long: its number says nothing (the
+        gameday's number is on the match page)."""
+        return _("gamedays under way")
 
     def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
         """The player's situation and the latest logbook entries, read from a window of the

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -22,7 +23,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 import engine
 from engine import Game
+from engine.base import Text
 from engine.tank_game import view as tank_view
+from engine.tank_game import words as tank_words
 from games import selectors
 from games.models import Action, Match
 from games.parsing import InvalidNumber, parse_int
@@ -262,7 +265,8 @@ def play_context(request: HttpRequest, match: Match, *,
     if game is None or match.state is None:
         return {"match": match, "game": game, "missing": True}
     state = match.state if upto is None else match_replay(match=match, upto_seq=upto)
-    view = named(game.view(state, seat))
+    bots = dict(match.seats.exclude(bot="").values_list("number", "bot"))
+    view = named(game.view(state, seat), bots=bots)
     now = timezone.now()
     panel = None
     live = upto is None and match.status == Match.Status.ACTIVE
@@ -282,7 +286,12 @@ def play_context(request: HttpRequest, match: Match, *,
             vote["target_name"] = names.get(vote.get("target"), vote.get("target"))
     me = view.get("me")
     if isinstance(me, dict) and isinstance(me.get("cooldown_until"), str):
-        me = {**me, "cooldown_until": _parse_time(me["cooldown_until"])}
+        until = _parse_time(me["cooldown_until"])
+        # A cooldown that is over is not shown (the view keeps the last one until the next
+        # action): "cooldown until 04:14" read at 04:28 says the tank must still wait.
+        if isinstance(until, datetime) and until <= now:
+            until = None
+        me = {**me, "cooldown_until": until}
     return {
         "match": match, "game": game, "view": view, "my_seat": my_seat, "seat": seat,
         "me": me, "council": council, "panel": panel, "live": live,
@@ -296,13 +305,20 @@ def play_context(request: HttpRequest, match: Match, *,
     }
 
 
-def named(view: dict[str, Any]) -> dict[str, Any]:
+def named(view: dict[str, Any], *, bots: dict[int, str] | None = None) -> dict[str, Any]:
     """``view`` with its tanks' and councillors' names in the reader's language (a tank with
-    no name of its own is called after its seat, "Seat 2", by the engine)."""
+    no name of its own is called after its seat, "Seat 2", by the engine; one that a bot
+    drives, of ``bots`` (seat → bot), after its bot: "Seat 2 (bot random)")."""
+    def name_of(seat: Any, name: Any) -> str:
+        if isinstance(name, Text) and name.template == tank_words.SEAT and bots \
+                and seat in bots:
+            return _("%(seat)s (bot %(bot)s)") % {"seat": say(name), "bot": bots[seat]}
+        return say(name)
+
     for tank in view.get("tanks") or []:
-        tank["name"] = say(tank.get("name"))
+        tank["name"] = name_of(tank.get("seat"), tank.get("name"))
     for member in (view.get("council") or {}).get("members") or []:
-        member["name"] = say(member.get("name"))
+        member["name"] = name_of(member.get("seat"), member.get("name"))
     return view
 
 
@@ -353,7 +369,13 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     match.refresh_from_db()
     context = play_context(request, match)
     context["notice"] = notice
-    return render(request, "games/tank-game/partials/play.html", context)
+    # The logbook beside the play area shows the action at once (an out-of-band swap), not
+    # only after its poll or a reload.
+    log = logbook_context(match, context["game"], my_seat.number)
+    return HttpResponse(
+        render_to_string("games/tank-game/partials/play.html", context, request=request)
+        + render_to_string("games/tank-game/partials/log.html",
+                           {"match": match, **log, "log_oob": True}, request=request))
 
 
 def _refused(request: HttpRequest, match: Match, message: str, status: int) -> HttpResponse:

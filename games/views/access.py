@@ -176,8 +176,8 @@ class Sealed:
 def seal_posted(request: HttpRequest, match: Match, seat: Any, data: Any, *, notice: str,
                 prompt_phase: str) -> Sealed:
     """Seal ``data`` for ``seat`` in the phase the posted panel was made for (web source).
-    ``notice`` says so, a translated sentence with ``%(revision)s`` and ``%(receipt)s`` ("Orders
-    sealed (revision 2). Receipt: …"). Raises ServiceError when refused."""
+    ``notice`` says so, a translated sentence with ``%(revision)s`` ("Orders sealed (revision
+    2)."; the panels show the receipt folded, on demand). Raises ServiceError when refused."""
     from games.models import Submission
     from games.services import orders_submit
 

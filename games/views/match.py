@@ -224,6 +224,7 @@ def match_page_context(
     if game is not None and must_act and my_seat is not None:
         # Every game takes orders in its text grammar too: the generic panel, or on demand.
         context.update(context["plugin"].typed_orders_context(match, my_seat.number, my_sheet))
+        context.setdefault("my_orders_anchor", context["plugin"].orders_anchor)
     if match.result:
         rows = {row["seat"].number: row for row in context["seats"]}
         context["winners"] = [f"{rows[n]['name']} ({rows[n]['player']})"

@@ -52,10 +52,10 @@ def orders(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
         else:
             form.add_error(None, error.message)
         return _orders_page(request, match, form, status=status_for(error))
-    note = (_("Orders sealed (revision %(revision)s). Receipt: %(receipt)s")
+    # (the receipt is on the panel, folded: shown on demand, not with every seal)
+    note = (_("Orders sealed (revision %(revision)s).")
             if match.phase_kind == PhaseKind.SIMULTANEOUS.value
-            else _("Orders received (revision %(revision)s). Receipt: %(receipt)s")) % {
-        "revision": receipt.revision, "receipt": receipt.receipt}
+            else _("Orders received (revision %(revision)s).")) % {"revision": receipt.revision}
     match.refresh_from_db()
     if request.htmx:
         context = match_page_context(request, match)

@@ -193,6 +193,9 @@ class VotesOut(Schema):
     may_vote: bool
     may_propose: list[Literal["draw", "cancel"]]
     may_concede: bool
+    no_voter: str = Field(default="", description=(
+        "Why no proposal is offered to this seat, in the reader's language: a seat still in "
+        "has nobody to vote (a bot, an empty seat). Empty otherwise."))
 
 
 class VoteIn(Schema):

@@ -60,6 +60,9 @@ def panel_context(request: HttpRequest, match: Match, *, key: Any = None,
         "private_allowed": match.press == Match.Press.FULL,
         "other_seats": [{"number": seat.number, "label": reader.seat_player(seat.number),
                          "bot": seat.is_bot} for seat in others],
+        # A private conversation is offered only with someone who can read it.
+        "private_seats": [{"number": seat.number, "label": reader.seat_player(seat.number)}
+                          for seat in others if not seat.is_bot],
         # (asked by the template only: a poll answered "no change" reads no permission)
         "is_moderator": lambda: reader.is_moderator,
         "max_chars": MESSAGE_MAX_CHARS,

@@ -11,6 +11,8 @@
  *   swamp: the 2 x 2 block with the clicked square at its top left on screen (moved inwards at
  *   the board's edge);  minefield: three squares in a line (or one end, then the other), then
  *   the passage square;  unit: its square (then the next unplaced unit is chosen).
+ * A piece's button chooses it (pressed again, it stays chosen); a click on a whole minefield
+ * that has no passage yet sets the passage there.
  * Keys (outside form fields): R turns the unit placed or chosen last clockwise, Escape drops
  * the choice.
  */
@@ -162,6 +164,11 @@
       now.push(square);
     }
     setSquares(input, now);
+    // A passage left off the new squares would only fail the seal later: drop it now.
+    const passage = field(FIELD_OF.passage);
+    if (passage && passage.value.trim() && !now.includes(passage.value.trim().toLowerCase())) {
+      passage.value = "";
+    }
     if (now.length === 3) {
       say(words("minefield_done", { squares: now.join(", ") }));
       piece = "passage";
@@ -241,6 +248,14 @@
     const square = event.detail.square;
     if (piece) { place(square); return; }
     const found = pieceAt(square);
+    // A whole minefield without its passage: a click on it chooses the passage (a fresh
+    // minefield starts with its button).
+    if (found && found[0] === "minefield" && !(field(FIELD_OF.passage).value || "").trim() &&
+        squaresIn(field(FIELD_OF.minefield)).length === 3) {
+      choose("passage");
+      place(square);
+      return;
+    }
     if (found) { choose(found[0], found[1]); return; }
     say(words("nothing_here", { square: square }));
   }
@@ -250,8 +265,13 @@
     const pick = event.target.closest(".fa-setup-pick");
     const turnButton = event.target.closest(".fa-setup-turn");
     if (pick) {
-      const same = pick.dataset.piece === piece && (piece !== "unit" || pick.dataset.unit === unit);
-      if (same) { choose(null); say(words("dropped", {})); return; }
+      // A piece's button always chooses that piece, even when it is already the one being
+      // placed (the minefield hands over to its passage by itself, so a player pressing
+      // "Passage" then must not lose the choice): Escape drops it.
+      if (pick.dataset.piece === "passage" && squaresIn(field("f-minefield")).length !== 3) {
+        say(words("passage_first", {}));
+        return;
+      }
       choose(pick.dataset.piece, pick.dataset.unit);
       focusBoard();
     } else if (turnButton) {

@@ -19,10 +19,13 @@
     box.innerHTML = "";
     (problems || []).forEach(function (p) {
       var line = document.createElement("p");
-      line.textContent = (p.path ? p.path + ": " : "") + p.message;
+      // The sentence only: its field path ("steps.0") is for programs, not for players.
+      line.textContent = p.message;
       box.appendChild(line);
     });
     box.hidden = !(problems && problems.length);
+    // Beside the board, where the click was: brought into sight if it is not.
+    if (!box.hidden && box.scrollIntoView) { box.scrollIntoView({block: "nearest"}); }
   }
   function post(url, body) {
     var data = new URLSearchParams();

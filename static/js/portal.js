@@ -100,3 +100,25 @@ document.addEventListener("htmx:beforeRequest", function (event) {
     to.focus();
   });
 })();
+
+// A field that only counts for some choices of a select: data-shown-with="the select's id"
+// and data-shown-values="value value ..." hide it (and its label, when it is inside one)
+// while the select holds another value. Without the script the field is simply always there.
+(function () {
+  "use strict";
+
+  function sync() {
+    document.querySelectorAll("[data-shown-with]").forEach((node) => {
+      const select = document.getElementById(node.dataset.shownWith);
+      if (!select) return;
+      const shown = (node.dataset.shownValues || "").split(" ").includes(select.value);
+      const box = node.closest("label") || node;
+      box.hidden = !shown;
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", sync);
+  document.addEventListener("change", (event) => {
+    if (event.target.matches && event.target.matches("select")) sync();
+  });
+})();

@@ -1,8 +1,8 @@
 // Tank Game: the board I act on (templates/games/tank-game/partials/board_svg.html) with the
 // keyboard or a click. The forms of my action panel are the whole truth: choosing a square
-// (Enter, Space or a click) puts it in every form of the panel that offers it (move to, shoot
-// at, give gold to) and moves the focus to the first of those forms' buttons; nothing is sent
-// until that button is pressed. One tab stop on the board (roving tabindex, my tank's square
+// (Enter, Space or a click) puts it in the first form of the panel that offers it (move to,
+// shoot at, give gold to; choosing it again, in the next one), says so (#tank-board-say) and
+// moves the focus to that form's button; nothing is sent until that button is pressed. One tab stop on the board (roving tabindex, my tank's square
 // first); the arrow keys move between squares, Home / End to the ends of the row. The play
 // area is redrawn after each action and by its poll: the focus comes back to where it was.
 (function () {
@@ -18,18 +18,35 @@
     rect.focus();
   }
 
+  // The last square chosen and which of its actions was offered: choosing it again offers
+  // the next one (move, then shoot, then give), so one click never fills two forms.
+  let last = { square: null, index: -1 };
+
   function choose(rect) {
     if (rect.getAttribute("aria-disabled") === "true") return;
     const square = rect.dataset.square;
     const play = rect.closest("#tank-play") || document;
-    let first = null;
-    play.querySelectorAll("form").forEach((form) => {
+    const offering = Array.from(play.querySelectorAll("form")).filter((form) => {
       const select = form.querySelector("select[name=to], select[name=at]");
-      if (!select || !Array.from(select.options).some((o) => o.value === square)) return;
-      select.value = square;
-      first = first || form.querySelector("button[type=submit]");
+      return select && Array.from(select.options).some((o) => o.value === square);
     });
-    if (first) first.focus();
+    const said = play.querySelector("#tank-board-say");
+    if (!offering.length) {
+      last = { square: null, index: -1 };
+      if (said) said.textContent = (said.dataset.nothing || "").replace("{square}", square);
+      return;
+    }
+    const index = last.square === square ? (last.index + 1) % offering.length : 0;
+    last = { square: square, index: index };
+    const form = offering[index];
+    form.querySelector("select[name=to], select[name=at]").value = square;
+    if (said) {
+      let text = (form.dataset.chosen || "").replace("{square}", square);
+      if (offering.length > 1 && said.dataset.more) text += " " + said.dataset.more;
+      said.textContent = text;
+    }
+    const button = form.querySelector("button[type=submit]");
+    if (button) button.focus();
   }
 
   document.addEventListener("click", (event) => {

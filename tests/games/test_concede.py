@@ -53,7 +53,11 @@ def test_final_act_a_side_that_concedes_during_setup_loses_and_the_record_verifi
     assert ("match_ended", None) in signals(match)
     assert match_ending(match) == {"kind": "concede", "seats": [1]}
     assert ending_text(match) == "Conceded by Alpha."
-    assert verify_record(records.match_record(match))["ok"]
+    record = records.match_record(match)
+    assert verify_record(record)["ok"]
+    # The record says it was conceded, not that the rules ended it.
+    assert record["end"] == {"by": "concession", "seats": [1]}
+    assert "Ended by a concession: " in records.record_text(match, record)
 
 
 def test_panzer_squadron_the_seat_not_to_move_concedes_and_the_other_wins(make_user):

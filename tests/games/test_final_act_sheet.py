@@ -98,6 +98,9 @@ def test_the_live_check_explains_every_problem_and_stores_nothing(client, match,
     body = response.content.decode()
     assert "would be refused" in body
     assert "units.C.move" in body and "units.1.fire" in body and "declare.repair" in body
+    # ... each named in words, its field path kept for programs only (data-path).
+    assert "<code>units.C.move</code>" not in body and "<code>declare.repair</code>" not in body
+    assert "<strong>Declarations (once per game)</strong>:" in body
     assert 'hx-swap-oob="true"' in body  # the board is redrawn beside it
     # ... and each problem also lands next to the row it concerns.
     notes = re.search(r'<ul class="fa-row-notes" id="fa-notes-C" hx-swap-oob="true">(.*?)</ul>',

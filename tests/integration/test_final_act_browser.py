@@ -80,6 +80,12 @@ def expected_sheet(match: Match, phase_number: int, seat: int, order: dict) -> d
         order["unit"]: {"move": order["move"], "fire": [order["target"]]}}})
 
 
+def forget_seen(page) -> None:
+    """Start a fresh list of the messages the player saw (before a seal, so that its notice,
+    "... sealed (revision 1).", is not taken for an earlier round's)."""
+    page.evaluate("sessionStorage.removeItem('fa-seen')")
+
+
 def wait_until_seen(page, text: str) -> None:
     """The player saw ``text`` in a panel message (even if the page has reloaded since)."""
     page.wait_for_function(
@@ -154,9 +160,11 @@ def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_pa
         name: spec["at"] for name, spec in CLICKED_SETUP["units"].items()}
     assert board_units(page, seat=2) == {}
     screenshot(page, "setup")
+    forget_seen(page)
     seal_setup(page)
     setup = sealed(match, 1, 1)
-    wait_until_seen(page, setup.receipt)
+    # (the notice names the revision; the receipt is on the panel, folded)
+    wait_until_seen(page, f"sealed (revision {setup.revision})")
     assert setup.data == GAME.validate(
         Phase.objects.get(match=match, number=1).state_before, 1, CLICKED_SETUP)
 
@@ -181,9 +189,10 @@ def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_pa
                   f"Plan: {order['unit']} fires at {order['target']}"]
         quiet(page)
         assert set(wanted) <= set(plan_titles(page))
+        forget_seen(page)
         answer = seal_orders(page)
         sheet = sealed(match, 1, phase_number)
-        wait_until_seen(page, sheet.receipt)
+        wait_until_seen(page, f"sealed (revision {sheet.revision})")
         if 'id="fa-sheet-panel"' in answer:  # answered in place (the round had not resolved)
             assert sheet.receipt in answer
             assert f"Your orders for round {played}</h2>" in answer, "the panel lost its round"
@@ -415,11 +424,12 @@ def test_on_a_phone_nothing_scrolls_sideways_and_a_tap_orders_a_unit(stack, new_
     quiet(page)
     screenshot(page, "phone")
     page.tap("#fa-seal")
-    page.wait_for_selector("#fa-sheet-panel .receipt")
+    page.wait_for_selector("#fa-sheet-panel .receipt", state="attached")
     sheet = sealed(match, 1, 2)
-    assert sheet.receipt in page.inner_text("#fa-sheet-panel")
+    assert sheet.receipt in page.text_content("#fa-sheet-panel")  # (folded: on demand)
     assert page.inner_text("#fa-sheet-heading") == "Your orders for round 1"
     assert sheet.data == expected_sheet(match, 2, 1, order)
-    assert any(sheet.receipt in message for message in seen_messages(page))
+    assert any(f"sealed (revision {sheet.revision})" in message
+               for message in seen_messages(page))
     width, inner = no_horizontal_scroll(page)
     assert width <= inner, f"the sealed panel scrolls sideways: {width} > {inner}"

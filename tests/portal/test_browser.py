@@ -33,6 +33,8 @@ def test_orders_are_sealed_in_place_and_the_page_follows_the_resolution(page):
     page.click("button:has-text('Seal my orders')")
     page.wait_for_selector("#orders-panel >> text=Orders sealed")
     receipt = Submission.objects.get(seat__number=1).receipt
+    assert receipt not in page.inner_text("#orders-panel")  # folded: shown on demand
+    page.click("#orders-panel .receipt-box summary")
     assert receipt in page.inner_text("#orders-panel")
 
     # Bob submits elsewhere and the phase resolves: the poll reloads alice's page by itself.
