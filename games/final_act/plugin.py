@@ -63,7 +63,7 @@ class FinalActPlugin(plugins.GamePlugin):
     def position_words(self, state: Any, seat: int | None) -> list[str]:
         return position.position_words(self.game.view(state, seat), seat)
 
-    def lesson_board(self, state: Any, seat: int) -> str:
+    def lesson_board(self, state: Any, seat: int | None) -> str:
         view = self.game.view(state, seat)
         return str(render_board(view, seat=seat, board_id=f"lesson-board-{view['round']}"))
 

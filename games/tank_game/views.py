@@ -296,6 +296,22 @@ def play_context(request: HttpRequest, match: Match, *,
     }
 
 
+def sandbox_play_context(game: Game, state: Any, seat: int, now: Any) -> dict[str, Any]:
+    """The board and action panel of ``seat`` on a position of no match (the analysis board,
+    a lesson) at the moment ``now``: the match page's own, whose forms hand their action to
+    the page (``static/js/sheet.js``) instead of posting it to a match."""
+    view = named(game.view(state, seat))
+    panel = action_panel(game, state, view, seat, now) if seat in game.prompts(state) else None
+    me = view.get("me")
+    if isinstance(me, dict) and isinstance(me.get("cooldown_until"), str):
+        me = {**me, "cooldown_until": _parse_time(me["cooldown_until"])}
+    return {
+        "view": view, "seat": seat, "me": me, "panel": panel, "sandbox": True,
+        "svg": board_svg_context(view, me=seat, why_not=panel["why_not"] if panel else None,
+                                 panel=panel if panel and panel["now_ok"] else None),
+    }
+
+
 def named(view: dict[str, Any]) -> dict[str, Any]:
     """``view`` with its tanks' and councillors' names in the reader's language (a tank with
     no name of its own is called after its seat, "Seat 2", by the engine)."""
