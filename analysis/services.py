@@ -262,7 +262,7 @@ def analysis_sheet_orders(*, analysis: Analysis, user: Any, node_id: int, seat: 
                           raw: str) -> str:
     """The orders ``seat`` made on the clickable board in position ``node_id`` (``raw``: the
     sheet as JSON), checked and written as typed orders (what the tree shows and plays)."""
-    from games.plugins import posted_sheet_text
+    from games.plugins import plugin_for, posted_sheet_text
 
     owned(analysis, user)
     game = game_for(analysis.game)
@@ -271,7 +271,7 @@ def analysis_sheet_orders(*, analysis: Analysis, user: Any, node_id: int, seat: 
         raise AnalysisError(_("%(seat)s has nothing to play in this position.")
                             % {"seat": game.seat_name(seat)}, status=409)
     try:
-        return posted_sheet_text(game, state, seat, raw)
+        return posted_sheet_text(plugin_for(analysis.game), state, seat, raw)
     except RuleError as error:
         raise AnalysisError(_("These orders cannot be played:"),
                             problems=_problems(game, seat, error)) from None

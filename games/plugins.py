@@ -302,6 +302,12 @@ class GamePlugin:
         orders)."""
         return ""
 
+    def board_sheet(self, state: Any, seat: int, handed: Mapping[str, Any]) -> Any:
+        """The submission the ``play_board``'s panel ``handed`` over (a form's fields, or what
+        its script built), before the engine checks it; a ``RuleError`` (or ``ValueError``)
+        if it cannot be read. The default: what was handed is the submission."""
+        return dict(handed)
+
     def has_play_board(self) -> bool:
         """Does this game draw a clickable board away from its matches (``play_board``)?"""
         return type(self).play_board is not GamePlugin.play_board
@@ -374,10 +380,11 @@ def sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:
 MAX_SHEET_LENGTH = 20_000
 
 
-def posted_sheet_text(game: Game, state: Any, seat: int, raw: str) -> str:
-    """A sheet a clickable board handed over (``raw``: the submission as JSON), checked by the
-    engine for ``seat`` in ``state`` and written in the game's text grammar, as if typed.
-    A ``RuleError`` says what is wrong with it."""
+def posted_sheet_text(plugin: GamePlugin, state: Any, seat: int, raw: str) -> str:
+    """What a clickable board's panel handed over (``raw``: JSON, see ``board_sheet``) as the
+    submission, checked by the engine for ``seat`` in ``state`` and written in the game's text
+    grammar, as if typed. A ``RuleError`` says what is wrong with it."""
+    game = plugin.game
     try:
         data = json.loads(raw) if len(raw) <= MAX_SHEET_LENGTH else None
     except ValueError:
@@ -385,10 +392,12 @@ def posted_sheet_text(game: Game, state: Any, seat: int, raw: str) -> str:
     if not isinstance(data, dict):
         raise RuleError(_("The orders from the board could not be read; play them again."))
     try:
-        checked = game.validate(state, seat, data)
+        checked = game.validate(state, seat, plugin.board_sheet(state, seat, data))
         return game.format_text(state, seat, checked)
     except RuleError:
         raise
+    except ValueError as error:  # the panel's fields, refused by the plug-in: it says why
+        raise RuleError(str(error)) from None
     except Exception:  # a sheet the engine cannot even look at: bad input, not a crash
         raise RuleError(_("The orders from the board could not be read; play them "
                           "again.")) from None

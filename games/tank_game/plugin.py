@@ -49,6 +49,10 @@ class TankGamePlugin(plugins.GamePlugin):
         return render_to_string("games/tank-game/partials/play_board.html",
                                 views.sandbox_play_context(self.game, state, seat, now))
 
+    def board_sheet(self, state: Any, seat: int, handed: Any) -> Any:
+        """The action panel's form, read as on the match page."""
+        return views.action_from_post({k: str(v) for k, v in handed.items()})
+
     def match_urls(self) -> list[URLPattern]:
         return [
             path("act/", views.act, name="tank_act"),

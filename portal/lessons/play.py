@@ -60,8 +60,8 @@ def lesson_attempt(lesson: Lesson, text: str) -> Attempt:
 def lesson_board_orders(lesson: Lesson, raw: str) -> str:
     """The orders the learner made on the clickable board (``raw``: the sheet as JSON),
     checked and written as typed orders; a ``RuleError`` says what is wrong with them."""
-    game = engine.get(lesson.game)
-    return plugins.posted_sheet_text(game, lesson_start(lesson), lesson.seat, raw)
+    return plugins.posted_sheet_text(plugins.plugin_for(lesson.game), lesson_start(lesson),
+                                     lesson.seat, raw)
 
 
 def _is_continuous(game: Game, state: Any, seat: int) -> bool:

@@ -1,8 +1,8 @@
 // A game's clickable board away from a match (the analysis board, a lesson): its order panel
 // seals nothing itself, it hands the finished orders (the sheet, as the engine reads it) to
 // the page's form marked data-sheet-form, which plays them. Two ways to hand them over:
-// a form of the panel marked data-sheet-part (its fields are the sheet: a number field gives
-// a number; the CSRF token is left out), or window.portalSheet.send(element, sheet).
+// a form of the panel marked data-sheet-part (its fields, as text, less the CSRF token: the
+// game's plug-in reads them, GamePlugin.board_sheet), or window.portalSheet.send(element, sheet).
 (function () {
   "use strict";
   if (window.portalSheet) return; // loaded once, even if a swapped-in board brings it again
@@ -24,7 +24,7 @@
       if ((field.type === "radio" || field.type === "checkbox") && !field.checked) continue;
       const value = field.value.trim();
       if (value === "") continue;
-      sheet[field.name] = field.type === "number" && /^-?[0-9]+$/.test(value) ? +value : value;
+      sheet[field.name] = value;
     }
     return sheet;
   }
