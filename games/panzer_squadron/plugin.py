@@ -58,9 +58,13 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
         return str(board_svg(view, seat)) + str(legend())
 
     def play_board(self, state: Any, seat: int, *, now: Any, check_url: str) -> str:
-        """The board, the activation panel and the standing reactions."""
-        return render_to_string("games/panzer-squadron/play_board.html", {
-            **views.position_context(state, seat, active=True), "sandbox": True})
+        """The board and the activation panel; for a seat with nothing else to do (the
+        other side moves: a lesson about reactions), its standing reactions."""
+        context = views.position_context(state, seat, active=True)
+        if context["my_turn"]:
+            context.pop("reaction_rows", None)
+        return render_to_string("games/panzer-squadron/play_board.html",
+                                {**context, "sandbox": True})
 
     def board_sheet(self, state: Any, seat: int, handed: Any) -> Any:
         """The panels' forms, read as on the match page: the standing reactions, the action

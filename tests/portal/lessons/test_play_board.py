@@ -86,3 +86,12 @@ def test_final_strategy_checks_the_turn_live(client):
     assert client.post(reverse("lessons:check", args=["tank-game",
                                                       game_lessons("tank-game")[0].slug]),
                        {}).status_code == 400  # a game that checks nothing here
+
+
+def test_panzer_squadron_standing_reactions_are_set_on_the_board_in_their_lesson(client):
+    lesson = next(x for x in game_lessons("panzer-squadron") if x.slug == "opportunity-fire")
+    page = client.get(reverse("lessons:lesson", args=["panzer-squadron", lesson.slug]))
+    assert 'name="mode_L1"' in page.content.decode()  # the reactions panel, on the board
+    answer = client.post(reverse("lessons:try", args=["panzer-squadron", lesson.slug]),
+                         {"sheet": json.dumps({"mode_L1": "first", "phase_number": ""})})
+    assert "lesson-solved" in answer.content.decode()
