@@ -278,7 +278,7 @@ def analysis_sheet_orders(*, analysis: Analysis, user: Any, node_id: int, seat: 
 
 
 def analysis_check(*, analysis: Analysis, user: Any, node_id: int, seat: int,
-                   data: Any) -> dict[str, Any]:
+                   data: Any, check_url: str) -> dict[str, Any] | str:
     """The answer to a live check of the clickable board's panel for ``seat`` in position
     ``node_id`` (the game's plug-in checks; nothing is stored). A ``RuleError`` if refused."""
     from games.plugins import plugin_for
@@ -288,7 +288,8 @@ def analysis_check(*, analysis: Analysis, user: Any, node_id: int, seat: int,
     if seat not in game_for(analysis.game).prompts(state):
         raise AnalysisError(_("%(seat)s has nothing to play in this position.")
                             % {"seat": game_for(analysis.game).seat_name(seat)}, status=409)
-    return plugin_for(analysis.game).play_check(copy.deepcopy(state), seat, data)
+    return plugin_for(analysis.game).play_check(copy.deepcopy(state), seat, data,
+                                                check_url=check_url)
 
 
 def _next_tick(game: Game, state: Any, at: datetime) -> datetime:

@@ -171,14 +171,15 @@ def check(request: HttpRequest, analysis_token: str) -> HttpResponse:
     seat = parse_int(request.GET.get("seat", ""), min=1, max=analysis.seats, field="seat")
     try:
         answer = services.analysis_check(analysis=analysis, user=request.user,
-                                         node_id=node_id, seat=seat, data=request.POST)
+                                         node_id=node_id, seat=seat, data=request.POST,
+                                         check_url=request.get_full_path())
     except AnalysisError as error:
         return JsonResponse({"ok": False, "problems": [{"path": "", "message": error.message}]},
                             status=error.status)
     except RuleError as error:
         return JsonResponse({"ok": False, "problems": problem_dicts(error.problems)},
                             status=400)
-    return JsonResponse(answer)
+    return HttpResponse(answer) if isinstance(answer, str) else JsonResponse(answer)
 
 
 @require_safe

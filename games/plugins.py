@@ -312,9 +312,11 @@ class GamePlugin:
         """Does this game draw a clickable board away from its matches (``play_board``)?"""
         return type(self).play_board is not GamePlugin.play_board
 
-    def play_check(self, state: Any, seat: int, data: Mapping[str, str]) -> dict[str, Any]:
-        """The answer to a live check the ``play_board``'s panel posts (``data``: its form),
-        for ``seat`` in ``state``, as JSON data; raise ``RuleError`` for a refused one. The
+    def play_check(self, state: Any, seat: int, data: Mapping[str, str], *,
+                   check_url: str) -> dict[str, Any] | str:
+        """The answer to a live check the ``play_board``'s panel posts (``data``: its form;
+        ``check_url``: where it posted), for ``seat`` in ``state``: JSON data, or HTML (a
+        ``str``) for a panel that swaps it in; raise ``RuleError`` for a refused one. The
         default: there is nothing to check (a ``RuleError``)."""
         raise RuleError(_("This game checks nothing here."))
 

@@ -46,7 +46,8 @@ class FinalStrategyPlugin(plugins.GamePlugin):
         checks go to ``check_url`` and whose finished turn goes to the page."""
         return self.board_for(None, state, seat, live=True, check_url=check_url)
 
-    def play_check(self, state: Any, seat: int, data: Any) -> dict[str, Any]:
+    def play_check(self, state: Any, seat: int, data: Any, *, check_url: str
+                   ) -> dict[str, Any]:
         try:
             steps = json.loads(data.get("steps", ""))
         except ValueError:

@@ -119,12 +119,12 @@ def lesson_check(request: HttpRequest, game: str, lesson: str) -> HttpResponse:
     is the game's), as JSON: what the game answers, or the problems. Stores nothing."""
     found = lesson_get(game, lesson)
     try:
-        answer = plugins.plugin_for(found.game).play_check(lesson_start(found), found.seat,
-                                                          request.POST)
+        answer = plugins.plugin_for(found.game).play_check(
+            lesson_start(found), found.seat, request.POST, check_url=request.get_full_path())
     except RuleError as error:
         return JsonResponse({"ok": False, "problems": problem_dicts(error.problems)},
                             status=400)
-    return JsonResponse(answer)
+    return HttpResponse(answer) if isinstance(answer, str) else JsonResponse(answer)
 
 
 @require_POST

@@ -15,6 +15,9 @@
  */
 (function () {
   "use strict";
+  // Once per page: a board swapped in again (the analysis board) may bring this script again.
+  if (window.faOrdersReady) return;
+  window.faOrdersReady = true;
 
   const LIVE = "fa-board-live";
   let selected = null; // unit name

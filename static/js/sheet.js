@@ -24,7 +24,8 @@
       if ((field.type === "radio" || field.type === "checkbox") && !field.checked) continue;
       const value = field.value.trim();
       if (value === "") continue;
-      sheet[field.name] = value;
+      if (!(field.name in sheet)) sheet[field.name] = value;
+      else sheet[field.name] = [].concat(sheet[field.name], value); // a repeated name: a list
     }
     return sheet;
   }

@@ -79,6 +79,26 @@ def test_a_sheet_that_is_not_one_is_refused_saying_so(client, make_user):
     assert len(analysis.nodes) == 1
 
 
+def test_final_act_checks_the_order_sheet_live_and_plays_it(client, make_user):
+    owner = make_user("owner")
+    analysis, seat = analysis_of(owner, "final-act")
+    check = reverse("analysis:check", args=[analysis.token]) + f"?node=0&seat={seat}"
+    client.force_login(owner)
+    page = client.get(reverse("analysis:detail", args=[analysis.token]),
+                      {"as": seat}).content.decode()
+    assert 'id="fa-sheet-form" data-sheet-part' in page and "fa-live" in page
+    assert f'hx-post="{check.replace("&", "&amp;")}"' in page  # the live check, here
+    answer = client.post(check, {"u-C-move": "stay", "u-C-fire": "a1"})
+    assert answer.status_code == 200 and 'id="fa-sheet-check"' in answer.content.decode()
+    assert "would be refused" in answer.content.decode()
+    played = client.post(reverse("analysis:play", args=[analysis.token]),
+                         {"node": "0", "seat": seat,
+                          "sheet": json.dumps({"u-C-move": "stay", "u-C-fire": "f8"})})
+    assert played.status_code == 302
+    analysis.refresh_from_db()
+    assert "C stay fire f8" in analysis.nodes[1]["moves"][str(seat)]
+
+
 def test_final_strategy_checks_a_turn_live_for_the_owner_only(client, make_user):
     owner = make_user("owner")
     analysis, seat = analysis_of(owner, "final-strategy")

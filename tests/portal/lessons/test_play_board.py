@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games import plugins
+from games.final_act.sheet_panel import fields_from_sheet
 from portal.lessons.catalogue import all_lessons, game_lessons
 from portal.lessons.models import LessonProgress
 from portal.lessons.play import lesson_start
@@ -32,26 +33,28 @@ def test_every_games_lesson_page_draws_its_board(client, slug):
         assert '<details class="lesson-typed"' in page  # typing is folded under the board
 
 
-def test_every_game_but_final_act_draws_its_clickable_board():
+def test_every_game_draws_its_clickable_board():
     assert [s for s in GAMES if plugins.plugin_for(s).has_play_board()] == [
-        "final-strategy", "panzer-squadron", "tank-game"]
+        "final-act", "final-strategy", "panzer-squadron", "tank-game"]
 
 
 def solution_handed(slug: str, lesson) -> dict:
     """The lesson's solution as the board's panel hands it over: a form's fields (Tank Game's
-    action panel, Panzer Squadron's activation), or what the script built (Final Strategy's
-    turn)."""
+    action panel, Panzer Squadron's activation, Final Act's order sheet), or what the script
+    built (Final Strategy's turn)."""
     if slug == "panzer-squadron":
         return {"choice": lesson.solution.removeprefix("activate "), "phase_number": ""}
-    sheet = plugins.plugin_for(slug).game.parse_text(lesson_start(lesson), lesson.seat,
-                                                     lesson.solution)
+    game, state = plugins.plugin_for(slug).game, lesson_start(lesson)
+    sheet = game.parse_text(state, lesson.seat, lesson.solution)
+    if slug == "final-act":  # the order sheet's fields
+        return fields_from_sheet(game.validate(state, lesson.seat, sheet))
     if slug == "tank-game":
         (action,) = sheet["actions"]
         return {name: str(value) for name, value in action.items()}
     return sheet
 
 
-@pytest.mark.parametrize("slug", ["final-strategy", "panzer-squadron", "tank-game"])
+@pytest.mark.parametrize("slug", GAMES)
 def test_the_solution_played_on_the_board_solves_the_lesson(client, make_user, slug):
     lesson = game_lessons(slug)[0]
     user = make_user("learner")
