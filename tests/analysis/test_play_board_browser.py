@@ -62,3 +62,21 @@ def test_playing_tank_game_on_the_analysis_board_by_mouse_and_by_keyboard(page):
     analysis = Analysis.objects.get(pk=analysis.pk)
     assert analysis.nodes[2]["moves"] == {"1": "shoot E7"}
     assert [n["parent"] for n in analysis.nodes] == [None, 0, 0]
+
+
+def test_final_act_orders_played_on_the_analysis_board(page):
+    owner = make_user("owner")
+    analysis, seat = analysis_of(owner, "final-act")  # the lesson: C fires at f8
+    unit = next(u for u in analysis.nodes[0]["state"]["units"] if u["name"] == "C"
+                and u["seat"] == seat)
+    log_in(page, owner.username)
+    page.goto(f"{page.base}/analysis/{analysis.token}/?as={seat}")
+    page.click(f'#fa-live .fa-sq[data-square="{unit["at"]}"]')  # the unit, then aim: F
+    page.keyboard.press("f")
+    page.click('#fa-live .fa-sq[data-square="f8"]')
+    page.wait_for_selector("#fa-sheet-check .fa-ok")  # checked live, here
+    assert page.input_value('[name="u-C-fire"]') == "f8"
+    page.click("#fa-seal")
+    heading_starts(page, "Position 1")
+    analysis = Analysis.objects.get(pk=analysis.pk)
+    assert analysis.nodes[1]["moves"][str(seat)].strip() == "C stay fire f8"

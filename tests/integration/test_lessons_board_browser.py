@@ -49,3 +49,22 @@ def test_a_lesson_played_on_the_board_by_mouse_and_keyboard(page):
     assert page.evaluate("window.notReloaded") is True  # answered in place
     progress = LessonProgress.objects.get(user=user, game=GAME, lesson=lesson.slug)
     assert progress.attempts == 2 and progress.solved_at
+
+
+def test_a_final_strategy_turn_built_on_the_board_by_mouse_then_keyboard(page):
+    lesson = game_lessons("final-strategy")[0]  # close c3 (c3-d3), then one quiet barrier
+    page.goto(f"{page.base}/learn/final-strategy/{lesson.slug}/")
+    page.click('[data-edge="c3-d3"]')
+    page.wait_for_function("document.getElementById('fs-turn-text').textContent.includes('c3-d3')")
+    assert page.is_hidden(".lesson-solved")  # the turn goes on: c3 was closed
+    page.click("h1")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('#fs-board-wrap [data-square]')"):
+            break
+    assert page.evaluate("document.activeElement.dataset.square") == "e5"
+    for key in ("ArrowRight",) * 3 + ("ArrowUp",) * 3 + ("Shift+ArrowUp",):
+        page.keyboard.press(key)
+    assert page.evaluate("document.activeElement.dataset.edge") == "h8-h9"
+    page.keyboard.press("Enter")  # the quiet barrier ends the turn: played at once
+    page.wait_for_selector(".lesson-solved")
