@@ -3,6 +3,9 @@ what the moves into it did, the tree of positions, and the order forms for whoev
 
 from __future__ import annotations
 
+import copy
+import json
+from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
@@ -26,6 +29,15 @@ def context(request: HttpRequest, analysis: Analysis, node_id: int, seat: int | 
     prompts = {} if result is not None else game.prompts(state)
     kind = next(iter(prompts.values())).kind.value if prompts else ""
     is_owner = request.user.is_authenticated and analysis.owner_id == request.user.pk
+    # The game's own clickable board and order panel, for the owner seeing the position as a
+    # seat that must act (its view only, like the board); a spectator's page offers the seats.
+    play_board = ""
+    if is_owner and result is None and seat is not None and seat in prompts:
+        play_board = plugin.play_board(
+            copy.deepcopy(state), seat, now=datetime.fromisoformat(here["at"]),
+            check_url=reverse("analysis:check", args=[analysis.token])
+            + f"?node={node_id}&seat={seat}")
+    view = game.view(state, seat)
     return {
         "analysis": analysis,
         "game": game,
@@ -36,8 +48,13 @@ def context(request: HttpRequest, analysis: Analysis, node_id: int, seat: int | 
         "next_id": children[0]["id"] if children else None,
         "tree": tree_rows(analysis.nodes),
         "seat": seat,
+        "seat_name": plugin.seat_name(seat) if seat is not None else "",
         "seat_choices": [(n, game.seat_name(n)) for n in range(1, analysis.seats + 1)],
-        "board": plugin.board_html(None, state, seat),
+        "board": "" if play_board else plugin.lesson_board(state, seat),
+        "play_board": play_board,
+        "play_seats": [(n, plugin.seat_name(n)) for n in sorted(prompts)]
+        if is_owner and plugin.has_play_board() and not play_board else [],
+        "view_json": json.dumps(view, indent=2, sort_keys=True),
         "story": plugin.round_report(here["events"], seat) if here["events"] else [],
         "moves": [(game.seat_name(int(s)), text) for s, text in sorted(
             here["moves"].items(), key=lambda item: int(item[0]))],
@@ -53,6 +70,17 @@ def context(request: HttpRequest, analysis: Analysis, node_id: int, seat: int | 
         "error": error,
         "board_css": plugin.board_stylesheet(),
     }
+
+
+def next_player(analysis: Analysis, node_id: int, played: int | None) -> int | None:
+    """Who plays on from position ``node_id`` after ``played`` played into it: ``played``
+    while it may still act, else the first seat asked to, else ``played``."""
+    state = services.node(analysis, node_id)["state"]
+    game = services.game_for(analysis.game)
+    prompts = {} if game.result(state) is not None else game.prompts(state)
+    if played in prompts or not prompts:
+        return played
+    return min(prompts)
 
 
 def seat_forms(game: Any, plugin: Any, state: Any, prompts: dict[int, Any],

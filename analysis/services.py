@@ -258,6 +258,40 @@ def _actions(game: Game, state: Any, seat: int, text: str, at: datetime, rng: An
     return engine.Outcome(state, events)
 
 
+def analysis_sheet_orders(*, analysis: Analysis, user: Any, node_id: int, seat: int,
+                          raw: str) -> str:
+    """The orders ``seat`` made on the clickable board in position ``node_id`` (``raw``: the
+    sheet as JSON), checked and written as typed orders (what the tree shows and plays)."""
+    from games.plugins import plugin_for, posted_sheet_text
+
+    owned(analysis, user)
+    game = game_for(analysis.game)
+    state = node(analysis, node_id)["state"]
+    if seat not in game.prompts(state):
+        raise AnalysisError(_("%(seat)s has nothing to play in this position.")
+                            % {"seat": game.seat_name(seat)}, status=409)
+    try:
+        return posted_sheet_text(plugin_for(analysis.game), state, seat, raw)
+    except RuleError as error:
+        raise AnalysisError(_("These orders cannot be played:"),
+                            problems=_problems(game, seat, error)) from None
+
+
+def analysis_check(*, analysis: Analysis, user: Any, node_id: int, seat: int,
+                   data: Any, check_url: str) -> dict[str, Any] | str:
+    """The answer to a live check of the clickable board's panel for ``seat`` in position
+    ``node_id`` (the game's plug-in checks; nothing is stored). A ``RuleError`` if refused."""
+    from games.plugins import plugin_for
+
+    owned(analysis, user)
+    state = node(analysis, node_id)["state"]
+    if seat not in game_for(analysis.game).prompts(state):
+        raise AnalysisError(_("%(seat)s has nothing to play in this position.")
+                            % {"seat": game_for(analysis.game).seat_name(seat)}, status=409)
+    return plugin_for(analysis.game).play_check(copy.deepcopy(state), seat, data,
+                                                check_url=check_url)
+
+
 def _next_tick(game: Game, state: Any, at: datetime) -> datetime:
     try:
         when = game.next_tick_at(state, at)

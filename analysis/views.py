@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,8 +18,10 @@ from analysis import board, services
 from analysis.models import Analysis
 from analysis.records import MAX_BYTES, RecordError, too_large
 from analysis.services import AnalysisError
+from engine import RuleError
 from games.parsing import parse_int
 from games.views.access import match_visible_or_404, redirect_to
+from games.words import problem_dicts
 
 
 def _analysis_or_404(token: str) -> Analysis:
@@ -129,6 +131,12 @@ def play(request: HttpRequest, analysis_token: str) -> HttpResponse:
     try:
         acting = parse_int(acting_raw, min=1, max=analysis.seats, field="acting") \
             if acting_raw else None
+        if "sheet" in request.POST:  # the clickable board's orders, for one seat
+            acting = parse_int(request.POST.get("seat", ""), min=1, max=analysis.seats,
+                               field="seat")
+            orders = {acting: services.analysis_sheet_orders(
+                analysis=analysis, user=request.user, node_id=node_id, seat=acting,
+                raw=request.POST["sheet"])}
         new_id = services.analysis_play(analysis=analysis, user=request.user, node_id=node_id,
                                         orders=orders, acting=acting,
                                         tick=request.POST.get("tick") == "1")
@@ -136,17 +144,42 @@ def play(request: HttpRequest, analysis_token: str) -> HttpResponse:
         analysis.refresh_from_db()
         if error.status == 404:
             raise Http404(error.message) from None
-        context = board.context(request, analysis, node_id, None, posted=orders, error=error)
+        shown = acting if "sheet" in request.POST else None  # back to the board it came from
+        context = board.context(request, analysis, node_id, shown, posted=orders, error=error)
         return render(request, "analysis/position.html" if request.htmx else
                       "analysis/board.html", context, status=error.status)
-    url = f"{analysis_url(analysis)}?node={new_id}"
+    analysis.refresh_from_db()
+    # Played on the board: the new position is shown to whoever plays on next (the same seat
+    # while it may still act), so play goes on by clicking.
+    view_as = board.next_player(analysis, new_id, acting) if "sheet" in request.POST else None
+    url = f"{analysis_url(analysis)}?node={new_id}" + (f"&as={view_as}" if view_as else "")
     if request.htmx:
-        analysis.refresh_from_db()
         response = render(request, "analysis/position.html",
-                          board.context(request, analysis, new_id, None))
+                          board.context(request, analysis, new_id, view_as))
         response["HX-Push-Url"] = url
         return response
     return redirect(url)
+
+
+@require_POST
+def check(request: HttpRequest, analysis_token: str) -> HttpResponse:
+    """POST: the live check of the clickable board's panel (``?node=&seat=``; the form is the
+    game's), as JSON: what the game answers, or the problems (owner only; stores nothing)."""
+    analysis = _analysis_or_404(analysis_token)
+    _owner_only(request, analysis)
+    node_id = _node_id(request.GET.get("node", ""))
+    seat = parse_int(request.GET.get("seat", ""), min=1, max=analysis.seats, field="seat")
+    try:
+        answer = services.analysis_check(analysis=analysis, user=request.user,
+                                         node_id=node_id, seat=seat, data=request.POST,
+                                         check_url=request.get_full_path())
+    except AnalysisError as error:
+        return JsonResponse({"ok": False, "problems": [{"path": "", "message": error.message}]},
+                            status=error.status)
+    except RuleError as error:
+        return JsonResponse({"ok": False, "problems": problem_dicts(error.problems)},
+                            status=400)
+    return HttpResponse(answer) if isinstance(answer, str) else JsonResponse(answer)
 
 
 @require_safe

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 import engine
-from engine import Game, Option, Problem
+from engine import Game, Option, Problem, RuleError
 from games.words import problem_message, say
 
 if TYPE_CHECKING:
@@ -303,10 +303,41 @@ class GamePlugin:
         name = f"{self.slug}/board.css"
         return name if finders.find(name) else ""
 
-    def lesson_board(self, state: Any, seat: int) -> str:
-        """The board of a lesson's position as ``seat`` sees it (HTML; no match around it).
-        The default: the match page's board."""
+    def lesson_board(self, state: Any, seat: int | None) -> str:
+        """The board of a position with no match around it (a lesson, the analysis board) as
+        ``seat`` (None: a spectator) sees it, as a picture (HTML). The default: the match
+        page's board."""
         return self.board_html(None, state, seat)
+
+    # -- the clickable board away from a match (the analysis board, a lesson) ---------------
+    def play_board(self, state: Any, seat: int, *, now: datetime, check_url: str) -> str:
+        """The match page's clickable board and order panel for ``seat`` (who must act) on a
+        position that belongs to no match: an analysis, a lesson. It seals and sends nothing
+        itself: when the player's orders are complete, the panel hands them as a sheet (the
+        engine's submission as JSON) to the page (``static/js/sheet.js``: a form marked
+        ``data-sheet-part`` whose fields are the sheet, or ``portalSheet.send``), which plays
+        them. ``check_url`` answers the panel's live checks (``play_check``), ``now`` is the
+        position's moment. The default: "" (no clickable board: the page takes typed
+        orders)."""
+        return ""
+
+    def board_sheet(self, state: Any, seat: int, handed: Mapping[str, Any]) -> Any:
+        """The submission the ``play_board``'s panel ``handed`` over (a form's fields, or what
+        its script built), before the engine checks it; a ``RuleError`` (or ``ValueError``)
+        if it cannot be read. The default: what was handed is the submission."""
+        return dict(handed)
+
+    def has_play_board(self) -> bool:
+        """Does this game draw a clickable board away from its matches (``play_board``)?"""
+        return type(self).play_board is not GamePlugin.play_board
+
+    def play_check(self, state: Any, seat: int, data: Mapping[str, str], *,
+                   check_url: str) -> dict[str, Any] | str:
+        """The answer to a live check the ``play_board``'s panel posts (``data``: its form;
+        ``check_url``: where it posted), for ``seat`` in ``state``: JSON data, or HTML (a
+        ``str``) for a panel that swaps it in; raise ``RuleError`` for a refused one. The
+        default: there is nothing to check (a ``RuleError``)."""
+        raise RuleError(_("This game checks nothing here."))
 
     def mail_bodies(self, name: str, context: dict[str, Any]) -> tuple[str, str]:
         """The text and HTML bodies of mail ``name`` (phase_opened, reminder, gameday_opened,
@@ -365,6 +396,32 @@ def sheet_text(game: Game | None, state: Any, seat: int, data: Any) -> str:
         except Exception:  # a game without a text grammar (yet): fall back to JSON
             pass
     return json.dumps(data, sort_keys=True)
+
+
+MAX_SHEET_LENGTH = 20_000
+
+
+def posted_sheet_text(plugin: GamePlugin, state: Any, seat: int, raw: str) -> str:
+    """What a clickable board's panel handed over (``raw``: JSON, see ``board_sheet``) as the
+    submission, checked by the engine for ``seat`` in ``state`` and written in the game's text
+    grammar, as if typed. A ``RuleError`` says what is wrong with it."""
+    game = plugin.game
+    try:
+        data = json.loads(raw) if len(raw) <= MAX_SHEET_LENGTH else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise RuleError(_("The orders from the board could not be read; play them again."))
+    try:
+        checked = game.validate(state, seat, plugin.board_sheet(state, seat, data))
+        return game.format_text(state, seat, checked)
+    except RuleError:
+        raise
+    except ValueError as error:  # the panel's fields, refused by the plug-in: it says why
+        raise RuleError(str(error)) from None
+    except Exception:  # a sheet the engine cannot even look at: bad input, not a crash
+        raise RuleError(_("The orders from the board could not be read; play them "
+                          "again.")) from None
 
 
 def example_text(game: Game, state: Any, seat: int) -> str:

@@ -9,10 +9,11 @@ from typing import Any
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 
-from engine import Option, Problem
+from engine import Option, Problem, RuleError
 from games import plugins
 from games.final_act import lessons, options_form, position, rules, setup_views, views
 from games.final_act.board import render_board
+from games.final_act.sheet_panel import sheet_from_fields
 from games.words import problem_message
 
 
@@ -64,9 +65,25 @@ class FinalActPlugin(plugins.GamePlugin):
     def position_words(self, state: Any, seat: int | None) -> list[str]:
         return position.position_words(self.game.view(state, seat), seat)
 
-    def lesson_board(self, state: Any, seat: int) -> str:
+    def lesson_board(self, state: Any, seat: int | None) -> str:
         view = self.game.view(state, seat)
         return str(render_board(view, seat=seat, board_id=f"lesson-board-{view['round']}"))
+
+    def play_board(self, state: Any, seat: int, *, now: Any, check_url: str) -> str:
+        """The order sheet on the live board, as on the match page (a round's orders; the
+        setup is typed)."""
+        if state.get("phase") != "orders" or seat not in self.game.prompts(state):
+            return ""
+        return views.sandbox_board(self.game, state, seat, check_url)
+
+    def play_check(self, state: Any, seat: int, data: Any, *, check_url: str) -> str:
+        if state.get("phase") != "orders":
+            raise RuleError(_("This game checks nothing here."))
+        return views.sandbox_check(self.game, state, seat, data, check_url)
+
+    def board_sheet(self, state: Any, seat: int, handed: Any) -> Any:
+        """The order sheet's fields, read as on the match page."""
+        return sheet_from_fields(handed, self.game.legal_actions(state, seat))
 
     def problem_lines(self, problems: Iterable[Problem], text: str) -> list[str]:
         """Each problem names its line, found by the unit or token it is about (a sheet's

@@ -12,7 +12,9 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.html import json_script
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -236,19 +238,41 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
     """The order panel: the form rows (from the posted fields, else the sealed sheet), the live
     check of that draft, and the board with the draft drawn on it. ``view`` is the seat's view
     of the match state, when the caller has it already."""
-    state = match.state
+
     # What the seat may do, and what the engine says of a draft, depend on the open phase and
     # the draft alone: worked out once, then cached (a page load, each live check).
-    legal = pagecache.cached(_open_phase_key(match, "fa-legal", seat.number),
-                             lambda: game.legal_actions(state, seat.number))
+    def cached(kind: str, *parts: Any, make: Any) -> Any:
+        return pagecache.cached(_open_phase_key(match, kind, seat.number, *parts), make)
+
+    context = sheet_context(game, match.state, seat.number, sheet.data if sheet else None,
+                            posted=posted, view=view, cached=cached,
+                            live=lambda view, plan: live_board(match, view, seat.number, plan))
+    # The panel as the page shows it (no posted fields, no message) is the same for the same
+    # open phase, seat and sealed sheet: rendered once, then kept (its CSRF field is put in
+    # per request; see games/templatetags/jinja_include.py).
+    context["fa_panel_key"] = None if posted is not None else _open_phase_key(
+        match, "fa-panel", seat.number, *((sheet.pk, sheet.revision, sheet.receipt)
+                                           if sheet is not None else ()))
+    return context
+
+
+def _uncached(kind: str, *parts: Any, make: Any) -> Any:
+    return make()
+
+
+def sheet_context(game: engine.Game, state: Any, seat: int, sheet_data: Any, *,
+                  posted: Any = None, view: dict[str, Any] | None = None,
+                  cached: Any = _uncached, live: Any = None) -> dict[str, Any]:
+    """The order panel of ``seat`` in ``state``: its rows (from the ``posted`` fields, else
+    ``sheet_data``), the check of that draft and the board with it drawn (``live``); on a
+    match page ``cached`` keeps what depends on the open phase alone."""
+    legal = cached("fa-legal", make=lambda: game.legal_actions(state, seat))
     if view is None:
-        view = game.view(state, seat.number)
-    fields = fields_from_post(posted) if posted is not None else fields_from_sheet(
-        sheet.data if sheet else None)
+        view = game.view(state, seat)
+    fields = fields_from_post(posted) if posted is not None else fields_from_sheet(sheet_data)
     draft = sheet_from_fields(posted if posted is not None else fields, legal)
-    normal, problems, warnings = pagecache.cached(
-        _open_phase_key(match, "fa-check", seat.number, pagecache.digest(draft)),
-        lambda: check_draft(game, state, seat.number, draft))
+    normal, problems, warnings = cached("fa-check", pagecache.digest(draft),
+                                        make=lambda: check_draft(game, state, seat, draft))
     units = unit_rows(view, legal, fields, problems, warnings)
     tokens = token_rows(legal, fields, problems, warnings)
     declare = {
@@ -264,9 +288,11 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         data["choices"] = field_choices(units, tokens, declare)
         return json_script(data, "fa-legal")
 
-    # The choices do not depend on the draft: serialised once per phase and seat.
-    legal_json = pagecache.cached(_open_phase_key(match, "fa-legal-json", seat.number),
-                                  legal_script)
+    if live is None:
+        def live(view: dict[str, Any], plan: Any) -> str:
+            return render_board(view, seat=seat, plan=plan, last_round=False,
+                                board_id=LIVE_BOARD_ID, caption=_caption(view))
+
     return {
         "fa_view": view,
         "fa_sheet": True,
@@ -277,16 +303,32 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
         "fa_problems": [{**said, "subject": problem_subject(said["path"])}
                         for said in problem_dicts(problems)],
         "fa_warnings": problem_dicts(warnings),
-        "fa_sheet_text": draft_text(game, state, seat.number, normal),
-        "fa_legal_json": legal_json,
-        "fa_live_board": live_board(match, view, seat.number, draft),
-        # The panel as the page shows it (no posted fields, no message) is the same for the
-        # same open phase, seat and sealed sheet: rendered once, then kept (its CSRF field is
-        # put in per request; see games/templatetags/jinja_include.py).
-        "fa_panel_key": None if posted is not None else _open_phase_key(
-            match, "fa-panel", seat.number, *((sheet.pk, sheet.revision, sheet.receipt)
-                                               if sheet is not None else ())),
+        "fa_sheet_text": draft_text(game, state, seat, normal),
+        # The choices do not depend on the draft: serialised once per phase and seat.
+        "fa_legal_json": cached("fa-legal-json", make=legal_script),
+        "fa_live_board": live(view, draft),
     }
+
+
+def sandbox_board(game: engine.Game, state: Any, seat: int, check_url: str) -> str:
+    """The live board and order sheet of ``seat`` on a position of no match (an analysis, a
+    lesson): checked live at ``check_url`` (``sandbox_check``), played by the page."""
+    context = {**sheet_context(game, state, seat, None), "fa_sandbox": True,
+               "fa_check_url": check_url}
+    # (Jinja2 escaped what it had to; Django takes its output as plain text otherwise)
+    panel = mark_safe(render_to_string("games/final-act/sheet_panel.jinja", context,  # noqa: S308
+                                       using="jinja2"))
+    return render_to_string("games/final-act/play_board.html",
+                            {**context, "fa_panel": panel, "fa_words": board_words()})
+
+
+def sandbox_check(game: engine.Game, state: Any, seat: int, posted: Any,
+                  check_url: str) -> str:
+    """The live check of the sandbox sheet: as on the match page, the problems and the board
+    with the draft drawn (HTML)."""
+    context = {**sheet_context(game, state, seat, None, posted=posted), "fa_sandbox": True,
+               "fa_check_url": check_url, "fa_oob": True, "fa_check_only": True}
+    return render_to_string("games/final-act/sheet_check.jinja", context, using="jinja2")
 
 
 def _legal_for_js(view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ the replay (the generic frames with this board), the rules page in English and F
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -13,7 +14,7 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from engine import Problem
+from engine import Problem, RuleError
 from games import plugins
 from games.final_strategy import lessons, views, words
 from games.final_strategy import position as told
@@ -41,6 +42,21 @@ class FinalStrategyPlugin(plugins.GamePlugin):
     def board_html(self, match: Any, state: Any, seat: int | None) -> str:
         return self.board_for(match, state, seat, live=True)
 
+    def play_board(self, state: Any, seat: int, *, now: Any, check_url: str) -> str:
+        """The turn builder on a position of no match: the same board and panel, whose live
+        checks go to ``check_url`` and whose finished turn goes to the page."""
+        return self.board_for(None, state, seat, live=True, check_url=check_url)
+
+    def play_check(self, state: Any, seat: int, data: Any, *, check_url: str
+                   ) -> dict[str, Any]:
+        try:
+            steps = json.loads(data.get("steps", ""))
+        except ValueError:
+            steps = None
+        if not isinstance(steps, list):
+            raise RuleError(_("The steps must be a JSON list."), "steps")
+        return views.steps_checked(self.game, state, seat, steps)
+
     def replay_frame(self, match: Any, seat: int | None, phase: Any, resolved: list[Any],
                      state_after: Any) -> dict[str, Any]:
         """The generic frame with a board that takes no turn: the position after a phase,
@@ -50,12 +66,15 @@ class FinalStrategyPlugin(plugins.GamePlugin):
             frame["board"] = self.board_for(match, state_after, seat, live=False)
         return frame
 
-    def board_for(self, match: Any, state: Any, seat: int | None, *, live: bool) -> str:
+    def board_for(self, match: Any, state: Any, seat: int | None, *, live: bool,
+                  check_url: str = "") -> str:
         """The board as ``seat`` sees it; on the ``live`` page of the seat to move, the board
-        the turn is built on (one per page: its ids are the turn builder's)."""
+        the turn is built on (one per page: its ids are the turn builder's). With a
+        ``check_url``, a position of no match (an analysis, a lesson): the turn is checked
+        there and handed to the page when it ends (static/js/sheet.js)."""
         view = self.game.view(state, seat)
         must_act = (live and seat is not None and view["to_move"] == seat
-                    and getattr(match, "status", "") == "active")
+                    and (bool(check_url) or getattr(match, "status", "") == "active"))
         return render_to_string("games/final-strategy/board.html", {
             **board_context(view, interactive=must_act),
             # A picture's id only needs to differ from the other boards on the same page.
@@ -65,6 +84,7 @@ class FinalStrategyPlugin(plugins.GamePlugin):
             "phase_number": getattr(match, "phase_number", None),
             "board_text": words.board_text(view),
             "seat_rows": _seat_rows(view, seat),
+            "check_url": check_url, "sandbox": bool(check_url),
         })
 
     def orders_hint(self, state: Any, seat: int) -> str:

@@ -55,18 +55,25 @@ def turn_check(request: HttpRequest, match_id: int, seat_number: int) -> HttpRes
                         400)
     game = engine.games()[match.game]
     try:
-        checked = game.check_steps(match.state, seat.number, {"steps": steps})
+        return JsonResponse(steps_checked(game, match.state, seat.number, steps))
     except RuleError as error:
         return _refused(problem_dicts(error.problems), 400)
-    view = game.view(checked["state"], seat.number)
+
+
+def steps_checked(game: Any, state: Any, seat: int, steps: list[Any]) -> dict[str, Any]:
+    """The check's answer for the turn ``steps`` of ``seat`` in ``state`` (a ``RuleError``
+    for a step refused): the board after it as the player sees it, whether the turn has
+    ended, the turn in the text grammar, what the steps did."""
+    checked = game.check_steps(state, seat, {"steps": steps})
+    view = game.view(checked["state"], seat)
     board = render_to_string("games/final-strategy/board.svg.html",
                              {**board_context(view, interactive=True), "board_id": "fs-board"})
-    return JsonResponse({
+    return {
         "ok": True, "ended": checked["ended"], "may_occupy": checked["may_occupy"],
         "swapped": checked["swapped"], "steps": checked["steps"],
-        "text": game.format_text(match.state, seat.number, {"steps": checked["steps"]}),
-        "story": event_lines(checked["events"], seat.number), "board": board,
-    })
+        "text": game.format_text(state, seat, {"steps": checked["steps"]}),
+        "story": event_lines(checked["events"], seat), "board": board,
+    }
 
 
 @login_required

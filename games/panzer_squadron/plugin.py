@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
@@ -56,6 +57,25 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
     def board_html(self, match: Any, state: Any, seat: int | None) -> str:
         view = self.game.view(state, seat)
         return str(board_svg(view, seat)) + str(legend())
+
+    def play_board(self, state: Any, seat: int, *, now: Any, check_url: str) -> str:
+        """The board and the activation panel; for a seat with nothing else to do (the
+        other side moves: a lesson about reactions), its standing reactions."""
+        context = views.position_context(state, seat, active=True)
+        if context["my_turn"]:
+            context.pop("reaction_rows", None)
+        return render_to_string("games/panzer-squadron/play_board.html",
+                                {**context, "sandbox": True})
+
+    def board_sheet(self, state: Any, seat: int, handed: Any) -> Any:
+        """The panels' forms, read as on the match page: the standing reactions, the action
+        chosen, or the path (with its target and end) once the dice are rolled."""
+        if any(str(name).startswith("mode_") for name in handed):
+            names = [t["name"] for t in state.get("tanks", []) if t["seat"] == seat]
+            return views.reactions_from_post(handed, names)
+        if state.get("phase") == "path":
+            return views.path_from_post(handed)
+        return views.activation_from_post(handed)
 
     def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
         return {"situation": situation_lines(self.game.view(state, seat.number))}

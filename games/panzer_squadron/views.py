@@ -5,6 +5,7 @@ which either player may change at any time (an out-of-turn setting: no phase, no
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -71,13 +72,21 @@ def path_marks(state: dict[str, Any], seat: int) -> tuple[dict[str, str], dict[s
 
 
 def panel_context(match: Match, seat: int | None) -> dict[str, Any]:
+    """The board and panels of the match page for ``seat`` (None: a spectator)."""
+    context = position_context(match.state, seat, active=match.status == Match.Status.ACTIVE)
+    context.update(match=match, phase_number=match.phase_number)
+    return context
+
+
+def position_context(state: Any, seat: int | None, *, active: bool) -> dict[str, Any]:
+    """The board and the activation panel's choices for ``seat`` in ``state`` (``active``:
+    play goes on, so the seat to move is offered its choices), and its reactions."""
     game = _game()
-    state = match.state
     view = game.view(state, seat)
-    prompts = game.prompts(state) if match.status == Match.Status.ACTIVE else {}
+    prompts = game.prompts(state) if active else {}
     my_turn = seat is not None and seat in prompts
-    context: dict[str, Any] = {"match": match, "view": view, "seat": seat, "my_turn": my_turn,
-                               "phase_number": match.phase_number, "modes": MODES}
+    context: dict[str, Any] = {"view": view, "seat": seat, "my_turn": my_turn,
+                               "modes": MODES}
     reach: dict[str, str] = {}
     targets: dict[str, bool] = {}
     if my_turn and state["phase"] == "activate":
@@ -97,7 +106,7 @@ def panel_context(match: Match, seat: int | None) -> dict[str, Any]:
         context["pending"] = {**state["pending"],
                               "action_word": words.action_word(state["pending"]["action"])}
         context["fire_cost"] = 3
-    if seat is not None and match.status == Match.Status.ACTIVE:
+    if seat is not None and active:
         context["reaction_rows"] = [
             {"tank": t, "card": words.card_word(t["card"]),
              "reaction": view["reactions"].get(t["name"])}
@@ -128,8 +137,8 @@ def panels(request: HttpRequest, match: Match, seat: int | None) -> list[str]:
 _HEX = re.compile(r"^[a-z][0-9]{1,2}$")
 
 
-def _field(request: HttpRequest, name: str, limit: int = 40) -> str:
-    value = (request.POST.get(name) or "").strip()
+def _field(data: Mapping[str, Any], name: str, limit: int = 40) -> str:
+    value = str(data.get(name) or "").strip()
     if len(value) > limit:
         raise BadForm(_("An answer in the form is too long: at most %(limit)s characters.")
                       % {"limit": limit})
@@ -147,16 +156,16 @@ def _hex_or_none(value: str, name: str) -> str | None:
 
 def _phase_number(request: HttpRequest) -> int:
     try:
-        return parse_int(_field(request, "phase_number", 12), min=1, max=10**9,
+        return parse_int(_field(request.POST, "phase_number", 12), min=1, max=10**9,
                          field="phase_number")
     except InvalidNumber:
         raise BadForm(_("The form does not say which phase it is for; reload the page.")) from None
 
 
-def activation_from_post(request: HttpRequest) -> dict[str, Any]:
+def activation_from_post(form: Mapping[str, Any]) -> dict[str, Any]:
     """From the panel's radio ``choice`` ("M1 move", "M1 fire e7") or the fields tank, action
-    and target."""
-    choice = _field(request, "choice", 30).split()
+    and target (``form``: the posted form)."""
+    choice = _field(form, "choice", 30).split()
     if choice:
         if len(choice) not in (2, 3):
             raise BadForm(_("Choose one of the offered actions."))
@@ -166,35 +175,36 @@ def activation_from_post(request: HttpRequest) -> dict[str, Any]:
         if action == "fire" or target is not None:
             data["target"] = target
         return data
-    tank = _field(request, "tank", 8)
-    action = _field(request, "action", 12)
+    tank = _field(form, "tank", 8)
+    action = _field(form, "action", 12)
     if not tank or not action:
         raise BadForm(_("Choose a tank and an action."))
     data = {"activate": tank, "action": action}
-    target = _hex_or_none(_field(request, "target", 4), "target")
+    target = _hex_or_none(_field(form, "target", 4), "target")
     if action == "fire" or target is not None:
         data["target"] = target
     return data
 
 
-def path_from_post(request: HttpRequest) -> dict[str, Any]:
-    steps = _field(request, "path", 400)
+def path_from_post(form: Mapping[str, Any]) -> dict[str, Any]:
+    """The path form's fields (``form``: the posted form): the path, target and end."""
+    steps = _field(form, "path", 400)
     try:
         parsed = text.parse(f"path {steps or 'none'}")
     except RuleError as error:
         raise BadForm("; ".join(problem_message(p) for p in error.problems)) from None
-    end = _field(request, "end", 10) or "stopped"
-    return {"path": parsed["path"], "target": _hex_or_none(_field(request, "target", 4),
+    end = _field(form, "end", 10) or "stopped"
+    return {"path": parsed["path"], "target": _hex_or_none(_field(form, "target", 4),
                                                            "target"), "end": end}
 
 
-def reactions_from_post(request: HttpRequest, names: list[str]) -> dict[str, Any]:
+def reactions_from_post(form: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
     found = {}
     for name in names:
-        mode = _field(request, f"mode_{name}", 12)
+        mode = _field(form, f"mode_{name}", 12)
         if not mode:
             continue
-        raw = _field(request, f"max_{name}", 3)
+        raw = _field(form, f"max_{name}", 3)
         try:
             max_range = parse_int(raw, min=0, max=999, field=f"max_{name}") if raw else None
         except InvalidNumber:
@@ -239,7 +249,7 @@ def _refused(request: HttpRequest, match: Match, message: str, status: int) -> H
 @require_POST
 def activate(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step one: the tank and its action (the server rolls a move's dice at once)."""
-    return _submit(request, match_id, lambda r, m, s: activation_from_post(r),
+    return _submit(request, match_id, lambda r, m, s: activation_from_post(r.POST),
                    _("Action chosen."))
 
 
@@ -247,7 +257,8 @@ def activate(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def path(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step two: the path, the target of a move and fire, and the end state."""
-    return _submit(request, match_id, lambda r, m, s: path_from_post(r), _("Activation played."))
+    return _submit(request, match_id, lambda r, m, s: path_from_post(r.POST),
+                   _("Activation played."))
 
 
 @login_required
@@ -256,6 +267,6 @@ def reactions(request: HttpRequest, match_id: int) -> HttpResponse:
     """Standing reactions of my own tanks, at any time (secret from the other seat)."""
     def build(r: HttpRequest, m: Match, s: Any) -> dict[str, Any]:
         names = [t["name"] for t in (m.state or {}).get("tanks", []) if t["seat"] == s.number]
-        return reactions_from_post(r, names)
+        return reactions_from_post(r.POST, names)
 
     return _submit(request, match_id, build, _("Standing reactions saved."))

@@ -43,10 +43,18 @@ class TankGamePlugin(plugins.GamePlugin):
     def lesson_start(self, *, seats: int, options: Any, seed: int, now: Any) -> Any:
         return lessons.lesson_start(self.game, seats=seats, options=options, seed=seed, now=now)
 
-    def lesson_board(self, state: Any, seat: int) -> str:
+    def lesson_board(self, state: Any, seat: int | None) -> str:
         view = views.named(self.game.view(state, seat))
         return render_to_string("games/tank-game/partials/board_svg.html",
                                 {"svg": views.board_svg_context(view, me=seat)})
+
+    def play_board(self, state: Any, seat: int, *, now: Any, check_url: str) -> str:
+        return render_to_string("games/tank-game/partials/play_board.html",
+                                views.sandbox_play_context(self.game, state, seat, now))
+
+    def board_sheet(self, state: Any, seat: int, handed: Any) -> Any:
+        """The action panel's form, read as on the match page."""
+        return views.action_from_post({k: str(v) for k, v in handed.items()})
 
     def match_urls(self) -> list[URLPattern]:
         return [

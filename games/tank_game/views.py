@@ -272,18 +272,7 @@ def play_context(request: HttpRequest, match: Match, *,
     live = upto is None and match.status == Match.Status.ACTIVE
     if live and seat is not None and seat in game.prompts(state):
         panel = action_panel(game, state, view, seat, now)
-    council = view.get("council") or {}
-    names = {t.get("seat"): t.get("name") for t in view.get("tanks") or []}
-    for member in council.get("members") or []:
-        member["role_word"] = words.role_word(member.get("role"))
-    for ballot in council.get("ballots") or []:
-        ballot["decree_word"] = words.decree_word(ballot.get("decree"))
-        ballot["status_word"] = words.ballot_status_word(ballot.get("status"))
-        for tally in ballot.get("tallies") or []:
-            tally["target_name"] = names.get(tally.get("target"), tally.get("target"))
-        if isinstance(ballot.get("my_vote"), dict):
-            vote = ballot["my_vote"]
-            vote["target_name"] = names.get(vote.get("target"), vote.get("target"))
+    council = council_worded(view)
     me = view.get("me")
     if isinstance(me, dict) and isinstance(me.get("cooldown_until"), str):
         until = _parse_time(me["cooldown_until"])
@@ -302,6 +291,42 @@ def play_context(request: HttpRequest, match: Match, *,
         "is_member": any(m.get("seat") == seat for m in council.get("members") or []),
         "position_words": position_words(view, seat),
         "seat_names": {t.get("seat"): t.get("name") for t in view.get("tanks") or []},
+    }
+
+
+def council_worded(view: dict[str, Any]) -> dict[str, Any]:
+    """The Council of ``view`` with its roles, decrees, ballots and targets in words."""
+    council = view.get("council") or {}
+    names = {t.get("seat"): t.get("name") for t in view.get("tanks") or []}
+    for member in council.get("members") or []:
+        member["role_word"] = words.role_word(member.get("role"))
+    for ballot in council.get("ballots") or []:
+        ballot["decree_word"] = words.decree_word(ballot.get("decree"))
+        ballot["status_word"] = words.ballot_status_word(ballot.get("status"))
+        for tally in ballot.get("tallies") or []:
+            tally["target_name"] = names.get(tally.get("target"), tally.get("target"))
+        if isinstance(ballot.get("my_vote"), dict):
+            vote = ballot["my_vote"]
+            vote["target_name"] = names.get(vote.get("target"), vote.get("target"))
+    return council
+
+
+def sandbox_play_context(game: Game, state: Any, seat: int, now: Any) -> dict[str, Any]:
+    """The board and action panel of ``seat`` on a position of no match (the analysis board,
+    a lesson) at the moment ``now``: the match page's own, whose forms hand their action to
+    the page (``static/js/sheet.js``) instead of posting it to a match."""
+    view = named(game.view(state, seat))
+    panel = action_panel(game, state, view, seat, now) if seat in game.prompts(state) else None
+    me = view.get("me")
+    if isinstance(me, dict) and isinstance(me.get("cooldown_until"), str):
+        me = {**me, "cooldown_until": _parse_time(me["cooldown_until"])}
+    council = council_worded(view)
+    return {
+        "view": view, "seat": seat, "me": me, "panel": panel, "sandbox": True,
+        "council": council,
+        "is_member": any(m.get("seat") == seat for m in council.get("members") or []),
+        "svg": board_svg_context(view, me=seat, why_not=panel["why_not"] if panel else None,
+                                 panel=panel if panel and panel["now_ok"] else None),
     }
 
 

@@ -57,6 +57,13 @@ def lesson_attempt(lesson: Lesson, text: str) -> Attempt:
     return Attempt(solved, report=plugin.round_report(events, lesson.seat), state=state)
 
 
+def lesson_board_orders(lesson: Lesson, raw: str) -> str:
+    """The orders the learner made on the clickable board (``raw``: the sheet as JSON),
+    checked and written as typed orders; a ``RuleError`` says what is wrong with them."""
+    return plugins.posted_sheet_text(plugins.plugin_for(lesson.game), lesson_start(lesson),
+                                     lesson.seat, raw)
+
+
 def _is_continuous(game: Game, state: Any, seat: int) -> bool:
     prompt = game.prompts(state).get(seat)
     return prompt is not None and prompt.kind == PhaseKind.CONTINUOUS

@@ -11,6 +11,9 @@
 // After an htmx swap that replaces a board, the square that had focus gets it back.
 (function () {
   "use strict";
+  // Once per page: a board swapped in again (the analysis board) may bring this script again.
+  if (window.faBoardReady) return;
+  window.faBoardReady = true;
 
   const SQUARE = ".fa-sq[data-square]";
 

@@ -398,12 +398,20 @@
   }
 
   upgrade(document);
-  // A sealed or refused sheet comes back as a new panel (with new choices): upgrade it too.
-  document.body.addEventListener("htmx:load", (event) => upgrade(event.target));
-  document.addEventListener("fa:square", onSquare);
-  document.addEventListener("keydown", onKey);
-  document.addEventListener("click", onClick);
-  document.addEventListener("change", onFieldChange);
-  // The live check redraws the board: put the marks back on the new one.
-  document.body.addEventListener("htmx:afterSettle", redraw);
+  // A board swapped in again (the analysis board) runs this script again: the listeners of
+  // the run before are taken off first, so that each event is handled once.
+  const before = window.faOrdersListeners || [];
+  before.forEach(([target, type, listener]) => target.removeEventListener(type, listener));
+  const onLoad = (event) => upgrade(event.target);
+  window.faOrdersListeners = [
+    // A sealed or refused sheet comes back as a new panel (with new choices): upgrade it too.
+    [document.body, "htmx:load", onLoad],
+    [document, "fa:square", onSquare],
+    [document, "keydown", onKey],
+    [document, "click", onClick],
+    [document, "change", onFieldChange],
+    // The live check redraws the board: put the marks back on the new one.
+    [document.body, "htmx:afterSettle", redraw],
+  ];
+  window.faOrdersListeners.forEach(([target, type, listener]) => target.addEventListener(type, listener));
 })();

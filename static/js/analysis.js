@@ -1,7 +1,9 @@
 // The analysis board's keys: ← steps back, → steps forward (not while typing in a field).
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest("input, textarea, select, [contenteditable]")) return;
+  if (event.defaultPrevented) return;
+  // (nor on the clickable board: its arrow keys move between its squares)
+  if (event.target.closest("input, textarea, select, [contenteditable], [data-play-board]")) return;
   const key = {ArrowLeft: "back", ArrowRight: "forward"}[event.key];
   const link = key && document.querySelector(`#analysis [data-key="${key}"]`);
   if (!link) return;

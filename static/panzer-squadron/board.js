@@ -4,6 +4,9 @@
 // turned round), Home / End to the ends of the row, Enter or Space chooses the hex like a click
 // (a shaded hex fills the path, an outlined one the target).
 (function () {
+  // Once per page: a board swapped in again (the analysis board) may bring this script again.
+  if (window.psBoardReady) { return; }
+  window.psBoardReady = true;
   function fill(id, value) {
     var field = document.getElementById(id);
     if (field) { field.value = value; field.focus(); }

@@ -7,6 +7,9 @@
 // area is redrawn after each action and by its poll: the focus comes back to where it was.
 (function () {
   "use strict";
+  // Once per page: a board swapped in again (the analysis board) may bring this script again.
+  if (window.tankBoardReady) return;
+  window.tankBoardReady = true;
 
   const SQUARE = ".tank-sq[data-square]";
   const STEPS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };

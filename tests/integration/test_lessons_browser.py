@@ -1,6 +1,7 @@
 """A lesson in a real browser (Debian's Chromium driven by Playwright): from the menu to the
-Learn page, a wrong answer answered in place with the first hint (no page load), then the
-solution typed and sent with the keyboard alone, solved in place and kept as progress."""
+Learn page, a wrong answer typed (under the clickable board) answered in place with the first
+hint (no page load), then the solution typed and sent with the keyboard alone, solved in place
+and kept as progress."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ def test_a_player_solves_a_lesson_in_place(page):
     page.wait_for_selector("svg")  # the game's own board
     page.evaluate("window.notReloaded = true")
 
+    page.click("summary:has-text('Type your orders instead')")  # under the clickable board
     page.fill("#lesson-orders", lesson.wrong)
     page.click("#lesson-form button[type=submit]")
     page.wait_for_selector(".lesson-hints li")
