@@ -7,8 +7,8 @@ and ``1e999`` or ``Infinity`` read as a float infinity that ``int()`` cannot tak
 refuses all three before they reach anything: the size in bytes, the depth of nesting (counted
 by one pass over the brackets outside strings, no recursion), and numbers that are not finite.
 Every place that reads JSON from outside reads it here; its refusals are ``JSONLimitError``
-(a ValueError) with a sentence for people, its syntax errors ``json.JSONDecodeError`` as
-``json.loads`` gives them.
+(a ValueError) with a sentence for people; text that is not JSON (or bytes not UTF-8) is the
+``ValueError`` that ``json.loads`` (or decoding) gives.
 
 Pure: no I/O (shared by the site and ``python -m engine``).
 """
@@ -35,7 +35,6 @@ TOO_DEEP = _("The JSON is nested too deeply: at most %(limit)s levels of lists a
              "are accepted.")
 NOT_FINITE = _("The JSON holds a number that is not finite (%(number)s): write numbers as "
                "ordinary finite numbers.")
-NOT_TEXT = _("The JSON is not UTF-8 text.")
 TOO_LONG_NUMBER = _("The JSON holds a number of over %(limit)s digits.")
 # Python refuses to read a longer integer (sys.get_int_max_str_digits' default).
 MAX_DIGITS = 4300
@@ -47,8 +46,8 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
 class JSONLimitError(ValueError):
-    """JSON refused before it was read: too large, nested too deeply, a number not finite, or
-    not text. ``text`` says so in words for people (an ``engine.Text``)."""
+    """JSON refused before it was read: too large, nested too deeply, or a number not finite
+    or too long. ``text`` says so in words for people (an ``engine.Text``)."""
 
     def __init__(self, text: Text) -> None:
         super().__init__(str(text))
@@ -85,16 +84,13 @@ def read_json(text: str | bytes, *, max_depth: int = MAX_DEPTH,
               max_bytes: int = MAX_BYTES) -> Any:
     """``text`` read as JSON, or JSONLimitError if it is larger than ``max_bytes`` (in UTF-8),
     nests lists and objects deeper than ``max_depth`` or holds a number that is not finite
-    (``1e999``, ``NaN``, ``Infinity``) or is too long to read;
-    json.JSONDecodeError if it is not JSON."""
+    (``1e999``, ``NaN``, ``Infinity``) or is too long to read; json.JSONDecodeError if it is
+    not JSON (UnicodeDecodeError: bytes that are not UTF-8)."""
     if isinstance(text, bytes | bytearray):
         size = len(text)
         if size > max_bytes:
             raise JSONLimitError(Text(TOO_LARGE, {"limit": max_bytes, "size": size}))
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError:
-            raise JSONLimitError(Text(NOT_TEXT)) from None
+        text = bytes(text).decode("utf-8")  # (UnicodeDecodeError: a ValueError, not JSON)
     elif len(text) > max_bytes or len(text) * 4 > max_bytes:  # (a character is 1 to 4 bytes)
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > max_bytes:

@@ -29,7 +29,7 @@ from django.http import (
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
 
-from engine.jsontext import MAX_DEPTH, NOT_TEXT, JSONLimitError, read_json
+from engine.jsontext import MAX_DEPTH, JSONLimitError, read_json
 from games.words import sentence
 
 NUL = "\x00"
@@ -100,8 +100,6 @@ def request_has_nul(request: HttpRequest) -> bool:
     try:
         data = read_json(body, max_depth=MAX_DEPTH, max_bytes=len(body))
     except JSONLimitError as error:
-        if error.text.template == NOT_TEXT:
-            return False  # not JSON: the view says so
         raise BodyRefused(sentence(error.text)) from None
     except ValueError:
         return False  # not JSON: the view says so
