@@ -38,7 +38,6 @@ from portal.api import schemas
 from portal.api.auth import TokenAuth, TokenRateThrottle
 
 
-
 class BoundedParser(Parser):
     """Request bodies read within the site's JSON bounds (depth, size, finite numbers)."""
 

@@ -121,8 +121,8 @@ def test_deep_final_strategy_steps_are_a_400_saying_so():
 
 def test_deep_json_to_the_push_view_is_a_400_saying_so():
     """(Refused at the edge; the view reads through the same bounds with its own size.)"""
-    from portal.push.views import _json
     from games.services import ServiceError
+    from portal.push.views import _json
 
     request = RequestFactory().post("/push/subscriptions/", DEEP,
                                     content_type="application/json")
