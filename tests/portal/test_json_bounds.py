@@ -128,3 +128,23 @@ def test_deep_json_to_the_push_view_is_a_400_saying_so():
                                     content_type="application/json")
     with pytest.raises(ServiceError, match=NESTED):
         _json(request)
+
+
+def test_deep_json_in_an_editable_admin_json_field_is_a_form_error():
+    from competitions.models import Ladder
+    from competitions.services.clubs import club_create
+    from competitions.services.ladders import ladder_create
+
+    admin = make_user("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    ladder = ladder_create(by=admin, club_id=club_create(by=admin, name="Deep").pk,
+                           game="toy-duel")
+    client = Client()
+    client.force_login(admin)
+    url = reverse("admin:competitions_ladder_change", args=[ladder.pk])
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    response = client.post(url, {**data, "options": DEEP})
+    assert response.status_code == 200 and NESTED in response.content.decode()
+    assert Ladder.objects.get().options == ladder.options
