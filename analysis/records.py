@@ -21,8 +21,17 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine import Game, OptionsError, PhaseKind, RuleError, rng_for
-from engine.record import RECORD_KIND, RECORD_VERSION, phase_replay
+from engine.jsontext import JSONLimitError, read_json
+from engine.record import (
+    PHASE_KINDS,
+    RECORD_KIND,
+    RECORD_VERSION,
+    check_phase_kind,
+    check_record,
+    phase_replay,
+)
 from engine.record import RecordError as EngineRecordError
+from games.words import sentence
 
 # The largest record accepted (bytes): a long finished match's record is well under it.
 MAX_BYTES = 2_000_000
@@ -70,8 +79,10 @@ def read(raw: bytes) -> Record:
     if len(raw) > MAX_BYTES:
         raise RecordError(too_large())
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        data = read_json(raw, max_bytes=MAX_BYTES)
+    except JSONLimitError as error:
+        raise RecordError(sentence(error.text)) from None
+    except ValueError:
         raise RecordError(_("The file is not a JSON match record.")) from None
     if not isinstance(data, dict):
         raise RecordError(_("The file is not a JSON match record."))
@@ -114,6 +125,10 @@ def _site_record(data: dict[str, Any]) -> Record:
             or not isinstance(data.get("game"), str) or not isinstance(data.get("options"), dict)):
         raise RecordError(_("The record is incomplete: it needs its game, options, seats, "
                             "dice and phases."))
+    try:
+        check_record(data)
+    except EngineRecordError as error:
+        raise RecordError(_("The record cannot be replayed: %(why)s") % {"why": error}) from None
     sha = data.get("state_sha256")
     return Record(game=data["game"], options=data["options"], seats=len(seats),
                   seed=dice["seed"], phases=phases, entries=[],
@@ -172,6 +187,14 @@ def replay(game: Game, record: Record, limit: int) -> list[Step]:
     except OptionsError as error:
         raise RecordError(_("The record's options are not valid: %(why)s")
                           % {"why": error}) from None
+    except EngineRecordError as error:
+        raise RecordError(_("The record cannot be replayed: %(why)s") % {"why": error}) from None
+    except NotImplementedError:  # an input of a kind the game does not take
+        raise RecordError(_("The record cannot be replayed: it holds an input this game does "
+                            "not take (its rules have no such phase or setting).")) from None
+    except (ArithmeticError, RecursionError):
+        raise RecordError(_("The record does not replay: it is not in the format of this "
+                            "site's records.")) from None
     except RuleError as error:
         raise RecordError(_("The record does not replay: %(why)s") % {"why": error}) from None
     except (AttributeError, IndexError, KeyError, TypeError, ValueError) as error:
@@ -210,6 +233,10 @@ def _steps(game: Game, record: Record, state: Any) -> Iterator[Step]:
             continue  # its actions are the logbook entries
         if not isinstance(number, int) or isinstance(number, bool):
             raise RecordError(_("Each phase needs its number."))
+        if kind not in PHASE_KINDS:
+            raise RecordError(_("Phase %(number)s: its kind must be simultaneous, sequential or "
+                                "continuous.") % {"number": number})
+        check_phase_kind(game, state, number, kind)  # (EngineRecordError: see replay)
         subs = phase.get("submissions") or {}
         if not isinstance(subs, Mapping):
             raise RecordError(_("Phase %(number)s: “submissions” must be an object.")

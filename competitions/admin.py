@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competitions import models
 from competitions.services import ladder_match_void
+from games.fields import BOUNDED_JSON
 from games.services import ServiceError
 
 
@@ -40,6 +41,7 @@ class ClubInvitationAdmin(admin.ModelAdmin):
 class LadderAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "game", "decay_sigma_per_week"]
     list_filter = ["game"]
+    formfield_overrides = BOUNDED_JSON
 
 
 @admin.register(models.Rating)
@@ -103,6 +105,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     "fixed_deadlines"]
     list_filter = ["format", "status", "game", "fixed_deadlines"]
     inlines = [EntryInline, StatusChangeInline]
+    formfield_overrides = BOUNDED_JSON
 
 
 class PairingInline(admin.TabularInline):

@@ -143,21 +143,154 @@ def _time(text: Any, where: str) -> datetime:
         raise RecordError(f"{where}: {text!r} is not an ISO time.") from None
 
 
+# --- the shape of a record, checked before anything is replayed ---------------------------
+
+END_KINDS = (END_RULES, END_FORFEIT, END_NOBODY, END_DRAW)
+PHASE_KINDS = tuple(kind.value for kind in PhaseKind)
+ENTRY_KINDS = ("action", "tick", SETTING_RESIGN)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _list_of(value: Any, where: str, what: str) -> list[Any]:
+    """``value`` as a list (absent or null: empty), or RecordError."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of {what}.")
+    return value
+
+
+def _seat_of(value: Any, seats: set[int], where: str) -> None:
+    if not _is_int(value) or value not in seats:
+        raise RecordError(f"{where}: {str(value)[:40]!r} is not a seat of this match "
+                          f"(seats {', '.join(str(n) for n in sorted(seats))}).")
+
+
+def _check_phase(phase: Any, index: int, seats: set[int]) -> None:
+    if not isinstance(phase, Mapping):
+        raise RecordError(f"phases[{index}] must be an object.")
+    number = phase.get("number")
+    if not _is_int(number):
+        raise RecordError(f"phases[{index}] needs its number (a whole number).")
+    where = f"phase {number}"
+    kind = phase.get("kind")
+    if kind not in PHASE_KINDS:
+        raise RecordError(f"{where}: the kind must be one of {', '.join(PHASE_KINDS)}, "
+                          f"not {str(kind)[:40]!r}.")
+    for n, setting in enumerate(_list_of(phase.get("settings"), f"{where}: settings",
+                                         "settings")):
+        at = f"{where} setting {n + 1}"
+        if not isinstance(setting, Mapping):
+            raise RecordError(f"{at} must be an object.")
+        _seat_of(setting.get("seat"), seats, at)
+        _time(setting.get("at"), at)
+        if setting.get("kind") not in (None, SETTING_RESIGN):
+            raise RecordError(f"{at}: unknown kind {str(setting.get('kind'))[:40]!r}.")
+        if setting.get("kind") is None and "data" not in setting:
+            raise RecordError(f"{at} has no data.")
+    if kind == PhaseKind.CONTINUOUS.value:
+        for n, entry in enumerate(_list_of(phase.get("inputs"), f"{where}: inputs",
+                                           "logbook entries")):
+            at = f"{where} logbook entry {n + 1}"
+            if not isinstance(entry, Mapping):
+                raise RecordError(f"{at} must be an object.")
+            if not _is_int(entry.get("seq")):
+                raise RecordError(f"{at} needs its number (seq, a whole number).")
+            if entry.get("kind", "action") not in ENTRY_KINDS:
+                raise RecordError(f"{at}: unknown kind {str(entry.get('kind'))[:40]!r}.")
+            if entry.get("kind") != "tick" and not entry.get("struck"):
+                _seat_of(entry.get("seat"), seats, at)
+            _time(entry.get("at"), at)
+        return
+    for n, sheet in enumerate(_list_of(phase.get("submissions"), f"{where}: submissions",
+                                       "sheets")):
+        at = f"{where} sheet {n + 1}"
+        if not isinstance(sheet, Mapping) or "data" not in sheet:
+            raise RecordError(f"{at} must be an object with its seat and data.")
+        _seat_of(sheet.get("seat"), seats, at)
+    for seat in _list_of(phase.get("removed"), f"{where}: removed", "seats"):
+        _seat_of(seat, seats, f"{where}: removed")
+
+
+def _check_end(end: Any, seats: set[int]) -> None:
+    if end is None:
+        return
+    if not isinstance(end, Mapping) or end.get("by", END_RULES) not in END_KINDS:
+        raise RecordError(f"end must be an object whose by is one of {', '.join(END_KINDS)}, "
+                          f"not {str(end)[:40]!r}.")
+    for key in ("forfeited", "seats"):
+        for seat in _list_of(end.get(key), f"end: {key}", "seats"):
+            _seat_of(seat, seats, f"end: {key}")
+
+
+def check_record(record: Any) -> Any:
+    """The game of ``record`` if the record has the shape ``replay_record`` reads (docs/
+    records.md), else RecordError saying what is wrong; nothing is replayed."""
+    if not isinstance(record, Mapping) or record.get("record") != RECORD_KIND:
+        raise RecordError("This is not a match record.")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"Record version {str(record.get('version'))[:40]!r} is not "
+                          f"supported (this engine reads version {RECORD_VERSION}).")
+    try:
+        game = get(record.get("game"))  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        raise RecordError(f"Unknown game {str(record.get('game'))[:40]!r}.") from None
+    if not isinstance(record.get("options"), Mapping):
+        raise RecordError("options must be an object.")
+    dice = record.get("dice")
+    if not isinstance(dice, Mapping) or not (_is_int(dice.get("seed"))
+                                             or isinstance(dice.get("seed"), str)):
+        raise RecordError("dice must be an object holding the seed.")
+    numbers = []
+    for n, seat in enumerate(_list_of(record.get("seats"), "seats", "seats")):
+        if not isinstance(seat, Mapping) or not _is_int(seat.get("number")):
+            raise RecordError(f"seats[{n}] must be an object with its number.")
+        numbers.append(seat["number"])
+    if not numbers or len(set(numbers)) != len(numbers):
+        raise RecordError("seats must list each seat of the match once.")
+    if not game.min_seats <= len(numbers) <= game.max_seats:
+        raise RecordError(f"{game.name or game.slug} is played by {game.min_seats} to "
+                          f"{game.max_seats} seats, not {len(numbers)}.")
+    for index, phase in enumerate(_list_of(record.get("phases"), "phases", "phases")):
+        _check_phase(phase, index, set(numbers))
+    _check_end(record.get("end"), set(numbers))
+    return game
+
+
+def check_phase_kind(game: Any, state: Any, number: Any, kind: Any) -> None:
+    """RecordError unless the game, at ``state``, is in a phase of ``kind`` (the record's
+    phase ``number`` claims it): a game has only the kinds of phase its rules give it."""
+    try:
+        kinds = {prompt.kind.value for prompt in game.prompts(state).values()}
+    except NotImplementedError:
+        kinds = set()
+    if kinds and kind not in kinds:
+        raise RecordError(f"phase {number}: {game.name or game.slug} is in a "
+                          f"{' or '.join(sorted(kinds))} phase here, not a {kind} one.")
+
+
 def phase_replay(game: Any, state: Any, seed: Any, phase: Mapping[str, Any]
                  ) -> tuple[Any, list[list[Any]]]:
     """The state after one recorded phase (a record's phase object) played on ``state``, and
     the events each of its steps gave. Also the moderators' roll-back's replay."""
     number = phase["number"]
+    kind = phase["kind"]
+    check_phase_kind(game, state, number, kind)
     events: list[list[Any]] = []
     for setting in phase.get("settings") or []:
         at = _time(setting["at"], f"phase {number} setting")
         if setting.get("kind") == SETTING_RESIGN:  # a seat conceded while the phase was open
             outcome = game.resign(state, setting["seat"], at)
         else:
+            if not game.is_setting(setting["data"]):
+                raise RecordError(f"phase {number}: {game.name or game.slug} takes no "
+                                  f"out-of-turn setting like {str(setting['data'])[:60]!r}.")
             outcome = game.apply(state, setting["seat"], setting["data"], at,
                                  rng_for(seed, number))
         state = outcome.state
-    kind = phase["kind"]
     if phase.get("closed") and kind != PhaseKind.CONTINUOUS.value:
         # Closed unplayed (the match ended during it, or the seat to move conceded): its
         # settings happened, its sheets were never resolved.
@@ -203,15 +336,7 @@ def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
     "events_match" (every phase's events, dice included, as recorded) and "first_mismatch"
     (the first phase whose events differ, or None). Raises RecordError for a record it
     cannot read."""
-    if not isinstance(record, Mapping) or record.get("record") != RECORD_KIND:
-        raise RecordError("This is not a match record.")
-    if record.get("version") != RECORD_VERSION:
-        raise RecordError(f"Record version {record.get('version')!r} is not supported "
-                          f"(this engine reads version {RECORD_VERSION}).")
-    try:
-        game = get(record["game"])
-    except KeyError:
-        raise RecordError(f"Unknown game {record.get('game')!r}.") from None
+    game = check_record(record)
     try:
         seed = record["dice"]["seed"]
         seats = [int(seat["number"]) for seat in record["seats"]]
@@ -226,6 +351,11 @@ def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
         raise ReplayRefused(f"The rules refuse an input of the record: {error}") from None
     except (KeyError, TypeError) as error:
         raise RecordError(f"The record is incomplete or malformed: {error!r}.") from None
+    except NotImplementedError:  # an input of a kind this game does not take
+        raise RecordError(f"The record holds an input {game.name or game.slug} does not "
+                          f"take (its rules have no such phase or setting).") from None
+    except (ArithmeticError, RecursionError) as error:
+        raise RecordError(f"The record cannot be replayed: {error}.") from None
     result: dict[str, Any] | None
     if end.get("by") == END_FORFEIT:
         result = forfeit_result(seats, [int(n) for n in end.get("forfeited") or []])

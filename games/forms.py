@@ -11,9 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from engine import Option, option_applies
+from engine.jsontext import JSONLimitError, read_json
 from games import option_fields, plugins
 from games.models import Match
-from games.words import problem_line, problem_message
+from games.words import problem_line, problem_message, sentence
 
 # More seat pickers than this make the form unusable: further seats are open seats, filled
 # through the invite link.
@@ -40,7 +41,9 @@ def options_json(options: Any) -> str:
 def parse_json_object(text: str, what: str) -> dict[str, Any]:
     """``text`` as a JSON object, or a ValidationError saying where the JSON breaks."""
     try:
-        value = json.loads(text or "{}")
+        value = read_json(text or "{}")
+    except JSONLimitError as error:
+        raise forms.ValidationError(sentence(error.text)) from None
     except json.JSONDecodeError as error:
         raise forms.ValidationError(
             _("%(what)s are not valid JSON: %(error)s at line %(line)s, column %(column)s.")
@@ -472,7 +475,9 @@ class OrdersForm(forms.Form):
         cleaned = super().clean()
         if cleaned.get("format") == self.Format.JSON and "orders" in cleaned:
             try:
-                cleaned["data"] = json.loads(cleaned["orders"])
+                cleaned["data"] = read_json(cleaned["orders"])
+            except JSONLimitError as error:
+                self.add_error("orders", sentence(error.text))
             except json.JSONDecodeError as error:
                 self.add_error(
                     "orders",

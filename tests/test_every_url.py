@@ -5,10 +5,13 @@ phase is simultaneous), a club with a ladder, a challenge, a join request and a 
 tokens of every kind, and the roles: anonymous, a spectator, each seat and a moderator. Every
 leaf of ``get_resolver()`` (the admin, the API, the games' plug-ins included) is requested with
 its path parameters filled with real values and with junk the converter lets through, as GET,
-HTMX GET, GET with junk query strings, POST with junk form bodies (with a CSRF token), and POST
-without a CSRF token. The walk fails on:
+HTMX GET, GET with junk query strings, POST with junk form bodies (with a CSRF token; one junk
+is JSON nested 3,000 deep, for the fields that hold JSON), POST without a CSRF token, and POST
+of JSON bodies past the site's bounds (nested 3,000 deep, with and without a NUL, and larger
+than ``DATA_UPLOAD_MAX_MEMORY_SIZE``). The walk fails on:
 
 - any 5xx (or exception);
+- a JSON body past the bounds that is not refused with a 4xx (by anybody, on any URL);
 - a POST without a CSRF token that is not refused (403), unless the view is ``csrf_exempt``
   (found on the view: the token-authenticated API, the ESP webhooks, one-click unsubscribes);
 - a response to anyone but its author that shows a sealed sheet (its text as stored, or its
@@ -37,6 +40,7 @@ from urllib.parse import quote, urlencode
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib.admin.views import main as admin_changelist
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
@@ -71,7 +75,12 @@ ROOT = Path(__file__).resolve().parent.parent
 LONG_DIGITS = "9" * 5000
 # (A NUL in a path is refused before any view: once, at the end of the walk.)
 PATH_JUNK = ("0", "\N{SUPERSCRIPT TWO}", LONG_DIGITS, "x" * 3000)
-FIELD_JUNK = ("\N{SUPERSCRIPT TWO}", LONG_DIGITS, "-1", "x" * 5000, "", "1.5", "١٢")
+# JSON nested deeper than any reader recurses (options, orders, steps held in form fields).
+DEEP_JSON = "[" * 3000 + "]" * 3000
+FIELD_JUNK = ("\N{SUPERSCRIPT TWO}", LONG_DIGITS, "-1", "x" * 5000, "", "1.5", "١٢", DEEP_JSON)
+# Bodies past the JSON bounds, posted to every URL: nested (a NUL inside: the audit's 1,808
+# bytes, which the NUL check once walked recursively) and larger than any body is read.
+DEEP_NUL_JSON = "[" * 900 + '"\\u0000"' + "]" * 900
 
 
 # --- the URL patterns --------------------------------------------------------------------
@@ -402,6 +411,18 @@ class Walk:
                 self.failures.append(f"{self.role} saw a sealed sheet ({marker[:40]!r}) at "
                                      f"{method.upper()} {url[:160]}")
 
+    def post_json_past_the_bounds(self, url: str) -> None:
+        """Nested and oversized JSON bodies: a 4xx for everybody, whatever the URL (refused
+        before CSRF and log-in, so the client without a CSRF token is used)."""
+        oversized = json.dumps({"x": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
+        for what, body in (("nested", DEEP_JSON), ("nested with a NUL", DEEP_NUL_JSON),
+                           ("oversized", oversized)):
+            response = self.request(self.bare, "post", url, data=body,
+                                    content_type="application/json")
+            if response is not None and not 400 <= response.status_code < 500:
+                self.failures.append(f"POST {url[:160]} of {what} JSON answered "
+                                     f"{response.status_code} (not a 4xx)")
+
     @staticmethod
     def still_sealed(phase_id: int) -> bool:
         return Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN).exists()
@@ -432,6 +453,7 @@ class Walk:
                 junk_fields(form_names, number + 1)), content_type="application/json")
         if junk:
             return
+        self.post_json_past_the_bounds(url)
         response = self.request(self.bare, "post", url, data={"phase_number": "1"})
         if response is not None and not leaf.csrf_exempt and response.status_code != 403:
             self.failures.append(f"POST {url[:160]} without a CSRF token answered "

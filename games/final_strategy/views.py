@@ -3,7 +3,6 @@ and sealing the finished turn. The page's board and panels are in ``plugin``."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -14,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 import engine
 from engine import RuleError
+from engine.jsontext import JSONLimitError, read_json
 from games.final_strategy.board import board_context
 from games.final_strategy.words import event_lines
 from games.services import ServiceError
@@ -24,15 +24,20 @@ from games.views.access import (
     seal_posted,
     status_for,
 )
-from games.words import problem_dicts
+from games.words import problem_dicts, sentence
 
 
-def _posted_steps(request: HttpRequest) -> Any:
+def _posted_steps(request: HttpRequest) -> tuple[list[Any] | None, str]:
+    """The posted steps, or None and what is wrong with them."""
     try:
-        steps = json.loads(request.POST.get("steps", ""))
+        steps = read_json(request.POST.get("steps", ""))
+    except JSONLimitError as error:
+        return None, sentence(error.text)
     except ValueError:
-        return None
-    return steps if isinstance(steps, list) else None
+        steps = None
+    if not isinstance(steps, list):
+        return None, _("The steps must be a JSON list.")
+    return steps, ""
 
 
 def _refused(problems: list[dict[str, str]], status: int) -> JsonResponse:
@@ -49,10 +54,9 @@ def turn_check(request: HttpRequest, match_id: int, seat_number: int) -> HttpRes
         seat = own_prompted_seat(request, match, seat_number)
     except PhaseClosed as closed:
         return _refused([{"path": "", "message": str(closed)}], 409)
-    steps = _posted_steps(request)
+    steps, wrong = _posted_steps(request)
     if steps is None:
-        return _refused([{"path": "steps", "message": _("The steps must be a JSON list.")}],
-                        400)
+        return _refused([{"path": "steps", "message": wrong}], 400)
     game = engine.games()[match.game]
     try:
         return JsonResponse(steps_checked(game, match.state, seat.number, steps))
@@ -85,10 +89,9 @@ def turn_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRe
         seat = own_prompted_seat(request, match, seat_number)
     except PhaseClosed as closed:
         return _refused([{"path": "", "message": str(closed)}], 409)
-    steps = _posted_steps(request)
+    steps, wrong = _posted_steps(request)
     if steps is None:
-        return _refused([{"path": "steps", "message": _("The steps must be a JSON list.")}],
-                        400)
+        return _refused([{"path": "steps", "message": wrong}], 400)
     try:
         seal_posted(request, match, seat, {"steps": steps}, prompt_phase="turn",
                     notice=_("Turn sealed (revision %(revision)s)."))

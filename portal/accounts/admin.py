@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 
+from games.fields import BOUNDED_JSON
 from portal.accounts.models import Profile
 
 
@@ -13,12 +14,14 @@ class ProfileAdmin(admin.ModelAdmin):
     list_select_related = ["user"]
     raw_id_fields = ["user"]
     readonly_fields = ["updated_at"]
+    formfield_overrides = BOUNDED_JSON
 
 
 class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False
     fields = ["time_zone", "mail_delivery", "channels", "reminder_hours"]
+    formfield_overrides = BOUNDED_JSON
 
 
 User = get_user_model()

@@ -14,8 +14,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Path, Query, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+from ninja.parser import Parser
 
 import engine
+from engine.jsontext import JSONLimitError, read_json
 from games import plugins, records, selectors
 from games.models import Match, Seat, Submission
 from games.services import (
@@ -31,11 +33,21 @@ from games.services import (
 )
 from games.views.access import status_for
 from games.votes import match_ending, match_votes
-from games.words import problem_dicts
+from games.words import problem_dicts, sentence
 from portal.api import schemas
 from portal.api.auth import TokenAuth, TokenRateThrottle
 
+
+class BoundedParser(Parser):
+    """Request bodies read within the site's JSON bounds (depth, size, finite numbers)."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        data: dict[str, Any] = read_json(request.body)
+        return data
+
+
 api = NinjaAPI(
+    parser=BoundedParser(),
     title="Tank Portal API",
     version="1",
     description="Play your matches from a program. Authenticate with a token from your "
@@ -82,9 +94,14 @@ def _unauthorized(request: HttpRequest, error: AuthenticationError) -> HttpRespo
 def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
     """The framework's own refusals (a body that is not JSON, …) in the API's error shape."""
     code = "invalid" if error.status_code == 400 else f"http_{error.status_code}"
-    return api.create_response(request, {"code": code, "message": str(error.message)
-                                         if hasattr(error, "message") else str(error),
-                                         "problems": []}, status=error.status_code)
+    message = str(error.message) if hasattr(error, "message") else str(error)
+    cause = error.__cause__
+    if isinstance(cause, JSONLimitError):  # (the body parser's refusal, see BoundedParser)
+        message = sentence(cause.text)
+    elif isinstance(cause, ValueError):
+        message = _("The request's body is not JSON: %(error)s.") % {"error": cause}
+    return api.create_response(request, {"code": code, "message": message, "problems": []},
+                               status=error.status_code)
 
 
 @api.exception_handler(Throttled)

@@ -3,8 +3,6 @@ on the profile page), the profile's device forms, and the one-click unsubscribe 
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -13,9 +11,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from engine.jsontext import JSONLimitError, read_json
 from games.parsing import id_or_none
 from games.services import ServiceError
 from games.views.access import status_for
+from games.words import sentence
 from portal.push import services, vapid
 from portal.push.models import PushSubscription
 from portal.push.services.subscriptions import unsubscribe_target
@@ -27,8 +27,10 @@ def _json(request: HttpRequest) -> dict:
     if len(request.body) > MAX_BODY:
         raise ServiceError("invalid", _("The request is too large."))
     try:
-        data = json.loads(request.body.decode("utf-8") or "null")
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = read_json(request.body or b"null", max_bytes=MAX_BODY)
+    except JSONLimitError as error:
+        raise ServiceError("invalid", sentence(error.text)) from None
+    except ValueError as error:
         raise ServiceError("invalid", _("The request is not JSON: %(error)s.") % {
             "error": error}) from error
     if not isinstance(data, dict):

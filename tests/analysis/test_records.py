@@ -3,6 +3,7 @@ state it names; anything else is a clear 4xx and stores nothing."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
 
@@ -193,3 +194,42 @@ def test_a_logbook_game_record_replays_entry_by_entry(client, make_user):
     assert [n["label"] for n in analysis.nodes] == [
         "Start", "Scheduled event", f"{game.seat_name(1)} acts", f"{game.seat_name(2)} acts"]
     assert analysis.nodes[2]["moves"] and analysis.nodes[-1]["state"] == state
+
+
+# --- small hand-made records the engine cannot replay: a 400 with the reason, never a 500 --
+
+AT = "2026-01-01T10:00:00+00:00"
+
+
+def site_record(game: str, phases: list, **extra) -> dict:
+    return {"record": "tank-games-match-record", "version": 1, "game": game, "options": {},
+            "seats": [{"number": 1}, {"number": 2}], "dice": {"seed": 7}, "phases": phases,
+            **extra}
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (json.dumps(site_record("final-act", [
+        {"number": 1, "kind": "simultaneous", "submissions": [], "resolved_at": AT,
+         "settings": [{"seat": 1, "data": {"reactions": []}, "at": AT}]}])),
+     "takes no out-of-turn setting"),
+    (json.dumps(site_record("tank-game", [
+        {"number": 1, "kind": "simultaneous", "submissions": [], "resolved_at": AT}])),
+     "not a simultaneous one"),
+    (json.dumps({"game": "tank-game", "options": {}, "seats": 2, "seed": 7, "phases": [
+        {"number": 1, "kind": "simultaneous", "submissions": {}, "resolved_at": AT}]}),
+     "not a simultaneous one"),
+    (json.dumps(site_record("final-strategy", [
+        {"number": 1, "kind": "sequential", "submissions": [], "resolved_at": AT,
+         "removed": [1e999]}])).replace("Infinity", "1e999"), "not finite"),
+    (json.dumps(site_record("final-strategy", [
+        {"number": 1, "kind": "sequential", "submissions": [], "resolved_at": AT,
+         "removed": [7]}])), "is not a seat of this match"),
+    (json.dumps(site_record("final-act", [], end="draw")), "end must be an object"),
+], ids=["final act setting", "tank game simultaneous", "hand-made tank game simultaneous",
+        "removed 1e999", "removed no seat", "end a word"])
+def test_a_record_its_game_cannot_replay_is_a_400_with_the_reason(client, make_user, content,
+                                                                  says):
+    client.force_login(make_user("analyst"))
+    response = upload(client, content.encode())
+    assert response.status_code == 400 and says in html.unescape(response.content.decode())
+    assert not Analysis.objects.exists()
