@@ -22,7 +22,8 @@ from portal.api.services import api_token_create
 pytestmark = pytest.mark.django_db
 
 HELD = "You held a seat of this match before: you cannot take another seat in it."
-HELD_FR = "Vous avez déjà tenu une place dans cette partie : vous ne pouvez pas en prendre une autre."
+HELD_FR = ("Vous avez déjà tenu une place dans cette partie : vous ne pouvez pas en prendre "
+           "une autre.")
 
 
 def strategy(make_user, names=("ann", "ben", "cat"), **kwargs) -> Match:
