@@ -16,7 +16,7 @@ from games.services.common import match_lock
 from games.services.errors import ServiceError
 from games.services.match import match_start
 from games.services.reliability import reliability_check
-from games.services.seeking import seat_offer
+from games.services.seeking import held_before, held_before_error, seat_offer
 from games.services.tenures import Ending, tenure_begin
 
 
@@ -56,6 +56,8 @@ def seat_join(
             match=match, kind=ModerationEntry.Kind.KICK, details__user_id=user.pk).exists():
         raise ServiceError("kicked", _("A moderator removed you from this match: you cannot "
                            "take a seat in it again."))
+    if match.status == Match.Status.ACTIVE and held_before(match=match, user=user):
+        raise held_before_error()
     reliability_check(user=user, minimum=match.min_reliability, what=_("This match"))
     if seat_number is None:
         seat = next((s for s in seats if s.status == Seat.Status.OPEN), None)
@@ -95,10 +97,7 @@ def seat_leave(*, match_id: Any, user: AbstractBaseUser) -> Seat:
     seat = match.seats.filter(user=user).first()
     if seat is None:
         raise ServiceError("not_your_seat", _("You have no seat in this match."))
-    if match.status == Match.Status.ACTIVE:
-        if seat.status == Seat.Status.FORFEITED:
-            raise ServiceError("not_allowed", _("This seat has forfeited the match: it is out "
-                                                "of the game and cannot be handed on."))
+    if match.status == Match.Status.ACTIVE:  # (a seat out of the match is refused)
         return seat_offer(match=match, seat=seat, now=timezone.now(), ending=Ending.LEFT)
     seat.user = None
     seat.status = Seat.Status.OPEN
