@@ -12,9 +12,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from competitions.selectors import clubs_visible
+from games.models import Match
 from games.parsing import id_or_none
 from games.services import ServiceError
-from games.views.access import match_visible_or_404, status_for
+from games.views.access import status_for
 from portal.webhooks import services
 from portal.webhooks.forms import TargetForm
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
@@ -64,20 +65,16 @@ def club_targets(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_targets(request: HttpRequest, match_id: str) -> HttpResponse:
-    # The match page's own check: a match they may not see is as missing as one that is not.
-    number = id_or_none(match_id)
-    if number is None:
+    match = Match.objects.filter(pk=id_or_none(match_id)).first()
+    if match is None:
         raise Http404(_("No such match."))
-    match = match_visible_or_404(request, number)
     if not services.match_manager(match=match, user=request.user):
         return _error(request, _("Only the match's creator manages its webhooks."), 403)
     return _manage(request, {"match": match})
 
 
 def _target_or_404(request: HttpRequest, target_id: str) -> WebhookTarget:
-    """The target if the user manages it; a 404 otherwise, the same whether it does not
-    exist, its club or match is hidden from them, or they just do not manage it (a target's
-    existence is nobody else's: not even a viewer of its match sees the list)."""
+    """The target if the user manages it; a 404 otherwise (its existence is nobody else's)."""
     target = WebhookTarget.objects.select_related("club", "match").filter(
         pk=id_or_none(target_id)).first()
     if target is None or not services.target_manageable(target=target, user=request.user):
