@@ -22,8 +22,8 @@ from games import pagecache, plugins, selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat, Submission
 from games.services import ServiceError, receipt_verify, seat_join, seat_leave
-from games.services.votes import OUT
 from games.services.timing import moved_deadline, seat_clocks
+from games.services.votes import OUT
 from games.views.access import (
     is_participant,
     match_url,
