@@ -488,12 +488,13 @@ class SeekingSeat(NamedTuple):
 def seats_seeking(*, limit: int = 50, user: Any = None) -> list[SeekingSeat]:
     """Seats of public matches in play seeking a new commander, longest waiting first (one
     query, through the partial index ``seat_seeking``). A private match's seat is offered by
-    its link only. For ``user``, not the seats of a match they hold or ever held a seat of
-    (``seat_take`` refuses them)."""
+    its link only. For ``user``, not the seats of a match they hold a seat of, nor of one
+    where they held another seat (``seat_take`` refuses them)."""
     rows = Seat.objects.filter(offer_token__isnull=False, match__status=Match.Status.ACTIVE,
                                match__is_public=True)
     if user is not None and user.is_authenticated:
-        rows = rows.exclude(match__in=SeatTenure.objects.filter(user=user).values("match_id"))
+        rows = rows.exclude(Exists(SeatTenure.objects.filter(
+            match_id=OuterRef("match_id"), user=user).exclude(seat_number=OuterRef("number"))))
         rows = rows.exclude(match__in=Seat.objects.filter(user=user).values("match_id"))
     rows = (rows.order_by("offered_at", "pk")
             .values_list("match_id", "match__title", "match__game", "number", "offer_token",

@@ -56,8 +56,6 @@ def seat_join(
             match=match, kind=ModerationEntry.Kind.KICK, details__user_id=user.pk).exists():
         raise ServiceError("kicked", _("A moderator removed you from this match: you cannot "
                            "take a seat in it again."))
-    if match.status == Match.Status.ACTIVE and held_before(match=match, user=user):
-        raise held_before_error()
     reliability_check(user=user, minimum=match.min_reliability, what=_("This match"))
     if seat_number is None:
         seat = next((s for s in seats if s.status == Seat.Status.OPEN), None)
@@ -71,6 +69,10 @@ def seat_join(
         if seat.status != Seat.Status.OPEN:
             raise ServiceError("seat_taken", _("Seat %(number)s is already taken.")
                                % {"number": seat_number})
+    # Who held another seat of a match in play knows its secrets: never a second seat.
+    if match.status == Match.Status.ACTIVE and held_before(match=match, user=user,
+                                                           seat_number=seat.number):
+        raise held_before_error()
     seat.user = user
     seat.status = Seat.Status.TAKEN
     seat.joined_at = timezone.now()

@@ -142,9 +142,10 @@ def seat_offered(*, token: Any) -> Seat | None:
 def seat_take(*, token: Any, user: AbstractBaseUser | None) -> Seat:
     """Take command of the seat offered by ``token``: the newcomer's own tenure begins, with a
     clean record; the seat's autopilot stops (a sheet it sealed for the open phase stands
-    unless the newcomer replaces it). Refused for a player who has or ever had a seat in the
-    match (they know its secrets), one a moderator removed from it, or one below the match's
-    minimum reliability, and for a seat out of the match. Locks the match row."""
+    unless the newcomer replaces it). Refused for a player who has a seat in the match, or
+    ever held another one (they know its secrets; their own seat they may take back), one a
+    moderator removed from it, or one below the match's minimum reliability, and for a seat
+    out of the match. Locks the match row."""
     if user is None or not user.is_authenticated:
         raise ServiceError("not_allowed", _("Log in to take a seat."))
     found = seat_offered(token=token)
@@ -160,7 +161,7 @@ def seat_take(*, token: Any, user: AbstractBaseUser | None) -> Seat:
                                       details__user_id=user.pk).exists():
         raise ServiceError("kicked", _("A moderator removed you from this match: you cannot "
                                        "take a seat in it again."))
-    if held_before(match=match, user=user):
+    if held_before(match=match, user=user, seat_number=seat.number):
         raise held_before_error()
     seat_in_play_or_refuse(match=match, seat=seat, game=game_for(match.game))
     reliability_check(user=user, minimum=match.min_reliability, what=_("This match"))

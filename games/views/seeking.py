@@ -80,7 +80,8 @@ def offer_context(request: HttpRequest, seat: Seat, form: TakeSeatForm) -> dict[
     user = request.user
     seated = user.is_authenticated and any(s.user_id == user.pk for s in seats)
     # Who held a seat of the match before knows its secrets: never offered another.
-    held = user.is_authenticated and not seated and held_before(match=match, user=user)
+    held = user.is_authenticated and not seated and held_before(match=match, user=user,
+                                                                seat_number=seat.number)
     return {
         "match": match, "seat": seat, "game_name": game.name if game else match.game,
         "seat_name": plugin.seat_name(seat.number),

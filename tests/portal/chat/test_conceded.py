@@ -4,20 +4,17 @@ mail reply (issue 49, finding 5)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.test import Client
 
 from games.models import Seat
 from games.services import match_create, seat_concede
 from portal.api.services import api_token_create
-from portal.chat import notify
 from portal.chat.models import Channel, Message
 from portal.mail import services as mail_services
 from portal.mail.models import InboundMessage
 from tests.portal.builders import PASSWORD, make_user
-from tests.portal.chat.builders import post
+from tests.portal.chat.builders import notice_flush, post
 from tests.portal.mail.smtp import reply_to
 
 SECRET = "BEFORE-CONCEDING-5e1b"
@@ -35,10 +32,8 @@ def strategy():
 
 
 def flush(match) -> None:
-    """Send the match's due notices as if their time had come."""
-    for channel in Channel.objects.filter(match=match, notify_due_at__isnull=False):
-        notify.notice_send(channel_id=channel.pk,
-                           now=channel.notify_due_at + timedelta(seconds=1))
+    """Send the match's due notice as if its time had come."""
+    notice_flush(match.pk)
 
 
 def client_for(user) -> Client:
