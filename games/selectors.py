@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 import engine
 from games.audit_words import told
 from games.fields import JSONField
-from games.models import Match, ModerationEntry, Phase, Seat, Submission
+from games.models import Match, ModerationEntry, Phase, Seat, SeatTenure, Submission
 from games.plugins import seat_name
 from games.prepared import Prepared, run_together
 from games.services.timing import seat_clocks
@@ -486,13 +486,18 @@ class SeekingSeat(NamedTuple):
         return self.title or f"{self.game} #{self.match_id}"
 
 
-def seats_seeking(*, limit: int = 50) -> list[SeekingSeat]:
+def seats_seeking(*, limit: int = 50, user: Any = None) -> list[SeekingSeat]:
     """Seats of public matches in play seeking a new commander, longest waiting first (one
     query, through the partial index ``seat_seeking``). A private match's seat is offered by
-    its link only."""
-    rows = (Seat.objects.filter(offer_token__isnull=False, match__status=Match.Status.ACTIVE,
-                                match__is_public=True)
-            .order_by("offered_at", "pk")
+    its link only. For ``user``, not the seats of a match they hold a seat of, nor of one
+    where they held another seat (``seat_take`` refuses them)."""
+    rows = Seat.objects.filter(offer_token__isnull=False, match__status=Match.Status.ACTIVE,
+                               match__is_public=True)
+    if user is not None and user.is_authenticated:
+        rows = rows.exclude(Exists(SeatTenure.objects.filter(
+            match_id=OuterRef("match_id"), user=user).exclude(seat_number=OuterRef("number"))))
+        rows = rows.exclude(match__in=Seat.objects.filter(user=user).values("match_id"))
+    rows = (rows.order_by("offered_at", "pk")
             .values_list("match_id", "match__title", "match__game", "number", "offer_token",
                          "offered_at", "bot", "match__phase_number", "match__deadline")[:limit])
     return [SeekingSeat(*row) for row in rows]

@@ -18,7 +18,8 @@ class ServiceError(Exception):
     window_closed (continuous: outside the gameday window), unreliable (a reliability record
     below the match's or tournament's minimum), paused / not_paused (a moderator's pause),
     replay_mismatch, engine_failed (moderators' roll-back and force resolve), kicked (a player a
-    moderator removed from the match, taking a seat in it again); for votes to end a match:
+    moderator removed from the match, taking a seat in it again), held_before (a player who
+    held a seat of a match in play, taking another seat of it); for votes to end a match:
     votes_locked (a moderator's lock), seat_out (the seat conceded, forfeited or is out by the
     rules), vote_open (a proposal of that kind is open), vote_closed, already_voted, no_voter
     (a seat still in is a bot's or empty); for messages: no_press / no_private_press

@@ -37,7 +37,7 @@ from games.services.common import (
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
 from games.services.queue import enqueue_on_commit, outbox_write, task_event
-from games.services.seeking import seat_offer
+from games.services.seeking import held_before, seat_in_play_or_refuse, seat_offer
 from games.services.tenures import Ending, tenure_begin, tenure_end
 from games.services.timing import clocks_excuse, uses_clock
 from games.services.votes import votes_seat_changed
@@ -453,6 +453,8 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
     if sum([user is not None, bool(bot), bool(open_seat)]) != 1:
         raise ServiceError("invalid", _("Choose one: a player, a bot, or open the seat."))
     seat = _seat_of(match, seat_number)
+    if seat.status != Seat.Status.FORFEITED:  # (the admin's way back for a forfeited seat)
+        seat_in_play_or_refuse(match=match, seat=seat, game=game_for(match.game))
     before = _who(seat)
     if user is not None:
         if not user.is_authenticated or not getattr(user, "pk", None):
@@ -463,6 +465,11 @@ def seat_moderate_replace(*, match_id: Any, seat_number: Any, by: AbstractBaseUs
         if user.pk == seat.user_id:
             raise ServiceError("invalid", _("%(player)s already holds seat %(seat)s.") % {
                 "player": user, "seat": seat.number})
+        # (Handing a seat back to its own former player tells them nothing new.)
+        if held_before(match=match, user=user, seat_number=seat.number):
+            raise ServiceError("held_before", _("%(player)s held another seat of this match "
+                                                "before: they cannot take this one.")
+                               % {"player": user})
         seat.user, seat.bot, seat.status = user, "", Seat.Status.TAKEN
         after = user.get_username()
     elif bot:

@@ -16,7 +16,7 @@ from games.services.common import match_lock
 from games.services.errors import ServiceError
 from games.services.match import match_start
 from games.services.reliability import reliability_check
-from games.services.seeking import seat_offer
+from games.services.seeking import held_before, held_before_error, seat_offer
 from games.services.tenures import Ending, tenure_begin
 
 
@@ -69,6 +69,10 @@ def seat_join(
         if seat.status != Seat.Status.OPEN:
             raise ServiceError("seat_taken", _("Seat %(number)s is already taken.")
                                % {"number": seat_number})
+    # Who held another seat of a match in play knows its secrets: never a second seat.
+    if match.status == Match.Status.ACTIVE and held_before(match=match, user=user,
+                                                           seat_number=seat.number):
+        raise held_before_error()
     seat.user = user
     seat.status = Seat.Status.TAKEN
     seat.joined_at = timezone.now()
@@ -95,10 +99,7 @@ def seat_leave(*, match_id: Any, user: AbstractBaseUser) -> Seat:
     seat = match.seats.filter(user=user).first()
     if seat is None:
         raise ServiceError("not_your_seat", _("You have no seat in this match."))
-    if match.status == Match.Status.ACTIVE:
-        if seat.status == Seat.Status.FORFEITED:
-            raise ServiceError("not_allowed", _("This seat has forfeited the match: it is out "
-                                                "of the game and cannot be handed on."))
+    if match.status == Match.Status.ACTIVE:  # (a seat out of the match is refused)
         return seat_offer(match=match, seat=seat, now=timezone.now(), ending=Ending.LEFT)
     seat.user = None
     seat.status = Seat.Status.OPEN

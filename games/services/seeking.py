@@ -26,13 +26,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import Game, PhaseKind
-from games.models import Match, ModerationEntry, Phase, Seat, Submission, new_offer_token
+from games.models import (
+    Match,
+    ModerationEntry,
+    Phase,
+    Seat,
+    SeatTenure,
+    Submission,
+    new_offer_token,
+)
 from games.services.common import game_for, match_lock
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
 from games.services.reliability import reliability_check
 from games.services.tenures import Ending, tenure_begin, tenure_end
-from games.services.votes import votes_seat_changed
+from games.services.votes import seat_out, votes_seat_changed
 
 # The seat's fields ``seat_vacate`` changes (the caller saves them).
 VACATED_FIELDS = ("user", "bot", "status", "offer_token", "offered_at", "joined_at",
@@ -63,10 +71,42 @@ def seat_vacate(*, match: Match, seat: Seat, game: Game, now: datetime, ending: 
                          change=OFFERED, user_id=previous, ending=ending, at=now.isoformat())]
 
 
+def seat_in_play_or_refuse(*, match: Match, seat: Seat, game: Game) -> None:
+    """A seat out of the match (forfeited, conceded, out by the rules) is nobody's to leave,
+    hand on, offer or take: ServiceError("seat_out") saying so."""
+    if not seat_out(match, game, seat):
+        return
+    if seat.status == Seat.Status.FORFEITED:
+        raise ServiceError("seat_out", _("This seat has forfeited the match: it is out of the "
+                                         "game and cannot be handed on."))
+    if seat.status == Seat.Status.CONCEDED:
+        raise ServiceError("seat_out", _("This seat conceded the match: it is out of the game "
+                                         "and cannot be handed on."))
+    raise ServiceError("seat_out", _("This seat is out of the game: it cannot be handed on."))
+
+
+def held_before(*, match: Match, user: AbstractBaseUser, seat_number: int | None = None
+                ) -> bool:
+    """Whether ``user`` commanded a seat of ``match`` in play before (another seat than
+    ``seat_number``, if given): such a player knows that seat's secrets, so never takes
+    another seat of the match."""
+    tenures = SeatTenure.objects.filter(match=match, user=user)
+    if seat_number is not None:
+        tenures = tenures.exclude(seat_number=seat_number)
+    return tenures.exists()
+
+
+def held_before_error() -> ServiceError:
+    return ServiceError("held_before", _("You held a seat of this match before: you cannot "
+                                         "take another seat in it."))
+
+
 def seat_offer(*, match: Match, seat: Seat, now: datetime, ending: str) -> Seat:
     """Offer ``seat`` of the locked ``match`` in play (its player left it, or was removed) and
-    save it: the tenure ends, and an autopilot owing a sheet in the open phase plays at once."""
+    save it: the tenure ends, and an autopilot owing a sheet in the open phase plays at once.
+    A seat out of the match is refused (``seat_in_play_or_refuse``)."""
     game = game_for(match.game)
+    seat_in_play_or_refuse(match=match, seat=seat, game=game)
     events = seat_vacate(match=match, seat=seat, game=game, now=now, ending=ending)
     seat.save(update_fields=list(VACATED_FIELDS))
     tenure_end(match_id=match.pk, seat_number=seat.number, at=now, ending=ending)
@@ -102,9 +142,10 @@ def seat_offered(*, token: Any) -> Seat | None:
 def seat_take(*, token: Any, user: AbstractBaseUser | None) -> Seat:
     """Take command of the seat offered by ``token``: the newcomer's own tenure begins, with a
     clean record; the seat's autopilot stops (a sheet it sealed for the open phase stands
-    unless the newcomer replaces it). Refused for a player who already has a seat in the
-    match, one a moderator removed from it, or one below the match's minimum reliability.
-    Locks the match row."""
+    unless the newcomer replaces it). Refused for a player who has a seat in the match, or
+    ever held another one (they know its secrets; their own seat they may take back), one a
+    moderator removed from it, or one below the match's minimum reliability, and for a seat
+    out of the match. Locks the match row."""
     if user is None or not user.is_authenticated:
         raise ServiceError("not_allowed", _("Log in to take a seat."))
     found = seat_offered(token=token)
@@ -120,6 +161,9 @@ def seat_take(*, token: Any, user: AbstractBaseUser | None) -> Seat:
                                       details__user_id=user.pk).exists():
         raise ServiceError("kicked", _("A moderator removed you from this match: you cannot "
                                        "take a seat in it again."))
+    if held_before(match=match, user=user, seat_number=seat.number):
+        raise held_before_error()
+    seat_in_play_or_refuse(match=match, seat=seat, game=game_for(match.game))
     reliability_check(user=user, minimum=match.min_reliability, what=_("This match"))
     now = timezone.now()
     # A player still named on the seat (flagged before seats were vacated at once): ended.

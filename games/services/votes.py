@@ -80,6 +80,11 @@ def seats_standing(match: Match, game: Game, seats: list[Seat]) -> list[Seat]:
     return [seat for seat in seats if seat.status not in OUT and seat.number not in out]
 
 
+def seat_out(match: Match, game: Game, seat: Seat) -> bool:
+    """Whether ``seat`` is out of the match: forfeited, conceded, or out by the rules."""
+    return not seats_standing(match, game, [seat])
+
+
 # -- the checks every action makes first ----------------------------------------------------------
 
 def _seat_first(match_id: Any, user: AbstractBaseUser | None) -> None:

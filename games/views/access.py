@@ -34,6 +34,7 @@ STATUS_FOR_CODE = {
     "bad_invite": 403,
     "unreliable": 403,
     "kicked": 403,
+    "held_before": 403,
     "paused": 409,
     "not_finished": 409,
     # votes to end a match (games.services.votes)

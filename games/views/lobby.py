@@ -54,7 +54,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     for match in running:  # each seat's clock, from the match row (no query)
         match.clocks = list(seat_clocks(match, now).values())
     # Seats of matches in play whose player is gone (games.services.seeking): first page only.
-    seeking = selectors.seats_seeking(limit=LOBBY_SIZE) if page == 1 else []
+    seeking = selectors.seats_seeking(limit=LOBBY_SIZE, user=request.user) if page == 1 else []
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
     # The lists are most of the page's rows: rendered with Jinja2 (portal/jinja2.py).
     lists = mark_safe(render_to_string(  # noqa: S308 (autoescaped by Jinja2)

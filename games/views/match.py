@@ -23,6 +23,7 @@ from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat, Submission
 from games.services import ServiceError, receipt_verify, seat_join, seat_leave
 from games.services.timing import moved_deadline, seat_clocks
+from games.services.votes import OUT
 from games.views.access import (
     is_participant,
     match_url,
@@ -196,9 +197,11 @@ def match_page_context(
         match.status == Match.Status.OPEN and user.is_authenticated and my_seat is None
         and any(seat.status == Seat.Status.OPEN for seat in seats)
     )
+    # A seat out of the match (forfeited, conceded, out by the rules) is not handed on.
     context["can_leave"] = my_seat is not None and (
         match.status == Match.Status.OPEN
-        or (active and my_seat.status != Seat.Status.FORFEITED))
+        or (active and my_seat.status not in OUT
+            and my_seat.number not in game.seats_out(match.state)))
     # A seat seeking a commander: its link is shown to whoever could pass it on (anyone, for a
     # public match, which lists it in the lobby anyway; else the participants and staff).
     context["show_offer_links"] = any(seat.seeking for seat in seats) and (

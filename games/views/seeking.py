@@ -18,7 +18,7 @@ import engine
 from games import plugins, selectors
 from games.models import Match, Seat
 from games.services import ServiceError
-from games.services.seeking import seat_offered, seat_take
+from games.services.seeking import held_before, seat_offered, seat_take
 from games.views.access import match_url, redirect_to, status_for
 from games.views.match import history_entries
 
@@ -79,6 +79,9 @@ def offer_context(request: HttpRequest, seat: Seat, form: TakeSeatForm) -> dict[
     seats = selectors.match_seats(match)
     user = request.user
     seated = user.is_authenticated and any(s.user_id == user.pk for s in seats)
+    # Who held a seat of the match before knows its secrets: never offered another.
+    held = user.is_authenticated and not seated and held_before(match=match, user=user,
+                                                                seat_number=seat.number)
     return {
         "match": match, "seat": seat, "game_name": game.name if game else match.game,
         "seat_name": plugin.seat_name(seat.number),
@@ -87,5 +90,5 @@ def offer_context(request: HttpRequest, seat: Seat, form: TakeSeatForm) -> dict[
         "board": plugin.board_html(match, match.state, None)
         if game is not None and match.state is not None else "",
         "history": history_entries(match, latest=HISTORY_SHOWN),
-        "form": form, "seated": seated, "token": seat.offer_token,
+        "form": form, "seated": seated, "held_before": held, "token": seat.offer_token,
     }

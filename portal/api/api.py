@@ -196,12 +196,14 @@ def join(request: HttpRequest, match_id: MatchId, body: schemas.JoinIn) -> dict[
          tags=["lobby"])
 def seeking(request: HttpRequest) -> list[dict[str, Any]]:
     """Seats of public matches in play that seek a new commander, longest waiting first (a
-    private match's seat is offered by its link only)."""
+    private match's seat is offered by its link only; none of a match you hold or held a seat
+    of)."""
+    rows = selectors.seats_seeking(limit=100, user=request.user)
     return [{"match_id": row.match_id, "game": row.game, "game_name": row.game_name,
              "title": row.match_label, "seat": row.seat_number, "seat_name": row.seat_name,
              "token": row.offer_token, "offered_at": row.offered_at,
              "autopilot": bool(row.autopilot_bot), "phase_number": row.phase_number,
-             "deadline": row.deadline} for row in selectors.seats_seeking(limit=100)]
+             "deadline": row.deadline} for row in rows]
 
 
 @api.post("/seeking/take", response={200: schemas.JoinOut, **ERRORS}, tags=["lobby"])

@@ -11,7 +11,8 @@ partial, mail, push and API answer about messages asks a ``Reader``.
 - Moderators read what everyone reads; a private message reaches them only as the evidence of a
   report about it, or in the audit of the messages they hid (the admin).
 
-A seat that forfeited the match is a spectator's: its player reads the public channel only.
+A seat that forfeited or conceded the match is a spectator's: its player reads the public
+channel only, and sends nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ ENDED = (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.VOIDED)
 # A game channel's key: lower-case letters and "_" (a private channel's has digits and "-").
 GAME_KEY = re.compile(r"[a-z][a-z_]{0,39}")
 PRIVATE_PREFIX = "seats-"
+# A seat its player gave up (or lost by forfeit): out of every private and game channel.
+OUT_OF_PLAY = (Seat.Status.FORFEITED, Seat.Status.CONCEDED)
 
 
 def private_key(seats: frozenset[int] | set[int]) -> str:
@@ -98,8 +101,8 @@ class Reader:
         self.seats = seats if seats is not None else selectors.match_seats(match)
         own = next((seat for seat in self.seats if self.user is not None
                     and seat.user_id == self.user.pk), None)
-        # A forfeited seat reads as a spectator does.
-        self.seat = own if own is not None and own.status != Seat.Status.FORFEITED else None
+        # A seat that forfeited or conceded reads as a spectator does.
+        self.seat = own if own is not None and own.status not in OUT_OF_PLAY else None
         self.ended = match.status in ENDED
         self.revealed = self.ended and match.reveal_private
 

@@ -24,9 +24,8 @@ class Channel(models.Model):
     seats, or a channel the game declares (``GamePlugin.message_channels``). A row is made when
     the first message is sent to it.
 
-    The three ``notify_*`` fields gather notifications: the first message nobody was told about
-    sets ``notify_due_at``; when it comes, one flush tells each reader about every message since
-    ``notified_up_to`` (``portal.chat.notify``)."""
+    ``notified_up_to`` and ``notified_at`` mark what its readers were told of; when they are
+    told is the match's ``NoticeGathering`` (``portal.chat.notify``)."""
 
     class Kind(models.TextChoices):
         PUBLIC = "public", _("Public")
@@ -41,10 +40,6 @@ class Channel(models.Model):
     seats = models.JSONField(_("seats"), default=list, blank=True,
                              help_text=_("A private channel's seat numbers, in order."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    notify_due_at = models.DateTimeField(
-        _("notification due at"), null=True, blank=True,
-        help_text=_("When the readers are told of the messages since "
-                    "the last notice (None: nothing to tell)."))
     notified_up_to = models.BigIntegerField(
         _("notified up to"), default=0,
         help_text=_("The last message the readers were told about (its id)."))
@@ -56,14 +51,40 @@ class Channel(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "key"], name="chat_channel_once"),
         ]
-        indexes = [
-            # The notices' sweeper: channels whose notice is due.
-            models.Index(fields=["notify_due_at"], name="chat_channel_notice_due",
-                         condition=Q(notify_due_at__isnull=False)),
-        ]
 
     def __str__(self) -> str:
         return f"{self.match_id}:{self.key}"
+
+
+class NoticeGathering(models.Model):
+    """When the readers of a match's messages are next told of them: one notice for each
+    reader covering every channel they read, at most one every few minutes, however many
+    messages and channels (a player writing each message to a new private channel still
+    makes one notice). The first message nobody was told about sets ``due_at``; the flush
+    then tells each reader of every channel's messages since its ``notified_up_to``
+    (``portal.chat.notify``). A message is written under this row's lock, so the flush sees
+    every message sent before it."""
+
+    match = models.OneToOneField("games.Match", verbose_name=_("match"),
+                                 on_delete=models.CASCADE, related_name="+")
+    due_at = models.DateTimeField(
+        _("notice due at"), null=True, blank=True,
+        help_text=_("When the readers are told of the messages since the last notice "
+                    "(None: nothing to tell)."))
+    notified_at = models.DateTimeField(_("notified at"), null=True, blank=True,
+                                       help_text=_("When the last notice went out."))
+
+    class Meta:
+        verbose_name = _("message notice")
+        verbose_name_plural = _("message notices")
+        indexes = [
+            # The notices' sweeper: matches whose notice is due.
+            models.Index(fields=["due_at"], name="chat_notice_due",
+                         condition=Q(due_at__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}"
 
 
 class Message(models.Model):

@@ -1,20 +1,22 @@
-"""Telling players of new messages, gathered: at most one notice per channel every few minutes
-however many messages arrive.
+"""Telling players of new messages, gathered per reader: at most one notice to each reader of
+a match every few minutes, covering every channel they read, however many messages and
+channels (writing each message to a new private channel makes no more notices).
 
-The first message nobody was told of makes its channel's notice due
+The first message nobody was told of makes the match's notice due
 (``services._notice_due``: CHAT_NOTIFY_GATHER_SECONDS later, and never sooner than
 CHAT_NOTIFY_INTERVAL_SECONDS after the last notice); a task queued for that time, or beat's
 sweeper if the task was lost, sends it (``notice_send``): in one transaction it locks the
-channel row, takes every message since the last notice, moves the channel's mark past them and
-sends the ``messages_due`` signal, whose consumers (mail, push: the table in
-``portal.delivery.events``) write their rows in that same transaction. A notice sent twice finds
-nothing due the second time; the rows' dedupe keys name the channel and its last message, so
-even a repeated signal writes each row once.
+match's ``NoticeGathering`` row, takes each channel's messages since its last notice, moves
+the channels' marks past them and sends the ``messages_due`` signal with those spans, whose
+consumers (mail, push: the table in ``portal.delivery.events``) write their rows in that same
+transaction, one per reader. A notice sent twice finds nothing due the second time; the rows'
+dedupe keys name the match, the reader and the notice's last message, so even a repeated
+signal writes each row once.
 
 ``notices`` says who is told what: each player of a seat in the channel now (as the channel's
 ``Reader`` decides: the one place), of the messages of others that they have not read on the
 page, from players they have not muted, and not hidden. Nobody outside a channel is ever told
-of its messages."""
+of its messages; ``reader_notices`` gathers one reader's channels into one notice."""
 
 from __future__ import annotations
 
@@ -29,41 +31,48 @@ from django.utils import timezone
 from games import selectors as game_selectors
 from portal.accounts.notifications import seated
 from portal.chat.access import Reader
-from portal.chat.models import Channel, ChannelRead, Message, Mute
+from portal.chat.models import Channel, ChannelRead, Message, Mute, NoticeGathering
 from portal.chat.selectors import ChannelView, MessageView, message_view
 from portal.chat.signals import messages_due
 
+# (channel id, after message id, up to message id): one channel's messages in a notice.
+Span = tuple[int, int, int]
 
-def notice_send(*, channel_id: int, now: datetime | None = None) -> bool:
-    """Send the channel's notice if it is due: True if one was sent. Locks the channel row
-    (the messages of the channel are all committed before it: each was written under the same
-    lock)."""
+
+def notice_send(*, match_id: int, now: datetime | None = None) -> bool:
+    """Send the match's notice if it is due: True if one was sent. Locks the match's
+    gathering row (every message of the match is written under it, so those sent before are
+    all committed)."""
     now = now or timezone.now()
     with transaction.atomic():
-        channel = (Channel.objects.select_for_update(no_key=True, of=("self",))
-                   .filter(pk=channel_id, notify_due_at__lte=now).first())
-        if channel is None:
+        gathering = (NoticeGathering.objects.select_for_update(no_key=True, of=("self",))
+                     .filter(match_id=match_id, due_at__lte=now).first())
+        if gathering is None:
             return False
-        after = channel.notified_up_to
-        up_to = Message.objects.filter(channel=channel, pk__gt=after).aggregate(
-            last=Max("pk"))["last"]
-        channel.notify_due_at = None
-        fields = ["notify_due_at"]
-        if up_to is not None:
-            channel.notified_up_to, channel.notified_at = up_to, now
-            fields += ["notified_up_to", "notified_at"]
-        channel.save(update_fields=fields)
-        if up_to is None:
+        channels = (Channel.objects.filter(match_id=match_id)
+                    .annotate(last=Max("messages__id")).order_by("pk")
+                    .values_list("pk", "notified_up_to", "last"))
+        spans: list[Span] = [(pk, after, last) for pk, after, last in channels
+                             if last is not None and last > after]
+        gathering.due_at = None
+        fields = ["due_at"]
+        if spans:
+            gathering.notified_at = now
+            fields.append("notified_at")
+        gathering.save(update_fields=fields)
+        for pk, _after, last in spans:
+            Channel.objects.filter(pk=pk).update(notified_up_to=last, notified_at=now)
+        if not spans:
             return False
-        messages_due.send(sender=Channel, channel_id=channel.pk, after_id=after, up_to_id=up_to)
+        messages_due.send(sender=Channel, match_id=match_id, spans=spans)
     return True
 
 
 def notices_due(*, now: datetime | None = None, limit: int = 500) -> list[int]:
-    """The channels whose notice is due (the sweeper's query)."""
+    """The matches whose notice is due (the sweeper's query)."""
     now = now or timezone.now()
-    return list(Channel.objects.filter(notify_due_at__lte=now).order_by("notify_due_at")
-                .values_list("pk", flat=True)[:limit])
+    return list(NoticeGathering.objects.filter(due_at__lte=now).order_by("due_at")
+                .values_list("match_id", flat=True)[:limit])
 
 
 @dataclass
@@ -130,3 +139,37 @@ def notices(*, channel_id: int, after_id: int, up_to_id: int) -> tuple[Any, list
         if mine:
             found.append(Notice(seat, reader, channel, mine))
     return match, found
+
+
+@dataclass
+class ReaderNotice:
+    """What one player is told in one notice: each channel of theirs with news (a
+    ``Notice``), the channel with the latest message first."""
+
+    seat: Any
+    parts: list[Notice]
+
+    @property
+    def user(self) -> Any:
+        return self.seat.user
+
+    @property
+    def count(self) -> int:
+        return sum(len(part.rows) for part in self.parts)
+
+
+def reader_notices(*, spans: list[Span]) -> tuple[Any, list[ReaderNotice]]:
+    """The match and, for each player told of anything in ``spans`` (one match's channels),
+    one notice covering all their channels."""
+    match, by_user = None, {}
+    for channel_id, after_id, up_to_id in spans:
+        found_match, found = notices(channel_id=channel_id, after_id=after_id,
+                                     up_to_id=up_to_id)
+        match = match or found_match
+        for notice in found:
+            by_user.setdefault(notice.seat.user_id, []).append(notice)
+    told = []
+    for parts in by_user.values():
+        parts.sort(key=lambda part: part.rows[-1].pk, reverse=True)
+        told.append(ReaderNotice(parts[0].seat, parts))
+    return match, told

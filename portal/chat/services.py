@@ -26,6 +26,7 @@ from portal.chat.models import (
     Message,
     MessageHide,
     Mute,
+    NoticeGathering,
 )
 
 MAX_REASON = 2000
@@ -136,8 +137,9 @@ def message_post(*, match_id: int, user: Any, channel: Any, text: Any, source: s
     game channel's key, or "seats-1-3"). Checks, in this order: the match is visible to them,
     they hold a seat, it is in play, its press allows it, the channel, the text, the seat's rate
     limit. Locks the author's seat row and the channel's. A ``dedupe_key`` already used returns
-    the message it made (an e-mail reply delivered twice posts once). The readers are told
-    later, once for all the messages of a few minutes (``portal.chat.notify``)."""
+    the message it made (an e-mail reply delivered twice posts once). Locks the match's notice
+    row too. The readers are told later, each once for all the messages of a few minutes in
+    all their channels (``portal.chat.notify``)."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise ServiceError("not_found", _("There is no match %(id)s.") % {"id": match_id})
@@ -158,28 +160,48 @@ def message_post(*, match_id: int, user: Any, channel: Any, text: Any, source: s
              .filter(pk=reader.seat.pk).order_by().values_list("pk"))
         now = timezone.now()
         _check_rate(match, reader.seat.number, now)
+        gathering = _gathering_locked(match)
         row = _channel_locked(match, spec)
         message = Message.objects.create(
             channel=row, match=match, seat_number=reader.seat.number, author=reader.user,
             text=text, source=source, created_at=now, dedupe_key=dedupe_key)
-        _notice_due(row, now)
+        _notice_due(gathering, now)
         _read_up_to(row, reader.user_id, message.pk)
     return message
 
 
-def _notice_due(channel: Channel, now: Any) -> None:
-    """The channel has news: its notice is due in CHAT_NOTIFY_GATHER_SECONDS (the messages of
+def _gathering_locked(match: Match) -> NoticeGathering:
+    """The match's notice row (made with its first message), locked until the commit: the
+    messages of a match are written one after another, and a notice sees them all. Taken
+    before the channel's row, as ``notify.notice_send`` does."""
+    for _attempt in range(2):
+        found = (NoticeGathering.objects.select_for_update(no_key=True, of=("self",))
+                 .filter(match=match).first())
+        if found is not None:
+            return found
+        try:
+            with transaction.atomic():
+                NoticeGathering.objects.create(match=match)
+        except IntegrityError:  # made by a message sent at the same moment: read it
+            continue
+    return NoticeGathering.objects.select_for_update(no_key=True, of=("self",)).get(match=match)
+
+
+def _notice_due(gathering: NoticeGathering, now: Any) -> None:
+    """The match has news: its notice is due in CHAT_NOTIFY_GATHER_SECONDS (the messages of
     a conversation go out together), and never sooner than CHAT_NOTIFY_INTERVAL_SECONDS after
-    the last one. Nothing to do if a notice is due already (it will carry this message)."""
-    if channel.notify_due_at is not None:
+    the last one, whichever channels the messages are in: each reader gets one notice for
+    all their channels. Nothing to do if a notice is due already (it will carry this
+    message)."""
+    if gathering.due_at is not None:
         return
     due = now + timedelta(seconds=settings.CHAT_NOTIFY_GATHER_SECONDS)
-    if channel.notified_at is not None:
-        due = max(due, channel.notified_at + timedelta(
+    if gathering.notified_at is not None:
+        due = max(due, gathering.notified_at + timedelta(
             seconds=settings.CHAT_NOTIFY_INTERVAL_SECONDS))
-    channel.notify_due_at = due
-    channel.save(update_fields=["notify_due_at"])
-    enqueue_on_commit("portal.chat.tasks.messages_notify", channel_id=channel.pk,
+    gathering.due_at = due
+    gathering.save(update_fields=["due_at"])
+    enqueue_on_commit("portal.chat.tasks.messages_notify", match_id=gathering.match_id,
                       countdown=max((due - now).total_seconds(), 0) + 0.5)
 
 

@@ -7,20 +7,27 @@ from celery import shared_task
 
 from games.services.queue import Enqueue
 from portal.chat import notify
+from portal.chat.models import Channel
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
 @shared_task(name="portal.chat.tasks.messages_notify", **TASK_OPTIONS)
-def messages_notify(channel_id: int) -> bool:
-    """Send the channel's gathered notice if it is due (queued for that time by the first
-    message since the last one)."""
-    return notify.notice_send(channel_id=channel_id)
+def messages_notify(match_id: int | None = None, channel_id: int | None = None) -> bool:
+    """Send the match's gathered notice if it is due (queued for that time by the first
+    message since the last one). ``channel_id``: a task queued before notices were gathered
+    per match, for that channel's match."""
+    if match_id is None and channel_id is not None:
+        match_id = (Channel.objects.filter(pk=channel_id).values_list("match_id", flat=True)
+                    .first())
+    if match_id is None:
+        return False
+    return notify.notice_send(match_id=match_id)
 
 
 @shared_task(name="portal.chat.tasks.notices_sweep", **TASK_OPTIONS)
 def notices_sweep() -> int:
     """Beat: queue the notices that are due and were not sent (a task the broker lost, one
     that came early while a message was being written)."""
-    return sum(Enqueue("portal.chat.tasks.messages_notify", channel_id=pk)()
+    return sum(Enqueue("portal.chat.tasks.messages_notify", match_id=pk)()
                for pk in notify.notices_due())

@@ -49,8 +49,8 @@ EVENTS = (
     Event("round_started", "a tournament round started", "competitions.signals.round_started",
           {"mail": "competitions.services.notify.on_round_started",
            "webhook": "portal.webhooks.receivers.on_round_started"}),
-    Event("message", "new messages in a channel of a match, gathered (one notice per channel "
-          "every few minutes)", "portal.chat.signals.messages_due",
+    Event("message", "new messages in the channels of a match, gathered (one notice per "
+          "reader for all their channels every few minutes)", "portal.chat.signals.messages_due",
           {"mail": "portal.mail.receivers.on_messages_due",
            "push": "portal.push.receivers.on_messages_due"}),
     Event("vote", "a vote to end a match opened, failed, expired or was closed; a seat "

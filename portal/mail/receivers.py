@@ -61,11 +61,11 @@ def on_seat_changed(sender, match_id: int, seat_number: int, change: str, at: st
                             user_id=user_id, ending=ending, at=at)
 
 
-def on_messages_due(sender, channel_id: int, after_id: int, up_to_id: int, **kwargs) -> None:
-    """A channel's gathered notice (sent inside the notice's transaction)."""
+def on_messages_due(sender, match_id: int, spans: list, **kwargs) -> None:
+    """A match's gathered notice (sent inside the notice's transaction)."""
     from portal.mail.services.messages import messages_notify
 
-    messages_notify(channel_id=channel_id, after_id=after_id, up_to_id=up_to_id)
+    messages_notify(match_id=match_id, spans=spans)
 
 
 @receiver(inbound, dispatch_uid="mail_anymail_inbound")

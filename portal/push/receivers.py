@@ -26,6 +26,6 @@ def on_match_ended(sender, match_id: int, status: str, **kwargs) -> None:
         services.match_ended_push(match_id=match_id)
 
 
-def on_messages_due(sender, channel_id: int, after_id: int, up_to_id: int, **kwargs) -> None:
-    """A channel's gathered notice (sent inside the notice's transaction)."""
-    services.messages_push(channel_id=channel_id, after_id=after_id, up_to_id=up_to_id)
+def on_messages_due(sender, match_id: int, spans: list, **kwargs) -> None:
+    """A match's gathered notice (sent inside the notice's transaction)."""
+    services.messages_push(match_id=match_id, spans=spans)

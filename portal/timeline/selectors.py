@@ -8,7 +8,9 @@ the lifecycle outbox, moderation and leave rows, ``DeadlineMove``). What a viewe
 - a fellow player's seat: only that its sheet came in, and when (what the "who has submitted"
   list shows while the phase is open); of mails and pushes to others, only how many;
 - a moderator: every seat's sheet times and channels, each mail and push by kind, seat and
-  fate, and moderators' reasons.
+  fate (but a vote's or messages' notice as a whole: how many players it went to, never
+  which, since the mails skip a secret ballot's hidden proposer and go only to a private
+  channel's members), and moderators' reasons.
 
 Never a sheet's content, a mail's subject, body or address, or a push's text: those columns
 are not even read.
@@ -55,13 +57,22 @@ MAIL_KINDS = {
     "reply": gettext_lazy("Answer to your mailed orders"),
     "leave": gettext_lazy("Leave mail"),
     "competition": gettext_lazy("Competition mail"),
+    "vote": gettext_lazy("Mail about a vote to end the match or a concession"),
+    "seat": gettext_lazy("Mail about a seat seeking a new commander"),
+    "message": gettext_lazy("New messages mail"),
 }
 PUSH_KINDS = {
     "your_move": gettext_lazy("“Your move” push"),
     "reminder": gettext_lazy("Deadline reminder push"),
     "result": gettext_lazy("Result push"),
+    "message": gettext_lazy("New messages push"),
     "test": gettext_lazy("Test push"),
 }
+# Mails of these kinds go to every player concerned but one whom the pages may hide (the
+# proposer of a secret ballot), or only to the members of a private channel: a moderator sees
+# each notice as a whole, never which seats were mailed.
+GATHERED_MAILS = frozenset({"vote", "message"})
+READER_IN_KEY = re.compile(r":u\d+")
 SOURCES = {
     "web": gettext_lazy("on the web"),
     "email": gettext_lazy("by e-mail"),
@@ -321,13 +332,17 @@ def _mails(match: Match, viewer: Viewer, by_user: dict, name: Any, group_at: Any
     kind, seat and fate). Never a subject, body or address."""
     rows = OutgoingEmail.objects.filter(match=match).values(
         "kind", "status", "user_id", "phase_number", "created_at", "sent_at", "attempts",
-        "next_attempt_at")
+        "next_attempt_at", "dedupe_key")
     others: dict[int | None, list[dict]] = {}
+    notices: dict[tuple, list[dict]] = {}
     for row in rows:
         if row["user_id"] == viewer.user.pk:
             at = row["sent_at"] or row["created_at"]
             group_at(row["created_at"], row["phase_number"]).entries.append(
                 Entry(at, _delivery_text(MAIL_KINDS, row, _("to you")), "mail"))
+        elif viewer.moderator and row["kind"] in GATHERED_MAILS:
+            notice = READER_IN_KEY.sub("", row["dedupe_key"] or "")
+            notices.setdefault((row["kind"], row["phase_number"], notice), []).append(row)
         elif viewer.moderator:
             seat = by_user.get(row["user_id"])
             to = _("to the player of %(seat)s") % {"seat": name(seat)} if seat else \
@@ -337,6 +352,10 @@ def _mails(match: Match, viewer: Viewer, by_user: dict, name: Any, group_at: Any
                       "mail"))
         else:
             others.setdefault(row["phase_number"], []).append(row)
+    for (kind, number, _notice), batch in notices.items():
+        first = min(row["created_at"] for row in batch)
+        last = max(row["sent_at"] or row["created_at"] for row in batch)
+        group_at(first, number).entries.append(Entry(last, _gathered_text(kind, batch), "mail"))
     for number, batch in others.items():
         last = max(row["created_at"] for row in batch)
         group_at(last, number).entries.append(Entry(last, ngettext(
@@ -381,8 +400,36 @@ def _pushes(match: Match, viewer: Viewer, by_user: dict, name: Any, group_at: An
             "count": len(batch)}, "push"))
 
 
+def _gathered_text(kind: str, batch: list[dict]) -> str:
+    """One notice's mails to other players, as a whole: how many, and their fates."""
+    fates: dict[str, int] = {}
+    for row in batch:
+        fates[row["status"]] = fates.get(row["status"], 0) + 1
+    told = []
+    for status, count in sorted(fates.items()):
+        if status == "sent":
+            told.append(ngettext("%(count)s sent", "%(count)s sent", count) % {"count": count})
+        elif status == "failed":
+            told.append(ngettext("%(count)s failed", "%(count)s failed", count) % {
+                "count": count})
+        elif status == "expired":
+            told.append(ngettext("%(count)s not delivered", "%(count)s not delivered",
+                                 count) % {"count": count})
+        elif status == "retry":
+            told.append(ngettext("%(count)s to be tried again", "%(count)s to be tried again",
+                                 count) % {"count": count})
+        else:
+            told.append(ngettext("%(count)s waiting to be sent", "%(count)s waiting to be sent",
+                                 count) % {"count": count})
+    return ngettext("%(what)s to %(count)s player: %(fates)s.",
+                    "%(what)s to %(count)s players: %(fates)s.", len(batch)) % {
+        "what": MAIL_KINDS.get(kind, _("A mail")), "count": len(batch),
+        "fates": ", ".join(told)}
+
+
 def _delivery_text(kinds: dict, row: dict, to: str) -> str:
-    values = {"what": kinds.get(row["kind"], row["kind"]), "to": to,
+    fallback = _("A mail") if kinds is MAIL_KINDS else _("A push")
+    values = {"what": kinds.get(row["kind"], fallback), "to": to,
               "attempts": row["attempts"]}
     status = row["status"]
     if status == "sent":

@@ -188,40 +188,48 @@ def match_ended_push(*, match_id: int) -> int:
 MESSAGE_TTL = timedelta(days=1)
 
 
-def messages_push(*, channel_id: int, after_id: int, up_to_id: int) -> int:
-    """Push a channel's gathered notice to each device of its readers who want messages by
-    push (``portal.chat.notify`` says who reads what). It says how many messages came and
-    where, never what they say (a push is shown on a locked screen), and a private channel
-    only as "a private conversation"."""
+def messages_push(*, match_id: int, spans: list) -> int:
+    """Push a match's gathered notice to each device of its readers who want messages by
+    push, one push per reader for all their channels (``portal.chat.notify`` says who reads
+    what). It says how many messages came and where, never what they say (a push is shown on
+    a locked screen), and a private channel only as "a private conversation"."""
     from portal.chat.models import Channel
-    from portal.chat.notify import notices
+    from portal.chat.notify import reader_notices
 
     if not vapid.enabled():
         return 0
-    match, found = notices(channel_id=channel_id, after_id=after_id, up_to_id=up_to_id)
+    match, found = reader_notices(spans=[tuple(span) for span in spans])
     if not found:
         return 0
+    up_to = max(span[2] for span in spans)
     users = [notice.user for notice in found]
     wanting = {user.pk for user in users_wanting(users, Event.MESSAGE, "push")}
     devices = _devices(wanting, Kind.MESSAGE)
-    topic = f"m{match.pk}-c{channel_id}"[:32]
+    topic = f"m{match.pk}-messages"[:32]
     pushes = []
     for notice in found:
         user = notice.user
         if user.pk not in wanting:
             continue
         with translation.override(language_of(user)):
-            where = (_("a private conversation") if notice.channel.kind == Channel.Kind.PRIVATE
-                     else notice.channel.label)
             title = _("New messages: %(match)s") % {"match": match}
-            count = len(notice.messages)
-            body = ngettext("%(count)s new message in %(channel)s.",
-                            "%(count)s new messages in %(channel)s.", count) % {
-                "count": count, "channel": where}
+            count = notice.count
+            if len(notice.parts) == 1:
+                part = notice.parts[0]
+                where = (_("a private conversation")
+                         if part.channel.kind == Channel.Kind.PRIVATE else part.channel.label)
+                body = ngettext("%(count)s new message in %(channel)s.",
+                                "%(count)s new messages in %(channel)s.", count) % {
+                    "count": count, "channel": where}
+            else:
+                body = ngettext("%(count)s new message in %(channels)s conversations.",
+                                "%(count)s new messages in %(channels)s conversations.",
+                                count) % {"count": count, "channels": len(notice.parts)}
         for device in devices.get(user.pk, []):
             pushes.append({
+                # (No ":m<match>:" in the key: the timeline lists those pushes by seat.)
                 "subscription": device, "kind": Kind.MESSAGE,
-                "dedupe_key": f"push:message:c{channel_id}:to{up_to_id}:d{device.pk}",
+                "dedupe_key": f"push:message:g{match.pk}:to{up_to}:d{device.pk}",
                 "payload": _payload(device, kind=Kind.MESSAGE, title=title, body=body,
                                     url=match_url(match) + "#messages", tag=topic),
                 "ttl_seconds": MESSAGE_TTL.total_seconds(), "topic": topic})

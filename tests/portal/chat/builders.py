@@ -28,3 +28,17 @@ def moderator(name: str = "mod"):
 
 def post(match, user, channel, text, source=Message.Source.WEB) -> Message:
     return message_post(match_id=match.pk, user=user, channel=channel, text=text, source=source)
+
+
+def notice_flush(match_id: int, *, after: float = 1) -> bool:
+    """Send the match's gathered notice as if its time had come (``after`` seconds later)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from portal.chat import notify
+    from portal.chat.models import NoticeGathering
+
+    gathering = NoticeGathering.objects.filter(match_id=match_id).first()
+    due = gathering.due_at if gathering is not None and gathering.due_at else timezone.now()
+    return notify.notice_send(match_id=match_id, now=due + timedelta(seconds=after))

@@ -1,7 +1,7 @@
-"""Telling players of new messages: gathered (at most one notice per channel every few
-minutes), by their choices (each mail as it happens, the daily digest, none), to the channel's
-readers only, with a reply address that posts to the same channel; pushes likewise. Real SMTP
-server and local push service, tasks run inline."""
+"""Telling players of new messages: gathered (at most one notice per reader every few
+minutes, for all their channels), by their choices (each mail as it happens, the daily
+digest, none), to the channel's readers only, with a reply address that posts to the same
+channel; pushes likewise. Real SMTP server and local push service, tasks run inline."""
 
 from __future__ import annotations
 
@@ -14,21 +14,20 @@ from games.services import match_create
 from portal.accounts.models import Event, Profile
 from portal.accounts.notifications import mail_set
 from portal.chat import notify
-from portal.chat.models import Channel, ChannelRead
+from portal.chat.models import Channel, ChannelRead, NoticeGathering
 from portal.chat.services import player_mute
 from portal.mail.models import OutgoingEmail
 from portal.mail.services import digests_send
 from tests.portal.builders import make_user
-from tests.portal.chat.builders import huddle, post
+from tests.portal.chat.builders import huddle, notice_flush, post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def flush(channel_id: int, *, after: float = 0) -> bool:
-    """Send the channel's notice as if its time had come (``after`` seconds later still)."""
-    channel = Channel.objects.get(pk=channel_id)
-    when = (channel.notify_due_at or timezone.now()) + timedelta(seconds=after)
-    return notify.notice_send(channel_id=channel_id, now=when)
+    """Send the notice of the channel's match as if its time had come (``after`` seconds
+    later still)."""
+    return notice_flush(Channel.objects.get(pk=channel_id).match_id, after=after)
 
 
 def text(mail) -> str:
@@ -62,7 +61,7 @@ def test_a_burst_of_fifty_messages_makes_one_mail_per_reader(eager, mailboxes, s
     assert ran.count("portal.chat.tasks.messages_notify") == 1
     assert mails(mailboxes, ben) == []
     channel = first.channel
-    assert not notify.notice_send(channel_id=channel.pk)  # not due yet: a minute to gather
+    assert not notify.notice_send(match_id=match.pk)  # not due yet: a minute to gather
     assert flush(channel.pk)
     for reader in (ben, cat):
         (mail,) = mails(mailboxes, reader)
@@ -74,10 +73,10 @@ def test_a_burst_of_fifty_messages_makes_one_mail_per_reader(eager, mailboxes, s
     # More within the interval: the next notice waits for it, then carries them all.
     post(match, ben, "public", "late one")
     post(match, ben, "public", "late two")
-    channel.refresh_from_db()
-    assert channel.notify_due_at >= channel.notified_at + timedelta(
+    gathering = NoticeGathering.objects.get(match=match)
+    assert gathering.due_at >= gathering.notified_at + timedelta(
         seconds=settings.CHAT_NOTIFY_INTERVAL_SECONDS)
-    assert not notify.notice_send(channel_id=channel.pk,
+    assert not notify.notice_send(match_id=match.pk,
                                   now=timezone.now() + timedelta(seconds=90))
     assert flush(channel.pk)
     assert len(mails(mailboxes, cat)) == 2 and len(mails(mailboxes, ann)) == 1
@@ -159,12 +158,13 @@ def test_each_notice_and_push_is_worded_in_its_readers_language(eager, mailboxes
     message = post(match, rosa, "public", "Bonjour à tous")
     post(match, rosa, [2], "Entre nous")
     assert flush(message.channel_id)
-    assert flush(Channel.objects.get(match=match, key="seats-1-2").pk)
+    assert not flush(Channel.objects.get(match=match, key="seats-1-2").pk)  # (one notice)
     french = "".join(text(mail) for mail in mailboxes.to(blaise.email)
                      if "Nouveaux messages" in str(mail.message["Subject"]))
     assert "Nouveaux messages dans Privé : Rouge (rosa)" in french
+    assert "Nouveaux messages dans Public" in french
     assert "Rouge (rosa), " in french and "Red" not in french and "Private" not in french
     english = "".join(text(mail) for mail in mails(mailboxes, vera))
     assert "New messages in Public" in english and "Red (rosa), " in english
     assert [push.payload["body"] for push in push_service.to("blaise-phone")] == [
-        "1 nouveau message dans Public.", "1 nouveau message dans une conversation privée."]
+        "2 nouveaux messages dans 2 conversations."]

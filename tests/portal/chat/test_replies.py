@@ -4,25 +4,20 @@ mail arrives, only from the reader it was mailed to, refused with a clear answer
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
 from games.services import match_abort
-from portal.chat import notify
 from portal.chat.models import Channel, Message
 from portal.mail import services as mail_services
 from portal.mail.models import InboundMessage
-from tests.portal.chat.builders import huddle, post
+from tests.portal.chat.builders import huddle, notice_flush, post
 from tests.portal.mail.smtp import reply_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def notice_to(mailboxes, channel_id, user):
-    channel = Channel.objects.get(pk=channel_id)
-    assert notify.notice_send(channel_id=channel_id,
-                              now=channel.notify_due_at + timedelta(seconds=1))
+    assert notice_flush(Channel.objects.get(pk=channel_id).match_id)
     return [d for d in mailboxes.to(user.email) if "New messages" in str(d.message["Subject"])][-1]
 
 

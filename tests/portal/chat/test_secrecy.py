@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -16,14 +15,13 @@ from django.test import Client
 from games.models import Match, Seat
 from games.services import match_abort, orders_submit, seat_leave, seat_take
 from portal.api.services import api_token_create
-from portal.chat import notify
 from portal.chat.models import Channel
 from portal.mail import services as mail_services
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.push.models import PushMessage
 from tests.helpers import client_for
 from tests.portal.builders import make_user
-from tests.portal.chat.builders import huddle, moderator, post
+from tests.portal.chat.builders import huddle, moderator, notice_flush, post
 from tests.portal.mail.smtp import reply_to
 
 PRIVATE = "PRIVATE-SECRET-7f3a"  # Ann to Ben
@@ -115,9 +113,7 @@ def test_mails_pushes_and_logs_carry_each_secret_to_its_channel_only(
     for name, user in players.items():
         subscribe(user, f"{name}-phone")
     subscribe(users["spectator"], "spectator-phone")
-    for channel in Channel.objects.filter(match=match):
-        assert notify.notice_send(channel_id=channel.pk,
-                                  now=channel.notify_due_at + timedelta(seconds=1))
+    assert notice_flush(match.pk)  # (one notice for all the match's channels)
     for name, user in {**players, "spectator": users["spectator"],
                        "moderator": users["moderator"]}.items():
         allowed = {secret for secret, readers in READERS.items()
@@ -181,8 +177,7 @@ def test_a_seats_conversations_go_with_the_seat_not_with_the_player_who_left_it(
     ann, ben, _cat = match.players
     first = post(match, ann, [2], PRIVATE)
     channel = Channel.objects.get(pk=first.channel_id)
-    assert notify.notice_send(channel_id=channel.pk,
-                              now=channel.notify_due_at + timedelta(seconds=1))
+    assert notice_flush(match.pk)
     (notice,) = [d for d in mailboxes.to(ben.email) if PRIVATE in d.text]
     seat_leave(match_id=match.pk, user=ben)
     post(match, ann, [2], "AFTER-HE-LEFT")
@@ -201,8 +196,7 @@ def test_a_seats_conversations_go_with_the_seat_not_with_the_player_who_left_it(
     assert refused.status == InboundMessage.Status.REFUSED
     assert not channel.messages.filter(text="Still here?").exists()
     channel.refresh_from_db()
-    assert notify.notice_send(channel_id=channel.pk,
-                              now=channel.notify_due_at + timedelta(seconds=1))
+    assert notice_flush(match.pk)
     assert not any("AFTER-HE-LEFT" in d.text + d.html for d in mailboxes.to(ben.email))
 
     # Dan takes the seat through its link: the conversation is his to read, and to be told of.
@@ -212,7 +206,6 @@ def test_a_seats_conversations_go_with_the_seat_not_with_the_player_who_left_it(
     assert PRIVATE in body and "AFTER-HE-LEFT" in body
     post(match, ann, [2], "FOR-THE-NEWCOMER")
     channel.refresh_from_db()
-    assert notify.notice_send(channel_id=channel.pk,
-                              now=channel.notify_due_at + timedelta(seconds=1))
+    assert notice_flush(match.pk)
     assert any("FOR-THE-NEWCOMER" in d.text for d in mailboxes.to(dan.email))
     assert not any("FOR-THE-NEWCOMER" in d.text + d.html for d in mailboxes.to(ben.email))
