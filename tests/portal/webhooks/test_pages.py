@@ -11,6 +11,7 @@ from django.contrib.auth.models import Group
 from competitions.models import Membership
 from competitions.services.clubs import club_create, club_join_by_token
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
+from tests.portal.special_addresses import SPECIAL_ADDRESSES, getaddrinfo_entry
 from tests.portal.webhooks.flush import flush
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +58,28 @@ def test_an_address_that_is_not_public_is_refused_with_the_reason(
     response = add(client, f"/webhooks/clubs/{club.slug}/", url)
     assert response.status_code == 400
     assert reason in response.content.decode()
+    assert not WebhookTarget.objects.exists()
+
+
+@pytest.mark.parametrize("address", SPECIAL_ADDRESSES)
+@pytest.mark.parametrize("written", ["literal", "name"])
+def test_a_special_purpose_address_is_refused_at_registration(
+        client, club, address, written, monkeypatch, settings):
+    settings.OUTBOUND_ALLOW_LOOPBACK = False
+    real = socket.getaddrinfo
+
+    def resolver(host, port, *args, **kwargs):
+        if host == "special.example.test":
+            return [getaddrinfo_entry(address, port)]
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    client.force_login(club.created_by)
+    literal = f"[{address}]" if ":" in address else address
+    host = literal if written == "literal" else "special.example.test"
+    response = add(client, f"/webhooks/clubs/{club.slug}/", f"https://{host}/hook")
+    assert response.status_code == 400
+    assert "does not resolve to public addresses only" in response.content.decode()
     assert not WebhookTarget.objects.exists()
 
 

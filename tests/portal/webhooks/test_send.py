@@ -12,9 +12,11 @@ import pytest
 
 from competitions.services.clubs import club_create, club_join_by_token, club_match_create
 from games.services import orders_submit
+from portal import outbound
 from portal.mail.models import OutgoingEmail
-from portal.webhooks import notify
+from portal.webhooks import notify, services
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
+from tests.portal.special_addresses import SPECIAL_ADDRESSES, getaddrinfo_entry
 from tests.portal.tls import StandIn
 from tests.portal.webhooks.flush import flush
 
@@ -183,6 +185,36 @@ def test_a_name_that_now_resolves_inside_is_never_contacted(receiver, hook, duel
     your_move(duel)
     flush()
     assert receiver.to("/rebound") == []
+    row = WebhookDelivery.objects.get()
+    assert row.status == "failed" and "refused, never contacted" in row.last_error
+
+
+@pytest.mark.parametrize("address", SPECIAL_ADDRESSES)
+def test_a_name_that_now_resolves_to_a_special_purpose_address_is_never_contacted(
+        receiver, hook, duel, monkeypatch, address):
+    """The post's name now resolves to a special-purpose address. The connection, if the check
+    let it through, is diverted to the local receiver (nothing here may reach such an address):
+    a post arriving there is a post that would have gone inside."""
+    hook("/special", by=duel.alice, match=duel, format="slack")
+    monkeypatch.setattr(services, "target_policy", lambda: outbound.Policy(
+        ports=frozenset({443, receiver.port}), allow_loopback=False))
+    real_lookup, real_connect, asked = socket.getaddrinfo, outbound._connect, []
+
+    def resolver(host, port, *args, **kwargs):
+        if host == "localhost":
+            return [getaddrinfo_entry(address, port)]
+        return real_lookup(host, port, *args, **kwargs)
+
+    def diverted(entries, timeout, options):
+        asked.extend(entry[4][0] for entry in entries)
+        return real_connect([(socket.AF_INET, socket.SOCK_STREAM, 6, "",
+                              ("127.0.0.1", receiver.port))], timeout, options)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    monkeypatch.setattr(outbound, "_connect", diverted)
+    your_move(duel)
+    flush()
+    assert asked == [] and receiver.to("/special") == []
     row = WebhookDelivery.objects.get()
     assert row.status == "failed" and "refused, never contacted" in row.last_error
 
