@@ -27,7 +27,7 @@ DISCORD_ID = "123456789012345678"
 @pytest.fixture
 def duel(toy_duel):
     match = toy_duel(title="Duel @everyone **bold** <!channel> <b>x</b>")
-    match.alice.profile.chat_handle = DISCORD_ID
+    match.alice.profile.chat_handle, match.alice.profile.chat_mentions = DISCORD_ID, True
     match.alice.profile.save()
     return match
 
@@ -52,7 +52,7 @@ def test_discord_names_whose_move_it_is_and_pings_only_their_handle(receiver, ho
 
 
 def test_slack_escapes_what_users_wrote_and_mentions_a_member_id(receiver, hook, duel):
-    duel.bob.profile.chat_handle = "U024BE7LH"
+    duel.bob.profile.chat_handle, duel.bob.profile.chat_mentions = "U024BE7LH", True
     duel.bob.profile.save()
     hook("/slack", by=duel.alice, match=duel, format="slack")
     your_move(duel)
@@ -62,11 +62,12 @@ def test_slack_escapes_what_users_wrote_and_mentions_a_member_id(receiver, hook,
     assert post.json["mrkdwn"] is True
     assert "<@U024BE7LH>" in text
     assert "&lt;!channel&gt;" in text and "<!channel>" not in text
-    assert f"{duel.alice.username} ({DISCORD_ID})" in text  # not a Slack id: written out
+    assert duel.alice.username in text and DISCORD_ID not in text  # a Discord id: not here
 
 
 def test_matrix_hookshot_gets_text_and_html_with_a_pill(receiver, hook, duel):
     duel.bob.profile.chat_handle = "@bob:matrix.example.org"
+    duel.bob.profile.chat_mentions = True
     duel.bob.profile.save()
     hook("/matrix", by=duel.alice, match=duel, format="matrix")
     your_move(duel)
