@@ -3,9 +3,10 @@ reach anything inside: the one way the server makes such a request.
 
 The rules, held by a :class:`Policy`: the scheme is https (the certificate is verified for the
 URL's host name), the port is one of the policy's (443), the host is on the policy's allow-list,
-and every address the host resolves to is global (``ipaddress``'s ``is_global``, with the IPv4
-address inside an IPv4-mapped, 6to4 or NAT64 address checked as well). A redirect is never
-followed: its answer is returned as it is.
+and every address the host resolves to is globally reachable by the IANA special-purpose
+registries, with every IPv4 address carried inside an IPv6 one (NAT64, IPv4-mapped,
+IPv4-compatible, 6to4, Teredo) checked as well (``portal.address_registry``). A redirect is
+never followed: its answer is returned as it is.
 
 The API:
 
@@ -50,9 +51,9 @@ from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConn
 from urllib3.util import parse_url
 from urllib3.util.timeout import _DEFAULT_TIMEOUT
 
+from portal.address_registry import globally_reachable
+
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-# NAT64 (RFC 6052) carries an IPv4 address that a gateway will reach for us.
-NAT64 = ipaddress.ip_network("64:ff9b::/96")
 MAX_URL_LENGTH = 2000
 
 
@@ -91,17 +92,6 @@ class Target:
     host: str
     port: int
     addresses: tuple[Address, ...]
-
-
-def _public(address: Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.scope_id:
-            return False
-        inner = address.ipv4_mapped or address.sixtofour or (
-            ipaddress.IPv4Address(int(address) & 0xFFFFFFFF) if address in NAT64 else None)
-        if inner is not None and not inner.is_global:
-            return False
-    return address.is_global and not address.is_multicast
 
 
 def _port_refused(policy: Policy) -> Refused:
@@ -158,7 +148,7 @@ def addresses_check(host: str, port: int, addresses: list[Address], *, policy: P
     """Raise :class:`Refused` unless every address of ``host`` is allowed on ``port``."""
     if policy.allow_loopback and all(address.is_loopback for address in addresses):
         return
-    if not all(_public(address) for address in addresses):
+    if not all(globally_reachable(address) for address in addresses):
         raise Refused(_("%(host)s does not resolve to public addresses only.") % {"host": host})
     if port not in policy.ports:
         raise _port_refused(policy)

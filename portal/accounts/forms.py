@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from clocks.services import active_hours_of
 from portal.accounts.models import Channel, Event, Profile, time_zone_choices
 from portal.accounts.notifications import DELIVERED
+from portal.webhooks.formats import chat_platform
 
 
 class ProfileForm(forms.ModelForm):
@@ -28,6 +29,16 @@ class ProfileForm(forms.ModelForm):
             self.initial.setdefault("active_from", hours.start)
             self.initial.setdefault("active_until", hours.end)
 
+    def clean_chat_handle(self) -> str:
+        """A handle is one chat's id: it is only ever sent to a chat of that kind."""
+        handle = self.cleaned_data.get("chat_handle", "").strip()
+        if handle and chat_platform(handle) is None:
+            raise forms.ValidationError(_(
+                "A chat handle is a Discord user id (17 to 20 digits), a Slack member id "
+                "(U or W and capitals or digits, like U024BE7LH) or a Matrix id (like "
+                "@you:matrix.org)."), code="invalid")
+        return handle
+
     def clean(self):
         cleaned = super().clean()
         start, end = cleaned.get("active_from"), cleaned.get("active_until")
@@ -37,9 +48,10 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["time_zone", "language", "reminder_hours", "chat_handle"]
+        fields = ["time_zone", "language", "reminder_hours", "chat_handle", "chat_mentions"]
         labels = {"reminder_hours": _("Deadline reminders (hours before)"),
-                  "chat_handle": _("Chat handle"), "language": _("Language")}
+                  "chat_handle": _("Chat handle"), "language": _("Language"),
+                  "chat_mentions": _("Mention me in chats")}
 
 
 class LeaveForm(forms.Form):

@@ -165,8 +165,16 @@ class Profile(models.Model):
         default="",
         validators=[validate_chat_handle],
         verbose_name=_("chat handle"),
-        help_text=_("Optional: how club chats name you when it is your move (a Discord user "
-                    "id, a Slack member id, a Matrix id like @you:matrix.org, or any name)."),
+        help_text=_("Optional: your Discord user id, Slack member id or Matrix id (like "
+                    "@you:matrix.org), for the chats of your matches and clubs to mention you "
+                    "when it is your move (if you allow it below)."),
+    )
+    chat_mentions = models.BooleanField(
+        default=False,
+        verbose_name=_("mention me in chats"),
+        help_text=_("The Discord, Slack and Matrix chats that follow your matches may mention "
+                    "you by your chat handle: a Discord id only on Discord, a Slack id only on "
+                    "Slack, a Matrix id only on Matrix. Other webhooks never get it."),
     )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

@@ -3,6 +3,8 @@ of the generic format.
 
 - Discord (execute webhook): ``{"content": ..., "allowed_mentions": ...}``; Discord markdown in
   what users wrote is escaped, and only the players named by a Discord user id are pinged.
+- A player's chat handle goes only to the chat it is an id of, and only if they allowed
+  mentions (``messages``); the generic format never carries one.
 - Slack (incoming webhook): ``{"text": ..., "mrkdwn": true}``; ``& < >`` escaped (so nobody's
   text can become ``<!channel>``), a Slack member id becomes a mention.
 - Matrix: the matrix-hookshot generic webhook, ``{"text": ..., "html": ..., "username": ...}``
@@ -29,13 +31,27 @@ TIMESTAMP_HEADER = "X-Webhook-Timestamp"
 SENDER = "Tank Portal"
 
 
+def chat_platform(handle: str) -> str | None:
+    """The one format a chat handle may be sent to (the chat it is an id of), or None."""
+    for format_, pattern in (("discord", DISCORD_ID), ("slack", SLACK_ID),
+                             ("matrix", MATRIX_ID)):
+        if pattern.match(handle):
+            return format_
+    return None
+
+
 @dataclass(frozen=True)
 class Player:
-    """A player named in a message: their user name and, if their profile has one, the chat
-    handle to mention them by."""
+    """A player named in a message: their user name and, if they allowed mentions, their chat
+    handle. A format writes the handle only if it is an id of that format's own chat, and the
+    generic format never does (a handle is private: no page shows it)."""
 
     name: str
     handle: str = ""
+
+    def handle_for(self, format_: str) -> str:
+        """The handle if it may go to a chat of ``format_``; empty otherwise."""
+        return self.handle if chat_platform(self.handle) == format_ else ""
 
 
 @dataclass(frozen=True)
@@ -52,23 +68,25 @@ class Message:
     players: tuple[Player, ...] = ()
     data: dict[str, Any] = field(default_factory=dict)
 
-    def plain(self) -> str:
-        names = ", ".join(_plain_player(p) for p in self.players)
+    def plain(self, format_: str = "generic") -> str:
+        """The text without markup, each player named (with the handle ``format_`` may get)."""
+        names = ", ".join(_plain_player(p, format_) for p in self.players)
         return self.text % {**self.values, "players": names}
 
 
-def _plain_player(player: Player) -> str:
-    return f"{player.name} ({player.handle})" if player.handle else player.name
+def _plain_player(player: Player, format_: str) -> str:
+    handle = player.handle_for(format_)
+    return f"{player.name} ({handle})" if handle else player.name
 
 
 def discord(message: Message) -> dict[str, Any]:
     users, names = [], []
     for player in message.players:
-        if DISCORD_ID.match(player.handle):
-            users.append(player.handle)
-            names.append(f"<@{player.handle}>")
+        if handle := player.handle_for("discord"):
+            users.append(handle)
+            names.append(f"<@{handle}>")
         else:
-            names.append(_discord_escape(_plain_player(player)))
+            names.append(_discord_escape(player.name))
     values = {key: _discord_escape(value) for key, value in message.values.items()}
     content = message.text % {**values, "players": ", ".join(names)} + f"\n<{message.url}>"
     return {"content": content[:2000], "username": SENDER,
@@ -84,7 +102,7 @@ def _slack_escape(text: str) -> str:
 
 
 def slack(message: Message) -> dict[str, Any]:
-    names = [f"<@{p.handle}>" if SLACK_ID.match(p.handle) else _slack_escape(_plain_player(p))
+    names = [f"<@{p.handle}>" if p.handle_for("slack") else _slack_escape(p.name)
              for p in message.players]
     values = {key: _slack_escape(value) for key, value in message.values.items()}
     text = _slack_escape(message.text) % {**values, "players": ", ".join(names)}
@@ -94,22 +112,22 @@ def slack(message: Message) -> dict[str, Any]:
 def matrix(message: Message) -> dict[str, Any]:
     names = []
     for player in message.players:
-        if MATRIX_ID.match(player.handle):
-            link = html.escape(f"https://matrix.to/#/{player.handle}")
-            names.append(f'<a href="{link}">{html.escape(player.handle)}</a>')
+        if handle := player.handle_for("matrix"):
+            link = html.escape(f"https://matrix.to/#/{handle}")
+            names.append(f'<a href="{link}">{html.escape(handle)}</a>')
         else:
-            names.append(html.escape(_plain_player(player)))
+            names.append(html.escape(player.name))
     values = {key: html.escape(value) for key, value in message.values.items()}
     body = html.escape(message.text) % {**values, "players": ", ".join(names)}
     link = html.escape(message.url)
-    return {"text": f"{message.plain()}\n{message.url}", "username": SENDER,
+    return {"text": f"{message.plain('matrix')}\n{message.url}", "username": SENDER,
             "html": f'{body}<br><a href="{link}">{link}</a>'}
 
 
 def generic(message: Message) -> dict[str, Any]:
+    """Any receiver at all: players by name only, never a chat handle."""
     return {"event": message.event, "text": message.plain(), "url": message.url,
-            "players": [{"name": p.name, "chat_handle": p.handle} for p in message.players],
-            **message.data}
+            "players": [{"name": p.name} for p in message.players], **message.data}
 
 
 BODY = {"discord": discord, "slack": slack, "matrix": matrix, "generic": generic}

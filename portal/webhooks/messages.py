@@ -29,8 +29,10 @@ def _when(moment: datetime | None) -> str:
 
 
 def _player(seat: Seat) -> Player:
+    """The seat's player by name, with their chat handle only if they allowed mentions."""
     profile = getattr(seat.user, "profile", None)
-    return Player(name=seat.user.get_username(), handle=getattr(profile, "chat_handle", ""))
+    allowed = profile is not None and profile.chat_mentions
+    return Player(name=seat.user.get_username(), handle=profile.chat_handle if allowed else "")
 
 
 def _title(match: Match) -> str:

@@ -5,6 +5,7 @@ may see but not manage."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -12,10 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from competitions.selectors import clubs_visible
-from games.models import Match
 from games.parsing import id_or_none
 from games.services import ServiceError
-from games.views.access import status_for
+from games.views.access import match_visible_or_404, status_for
 from portal.webhooks import services
 from portal.webhooks.forms import TargetForm
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
@@ -62,19 +62,25 @@ def club_targets(request: HttpRequest, slug: str) -> HttpResponse:
     return _manage(request, {"club": club})
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def match_targets(request: HttpRequest, match_id: str) -> HttpResponse:
-    match = Match.objects.filter(pk=id_or_none(match_id)).first()
-    if match is None:
+    # The match page's own check first, even before asking to log in: a match one may not
+    # see answers as a match that does not exist.
+    number = id_or_none(match_id)
+    if number is None:
         raise Http404(_("No such match."))
+    match = match_visible_or_404(request, number)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     if not services.match_manager(match=match, user=request.user):
         return _error(request, _("Only the match's creator manages its webhooks."), 403)
     return _manage(request, {"match": match})
 
 
 def _target_or_404(request: HttpRequest, target_id: str) -> WebhookTarget:
-    """The target if the user manages it; a 404 otherwise (its existence is nobody else's)."""
+    """The target if the user manages it; a 404 otherwise, the same whether it does not
+    exist, its club or match is hidden from them, or they just do not manage it (a target's
+    existence is nobody else's: not even a viewer of its match sees the list)."""
     target = WebhookTarget.objects.select_related("club", "match").filter(
         pk=id_or_none(target_id)).first()
     if target is None or not services.target_manageable(target=target, user=request.user):

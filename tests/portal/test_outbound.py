@@ -14,6 +14,8 @@ import pytest
 import requests
 
 from portal import outbound
+from portal.address_registry import SPECIAL_PURPOSE
+from tests.portal.special_addresses import SPECIAL_ADDRESSES, getaddrinfo_entry
 from tests.portal.tls import StandIn, ca_bundle
 
 ANYWHERE = ("*",)
@@ -69,6 +71,11 @@ def test_a_name_that_resolves_to_an_internal_address_is_refused():
     ("224.0.0.1", False), ("255.255.255.255", False), ("::1", False), ("fe80::1", False),
     ("fc00::1", False), ("::ffff:10.0.0.1", False), ("2002:a00:1::", False),
     ("64:ff9b::a00:1", False), ("ff02::1", False),
+    # The registries' globally reachable rows inside wider refused ones, and a 6to4 address
+    # carrying a public IPv4 one.
+    ("192.0.0.9", True), ("2001:1::1", True), ("2002:808:808::1", True),
+    ("192.31.196.1", True),
+    *((address, False) for address in SPECIAL_ADDRESSES),
 ])
 def test_only_global_addresses_are_public(address, public):
     allowed = True
@@ -78,6 +85,48 @@ def test_only_global_addresses_are_public(address, public):
     except outbound.Refused:
         allowed = False
     assert allowed is public
+
+
+@pytest.mark.parametrize("address", SPECIAL_ADDRESSES)
+def test_a_special_purpose_address_written_out_is_refused(address):
+    literal = f"[{address}]" if ":" in address else address
+    with pytest.raises(outbound.Refused, match="does not resolve to public addresses only"):
+        outbound.resolve(f"https://{literal}/", policy=outbound.Policy(allow_loopback=False))
+
+
+@pytest.mark.parametrize("address", SPECIAL_ADDRESSES)
+def test_the_session_never_connects_to_a_special_purpose_address(stand_ins, monkeypatch,
+                                                                 address):
+    """A name resolving to the address. Were the connection let through, it is diverted to a
+    local stand-in (nothing here may reach such an address) and counted there."""
+    target = stand_ins()
+    real_lookup, real_connect, asked = socket.getaddrinfo, outbound._connect, []
+
+    def resolver(host, port, *args, **kwargs):
+        if host == "special.example":
+            return [getaddrinfo_entry(address, port)]
+        return real_lookup(host, port, *args, **kwargs)
+
+    def diverted(entries, timeout, options):
+        asked.extend(entry[4][0] for entry in entries)
+        return real_connect([(socket.AF_INET, socket.SOCK_STREAM, 6, "",
+                              ("127.0.0.1", target.port))], timeout, options)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    monkeypatch.setattr(outbound, "_connect", diverted)
+    policy = outbound.Policy(ports=frozenset({target.port}), allow_loopback=False)
+    with outbound.session(policy=policy) as http, \
+            pytest.raises(outbound.Refused, match="special.example does not resolve to public"):
+        http.post(f"https://special.example:{target.port}/", data=b"x", timeout=5)
+    assert asked == [] and target.connections == 0
+
+
+def test_every_row_of_the_registry_table_names_its_rfc_and_is_a_block():
+    for row in SPECIAL_PURPOSE:
+        assert row.rfc.startswith("RFC ") and row.name, row
+        assert row.reachable in (True, False, None), row
+    blocks = [row.network for row in SPECIAL_PURPOSE]
+    assert len(blocks) == len(set(blocks))
 
 
 def test_every_address_of_a_name_must_be_public_not_just_the_first():

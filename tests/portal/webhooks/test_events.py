@@ -58,6 +58,7 @@ def test_a_club_tournament_round_reaches_the_club_webhook(receiver, hook, make_u
 def test_the_result_names_the_winner_by_handle_and_the_game_by_its_name(receiver, hook, toy_duel):
     match = toy_duel(options={"target": 1})
     match.alice.profile.chat_handle = "@alice:matrix.example.org"
+    match.alice.profile.chat_mentions = True
     match.alice.profile.save()
     hook("/m", by=match.alice, match=match, format="matrix")
     for seat, user, number in ((1, match.alice, 4), (2, match.bob, 2)):

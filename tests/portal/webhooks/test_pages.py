@@ -3,6 +3,7 @@ secret shown once, the test button, and every role's answer (checked before any 
 
 from __future__ import annotations
 
+import re
 import socket
 
 import pytest
@@ -11,6 +12,7 @@ from django.contrib.auth.models import Group
 from competitions.models import Membership
 from competitions.services.clubs import club_create, club_join_by_token
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
+from tests.portal.special_addresses import SPECIAL_ADDRESSES, getaddrinfo_entry
 from tests.portal.webhooks.flush import flush
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +59,28 @@ def test_an_address_that_is_not_public_is_refused_with_the_reason(
     response = add(client, f"/webhooks/clubs/{club.slug}/", url)
     assert response.status_code == 400
     assert reason in response.content.decode()
+    assert not WebhookTarget.objects.exists()
+
+
+@pytest.mark.parametrize("address", SPECIAL_ADDRESSES)
+@pytest.mark.parametrize("written", ["literal", "name"])
+def test_a_special_purpose_address_is_refused_at_registration(
+        client, club, address, written, monkeypatch, settings):
+    settings.OUTBOUND_ALLOW_LOOPBACK = False
+    real = socket.getaddrinfo
+
+    def resolver(host, port, *args, **kwargs):
+        if host == "special.example.test":
+            return [getaddrinfo_entry(address, port)]
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    client.force_login(club.created_by)
+    literal = f"[{address}]" if ":" in address else address
+    host = literal if written == "literal" else "special.example.test"
+    response = add(client, f"/webhooks/clubs/{club.slug}/", f"https://{host}/hook")
+    assert response.status_code == 400
+    assert "does not resolve to public addresses only" in response.content.decode()
     assert not WebhookTarget.objects.exists()
 
 
@@ -165,3 +189,56 @@ def test_the_profile_takes_a_chat_handle(client, make_user):
     assert response.status_code == 400 or "may not hold" in response.content.decode()
     user.profile.refresh_from_db()
     assert user.profile.chat_handle == "@alice:matrix.example.org"
+
+
+@pytest.mark.parametrize(("role", "status"), [
+    ("anonymous", 404), ("stranger", 404), ("organiser", 404), ("member", 404),
+    ("moderator", 403), ("seat2", 403), ("creator", 200),
+])
+def test_a_private_matchs_webhooks_are_as_hidden_as_the_match(
+        client, club, toy_duel, make_user, receiver, role, status):
+    """Whoever cannot see a private match gets the 404 of its page and of a match that does
+    not exist, on the match's webhooks page and on every URL of its webhooks (a target, its
+    test, a test's status); who can see it but not manage its webhooks gets 403."""
+    from portal.webhooks.services import target_create, target_test
+
+    match = toy_duel(is_public=False)
+    user = _roles(make_user, club, match)[role]
+    target, _ = target_create(by=match.alice, match=match, name="m", format="slack",
+                              url=receiver.url("/m"), language="en-gb")
+    delivery = target_test(target=target)
+    missing = WebhookTarget.objects.order_by("-pk").first().pk + 1000
+    if user is not None:
+        client.force_login(user)
+    page, nowhere = f"/webhooks/matches/{match.pk}/", f"/webhooks/matches/{match.pk + 1000}/"
+    assert client.get(f"/matches/{match.pk}/").status_code == (404 if status == 404 else 200)
+    for method, managed in ((client.get, 200), (client.post, 400)):  # (an empty form: 400)
+        answer = method(page)
+        assert answer.status_code == (managed if status == 200 else status)
+        if status == 404:
+            assert _page_text(answer) == _page_text(method(nowhere))
+            assert "No such match." in _page_text(answer)
+    add(client, page, receiver.url("/x"))
+    assert list(WebhookTarget.objects.values_list("name", flat=True)) == (
+        ["m", "Our chat"] if status == 200 else ["m"])
+    # A target's and a test's URLs: the answer of one that does not exist (only its creator
+    # manages a match's webhooks; nobody else learns that it has any).
+    urls = [(client.post, f"/webhooks/{target.pk}/{action}/", f"/webhooks/{missing}/{action}/")
+            for action in ("test", "enable")]
+    urls.append((client.get, f"/webhooks/{target.pk}/tests/{delivery.pk}/",
+                 f"/webhooks/{missing}/tests/{delivery.pk}/"))
+    urls.append((client.post, f"/webhooks/{target.pk}/delete/", f"/webhooks/{missing}/delete/"))
+    for method, url, absent in urls:
+        answer = method(url)
+        if status == 200:
+            assert answer.status_code in (200, 429), url
+            continue
+        assert answer.status_code == (302 if user is None else 404), url
+        assert _page_text(answer) == _page_text(method(absent)), url
+    assert WebhookTarget.objects.filter(pk=target.pk).exists() is (status != 200)
+
+
+def _page_text(response) -> str:
+    """A page without what changes on every answer (nonces, CSRF tokens) or names the URL."""
+    text = response.get("Location", "") + response.content.decode()
+    return re.sub(r'(nonce|value|content)="[^"]*"|"X-CSRFToken": "\w+"|next=[^"&]*', "", text)

@@ -12,9 +12,11 @@ import pytest
 
 from competitions.services.clubs import club_create, club_join_by_token, club_match_create
 from games.services import orders_submit
+from portal import outbound
 from portal.mail.models import OutgoingEmail
-from portal.webhooks import notify
+from portal.webhooks import notify, services
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
+from tests.portal.special_addresses import SPECIAL_ADDRESSES, getaddrinfo_entry
 from tests.portal.tls import StandIn
 from tests.portal.webhooks.flush import flush
 
@@ -25,7 +27,7 @@ DISCORD_ID = "123456789012345678"
 @pytest.fixture
 def duel(toy_duel):
     match = toy_duel(title="Duel @everyone **bold** <!channel> <b>x</b>")
-    match.alice.profile.chat_handle = DISCORD_ID
+    match.alice.profile.chat_handle, match.alice.profile.chat_mentions = DISCORD_ID, True
     match.alice.profile.save()
     return match
 
@@ -50,7 +52,7 @@ def test_discord_names_whose_move_it_is_and_pings_only_their_handle(receiver, ho
 
 
 def test_slack_escapes_what_users_wrote_and_mentions_a_member_id(receiver, hook, duel):
-    duel.bob.profile.chat_handle = "U024BE7LH"
+    duel.bob.profile.chat_handle, duel.bob.profile.chat_mentions = "U024BE7LH", True
     duel.bob.profile.save()
     hook("/slack", by=duel.alice, match=duel, format="slack")
     your_move(duel)
@@ -60,11 +62,12 @@ def test_slack_escapes_what_users_wrote_and_mentions_a_member_id(receiver, hook,
     assert post.json["mrkdwn"] is True
     assert "<@U024BE7LH>" in text
     assert "&lt;!channel&gt;" in text and "<!channel>" not in text
-    assert f"{duel.alice.username} ({DISCORD_ID})" in text  # not a Slack id: written out
+    assert duel.alice.username in text and DISCORD_ID not in text  # a Discord id: not here
 
 
 def test_matrix_hookshot_gets_text_and_html_with_a_pill(receiver, hook, duel):
     duel.bob.profile.chat_handle = "@bob:matrix.example.org"
+    duel.bob.profile.chat_mentions = True
     duel.bob.profile.save()
     hook("/matrix", by=duel.alice, match=duel, format="matrix")
     your_move(duel)
@@ -183,6 +186,36 @@ def test_a_name_that_now_resolves_inside_is_never_contacted(receiver, hook, duel
     your_move(duel)
     flush()
     assert receiver.to("/rebound") == []
+    row = WebhookDelivery.objects.get()
+    assert row.status == "failed" and "refused, never contacted" in row.last_error
+
+
+@pytest.mark.parametrize("address", SPECIAL_ADDRESSES)
+def test_a_name_that_now_resolves_to_a_special_purpose_address_is_never_contacted(
+        receiver, hook, duel, monkeypatch, address):
+    """The post's name now resolves to a special-purpose address. The connection, if the check
+    let it through, is diverted to the local receiver (nothing here may reach such an address):
+    a post arriving there is a post that would have gone inside."""
+    hook("/special", by=duel.alice, match=duel, format="slack")
+    monkeypatch.setattr(services, "target_policy", lambda: outbound.Policy(
+        ports=frozenset({443, receiver.port}), allow_loopback=False))
+    real_lookup, real_connect, asked = socket.getaddrinfo, outbound._connect, []
+
+    def resolver(host, port, *args, **kwargs):
+        if host == "localhost":
+            return [getaddrinfo_entry(address, port)]
+        return real_lookup(host, port, *args, **kwargs)
+
+    def diverted(entries, timeout, options):
+        asked.extend(entry[4][0] for entry in entries)
+        return real_connect([(socket.AF_INET, socket.SOCK_STREAM, 6, "",
+                              ("127.0.0.1", receiver.port))], timeout, options)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    monkeypatch.setattr(outbound, "_connect", diverted)
+    your_move(duel)
+    flush()
+    assert asked == [] and receiver.to("/special") == []
     row = WebhookDelivery.objects.get()
     assert row.status == "failed" and "refused, never contacted" in row.last_error
 
