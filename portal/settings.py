@@ -166,9 +166,15 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600,
                                              "queue_order_strategy": "priority"}
 else:
-    # The embedded default: a broker made of folders, shared by web, worker and beat.
+    # The embedded default: a broker made of folders, shared by web, worker and beat. kombu's
+    # filesystem transport let a reader take a message its writer had not finished (the worker
+    # died on it: JSONDecodeError); portal.broker's writes each message whole, then renames it
+    # in. Remote control is off: its broadcasts go through a shared file that kombu rewrites
+    # in place, and nothing here uses it (docs/operating.md, "The embedded broker").
     _broker_dir = VAR_DIR / "celery-broker"
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "filesystem://localhost/"  # (a host named: kombu warns without one)
+    CELERY_BROKER_TRANSPORT = "portal.broker:Transport"
+    CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
