@@ -15,6 +15,7 @@ restart test kill the worker by hand with it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -56,10 +57,8 @@ class Keeper:
         """Honcho (or Ctrl-C) stops everything: pass the signal on, do not restart."""
         self.stopping = True
         if self.child is not None and self.child.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 self.child.send_signal(signum)
-            except ProcessLookupError:
-                pass
 
     def run(self) -> int:
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):

@@ -51,8 +51,8 @@ def test_a_message_being_written_is_not_seen_by_a_reader(folders, monkeypatch):
 
         monkeypatch.setattr(portal.broker, "dumps", dumps_while_reader_looks)
         monkeypatch.setattr("kombu.transport.filesystem.dumps", dumps_while_reader_looks)
-        writer.Producer(writer.channel()).publish({"move": "a1"}, exchange=queue.exchange, routing_key="q",
-                                  declare=[queue])
+        writer.Producer(writer.channel()).publish(
+            {"move": "a1"}, exchange=queue.exchange, routing_key="q", declare=[queue])
         reading.queue_declare("q")
         message = reading.basic_get("q")
     assert seen_while_writing and all(seen is None for seen in seen_while_writing)
