@@ -55,7 +55,7 @@ def stack_environment(var_dir: Path, port: int) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
            if key not in {"DATABASE_URL", "REDIS_URL", "CACHE_URL", "EMAIL_URL",
                           "CELERY_TASK_ALWAYS_EAGER", "DJANGO_SETTINGS_MODULE"}}
-    env.update(DEBUG="true", PORTAL_VAR_DIR=str(var_dir), PORTAL_PORT=str(port),
+    env.update(DEBUG="true", OUTBOUND_ALLOW_LOOPBACK="true", PORTAL_VAR_DIR=str(var_dir), PORTAL_PORT=str(port),
                PYTHONUNBUFFERED="1")
     return env
 
