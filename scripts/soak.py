@@ -55,8 +55,8 @@ def stack_environment(var_dir: Path, port: int) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
            if key not in {"DATABASE_URL", "REDIS_URL", "CACHE_URL", "EMAIL_URL",
                           "CELERY_TASK_ALWAYS_EAGER", "DJANGO_SETTINGS_MODULE"}}
-    env.update(DEBUG="true", OUTBOUND_ALLOW_LOOPBACK="true", PORTAL_VAR_DIR=str(var_dir), PORTAL_PORT=str(port),
-               PYTHONUNBUFFERED="1")
+    env.update(DEBUG="true", OUTBOUND_ALLOW_LOOPBACK="true", PORTAL_VAR_DIR=str(var_dir),
+               PORTAL_PORT=str(port), PYTHONUNBUFFERED="1")
     return env
 
 
@@ -316,6 +316,9 @@ class Soak:
         crash_lines = [line for line in text.splitlines()
                        if any(word in line for word in CRASH_WORDS)]
         tracebacks = text.count("Traceback (most recent call last)")
+        # runserver restarts itself when a file it watches changes (a checkout, a pip install
+        # into the virtualenv): a few seconds without answers that are not a crash
+        reloads = [line[:8] for line in text.splitlines() if "changed, reloading." in line]
         rejected = self.var_dir / "celery-processed" / "rejected"
         rejected_count = len(list(rejected.iterdir())) if rejected.is_dir() else 0
         ms = sorted(self.http_ms) or [0.0]
@@ -326,6 +329,9 @@ class Soak:
               f" max {ms[-1]:.0f} ms")
         for failure in self.http_failures[:10]:
             print(f"    failed: {failure}")
+        if reloads:
+            print(f"  the web server reloaded itself after a file changed at: "
+                  f"{', '.join(sorted(set(reloads)))} (pages fail for a few seconds then)")
         print(f"  bot matches created per game: {dict(sorted(self.created.items()))}")
         print("  matches finished per game (tournaments' too): "
               f"{dict(sorted(finished.items()))}")
