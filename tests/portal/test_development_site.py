@@ -81,3 +81,11 @@ def test_the_site_has_a_favicon(client):
     assert "<svg" in Path(finders.find("favicon.svg")).read_text()
     page = client.get(reverse("account_login")).content.decode()
     assert 'rel="icon" href="/static/favicon.svg"' in page
+
+
+def test_the_development_link_is_offered_in_french(client, settings):
+    settings.DEBUG = True
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    html = sign_up(client, "gael").content.decode()
+    assert "Ce site tourne en développement\u00a0: aucun courriel n'en sort." in html
+    assert "Confirmer mon adresse électronique" in html

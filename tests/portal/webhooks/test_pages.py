@@ -200,3 +200,12 @@ def test_a_production_site_says_nothing_of_local_receivers(client, club, setting
     assert "webhook_receiver" not in client.get(page).content.decode()
     response = add(client, page, "http://127.0.0.1:9911/hook")
     assert response.status_code == 400 and "must be an https URL" in response.content.decode()
+
+
+def test_the_local_receiver_help_is_in_french(client, club, settings):
+    settings.OUTBOUND_ALLOW_LOOPBACK = True
+    client.force_login(club.created_by)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    html = client.get(f"/webhooks/clubs/{club.slug}/").content.decode()
+    assert "Essayer les webhooks sur ce site de développement" in html
+    assert "Envoyer un message de test\u00a0»\u00a0: le récepteur" in html
