@@ -5,7 +5,7 @@ stops all of them as soon as one exits: a worker that crashed took the web serve
 and the browser only said "connection refused". Each Procfile line runs its command through
 this wrapper instead. When the command exits without having been asked to, the wrapper says so
 in a framed message (which process, how it ended, that the others are still up) and starts it
-again: at once the first time, then waiting longer while it keeps failing quickly (up to 30 s),
+again: at once the first time, then waiting longer while it keeps failing quickly (up to 10 s),
 so a process that cannot start does not spin. When honcho stops everything (Ctrl-C), the
 wrapper passes the signal on, waits for its command and exits with it.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 # A run shorter than this counts as failing quickly: the next start waits longer.
 QUICK_FAILURE_SECONDS = 30.0
-MAX_WAIT_SECONDS = 30.0
+MAX_WAIT_SECONDS = 10.0
 
 
 def how_it_ended(returncode: int) -> str:
