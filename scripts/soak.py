@@ -301,7 +301,7 @@ class Soak:
         from django.db.models import Count
 
         from competitions.models import Tournament
-        from games.models import Match, Phase
+        from games.models import Action, Match, Phase
 
         text = log_path.read_text(errors="replace")
         restarts = RESTARTED.findall(text)
@@ -309,8 +309,10 @@ class Soak:
         killed_restarts = len(restarts) - len(crashes)
         finished = dict(Match.objects.filter(status=Match.Status.FINISHED).values_list("game")
                         .annotate(n=Count("pk")))
-        phases = dict(Phase.objects.exclude(resolved_at=None).values_list("match__game")
-                      .annotate(n=Count("pk")))
+        phases = Counter(dict(Phase.objects.exclude(resolved_at=None)
+                              .values_list("match__game").annotate(n=Count("pk"))))
+        # a continuous game (Tank Game) moves by actions, not resolved phases
+        phases.update(dict(Action.objects.values_list("match__game").annotate(n=Count("pk"))))
         tournaments = Counter(Tournament.objects.filter(pk__in=self.tournament_ids)
                               .values_list("status", flat=True))
         crash_lines = [line for line in text.splitlines()
@@ -335,7 +337,7 @@ class Soak:
         print(f"  bot matches created per game: {dict(sorted(self.created.items()))}")
         print("  matches finished per game (tournaments' too): "
               f"{dict(sorted(finished.items()))}")
-        print(f"  phases resolved per game: {dict(sorted(phases.items()))}")
+        print(f"  phases resolved and actions applied per game: {dict(sorted(phases.items()))}")
         print(f"  clubs created on the web: {self.clubs}; tournaments: "
               f"{dict(tournaments) or 'none'}")
         print(f"  worker killed by hand: {self.kills}; restarts after those kills: "
@@ -361,7 +363,7 @@ class Soak:
             failed.append("soak steps failed")
         idle = sorted(set(self.created) - set(phases))
         if idle:
-            failed.append(f"no phase resolved in {idle}")
+            failed.append(f"no phase resolved nor action applied in {idle}")
         print(f"RESULT: {'FAIL (' + '; '.join(failed) + ')' if failed else 'PASS'}")
         return 1 if failed else 0
 
