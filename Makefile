@@ -1,5 +1,6 @@
 # `make run`: set up and start the whole portal on the embedded default (SQLite, a filesystem
-# Celery transport, demo data). `make test`: run every test. Both create .venv on first use.
+# Celery transport, demo data); a process that stops is restarted (portal/keep_running.py).
+# `make test`: run every test. Both create .venv on first use.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -18,6 +19,9 @@ setup: $(STAMP)
 # Development is asked for explicitly: the site's default is production (DEBUG off, and it
 # refuses to start without SECRET_KEY).
 run: export DEBUG = true
+# Webhooks may post to a receiver on this machine (scripts/webhook_receiver.py), over http too.
+# Development only: the site refuses to start with it and DEBUG off.
+run: export OUTBOUND_ALLOW_LOOPBACK = true
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_setup

@@ -26,7 +26,10 @@ The API:
   does not answer, raises ``requests.ConnectionError`` as usual (worth trying again later).
 
 ``settings.OUTBOUND_ALLOW_LOOPBACK`` (tests and development only; refused with DEBUG off) lets a
-URL whose addresses are all loopback through on any port: the tests' local stand-ins.
+URL whose addresses are all loopback through on any port: the tests' local stand-ins, and a
+receiver a developer runs on their own machine (``make run`` turns it on). It also lets a plain
+``http`` URL through when its host names this machine (``localhost``, ``127.0.0.1``, ``[::1]``)
+and every address it resolves to is loopback: a local receiver rarely has a certificate.
 ``settings.OUTBOUND_CA_BUNDLE`` names a PEM file of CAs to verify certificates with instead of
 the default bundle (the tests' own CA)."""
 
@@ -118,9 +121,10 @@ def check(url: str, *, policy: Policy) -> SplitResult:
     if "\\" in url or any(ord(char) <= 0x20 or ord(char) == 0x7F for char in url) or (
             seen_by_urllib3 != (parts.hostname or "").rstrip(".")):
         raise Refused(_("The address is not a valid URL."))
-    if parts.scheme.lower() != "https":
-        raise Refused(_("The address must be an https URL."))
     host = (parts.hostname or "").rstrip(".")
+    if parts.scheme.lower() != "https" and not (
+            parts.scheme.lower() == "http" and policy.allow_loopback and names_loopback(host)):
+        raise Refused(_("The address must be an https URL."))
     if not host or parts.username is not None or parts.password is not None:
         raise Refused(_("The address must name a host, and no user or password."))
     if not policy.allow_loopback and (port or 443) not in policy.ports:
@@ -131,16 +135,32 @@ def check(url: str, *, policy: Policy) -> SplitResult:
     return parts
 
 
-def addresses_of(host: str, port: int, *, policy: Policy) -> list[tuple[Any, ...]]:
+def names_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine: ``localhost`` (RFC 6761) or a loopback address."""
+    host = host.strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def addresses_of(host: str, port: int, *, policy: Policy,
+                 plain: bool = False) -> list[tuple[Any, ...]]:
     """Resolve ``host`` once and check every address: the ``getaddrinfo`` entries to connect
     to. Raises :class:`Refused` if any address is not allowed (or, unless every address is
-    loopback and the policy allows loopback, the port is not one of the policy's), and
-    ``socket.gaierror`` if the name does not resolve."""
+    loopback and the policy allows loopback, the port is not one of the policy's; or, for a
+    ``plain`` http connection, any address is not loopback), and ``socket.gaierror`` if the
+    name does not resolve."""
     entries = socket.getaddrinfo(host, port, socket.AF_UNSPEC, socket.SOCK_STREAM)
     if not entries:
         raise socket.gaierror(socket.EAI_NONAME, "no address")
-    addresses_check(host, port, [ipaddress.ip_address(entry[4][0]) for entry in entries],
-                    policy=policy)
+    addresses = [ipaddress.ip_address(entry[4][0]) for entry in entries]
+    if plain and not (policy.allow_loopback
+                      and all(address.is_loopback for address in addresses)):
+        raise Refused(_("The address must be an https URL."))
+    addresses_check(host, port, addresses, policy=policy)
     return entries
 
 
@@ -157,9 +177,10 @@ def addresses_check(host: str, port: int, addresses: list[Address], *, policy: P
 def resolve(url: str, *, policy: Policy) -> Target:
     """``check`` the URL, resolve its host and check every address (for a form or an API)."""
     parts = check(url, policy=policy)
-    host, port = (parts.hostname or "").rstrip("."), parts.port or 443
+    plain = parts.scheme.lower() == "http"
+    host, port = (parts.hostname or "").rstrip("."), parts.port or (80 if plain else 443)
     try:
-        entries = addresses_of(host, port, policy=policy)
+        entries = addresses_of(host, port, policy=policy, plain=plain)
     except (socket.gaierror, UnicodeError) as error:
         raise Refused(_("%(host)s cannot be found.") % {"host": host}) from error
     return Target(url=url.strip(), host=host, port=port,
@@ -194,7 +215,8 @@ class _PinnedConnection:
     def _new_conn(self) -> socket.socket:
         host, port = self._dns_host, self.port  # type: ignore[attr-defined]
         try:
-            entries = addresses_of(host, port, policy=self.policy)
+            entries = addresses_of(host, port, policy=self.policy,
+                                   plain=not isinstance(self, HTTPSConnection))
             sock = _connect(entries, self.timeout, self.socket_options)  # type: ignore[attr-defined]
         except (socket.gaierror, UnicodeError) as error:
             raise NameResolutionError(host, self, error) from error  # type: ignore[arg-type]
@@ -219,7 +241,7 @@ class _Adapter(HTTPAdapter):
         plain = type("PinnedHTTPConnection", (_PinnedConnection, HTTPConnection), pinned)
         self.poolmanager.pool_classes_by_scheme = {
             "https": type("PinnedHTTPSPool", (HTTPSConnectionPool,), {"ConnectionCls": connection}),
-            # Never used (check() refuses http), but never unpinned either.
+            # Loopback only, in development (check() and addresses_of() refuse it otherwise).
             "http": type("PinnedHTTPPool", (HTTPConnectionPool,), {"ConnectionCls": plain}),
         }
 

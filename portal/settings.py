@@ -166,9 +166,15 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600,
                                              "queue_order_strategy": "priority"}
 else:
-    # The embedded default: a broker made of folders, shared by web, worker and beat.
+    # The embedded default: a broker made of folders, shared by web, worker and beat. kombu's
+    # filesystem transport let a reader take a message its writer had not finished (the worker
+    # died on it: JSONDecodeError); portal.broker's writes each message whole, then renames it
+    # in. Remote control is off: its broadcasts go through a shared file that kombu rewrites
+    # in place, and nothing here uses it (docs/operating.md, "The embedded broker").
     _broker_dir = VAR_DIR / "celery-broker"
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "filesystem://localhost/"  # (a host named: kombu warns without one)
+    CELERY_BROKER_TRANSPORT = "portal.broker:Transport"
+    CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
@@ -254,6 +260,10 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_UNIQUE_EMAIL = True
+# In development the "check your mail" page also shows the verification link (the adapter).
+ACCOUNT_ADAPTER = "portal.accounts.adapter.AccountAdapter"
+# Confirming one's address (in the browser that signed up) logs one in.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_ON_GET = False
 # Log-in and sign-up throttling: django-allauth's own rate limits (counted in the cache above).
 # A failed log-in counts per address and per account; an exceeded limit answers 429.
@@ -401,7 +411,10 @@ VACATION_MAX_PHASE_DAYS = float(os.environ.get("VACATION_MAX_PHASE_DAYS", "14"))
 MAIL_REPLY_DOMAIN = os.environ.get("MAIL_REPLY_DOMAIN", "localhost")
 MAIL_REPLY_LOCALPART = os.environ.get("MAIL_REPLY_LOCALPART", "play")
 MAIL_TOKEN_MAX_AGE_DAYS = int(os.environ.get("MAIL_TOKEN_MAX_AGE_DAYS", "120"))
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# The site's address in mails and feeds. Development's default is where `make run` serves it
+# (127.0.0.1, as the terminal says; PORTAL_PORT, else 8000).
+SITE_URL = os.environ.get(
+    "SITE_URL", f"http://127.0.0.1:{os.environ.get('PORTAL_PORT') or 8000}").rstrip("/")
 MAIL_MAX_INBOUND_BYTES = int(os.environ.get("MAIL_MAX_INBOUND_BYTES", str(512 * 1024)))
 # Replies read per reply token (match, seat, phase, player) and hour; a From header proves
 # nothing, so the cap is counted against the token, never against the sender's address.

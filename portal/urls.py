@@ -4,6 +4,8 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.contrib.admin.options import TO_FIELD_VAR
 from django.core.exceptions import BadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from portal import home
@@ -30,7 +32,14 @@ def _admin_view_refusing_empty_to_field(view, cacheable=False):
 
 admin.site.admin_view = _admin_view_refusing_empty_to_field
 
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico where a page names no icon (the admin, a record's JSON)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
     path("calendar/", include("portal.feeds.urls")),

@@ -4,6 +4,7 @@ may see but not manage."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
@@ -32,7 +33,10 @@ def _page(request: HttpRequest, owner: dict, form: TargetForm, status: int = 200
     page_url = (reverse("webhooks_club", args=[owner["club"].slug]) if "club" in owner
                 else reverse("webhooks_match", args=[owner["match"].pk]))
     context = {**owner, "targets": targets, "form": form, "secret": secret, "created": created,
-               "page_url": page_url}
+               "page_url": page_url,
+               # development only (the settings refuse it with DEBUG off): a receiver on
+               # this machine works, and the page says how to try one
+               "local_receiver": settings.OUTBOUND_ALLOW_LOOPBACK}
     template = "webhooks/_targets.html" if request.htmx else "webhooks/targets.html"
     return render(request, template, context, status=status)
 

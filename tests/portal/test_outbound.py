@@ -263,3 +263,67 @@ def test_loopback_cannot_be_switched_on_with_debug_off():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "OUTBOUND_ALLOW_LOOPBACK must be off when DEBUG is off" in done.stderr
+
+
+class _PlainReceiver:
+    """A plain http receiver on loopback (a developer's local webhook receiver)."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.posts: list[bytes] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                receiver.posts.append(self.rfile.read(int(self.headers["Content-Length"])))
+                self.send_response(204)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def plain_receiver():
+    receiver = _PlainReceiver()
+    yield receiver
+    receiver.stop()
+
+
+def test_plain_http_reaches_a_local_receiver_in_development_only(plain_receiver):
+    """`make run` allows loopback: a developer's receiver on this machine, plain http, any
+    port. Without it (production) the same address is refused before any connection."""
+    url = f"http://127.0.0.1:{plain_receiver.port}/hook"
+    with outbound.session(policy=outbound.Policy(allow_loopback=True)) as http:
+        assert http.post(url, data=b"hi", timeout=5).status_code == 204
+    assert outbound.resolve(f"http://localhost:{plain_receiver.port}/hook",
+                            policy=outbound.Policy(allow_loopback=True)).port == plain_receiver.port
+    with outbound.session(policy=outbound.Policy(allow_loopback=False)) as http, \
+            pytest.raises(outbound.Refused, match="must be an https URL"):
+        http.post(url, data=b"no", timeout=5)
+    assert plain_receiver.posts == [b"hi"]
+
+
+@pytest.mark.parametrize("url", ["http://8.8.8.8/hook", "http://hooks.example.test/hook",
+                                 "http://10.1.2.3:9911/hook", "ftp://127.0.0.1/hook"])
+def test_plain_http_elsewhere_than_this_machine_is_refused_even_in_development(url):
+    with pytest.raises(outbound.Refused, match="must be an https URL"):
+        outbound.resolve(url, policy=outbound.Policy(allow_loopback=True))
+
+
+def test_plain_http_to_localhost_that_resolves_outside_is_refused(monkeypatch):
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *args: [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("8.8.8.8", port))])
+    with pytest.raises(outbound.Refused, match="must be an https URL"):
+        outbound.resolve("http://localhost:443/hook", policy=outbound.Policy(allow_loopback=True))

@@ -242,3 +242,47 @@ def _page_text(response) -> str:
     """A page without what changes on every answer (nonces, CSRF tokens) or names the URL."""
     text = response.get("Location", "") + response.content.decode()
     return re.sub(r'(nonce|value|content)="[^"]*"|"X-CSRFToken": "\w+"|next=[^"&]*', "", text)
+
+
+def test_a_development_site_says_how_to_try_a_local_receiver_and_posts_to_it(
+        client, club, settings):
+    """`make run` allows loopback: the page says how to run scripts/webhook_receiver.py, and
+    the address it names (plain http on this machine) is accepted and posted to."""
+    from tests.portal.test_outbound import _PlainReceiver
+
+    settings.OUTBOUND_ALLOW_LOOPBACK = True
+    client.force_login(club.created_by)
+    page = f"/webhooks/clubs/{club.slug}/"
+    text = client.get(page).content.decode()
+    assert "python scripts/webhook_receiver.py" in text
+    assert "http://127.0.0.1:9911/hook" in text
+    receiver = _PlainReceiver()
+    try:
+        response = add(client, page, f"http://127.0.0.1:{receiver.port}/hook",
+                       format="generic")
+        assert response.status_code == 200, response.content.decode()
+        target = WebhookTarget.objects.get()
+        client.post(f"/webhooks/{target.pk}/test/")
+        flush()
+        assert WebhookDelivery.objects.get(event="test").status == "sent"
+        assert len(receiver.posts) == 1 and b"it works" in receiver.posts[0]
+    finally:
+        receiver.stop()
+
+
+def test_a_production_site_says_nothing_of_local_receivers(client, club, settings):
+    settings.OUTBOUND_ALLOW_LOOPBACK = False
+    client.force_login(club.created_by)
+    page = f"/webhooks/clubs/{club.slug}/"
+    assert "webhook_receiver" not in client.get(page).content.decode()
+    response = add(client, page, "http://127.0.0.1:9911/hook")
+    assert response.status_code == 400 and "must be an https URL" in response.content.decode()
+
+
+def test_the_local_receiver_help_is_in_french(client, club, settings):
+    settings.OUTBOUND_ALLOW_LOOPBACK = True
+    client.force_login(club.created_by)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    html = client.get(f"/webhooks/clubs/{club.slug}/").content.decode()
+    assert "Essayer les webhooks sur ce site de développement" in html
+    assert "Envoyer un message de test\u00a0»\u00a0: le récepteur" in html

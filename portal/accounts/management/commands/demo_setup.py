@@ -56,16 +56,16 @@ class Command(BaseCommand):
         self.stdout.write(
             f"  Accounts (e-mail verified): {', '.join(DEMO_USERS)} — password: {password}\n"
             f"  Moderator: log in as {DEMO_MODERATOR} (same password) at "
-            f"http://127.0.0.1:8000{reverse('admin:index')}\n"
+            f"{settings.SITE_URL}{reverse('admin:index')}\n"
             f"  A superuser of your own: DEBUG=true .venv/bin/python manage.py createsuperuser\n"
             f"    (its e-mail address counts as verified; other mails print as one line each)\n"
             f"  Game: {game.name or game.slug}\n"
-            f"  Log in at http://127.0.0.1:8000{reverse('account_login')} as alice, then open\n"
-            f"    http://127.0.0.1:8000{reverse('games:match', args=[bot_match.pk])}"
+            f"  Log in at {settings.SITE_URL}{reverse('account_login')} as alice, then open\n"
+            f"    {settings.SITE_URL}{reverse('games:match', args=[bot_match.pk])}"
             f"  ({bot_match}) and submit your orders;\n"
             f"    the bot answers through the worker, and the phase resolves when both are in.\n"
             f"  bob's open match for a second player: "
-            f"http://127.0.0.1:8000{reverse('games:match', args=[open_match.pk])}"
+            f"{settings.SITE_URL}{reverse('games:match', args=[open_match.pk])}"
         )
 
     def _game(self) -> engine.Game:
