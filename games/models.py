@@ -279,6 +279,9 @@ class Seat(models.Model):
                                    help_text=_("The seat's link while it seeks a commander."))
     offered_at = models.DateTimeField(_("offered at"), null=True, blank=True,
                                       help_text=_("Since when the seat seeks a commander."))
+    # When the seat's player last had the match page open (its poll, recorded about once a
+    # minute: games.services.presence): their "your move" mail waits while they are there.
+    seen_at = models.DateTimeField(_("seen on the match page"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")

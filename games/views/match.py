@@ -21,7 +21,7 @@ from engine import Game
 from games import pagecache, plugins, selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat, Submission
-from games.services import ServiceError, receipt_verify, seat_join, seat_leave
+from games.services import ServiceError, presence, receipt_verify, seat_join, seat_leave
 from games.services.timing import moved_deadline, seat_clocks
 from games.views.access import (
     is_participant,
@@ -41,6 +41,8 @@ HISTORY_ON_PAGE = 5
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_visible_or_404(request, match_id)
+    if request.user.is_authenticated:
+        presence.seat_seen(match_id=match.pk, user_id=request.user.pk)
     return render(request, match_template(match), match_page_context(request, match))
 
 
@@ -60,6 +62,8 @@ def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
     if poll is None or not (poll["is_public"] or poll["seated"] or (
             user.is_authenticated and (user.is_staff or poll["created_by_id"] == user.pk))):
         raise Http404(_("No such match."))
+    if poll["seated"]:
+        presence.seat_seen(match_id=match_id, user_id=user.pk)
     shown = request.GET.get("phase", "")
     if request.htmx and shown != "" and (shown != str(poll["phase_number"])
                                           or poll["status"] != Match.Status.ACTIVE):
@@ -237,7 +241,7 @@ def _seat_row(plugin: plugins.GamePlugin, seat: Seat, prompts: dict, submitted: 
         "seat": seat,
         "name": plugin.seat_name(seat.number),
         "player": seat.user.get_username() if seat.user else (
-            _("bot (%(name)s)") % {"name": seat.bot} if seat.bot else _("open")),
+            plugin.bot_name(seat.bot) if seat.bot else _("open")),
         "prompted": seat.number in prompts,
         "submitted": bool(submitted.get(seat.number)),
     }

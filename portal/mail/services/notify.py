@@ -31,7 +31,7 @@ from django.utils.translation import ngettext
 import engine
 from games import dates, plugins
 from games.models import Match, Phase, Seat, Submission
-from games.services import timing
+from games.services import presence, timing
 from games.services.moderation import duration_text
 from games.words import stored
 from portal.accounts.models import Channel, Event, Profile
@@ -287,9 +287,13 @@ def phases_opened_notify(payloads: list[dict[str, Any]]) -> int:
     prompted = {match.pk: engine.get(match.game).prompts(phase.state_before)
                 for match, phase in opened}
     wanting = seats_wanting_many(prompted, Event.YOUR_MOVE, "mail", numbers=prompted)
+    now = timezone.now()
+    # A player at the match page sees their move there (a bot's answer in seconds would
+    # otherwise mail them every turn); with the deadline near, the mail goes all the same.
     keyed = [(match, phase, seat,
               f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}:u{seat.user_id}")
-             for match, phase in opened for seat in wanting.get(match.pk, ())]
+             for match, phase in opened for seat in wanting.get(match.pk, ())
+             if not presence.at_the_page(seat, phase.deadline, now)]
     queued = queued_keys("mail", (key for *_, key in keyed))
     renderers: dict[int, SeatViewRenderer] = {}
     return len(emails_queue(
