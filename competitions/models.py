@@ -570,6 +570,11 @@ class Entry(models.Model):
     def name(self) -> str:
         """How standings, pairings and mails name the entry: the user name, or "random bot 2"."""
         if self.user_id is None:
+            from games.plugins import BOT_NAMES
+
+            known = BOT_NAMES.get(self.bot)  # the common bots by their names, with no query
+            if known is not None:
+                return gettext("%(bot)s %(number)s") % {"bot": known, "number": self.bot_number}
             return gettext("%(bot)s bot %(number)s") % {"bot": self.bot,
                                                          "number": self.bot_number}
         return self.user.get_username()

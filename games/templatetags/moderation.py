@@ -13,10 +13,3 @@ register = template.Library()
 def span(value: timedelta | None) -> str:
     return duration_text(value) if value else ""
 
-
-@register.filter(name="phase_label")
-def phase_label(name: str, game: str) -> str:
-    """``{{ phase.name|phase_label:match.game }}``: the phase's name as game ``game`` words it."""
-    from games import plugins
-
-    return plugins.plugin_for(game).phase_label(name) if name else ""
