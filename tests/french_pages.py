@@ -72,9 +72,10 @@ INLINE = re.compile(r"</?(?:a|b|strong|em|i|span|time|abbr|small|label|output|ma
 # A colon stuck to the word before it and followed by a space or the end of a line: "Alpha:"
 # (times, "14:05", and addresses, "https:", are no such colon).
 UNSPACED_COLON = re.compile(r"[^\s:/]+:(?=\s|$)", re.M)
-# Django's abbreviations, English or in French letters: "dim 29 Nov", "Sun 29 Nov", "29 Nov".
+# Django's abbreviations ("D j M"), English or in French letters: "dim 29 Nov", "Sun 29 Nov".
+# (A French weekday's abbreviation alone is no sign: "journée de jeu 4".)
 SHORT_DATE = re.compile(
-    r"\b(?:(?:lun|mar|mer|jeu|ven|sam|dim|Mon|Tue|Wed|Thu|Fri|Sat|Sun)\.? \d{1,2}\b|"
+    r"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\.? \d{1,2}\b|"
     r"\d{1,2} (?:Jan|Fév|Feb|Mar|Avr|Apr|Mai|May|Jui|Jun|Jul|Aoû|Aug|Sep|Oct|Nov|Déc|Dec)\b)")
 
 
