@@ -207,6 +207,12 @@ class Match(models.Model):
         return self.title or gettext("%(game)s #%(number)s") % {"game": self.game_name,
                                                                 "number": self.pk}
 
+    def get_absolute_url(self) -> str:
+        """The match page (the admin's "View on site")."""
+        from games.views.access import match_path
+
+        return match_path(self.pk)
+
     @property
     def game_name(self) -> str:
         """The game's name as people read it (its slug only for a game no longer installed)."""
@@ -244,6 +250,11 @@ class MatchStatusChange(models.Model):
         verbose_name = _("match status change")
         verbose_name_plural = _("match status changes")
         ordering = ["changed_at", "pk"]
+
+    def __str__(self) -> str:
+        return gettext("Match %(match)s: %(old)s → %(new)s") % {
+            "match": self.match_id, "old": self.get_old_status_display(),
+            "new": self.get_new_status_display()}
 
 
 class Seat(models.Model):
@@ -731,6 +742,10 @@ class MatchReliability(models.Model):
     class Meta:
         verbose_name = _("match reliability record")
         verbose_name_plural = _("match reliability records")
+
+    def __str__(self) -> str:
+        return gettext("Seat %(seat)s of %(user)s: %(outcome)s") % {
+            "seat": self.seat_number, "user": self.user, "outcome": self.get_outcome_display()}
 
 
 class Reliability(models.Model):
