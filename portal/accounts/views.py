@@ -108,13 +108,13 @@ def leave(request: HttpRequest) -> HttpResponse:
     return redirect("accounts_profile")
 
 
-@require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
     """The footer's language choice: Django's ``set_language`` (a cookie, for everyone), and for
     a signed-in player their profile's language too, so that their mails follow the pages."""
     response = set_language(request)
     language = request.POST.get("language", "")
-    if request.user.is_authenticated and check_for_language(language) and \
+    if request.method == "POST" and request.user.is_authenticated and \
+            check_for_language(language) and \
             language in dict(settings.LANGUAGES):
         profile_language_set(user=request.user, language=language)
     return response
