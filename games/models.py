@@ -291,7 +291,7 @@ class Seat(models.Model):
     offered_at = models.DateTimeField(_("offered at"), null=True, blank=True,
                                       help_text=_("Since when the seat seeks a commander."))
     # When the seat's player last had the match page open (its poll, recorded about once a
-    # minute: games.services.presence): their "your move" mail waits while they are there.
+    # minute: games.services.presence): no "your move" mail while they are there.
     seen_at = models.DateTimeField(_("seen on the match page"), null=True, blank=True)
 
     class Meta:

@@ -1,5 +1,6 @@
-"""Whether a player is at the match page now: the page and its poll record it on the player's
-seat (``seat_seen``, at most once a minute per player and match, so the poll stays one query),
+"""Whether a player is at the match page now: the page's poll (every few seconds while a
+phase is open) records it on the player's seat (``seat_seen``, at most once a minute per player
+and match, so that the poll stays one query),
 and ``seats_present`` tells the mail who need not be told "your move": against a bot that
 answers in seconds, a player at the page would otherwise get a mail for every turn."""
 

@@ -12,4 +12,3 @@ register = template.Library()
 @register.filter(name="span")
 def span(value: timedelta | None) -> str:
     return duration_text(value) if value else ""
-

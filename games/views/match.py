@@ -41,8 +41,6 @@ HISTORY_ON_PAGE = 5
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_visible_or_404(request, match_id)
-    if request.user.is_authenticated:
-        presence.seat_seen(match_id=match.pk, user_id=request.user.pk)
     return render(request, match_template(match), match_page_context(request, match))
 
 
@@ -62,7 +60,7 @@ def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
     if poll is None or not (poll["is_public"] or poll["seated"] or (
             user.is_authenticated and (user.is_staff or poll["created_by_id"] == user.pk))):
         raise Http404(_("No such match."))
-    if poll["seated"]:
+    if poll["seated"]:  # the page is open: its player is at it (games.services.presence)
         presence.seat_seen(match_id=match_id, user_id=user.pk)
     shown = request.GET.get("phase", "")
     if request.htmx and shown != "" and (shown != str(poll["phase_number"])

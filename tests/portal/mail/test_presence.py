@@ -1,6 +1,6 @@
 """No "your move" mail to a player at the match page: against a bot that answers in seconds,
 a player playing on the page got a mail for every turn (16 in 8 minutes of Panzer Squadron).
-The page and its poll record the player as seen; a phase opening for a player seen in the last
+The page's poll records the player as seen; a phase opening for a player seen in the last
 few minutes sends them no mail, unless its deadline is near."""
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ def test_a_player_at_the_page_gets_no_your_move_mail(duel):
     assert your_move_mails(match, alice) == [1] and your_move_mails(match, bob) == [1]
     page = Client()
     page.force_login(alice)
-    assert page.get(reverse("games:match", args=[match.pk])).status_code == 200
+    # The open page polls who has sealed: she is at it.
+    assert page.get(reverse("games:submission_status", args=[match.pk]),
+                    {"phase": 1}).status_code == 200
     play(match, (alice, bob), (1, 1))
     assert match.phase_number == 2
     assert your_move_mails(match, alice) == [1]  # at the page: it shows her move
