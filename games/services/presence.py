@@ -1,12 +1,11 @@
 """Whether a player is at the match page now: the page's poll (every few seconds while a
 phase is open) records it on the player's seat (``seat_seen``, at most once a minute per player
-and match, so that the poll stays one query),
-and ``seats_present`` tells the mail who need not be told "your move": against a bot that
-answers in seconds, a player at the page would otherwise get a mail for every turn."""
+and match, so that the poll stays one query), and ``at_the_page`` tells the mail who need not
+be told "your move": against a bot that answers in seconds, a player at the page would
+otherwise get a mail for every turn."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.core.cache import cache
@@ -36,9 +35,3 @@ def at_the_page(seat: Seat, deadline: datetime | None, now: datetime) -> bool:
     return (seat.seen_at is not None and now - seat.seen_at <= PRESENT_FOR
             and (deadline is None or deadline - now > DEADLINE_SOON))
 
-
-def seats_present(seats: Iterable[Seat], deadline: datetime | None,
-                  now: datetime | None = None) -> set[int]:
-    """The numbers of ``seats`` whose players are at the page (``at_the_page``)."""
-    now = now or timezone.now()
-    return {seat.number for seat in seats if at_the_page(seat, deadline, now)}
