@@ -168,9 +168,10 @@ def test_the_footers_language_is_the_mails_language(eager, mailboxes, make_user)
     mails in French too, the game's phase names included ("tour 2", not "turn 2")."""
     import random
 
-    import engine
     from django.test import Client
     from django.urls import reverse
+
+    import engine
 
     claire, bob = make_user("claire"), make_user("bob")
     client = Client()
