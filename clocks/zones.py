@@ -44,8 +44,9 @@ def canonical_zones() -> tuple[str, ...]:
 
 
 def zone_label(name: str) -> str:
-    """A zone's name without its region and underscores: "Argentina/Buenos Aires"."""
-    return name.partition("/")[2].replace("_", " ") or name
+    """A zone's name as people read it: "America/Argentina/Buenos Aires" (the region kept: a
+    name is read alone too, by a screen reader or once chosen)."""
+    return name.replace("_", " ")
 
 
 def zone_choices(keep: str = "") -> list[tuple[Any, Any]]:

@@ -301,8 +301,14 @@ class SeatForm(forms.ModelForm):
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
     form = SeatForm
-    list_display = ["__str__", "number", "user", "bot", "status", "missed_in_row",
+    list_display = ["__str__", "number", "user", "bot_in_words", "status", "missed_in_row",
                     "missed_total"]
+
+    @admin.display(description=Seat._meta.get_field("bot").verbose_name, ordering="bot")
+    def bot_in_words(self, seat: Seat) -> str:
+        from games.plugins import bot_name
+
+        return bot_name(seat.match.game, seat.bot) if seat.bot else "-"
     list_filter = [SeatKindFilter, "status", "bot", "match__game"]
     search_fields = ["user__username", "user__email", "=match__id", "match__title"]
     list_select_related = ["match", "user"]

@@ -217,7 +217,7 @@ class GamePlugin:
             "game": game,
             "seats": seats,
             "seat_names": [game.seat_name(n) for n in range(1, min(game.max_seats, 8) + 1)],
-            "bots": game.bots,
+            "bots": [self.bot_name(bot) for bot in game.bots],
             "options_json": json.dumps(game.default_options(), indent=2, sort_keys=True),
             "description": (game.__doc__ or "").strip(),
         }
