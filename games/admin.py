@@ -309,7 +309,7 @@ class SeatAdmin(admin.ModelAdmin):
         from games.plugins import bot_name
 
         return bot_name(seat.match.game, seat.bot) if seat.bot else "-"
-    list_filter = [SeatKindFilter, "status", "bot", "match__game"]
+    list_filter = [SeatKindFilter, "status"]  # (a bot's key or a game's slug: not for people)
     search_fields = ["user__username", "user__email", "=match__id", "match__title"]
     list_select_related = ["match", "user"]
     raw_id_fields = ["user"]
