@@ -204,6 +204,9 @@ class ClubMatch(models.Model):
         verbose_name = _("club match")
         verbose_name_plural = _("club matches")
 
+    def __str__(self) -> str:
+        return gettext("Match %(match)s of %(club)s") % {"match": self.match_id, "club": self.club}
+
 
 class Ladder(models.Model):
     """Ratings for one game, in one club or site-wide (``club`` empty)."""
@@ -282,6 +285,10 @@ class LadderMatch(models.Model):
             models.UniqueConstraint(fields=["ladder", "match"], name="laddermatch_unique"),
         ]
 
+    def __str__(self) -> str:
+        return gettext("Match %(match)s on %(ladder)s") % {"match": self.match_id,
+                                                           "ladder": self.ladder}
+
 
 class RatingUpdate(models.Model):
     """One finished match rated on one ladder: exactly one row, whatever the signal does.
@@ -339,6 +346,10 @@ class RatingChange(models.Model):
     def conservative_after(self) -> float:
         return self.mu_after - 3 * self.sigma_after
 
+    def __str__(self) -> str:
+        return gettext("Rating of %(user)s: %(before).1f → %(after).1f") % {
+            "user": self.user, "before": self.mu_before, "after": self.mu_after}
+
 
 class MatchVoid(models.Model):
     """Audit row: an admin voided a match on a ladder and the ladder was replayed."""
@@ -360,6 +371,10 @@ class MatchVoid(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["ladder", "match"], name="matchvoid_unique"),
         ]
+
+    def __str__(self) -> str:
+        return gettext("Match %(match)s voided on %(ladder)s") % {"match": self.match_id,
+                                                                  "ladder": self.ladder}
 
 
 class Challenge(models.Model):
@@ -512,6 +527,10 @@ class TournamentStatusChange(models.Model):
         verbose_name_plural = _("tournament status changes")
         ordering = ["at", "pk"]
 
+    def __str__(self) -> str:
+        return gettext("%(tournament)s: %(old)s → %(new)s") % {
+            "tournament": self.tournament, "old": self.old_status, "new": self.new_status}
+
 
 class Entry(models.Model):
     """A player in a tournament: a member (``user``) or one of the game's bots (``bot``, entered
@@ -570,6 +589,11 @@ class Entry(models.Model):
     def name(self) -> str:
         """How standings, pairings and mails name the entry: the user name, or "random bot 2"."""
         if self.user_id is None:
+            from games.plugins import BOT_NAMES
+
+            known = BOT_NAMES.get(self.bot)  # the common bots by their names, with no query
+            if known is not None:
+                return gettext("%(bot)s %(number)s") % {"bot": known, "number": self.bot_number}
             return gettext("%(bot)s bot %(number)s") % {"bot": self.bot,
                                                          "number": self.bot_number}
         return self.user.get_username()

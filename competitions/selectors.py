@@ -71,6 +71,24 @@ def club_members(club: Club) -> QuerySet[Membership]:
         "role", "user__username")
 
 
+# The most opponents a ladder page offers to pick from (the rest are typed).
+OPPONENTS_OFFERED = 300
+
+
+def ladder_opponents(ladder: Ladder, user: Any) -> list[str]:
+    """The user names ``user`` may pick to challenge on ``ladder``: the club's members for a
+    club's ladder, the players rated on it for a site-wide one; by name, ``user`` left out."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.exclude(pk=getattr(user, "pk", None))
+    if ladder.club_id:
+        users = users.filter(club_memberships__club_id=ladder.club_id)
+    else:
+        users = users.filter(pk__in=Rating.objects.filter(ladder=ladder).values("user_id"))
+    field = get_user_model().USERNAME_FIELD
+    return list(users.order_by(field).values_list(field, flat=True)[:OPPONENTS_OFFERED])
+
+
 def ladder_leaderboard(ladder: Ladder, now: datetime | None = None) -> list[dict[str, Any]]:
     """Rows by conservative rating (mu - 3 sigma, with inactivity decay), best first."""
     now = now or timezone.now()

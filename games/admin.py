@@ -8,6 +8,7 @@ Every action goes through a service, is capped and is safe to submit twice.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from django import forms
 from django.contrib import admin, messages
@@ -15,6 +16,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -130,16 +132,30 @@ class PhaseInline(ReadOnlyAdminMixin, admin.TabularInline):
         return Phase.all_objects.defer("state_before").order_by("number", "pk")
 
 
+class GameFilter(admin.SimpleListFilter):
+    """The installed games by their names (the stored key is the slug)."""
+
+    title = _("game")
+    parameter_name = "game"
+
+    def lookups(self, request, model_admin):
+        return sorted(((slug, str(game.name or slug)) for slug, game in engine.games().items()),
+                      key=lambda choice: choice[1])
+
+    def queryset(self, request, queryset):
+        return queryset.filter(game=self.value()) if self.value() else queryset
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "__str__", "game", "status", "phase_number", "phase_name", "deadline",
-                    "is_public", "created_at"]
-    list_filter = ["game", "status", "is_public", "miss_policy", "phase_kind"]
+    list_display = ["id", "__str__", "game_in_words", "status", "phase_number", "phase_in_words",
+                    "deadline", "is_public", "created_at", "links"]
+    list_filter = [GameFilter, "status", "is_public", "miss_policy", "phase_kind"]
     search_fields = ["=id", "title", "seats__user__username", "created_by__username"]
     date_hierarchy = "created_at"
     inlines = [SeatInline, SeatTenureInline, PhaseInline, MatchStatusChangeInline,
                ModerationEntryInline]
-    readonly_fields = ["game_in_words", "options_json", "status", "seed", "invite_token",
+    readonly_fields = ["links", "game_in_words", "options_json", "status", "seed", "invite_token",
                        "phase_number", "phase_kind_in_words", "phase_in_words", "deadline",
                        "paused_at", "paused_remaining_in_words", "extended_total_in_words",
                        "complete_at", "result_json", "created_by",
@@ -176,8 +192,18 @@ class MatchAdmin(admin.ModelAdmin):
     def result_json(self, match: Match) -> str:
         return pretty_json(match.result) if match.result else "-"
 
+    @admin.display(description=_("pages"))
+    def links(self, match: Match) -> str:
+        """The match's page and its record (JSON, text): what a moderator checks against."""
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a> · <a href="{}">{}</a>',
+            match.get_absolute_url(), gettext("match page"),
+            reverse("games:record_json", args=[match.pk]), gettext("record (JSON)"),
+            reverse("games:record_text", args=[match.pk]), gettext("record (text)"))
+
     # What people read instead of the stored keys and raw durations.
-    @admin.display(description=Match._meta.get_field("game").verbose_name)
+    @admin.display(description=Match._meta.get_field("game").verbose_name,
+                   ordering="game")
     def game_in_words(self, match: Match) -> str:
         return match.game_name
 
@@ -185,7 +211,8 @@ class MatchAdmin(admin.ModelAdmin):
     def phase_kind_in_words(self, match: Match) -> str:
         return str(PHASE_KINDS.get(match.phase_kind, match.phase_kind)) or "-"
 
-    @admin.display(description=Match._meta.get_field("phase_name").verbose_name)
+    @admin.display(description=Match._meta.get_field("phase_name").verbose_name,
+                   ordering="phase_name")
     def phase_in_words(self, match: Match) -> str:
         return match.phase_label or match.phase_name or "-"
 
@@ -274,9 +301,15 @@ class SeatForm(forms.ModelForm):
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
     form = SeatForm
-    list_display = ["__str__", "number", "user", "bot", "status", "missed_in_row",
+    list_display = ["__str__", "number", "user", "bot_in_words", "status", "missed_in_row",
                     "missed_total"]
-    list_filter = [SeatKindFilter, "status", "bot", "match__game"]
+
+    @admin.display(description=Seat._meta.get_field("bot").verbose_name, ordering="bot")
+    def bot_in_words(self, seat: Seat) -> str:
+        from games.plugins import bot_name
+
+        return bot_name(seat.match.game, seat.bot) if seat.bot else "-"
+    list_filter = [SeatKindFilter, "status"]  # (a bot's key or a game's slug: not for people)
     search_fields = ["user__username", "user__email", "=match__id", "match__title"]
     list_select_related = ["match", "user"]
     raw_id_fields = ["user"]
@@ -455,7 +488,11 @@ class MatchStatusChangeAdmin(StatusNoteMixin, ReadOnlyAdminMixin, admin.ModelAdm
 
 @admin.register(SweepRun)
 class SweepRunAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["name", "last_run_at", "last_gap_seconds", "extended_total"]
+    list_display = ["name", "last_run_at", "last_gap_in_words", "extended_total"]
+
+    @admin.display(description=_("last gap"))
+    def last_gap_in_words(self, run: SweepRun) -> str:
+        return duration(timedelta(seconds=run.last_gap_seconds))
 
 
 class StrikeForm(forms.Form):
@@ -606,8 +643,12 @@ class ModerationEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 class LeaveExtensionInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = LeaveExtension
-    fields = ["match", "phase_number", "added", "at"]
+    fields = ["match", "phase_number", "added_in_words", "at"]
     readonly_fields = fields
+
+    @admin.display(description=LeaveExtension._meta.get_field("added").verbose_name)
+    def added_in_words(self, extension: LeaveExtension) -> str:
+        return duration(extension.added)
     extra = 0
 
 

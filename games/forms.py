@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 import engine
@@ -198,7 +199,7 @@ class MatchCreateForm(forms.Form):
                 self.fields[name] = field
                 self.option_names[name] = option
         choices = [(ME, _("Me")), (OPEN, _("Open seat (another player joins)"))]
-        choices += [(f"{BOT_PREFIX}{bot}", _("Bot: %(bot)s") % {"bot": bot})
+        choices += [(f"{BOT_PREFIX}{bot}", capfirst(plugin.bot_name(bot)))
                     for bot in game.bots]
         for number in range(1, min(count, MAX_SEAT_PICKERS) + 1):
             self.fields[f"seat_{number}"] = forms.ChoiceField(

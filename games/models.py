@@ -207,6 +207,12 @@ class Match(models.Model):
         return self.title or gettext("%(game)s #%(number)s") % {"game": self.game_name,
                                                                 "number": self.pk}
 
+    def get_absolute_url(self) -> str:
+        """The match page (the admin's "View on site")."""
+        from games.views.access import match_path
+
+        return match_path(self.pk)
+
     @property
     def game_name(self) -> str:
         """The game's name as people read it (its slug only for a game no longer installed)."""
@@ -259,6 +265,11 @@ class MatchStatusChange(models.Model):
         verbose_name_plural = _("match status changes")
         ordering = ["changed_at", "pk"]
 
+    def __str__(self) -> str:
+        return gettext("Match %(match)s: %(old)s → %(new)s") % {
+            "match": self.match_id, "old": self.get_old_status_display(),
+            "new": self.get_new_status_display()}
+
 
 class Seat(models.Model):
     class Status(models.TextChoices):
@@ -293,6 +304,9 @@ class Seat(models.Model):
                                    help_text=_("The seat's link while it seeks a commander."))
     offered_at = models.DateTimeField(_("offered at"), null=True, blank=True,
                                       help_text=_("Since when the seat seeks a commander."))
+    # When the seat's player last had the match page open (its poll, recorded about once a
+    # minute: games.services.presence): no "your move" mail while they are there.
+    seen_at = models.DateTimeField(_("seen on the match page"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -742,6 +756,10 @@ class MatchReliability(models.Model):
     class Meta:
         verbose_name = _("match reliability record")
         verbose_name_plural = _("match reliability records")
+
+    def __str__(self) -> str:
+        return gettext("Seat %(seat)s of %(user)s: %(outcome)s") % {
+            "seat": self.seat_number, "user": self.user, "outcome": self.get_outcome_display()}
 
 
 class Reliability(models.Model):

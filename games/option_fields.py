@@ -5,17 +5,16 @@ of every value: these fields only shape input, and its problems come back by pat
 
 from __future__ import annotations
 
-import zoneinfo
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clocks.zones import zone_choices
 from engine import Game, Option, OptionKind, option_applies, option_value, options_with
 from engine.base import PRESET_CLOCK, PRESET_CORRESPONDENCE, PRESET_QUICK
 from games.plugins import GamePlugin
@@ -67,13 +66,6 @@ def field_name(option: Option) -> str:
     return FIELD_PREFIX + option.path.replace(".", "__")
 
 
-@cache
-def time_zone_choices() -> list[tuple[str, str]]:
-    names = sorted(name for name in zoneinfo.available_timezones()
-                   if "/" in name and not name.startswith(("Etc/", "SystemV/")))
-    return [("UTC", "UTC"), *((name, name.replace("_", " ")) for name in names)]
-
-
 def make_field(option: Option, plugin: GamePlugin) -> forms.Field | None:
     """The form field for ``option`` (None: set only in the JSON), its cleaned value the
     option's value."""
@@ -97,7 +89,7 @@ def make_field(option: Option, plugin: GamePlugin) -> forms.Field | None:
                                 error_messages={"invalid": gettext("A time such as 10:00.")},
                                 **common)
     if option.kind == OptionKind.TIME_ZONE:
-        return forms.ChoiceField(choices=time_zone_choices, **common)
+        return forms.ChoiceField(choices=zone_choices, **common)
     return None
 
 

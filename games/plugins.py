@@ -81,6 +81,9 @@ class GamePlugin:
     # The names of the seats, translated, for a game whose engine names them in English words
     # ("Red", "South"); the others keep the engine's names (Alpha, Delta) or "Seat 3".
     seat_names: Mapping[int, Any] = {}
+    # The game's bots (the engine's ``Game.bots``, keys such as "greedy") as people name them,
+    # translated ("greedy bot"); a bot neither here nor in ``BOT_NAMES`` is "bot “name”".
+    bot_names: Mapping[str, Any] = {}
 
     def __init__(self, slug: str | None = None) -> None:
         if slug is not None:
@@ -114,6 +117,11 @@ class GamePlugin:
         if label:
             return _("phase %(number)s (%(name)s)") % {"number": match.phase_number, "name": label}
         return _("phase %(number)s") % {"number": match.phase_number}
+
+    def bot_name(self, bot: str) -> str:
+        """Bot ``bot`` (its engine key) as people name it, in the reader's language."""
+        label = self.bot_names.get(bot) or BOT_NAMES.get(bot)
+        return str(label) if label is not None else _("bot “%(name)s”") % {"name": bot}
 
     def seat_name(self, number: int) -> str:
         """Seat ``number``'s name in the reader's language ("Red", "Alpha", "Seat 3")."""
@@ -228,7 +236,7 @@ class GamePlugin:
             "game": game,
             "seats": seats,
             "seat_names": [game.seat_name(n) for n in range(1, min(game.max_seats, 8) + 1)],
-            "bots": game.bots,
+            "bots": [self.bot_name(bot) for bot in game.bots],
             "options_json": json.dumps(game.default_options(), indent=2, sort_keys=True),
             "description": (game.__doc__ or "").strip(),
         }
@@ -360,6 +368,18 @@ PHASE_NAMES: dict[str, Any] = {
     "turn": pgettext_lazy("phase name", "turn"),
     "setup": pgettext_lazy("phase name", "setup"),
 }
+
+
+# The bots most games have, as people name them (a plug-in adds its own in ``bot_names``).
+BOT_NAMES: dict[str, Any] = {
+    "random": pgettext_lazy("bot name", "random bot"),
+    "greedy": pgettext_lazy("bot name", "greedy bot"),
+}
+
+
+def bot_name(slug: str, bot: str) -> str:
+    """Bot ``bot`` of game ``slug`` as people name it, in the reader's language."""
+    return plugin_for(slug).bot_name(bot)
 
 
 def problem_line(where: str, message: Any) -> str:

@@ -180,13 +180,14 @@ def record_text(match: Match, record: dict[str, Any]) -> str:
     lines = [f"{record['game_name']} — {record['title']}",
              _("Match record, format version %(version)s") % {"version": record["version"]}, ""]
     for seat in record["seats"]:
-        player = seat["player"] or _("bot %(bot)s") % {"bot": seat["bot"] or ""}
+        player = seat["player"] or (plugin.bot_name(seat["bot"]) if seat["bot"] else _("open"))
         lines.append(_("Seat %(number)s: %(name)s — %(player)s")
                      % {"number": seat["number"], "name": seat["name"], "player": player})
     lines.append("")
     for phase in record["phases"]:
-        lines.append(_("Phase %(number)s: %(name)s") % {"number": phase["number"],
-                                                        "name": phase["name"] or phase["kind"]})
+        lines.append(_("Phase %(number)s: %(name)s") % {
+            "number": phase["number"],
+            "name": plugin.phase_label(phase["name"]) if phase["name"] else phase["kind"]})
         state = states.get(phase["number"])
         for setting in phase["settings"]:
             if setting.get("kind") == SETTING_RESIGN:

@@ -15,6 +15,7 @@ from django.db.models import Prefetch, Q
 from django.utils.translation import gettext as _
 
 import engine
+from games import plugins
 from games.models import Match, MatchBallot, MatchVote, Seat, SeatTenure
 from games.plugins import seat_name
 from games.services.votes import PROPOSALS, no_voter_refusal, seats_standing
@@ -29,8 +30,9 @@ def seat_label(game: engine.Game | None, seat: Seat | None, number: int) -> str:
             else _("Seat %(n)s") % {"n": number})
     if seat is None:
         return name
-    who = seat.user.get_username() if seat.user_id else (seat.bot and _("bot")) or _(
-        "no player yet")
+    who = seat.user.get_username() if seat.user_id else (
+        seat.bot and game is not None and plugins.bot_name(game.slug, seat.bot)) or (
+        seat.bot and _("bot")) or _("no player yet")
     return f"{name} ({who})"
 
 

@@ -29,6 +29,8 @@ class Home:
     open_tournaments: list[Tournament]
     rounds: list[Round]
     results: list[dict[str, Any]]
+    # No match yet, running or played: the page points to a first one against a bot.
+    first_time: bool = False
 
 
 def home_for(user: AbstractBaseUser) -> Home:
@@ -60,7 +62,8 @@ def home_for(user: AbstractBaseUser) -> Home:
     endings = match_endings([match.pk for match in ended])
     results = [_result_for(match, endings.get(match.pk)) for match in ended]
     return Home(waiting=waiting, others=len(current) - len(waiting), challenges=challenges,
-                open_tournaments=open_tournaments, rounds=rounds, results=results)
+                open_tournaments=open_tournaments, rounds=rounds, results=results,
+                first_time=not mine)
 
 
 def _result_for(match: Match, ending: str | None = None) -> dict[str, Any]:

@@ -298,6 +298,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# Date formats per language over Django's (portal/formats): templates name them.
+FORMAT_MODULE_PATH = ["portal.formats"]
 
 # --- static ---------------------------------------------------------------------------
 STATIC_URL = "static/"

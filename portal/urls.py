@@ -9,6 +9,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from portal import home
+from portal.accounts.views import language_set
 from portal.api.api import api
 
 # The admin logs in through the site's log-in page, so it is throttled like every log-in.
@@ -52,7 +53,8 @@ urlpatterns = [
     path("matches/", include("portal.timeline.urls")),
     path("matches/", include("portal.chat.urls")),
     path("learn/", include("portal.lessons.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The footer's choice also sets a signed-in player's profile language (their mails).
+    path("i18n/setlang/", language_set, name="set_language"),
     path("home/", home.home, name="home"),
     path("home/next/", home.next_match, name="next_match"),
     path("", include("analysis.urls")),

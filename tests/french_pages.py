@@ -25,6 +25,8 @@ WORDS = [
     "submitted", "seat", "seats", "round", "rounds", "player", "players", "sheet", "sheets",
     "receipt", "move", "moves", "fire", "shoot", "waiting", "history", "resolved", "spectator",
     "spectators", "lobby", "create", "open", "clock", "clocks", "hours", "days",
+    # a bot's kind as the engine keys it ("robot (random)"), a result ("Delta won")
+    "random", "greedy", "bot", "bots", "won",
 ]
 ENGLISH = re.compile(r"(?<![\w'’-])(" + "|".join(WORDS) + r")(?![\w'’-])", re.I)
 
@@ -59,4 +61,34 @@ def english_in(document: str, *, is_html: bool = True, names: Iterable[str] = ()
     for hit in ENGLISH.finditer(text):
         around = re.sub(r"\s+", " ", text[max(0, hit.start() - 50):hit.end() + 50])
         found.append(f"{hit.group()!r} in …{around.strip()}…")
+    return found
+
+
+# -- French typography: a space before ':' ("Échéance : …"), dates as French writes them -----
+
+# Tags inside a line of text: a colon right after one ("<b>Alpha</b>: …") is still unspaced.
+INLINE = re.compile(r"</?(?:a|b|strong|em|i|span|time|abbr|small|label|output|mark|s|u)\b[^>]*>",
+                    re.I)
+# A colon stuck to the word before it and followed by a space or the end of a line: "Alpha:"
+# (times, "14:05", and addresses, "https:", are no such colon).
+UNSPACED_COLON = re.compile(r"[^\s:/]+:(?=\s|$)", re.M)
+# Django's abbreviations ("D j M"), English or in French letters: "dim 29 Nov", "Sun 29 Nov".
+# (A French weekday's abbreviation alone is no sign: "journée de jeu 4".)
+SHORT_DATE = re.compile(
+    r"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\.? \d{1,2}\b|"
+    r"\d{1,2} (?:Jan|Fév|Feb|Mar|Avr|Apr|Mai|May|Jui|Jun|Jul|Aoû|Aug|Sep|Oct|Nov|Déc|Dec)\b)")
+
+
+def typography_in(document: str, *, is_html: bool = True, names: Iterable[str] = ()) -> list[str]:
+    """Each place where ``document`` breaks French typography: a colon without the space
+    before it ("Alpha (alice): en attente"), a date in abbreviations ("dim 29 Nov"); each with
+    the text around it. Code, addresses and ``names`` are left out as for ``english_in``."""
+    if is_html:
+        document = INLINE.sub("", CODE.sub(" ", document))
+    text = readable_text(document, is_html=is_html, names=names)
+    found = []
+    for pattern in (UNSPACED_COLON, SHORT_DATE):
+        for hit in pattern.finditer(text):
+            around = re.sub(r"\s+", " ", text[max(0, hit.start() - 40):hit.end() + 40])
+            found.append(f"{hit.group()!r} in …{around.strip()}…")
     return found

@@ -26,7 +26,14 @@ ENGLISH_WORDS = frozenset([
     "may", "might", "now", "yet", "also", "just", "please", "yes", "does", "did", "again",
     "still", "already", "very", "other", "such", "because", "while", "until", "since", "once",
     "never", "always", "new", "see", "click",
+    # a bot's kind as the engine keys it ("robot (random)"), a result ("Delta won")
+    "random", "greedy", "won",
 ])
+# A date in Django's abbreviations, English or in French letters ("dim 29 Nov", "Sun 29 Nov"):
+# French writes "dimanche 29 novembre" (the site's formats: portal/formats).
+SHORT_DATE = re.compile(
+    r"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\.? \d{1,2}\b|"
+    r"\d{1,2} (?:Jan|Fév|Feb|Mar|Avr|Apr|Mai|May|Jui|Jun|Jul|Aoû|Aug|Sep|Oct|Nov|Déc|Dec)\b)")
 
 # Proper nouns: kept in every language (the games' names; a test adds its own data's names).
 PROPER_NOUNS = ["Final Act", "Final Strategy", "Panzer Squadron", "Tank Game V4", "Tank Game",
@@ -76,6 +83,6 @@ def english_in(html_or_text: str) -> list[str]:
         shouting = sentence.isupper() and len(WORD.findall(sentence)) > 2
         words = {w.lower() for w in WORD.findall(sentence)
                  if shouting or not (w.isupper() and len(w) > 1)}
-        if words & ENGLISH_WORDS and sentence not in found:
+        if (words & ENGLISH_WORDS or SHORT_DATE.search(sentence)) and sentence not in found:
             found.append(sentence[:160])
     return found

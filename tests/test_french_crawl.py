@@ -252,6 +252,10 @@ def test_the_detector_finds_english_and_leaves_french_alone():
                       "</option>") == []
     assert english_in("Huit directions (notées comme sur une boussole).") == []
     assert english_in("Europe/Paris is the place.") == ["is the place."]
+    # A bot's kind as the engine keys it, dates in English abbreviations.
+    assert english_in("<p>Delta (robot (random))</p>") == ["Delta (robot (random))"]
+    assert english_in("<li>échéance dim 29 Nov, 14:05 UTC</li>")
+    assert english_in("<li>échéance dimanche 29 novembre, 14:05 UTC</li>") == []
 
 
 def test_the_catalogue_holds_every_word_the_engine_marks():

@@ -27,15 +27,16 @@ def _ladder_or_404(request: HttpRequest, ladder_id: int) -> Ladder:
 
 def ladder_detail(request: HttpRequest, ladder_id: int) -> HttpResponse:
     ladder = _ladder_or_404(request, ladder_id)
-    challenges = Challenge.objects.none()
+    challenges, opponents = Challenge.objects.none(), []
     if request.user.is_authenticated:
+        opponents = selectors.ladder_opponents(ladder, request.user)
         challenges = ladder.challenges.filter(
             challenger_id=request.user.pk) | ladder.challenges.filter(
             challenged_id=request.user.pk)
         challenges = challenges.select_related("challenger", "challenged", "match")[:30]
     return render(request, "competitions/ladder.html", {
         "ladder": ladder, "rows": selectors.ladder_leaderboard(ladder),
-        "challenges": challenges})
+        "challenges": challenges, "opponents": opponents})
 
 
 def ladder_player(request: HttpRequest, ladder_id: int, user_id: int) -> HttpResponse:

@@ -15,6 +15,7 @@ from engine.panzer_squadron.board import Board
 from engine.panzer_squadron.data import CARDS, MAPS
 from engine.panzer_squadron.options import DEFAULT_TURN_LIMIT
 from games.panzer_squadron.board import board_svg
+from games.plugins import bot_name
 
 SMALL = (7, 9)
 
@@ -103,5 +104,5 @@ def rules_context() -> dict[str, Any]:
         "sight_cover": cover,
         "arc_svg": _arc_diagram(),
         "bots": game.bots,
-        "bots_list": ", ".join(game.bots),
+        "bots_list": ", ".join(bot_name(game.slug, bot) for bot in game.bots),
     }

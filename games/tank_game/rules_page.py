@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 import engine
 from engine.tank_game import actions, council, gameday, state
 from games.option_fields import notes_text
+from games.plugins import bot_name
 
 SLUG = "tank-game"
 LOOT_EXAMPLE = 10  # the victim's gold in the page's example of a kill
@@ -24,7 +25,7 @@ def rules_context() -> dict[str, Any]:
         "game": game,
         "min_seats": game.min_seats,
         "max_seats": game.max_seats,
-        "bots_list": ", ".join(game.bots),
+        "bots_list": ", ".join(bot_name(game.slug, bot) for bot in game.bots),
         "maps": [gettext(label) for _key, label in maps.choices],
         "schedule": notes_text(game, defaults),
         "cooldown": defaults["cooldown_minutes"],

@@ -21,7 +21,7 @@ from engine import Game
 from games import pagecache, plugins, selectors
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat, Submission
-from games.services import ServiceError, receipt_verify, seat_join, seat_leave
+from games.services import ServiceError, presence, receipt_verify, seat_join, seat_leave
 from games.services.timing import moved_deadline, seat_clocks
 from games.services.votes import OUT
 from games.views.access import (
@@ -61,6 +61,8 @@ def submission_status(request: HttpRequest, match_id: int) -> HttpResponse:
     if poll is None or not (poll["is_public"] or poll["seated"] or (
             user.is_authenticated and (user.is_staff or poll["created_by_id"] == user.pk))):
         raise Http404(_("No such match."))
+    if poll["seated"]:  # the page is open: its player is at it (games.services.presence)
+        presence.seat_seen(match_id=match_id, user_id=user.pk)
     shown = request.GET.get("phase", "")
     if request.htmx and shown != "" and (shown != str(poll["phase_number"])
                                           or poll["status"] != Match.Status.ACTIVE):
@@ -241,7 +243,7 @@ def _seat_row(plugin: plugins.GamePlugin, seat: Seat, prompts: dict, submitted: 
         "seat": seat,
         "name": plugin.seat_name(seat.number),
         "player": seat.user.get_username() if seat.user else (
-            _("bot (%(name)s)") % {"name": seat.bot} if seat.bot else _("open")),
+            plugin.bot_name(seat.bot) if seat.bot else _("open")),
         "prompted": seat.number in prompts,
         "submitted": bool(submitted.get(seat.number)),
     }

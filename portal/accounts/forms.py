@@ -2,13 +2,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clocks.services import active_hours_of
-from portal.accounts.models import Channel, Event, Profile, time_zone_choices
+from clocks.zones import zone_choices
+from portal.accounts.models import Channel, Event, Profile
 from portal.accounts.notifications import DELIVERED
 from portal.webhooks.formats import chat_platform
 
 
 class ProfileForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices,
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=zone_choices,
                                   help_text=Profile._meta.get_field("time_zone").help_text)
     active_from = forms.TimeField(
         label=_("Active hours: from"), required=False,
@@ -24,6 +25,8 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # A zone saved under an old alias stays choosable as it is (the list has current names).
+        self.fields["time_zone"].choices = zone_choices(keep=self.instance.time_zone)
         hours = active_hours_of(self.instance.user) if self.instance.pk else None
         if hours is not None:
             self.initial.setdefault("active_from", hours.start)

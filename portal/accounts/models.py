@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import zoneinfo
-from functools import lru_cache
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clocks.zones import zone_names
 from games.parsing import InvalidNumber, parse_int
 
 # Reminders further out than this are not reminders any more.
 MAX_REMINDER_HOURS = 7 * 24
-
-
-@lru_cache(maxsize=1)
-def time_zone_choices() -> list[tuple[str, str]]:
-    names = sorted(
-        name for name in zoneinfo.available_timezones() if "/" in name or name == "UTC"
-    )
-    return [(name, name.replace("_", " ")) for name in names]
 
 
 def parse_reminder_hours(value: str) -> list[int]:
@@ -60,7 +50,7 @@ def validate_chat_handle(value: str) -> None:
 
 
 def validate_time_zone(value: str) -> None:
-    if value not in dict(time_zone_choices()):
+    if value != "UTC" and ("/" not in value or value not in zone_names()):
         raise ValidationError(_("“%(value)s” is not a known time zone."), code="invalid",
                               params={"value": value})
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import time
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from clocks.services import HoursError, active_hours_of, active_hours_set
 from portal.accounts.models import Profile
@@ -30,6 +32,19 @@ def superuser_email_trust(*, user: AbstractBaseUser) -> None:
     # An address another account already holds stays that account's (unique addresses).
     if email and not EmailAddress.objects.filter(email__iexact=email).exists():
         EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+
+
+def profile_language_set(*, user: AbstractBaseUser, language: str) -> Profile:
+    """Set the profile's language (pages and mails), one of the site's LANGUAGES
+    (ValidationError otherwise)."""
+    if language not in dict(settings.LANGUAGES):
+        raise ValidationError(_("“%(language)s” is not one of this site's languages."),
+                              code="invalid", params={"language": language})
+    profile = profile_ensure(user=user)
+    if profile.language != language:
+        profile.language = language
+        profile.save(update_fields=["language", "updated_at"])
+    return profile
 
 
 @transaction.atomic

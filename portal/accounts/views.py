@@ -6,16 +6,22 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import check_for_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from games.models import Leave, LeaveExtension
 from games.services import ServiceError, leave_take, vacation_bank
 from games.views.access import status_for
 from portal.accounts.forms import COLUMNS, LeaveForm, NotificationsForm, ProfileForm
 from portal.accounts.models import Profile
-from portal.accounts.services import notifications_update, profile_ensure, profile_update
+from portal.accounts.services import (
+    notifications_update,
+    profile_ensure,
+    profile_language_set,
+    profile_update,
+)
 from portal.push.models import PushSubscription
 
 
@@ -100,3 +106,15 @@ def leave(request: HttpRequest) -> HttpResponse:
                          moved) % {"count": moved}
     messages.success(request, f"{days} {deadlines}")
     return redirect("accounts_profile")
+
+
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The footer's language choice: Django's ``set_language`` (a cookie, for everyone), and for
+    a signed-in player their profile's language too, so that their mails follow the pages."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.method == "POST" and request.user.is_authenticated and \
+            check_for_language(language) and \
+            language in dict(settings.LANGUAGES):
+        profile_language_set(user=request.user, language=language)
+    return response

@@ -172,6 +172,9 @@ class ChannelRead(models.Model):
             models.UniqueConstraint(fields=["channel", "user"], name="chat_read_once"),
         ]
 
+    def __str__(self) -> str:
+        return gettext("%(user)s read %(channel)s") % {"user": self.user, "channel": self.channel}
+
 
 class Mute(models.Model):
     """A player muted another, for themselves: that player's messages are not shown to them,
@@ -193,3 +196,6 @@ class Mute(models.Model):
             models.CheckConstraint(condition=~Q(user=models.F("muted")),
                                    name="chat_mute_not_self"),
         ]
+
+    def __str__(self) -> str:
+        return gettext("%(user)s mutes %(muted)s") % {"user": self.user, "muted": self.muted}

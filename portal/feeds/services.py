@@ -117,7 +117,8 @@ def _calendar_feed(user: AbstractBaseUser) -> bytes:
             event.add("summary", gettext("Gameday opens: %(match)s") % {"match": match})
         else:
             event.add("summary", gettext("Deadline: %(match)s (%(phase)s)") % {
-                "match": match, "phase": phase_name(match.phase_name) or gettext("orders")})
+                "match": match,
+                "phase": phase_name(match.phase_name, match.game) or gettext("orders")})
         event.add("dtstart", start)
         event.add("dtend", start + timedelta(minutes=EVENT_MINUTES))
         event.add("dtstamp", now)

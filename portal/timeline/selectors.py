@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import engine
-from games import dates, selectors
+from games import dates, plugins, selectors
 from games.models import (
     Action,
     DeadlineMove,
@@ -140,7 +140,7 @@ def match_timeline(*, match: Match, viewer: Viewer) -> dict[str, Any]:
 
     phases = list(Phase.all_objects.filter(match=match).order_by("opened_at", "pk").only(
         "id", "number", "name", "kind", "status", "opened_at", "deadline", "resolved_at"))
-    groups = {phase.pk: Group(_phase_title(phase)) for phase in phases}
+    groups = {phase.pk: Group(_phase_title(phase, match.game)) for phase in phases}
     whole = Group(_("The match as a whole"))
     starts = [phase.opened_at for phase in phases]
 
@@ -190,10 +190,11 @@ def match_timeline(*, match: Match, viewer: Viewer) -> dict[str, Any]:
     return {"groups": shown, "notices": _why_no_mail(viewer) if viewer.seat else []}
 
 
-def _phase_title(phase: Phase) -> str:
+def _phase_title(phase: Phase, game: str) -> str:
     title = _("Phase %(number)s") % {"number": phase.number}
     if phase.name:
-        title = _("%(title)s: %(name)s") % {"title": title, "name": _(phase.name)}
+        title = _("%(title)s: %(name)s") % {
+            "title": title, "name": plugins.plugin_for(game).phase_label(phase.name)}
     if phase.status == Phase.Status.VOIDED:
         title = _("%(title)s (rolled back)") % {"title": title}
     return title

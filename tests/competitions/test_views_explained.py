@@ -49,3 +49,29 @@ def test_the_tournament_form_explains_each_format_in_a_sentence(club, client):
         assert f"{label}: " in page, label
     assert "Swiss: each round pairs players with equal scores" in page
     assert "one sits a round out" in page  # the bye, in words
+
+
+def test_the_ladder_says_what_its_numbers_mean_and_offers_the_members_to_challenge(club,
+                                                                                  client):
+    club_, owner, member = club
+    ladder = services.ladder_create(by=owner, club_id=club_.pk, game="toy-duel", name="Duels")
+    client.force_login(member)
+    page = text_of(client.get(reverse("competitions:ladder", args=[ladder.pk])))
+    assert 'id="rating-help"' in page and "σ how unsure it still is" in page
+    assert '<abbr title="estimated skill">μ</abbr>' in page
+    # A challenge picks its opponent among the club's members (or types one).
+    picks = page[page.index('<datalist id="ladder-opponents">'):page.index("</datalist>")]
+    assert f'<option value="{owner.username}">' in picks
+    assert f'value="{member.username}"' not in picks  # not oneself
+    assert 'list="ladder-opponents"' in page
+
+
+def test_the_standings_say_what_buchholz_and_s_b_are(club, client):
+    club_, owner, member = club
+    tournament = services.tournament_create(by=owner, name="Swiss cup", game="toy-duel",
+                                            format="swiss", club_id=club_.pk)
+    client.force_login(member)
+    page = text_of(client.get(reverse("competitions:tournament", args=[tournament.pk])))
+    assert 'id="tie-breaks-help"' in page
+    assert "Buchholz (the sum of their opponents' points" in page
+    assert '<abbr title="Sonneborn-Berger: the points of the opponents you beat' in page

@@ -235,3 +235,44 @@ def test_a_matchs_record_says_its_game_phase_and_durations_in_words(staff_client
     assert "1 jour, 2 heures" in text and "1 day, 2:00:00" not in text
     assert "simultanée (feuilles scellées, résolues ensemble)" in text
     assert ">final-act<" not in text.replace(" ", "").replace("\n", "")
+
+
+def test_the_match_list_and_pages_read_as_people_read_them(staff_client, sealed_duel):
+    """The match list names the game (not its slug) and links each match to its page and its
+    record; the change page has "View on site"; the moderation page says the moderators'
+    extensions in words (was "1 day, 0:02:20.038157"); audit rows have names, not "object (1)"."""
+    from datetime import timedelta
+
+    match = sealed_duel
+    listing = html.unescape(staff_client.get(reverse("admin:games_match_changelist"))
+                            .content.decode())
+    assert '<td class="field-game_in_words">Toy Duel</td>' in listing
+    assert '<td class="field-game">toy-duel</td>' not in listing
+    assert f'href="{match.get_absolute_url()}"' in listing
+    assert f'href="{reverse("games:record_json", args=[match.pk])}"' in listing
+    assert "Toy Duel" in listing.split('id="changelist-filter"')[1]  # the filter, by name
+    change = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
+    assert 'class="viewsitelink"' in change.content.decode()
+    Match.objects.filter(pk=match.pk).update(
+        extended_total=timedelta(days=1, seconds=140.038157))
+    moderate = html.unescape(staff_client.get(
+        reverse("admin:games_match_moderate", args=[match.pk])).content.decode())
+    assert "extensions so far: 1 day" in moderate and "0:02:20" not in moderate
+    services.match_abort(match_id=match.pk, by=match.alice, note="test")
+    change = MatchStatusChange.objects.filter(match=match).last()
+    assert "object (" not in str(change) and str(change).startswith(f"Match {match.pk}: ")
+    changes = html.unescape(staff_client.get(
+        reverse("admin:games_matchstatuschange_changelist")).content.decode())
+    assert "MatchStatusChange object" not in changes
+
+
+def test_every_model_has_a_name_in_the_admin():
+    """No "… object (1)" anywhere: every model of ours says what its row is."""
+    from django.apps import apps
+    from django.db import models
+
+    nameless = [model._meta.label for model in apps.get_models()
+                if model.__module__.split(".")[0] in ("games", "portal", "competitions",
+                                                       "analysis", "clocks")
+                and model.__str__ is models.Model.__str__]
+    assert nameless == []

@@ -21,7 +21,7 @@ import engine
 from games import services
 from games.models import Match
 from portal.accounts.models import Profile
-from tests.french_pages import english_in
+from tests.french_pages import english_in, typography_in
 from tests.portal.builders import (
     fast_password_hashing,  # noqa: F401  (autouse)
     make_user,
@@ -63,6 +63,17 @@ def test_the_check_finds_english_and_leaves_french_code_and_names_alone():
                           "<script>if (turn) { submit(); }</script>")
     assert not english_in("<p>Partie « The Last Match » d'Alice</p>",
                           names=["The Last Match"])
+    # A bot's kind as the engine keys it, an English result.
+    assert english_in("<p>Delta (robot (random))</p>") and english_in("<p>Delta won</p>")
+
+
+def test_the_check_finds_what_french_typography_does_not_write():
+    assert typography_in("<p><b>Alpha (alice)</b>: en attente</p>")
+    assert typography_in("<p>Acheter un PA:</p>")
+    assert typography_in('<time datetime="x">dim 29 Nov, 14:05 UTC</time>')
+    assert not typography_in("<p>Alpha (alice) : en attente, à 14:05 (https://x.test/a:b)</p>"
+                             "<p>Échéance : dimanche 29 novembre, 14:05 UTC</p>"
+                             "<code>move: c3</code>")
 
 
 def _player(slug: str):
@@ -92,8 +103,9 @@ def _read(client: Client, url: str, names: list[str], **headers) -> list[str]:
         else response.content.decode()
     if "html" not in response.get("Content-Type", ""):
         return []  # a record or a logbook as text: the data's own words
-    return [f"{url}: {hit}" for hit in english_in(without_elsewhere(own_part(body)),
-                                                     names=names)]
+    page = without_elsewhere(own_part(body))
+    return [f"{url}: {hit}" for hit in [*english_in(page, names=names),
+                                        *typography_in(page, names=names)]]
 
 
 def without_elsewhere(page: str) -> str:

@@ -178,7 +178,7 @@ def test_a_player_who_leaves_a_match_in_play_hands_the_seat_over(make_user):
                                   seat__number=2).source == Submission.Source.BOT
     # The match page says so, with the link, to anyone (a public match).
     html = client_for(None).get(reverse("games:match", args=[match.pk])).content.decode()
-    assert "Seeking a commander" in html and "on autopilot (bot random)" in html
+    assert "Seeking a commander" in html and "on autopilot (random bot)" in html
     assert reverse("games:seat_offer", args=[left.offer_token]) in html
     # Bob may not leave twice.
     with pytest.raises(ServiceError) as again:

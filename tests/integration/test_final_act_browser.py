@@ -215,7 +215,7 @@ def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_pa
     if match.result.get("is_draw"):
         assert "drawn" in heading
     else:
-        winner = {1: "Alpha (alice)", 2: "Delta (bot (random))"}[match.result["winners"][0]]
+        winner = {1: "Alpha (alice)", 2: "Delta (random bot)"}[match.result["winners"][0]]
         assert heading == f"{winner} won"
     assert match.result.get("reason", "") in page.inner_text(".fa-end")
     assert page.locator("#phase-heading").count() == 0  # no phase open, no poll

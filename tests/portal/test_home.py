@@ -74,3 +74,24 @@ def test_next_walks_through_the_matches_needing_me_and_says_when_none_does(clien
 def test_home_needs_a_log_in(client):
     response = client.get(reverse("home"))
     assert response.status_code == 302 and reverse("account_login") in response.url
+
+
+def test_a_new_players_home_points_to_a_first_match_against_a_bot(client):
+    """A new player has nothing waiting: the home offers a first match, a bot opponent chosen
+    (the create form's quick preset), not "Nothing is waiting for you"."""
+    alice, bob = make_user("alice"), make_user("bob")
+    client.force_login(alice)
+    page = client.get(reverse("home")).content.decode()
+    waiting_part = page[page.index("Waiting for your move"):page.index("Invitations")]
+    assert "Play your first match against a bot" in waiting_part
+    assert "Nothing is waiting for you" not in waiting_part
+    link = reverse("games:match_create") + "?preset=quick"
+    assert f'href="{link}"' in waiting_part
+    form = client.get(link)
+    assert form.status_code == 200 and 'value="quick"' in form.content.decode()
+    # Once they play, the home says what it said before.
+    sealed = duel(alice, bob, title="Sheet already in")
+    orders_submit(match_id=sealed.pk, seat_number=1, user=alice, phase_number=1,
+                  data={"number": 1}, source="web")
+    page = client.get(reverse("home")).content.decode()
+    assert "Nothing is waiting for you" in page and "your first match" not in page

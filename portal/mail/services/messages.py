@@ -33,7 +33,7 @@ def _when(moment: Any, user: Any) -> str:
         zone = zoneinfo.ZoneInfo(profile_of(user).time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone = zoneinfo.ZoneInfo("UTC")
-    return formats.date_format(moment.astimezone(zone), "j M, H:i")
+    return formats.date_format(moment.astimezone(zone), "j F, H:i")
 
 
 def message_mail_key(*, match_id: int, user_id: int, up_to_id: int) -> str:

@@ -31,7 +31,7 @@ from django.utils.translation import ngettext
 import engine
 from games import dates, plugins
 from games.models import Match, Phase, Seat, Submission
-from games.services import timing
+from games.services import presence, timing
 from games.services.moderation import duration_text
 from games.words import stored
 from portal.accounts.models import Channel, Event, Profile
@@ -74,17 +74,17 @@ def zone_of(user: Any) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo("UTC")
 
 
-def phase_name(name: str) -> str:
-    """The game's name for a phase ("orders"), as the engine stored it, in the active
-    language where the catalogue has it."""
-    return _(name) if name else ""
+def phase_name(name: str, game: str) -> str:
+    """Game ``game``'s name for a phase ("orders"), as the engine stored it, in the active
+    language (the game's plug-in words it: "turn" is "tour" in French)."""
+    return plugins.plugin_for(game).phase_label(name) if name else ""
 
 
-def phase_title(name: str, number: int) -> str:
+def phase_title(name: str, number: int, game: str) -> str:
     """A phase as a mail names it: "orders 3", or "phase 3" when the game names none."""
     if not name:
         return _("phase %(number)s") % {"number": number}
-    return _("%(phase)s %(number)s") % {"phase": phase_name(name), "number": number}
+    return _("%(phase)s %(number)s") % {"phase": phase_name(name, game), "number": number}
 
 
 def deadline_text(match: Match, phase: Phase, seat: Seat, game: Any) -> str:
@@ -235,7 +235,7 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
     state = phase.state_before
     context = _base_context(match, seat, game)
     context.update(
-        phase=phase, phase_name=phase_name(phase.name), hours=hours,
+        phase=phase, phase_name=phase_name(phase.name, match.game), hours=hours,
         deadline=deadline_text(match, phase, seat, game),
         board=plugin.board_text(state, seat.number),
         grammar=plugin.orders_help(state, seat.number),
@@ -249,7 +249,7 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
             "match": match, "hours": hours}
     else:
         subject = _("Your move: %(match)s, %(phase)s") % {
-            "match": match, "phase": phase_title(phase.name, phase.number)}
+            "match": match, "phase": phase_title(phase.name, phase.number, match.game)}
     renderer = renderer or SeatViewRenderer(match.game)
     text, html = renderer.render("phase_opened" if kind != Kind.REMINDER else "reminder",
                                  context)
@@ -287,9 +287,13 @@ def phases_opened_notify(payloads: list[dict[str, Any]]) -> int:
     prompted = {match.pk: engine.get(match.game).prompts(phase.state_before)
                 for match, phase in opened}
     wanting = seats_wanting_many(prompted, Event.YOUR_MOVE, "mail", numbers=prompted)
+    now = timezone.now()
+    # A player at the match page sees their move there (a bot's answer in seconds would
+    # otherwise mail them every turn); with the deadline near, the mail goes all the same.
     keyed = [(match, phase, seat,
               f"{Kind.PHASE_OPENED}:m{match.pk}:p{phase.number}:u{seat.user_id}")
-             for match, phase in opened for seat in wanting.get(match.pk, ())]
+             for match, phase in opened for seat in wanting.get(match.pk, ())
+             if not presence.at_the_page(seat, phase.deadline, now)]
     queued = queued_keys("mail", (key for *_, key in keyed))
     renderers: dict[int, SeatViewRenderer] = {}
     return len(emails_queue(
@@ -344,8 +348,8 @@ def _round_reports(match: Match, phase: Phase, readers: list[Seat]) -> int:
             f"{Kind.PHASE_RESOLVED}:m{match.pk}:p{phase.number}:u{seat.user_id}")):
         with translation.override(language_of(seat.user)):
             context = _base_context(match, seat, game)
-            context.update(phase=phase, phase_name=phase_name(phase.name),
-                           phase_title=phase_title(phase.name, phase.number),
+            context.update(phase=phase, phase_name=phase_name(phase.name, match.game),
+                           phase_title=phase_title(phase.name, phase.number, match.game),
                            events=plugin.round_report(phase.events or [], seat.number),
                            board=plugin.board_text(state, seat.number))
             text, html = renderer.render("phase_resolved", context)
@@ -494,7 +498,7 @@ def _digest_queue(user: Any, now: datetime, since: datetime) -> int:
             done = phase is not None and Submission.objects.filter(
                 phase=phase, seat=seat).exists()
             item.update(
-                phase=phase_title(match.phase_name, match.phase_number),
+                phase=phase_title(match.phase_name, match.phase_number, match.game),
                 deadline=local_time(timing.seat_due(match, seat.number)
                                     or match.deadline, user), submitted=done,
                 reply_address="" if done or phase is None else reply_address(

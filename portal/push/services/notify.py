@@ -131,7 +131,8 @@ def _phase_opened_push(match_id: int, phase_number: int) -> int:
 
     def body(seat: Seat) -> str:
         return _("%(phase)s %(number)s. Deadline: %(deadline)s.") % {
-            "phase": capfirst(phase_name(phase.name) or _("phase")), "number": phase.number,
+            "phase": capfirst(phase_name(phase.name, match.game) or _("phase")),
+            "number": phase.number,
             "deadline": local_time(phase.deadline, seat.user)}
 
     return _your_move(match, seats, f"push:move:m{match.pk}:p{phase.number}", body,

@@ -172,7 +172,7 @@ def test_a_four_player_match_is_created_in_the_lobby_with_bots_filling_seats(cli
     user = make_user("eve")
     client.force_login(user)
     form = client.get(reverse("games:match_create") + "?game=final-strategy&seat_count=4")
-    assert "Bot: greedy" in form.content.decode() and "2–4 seats" in form.content.decode()
+    assert "Greedy bot" in form.content.decode() and "2–4 seats" in form.content.decode()
     response = client.post(reverse("games:match_create"), {
         "game": "final-strategy", "title": "Four", "seat_count": "4", "seat_1": "me",
         "seat_2": "bot:greedy", "seat_3": "bot:random", "seat_4": "bot:greedy",

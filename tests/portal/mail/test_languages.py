@@ -21,8 +21,15 @@ from portal.mail import services
 from portal.mail.models import OutgoingEmail
 from portal.mail.services import inbound_receive
 from portal.mail.services.gameday import gameday_opened_notify
-from tests.french import text_of
-from tests.portal.mail.languages import check_rows, english, french, kinds, make_readers
+from tests.french import english_words, text_of
+from tests.portal.mail.languages import (
+    allowed,
+    check_rows,
+    english,
+    french,
+    kinds,
+    make_readers,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -154,3 +161,37 @@ def test_the_seats_are_named_in_the_readers_language(eager, mailboxes, readers, 
     assert services.digests_send(now=timezone.now()) == 1
     digest = mailboxes.wait_for(amelie.email, 2)[1]
     assert "vous jouez Rouge" in digest.text and "Red" not in digest.text
+
+
+def test_the_footers_language_is_the_mails_language(eager, mailboxes, make_user):
+    """A signed-in player who picks French in the page footer (not in the profile) gets their
+    mails in French too, the game's phase names included ("tour 2", not "turn 2")."""
+    import random
+
+    from django.test import Client
+    from django.urls import reverse
+
+    import engine
+
+    claire, bob = make_user("claire"), make_user("bob")
+    client = Client()
+    client.force_login(claire)
+    client.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    claire.profile.refresh_from_db()
+    assert claire.profile.language == "fr"
+    mail_set(user_id=claire.pk, events=[Event.PHASE_RESOLVED], on=True)
+    match = games_services.match_create(
+        creator=bob, game="final-strategy", options={}, hours_per_phase=48,
+        title="Duel du jeudi", seats=[{"kind": "human", "user": u} for u in (bob, claire)])
+    turn = engine.get("final-strategy").bot_submission(match.state, 1, "greedy",
+                                                       random.Random(1))
+    games_services.orders_submit(match_id=match.pk, seat_number=1, user=bob,
+                                 phase_number=match.phase_number, data=turn, source="web")
+    subjects = sorted(OutgoingEmail.objects.filter(to=claire.email).values_list(
+        "subject", flat=True))
+    assert subjects == ["Compte rendu : Duel du jeudi, tour 1",
+                        "À vous de jouer : Duel du jeudi, tour 2"], subjects
+    for row in OutgoingEmail.objects.filter(to=claire.email):
+        text = f"{row.subject}\n{row.body_text}\n{text_of(row.body_html)}"
+        # The corners in French (nord-ouest, sud-ouest) happen to spell "no" and "so".
+        assert not english_words(text, [*allowed(claire, bob), "Final Strategy", "ne, no, se, so"])
