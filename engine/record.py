@@ -145,7 +145,7 @@ def _time(text: Any, where: str) -> datetime:
 
 # --- the shape of a record, checked before anything is replayed ---------------------------
 
-END_KINDS = (END_RULES, END_FORFEIT, END_NOBODY, END_DRAW)
+END_KINDS = (END_RULES, END_CONCESSION, END_FORFEIT, END_NOBODY, END_DRAW)
 PHASE_KINDS = tuple(kind.value for kind in PhaseKind)
 ENTRY_KINDS = ("action", "tick", SETTING_RESIGN)
 

@@ -472,6 +472,7 @@ def event_text(event: Any) -> str:
 
 _plugins: dict[str, GamePlugin] = {}
 _installed: list[str] = []
+_added: list[str] = []  # by install()
 
 
 def register(plugin: GamePlugin) -> GamePlugin:
@@ -491,9 +492,11 @@ def plugin_for(slug: str) -> GamePlugin:
 
 
 def installed() -> list[str]:
-    """The slugs of the games this site offers, in the order settings list them."""
+    """The slugs of the games this site offers, in the order settings list them, then the
+    ones ``install`` added (tests' toy games: whenever they were imported, the site's own
+    games come first, so the default game is the one settings list first)."""
     known = engine.games()
-    return [slug for slug in _installed if slug in known]
+    return [slug for slug in [*_installed, *_added] if slug in known]
 
 
 def load(packages: Iterable[str], modules: Iterable[str] = ()) -> None:
@@ -514,12 +517,14 @@ def load(packages: Iterable[str], modules: Iterable[str] = ()) -> None:
             where = type(game).__module__
             if (where == home or where.startswith(f"{home}.")) and slug not in _installed:
                 _installed.append(slug)
+                if slug in _added:
+                    _added.remove(slug)
 
 
 def install(slug: str) -> None:
     """Offer an already registered engine game on this site (tests' toy games)."""
-    if slug not in _installed:
-        _installed.append(slug)
+    if slug not in _installed and slug not in _added:
+        _added.append(slug)
 
 
 # -- URLs ---------------------------------------------------------------------------------------

@@ -237,7 +237,7 @@ class _Record(NamedTuple):
     matches_abandoned: int
 
 
-# (options: a game's plug-in may say its pace from them, Tank Game its gameday schedule)
+# (options: a game's plug-in may say its pace from them, a game of gamedays its schedule)
 LOBBY_FIELDS = ("id", "game", "title", "status", "hours_per_phase", "options", "created_at",
                 "min_reliability", "clock_bank_hours", "clock_increment_hours", "clock_cap_hours",
                 "max_shift_hours", "timing")
