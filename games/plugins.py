@@ -32,6 +32,7 @@ from django.utils.translation import pgettext_lazy
 
 import engine
 from engine import Game, Option, Problem, RuleError
+from engine.jsontext import read_json
 from games.words import problem_message, say
 
 if TYPE_CHECKING:
@@ -427,8 +428,8 @@ def posted_sheet_text(plugin: GamePlugin, state: Any, seat: int, raw: str) -> st
     grammar, as if typed. A ``RuleError`` says what is wrong with it."""
     game = plugin.game
     try:
-        data = json.loads(raw) if len(raw) <= MAX_SHEET_LENGTH else None
-    except ValueError:
+        data = read_json(raw, max_bytes=MAX_SHEET_LENGTH)
+    except ValueError:  # (JSONLimitError too: too long or too deep)
         data = None
     if not isinstance(data, dict):
         raise RuleError(_("The orders from the board could not be read; play them again."))

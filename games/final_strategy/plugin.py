@@ -5,7 +5,6 @@ the replay (the generic frames with this board), the rules page in English and F
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from engine import Problem, RuleError
+from engine.jsontext import read_json
 from games import plugins
 from games.final_strategy import lessons, views, words
 from games.final_strategy import position as told
@@ -50,8 +50,8 @@ class FinalStrategyPlugin(plugins.GamePlugin):
     def play_check(self, state: Any, seat: int, data: Any, *, check_url: str
                    ) -> dict[str, Any]:
         try:
-            steps = json.loads(data.get("steps", ""))
-        except ValueError:
+            steps = read_json(data.get("steps", ""))
+        except ValueError:  # (JSONLimitError too: too long or too deep)
             steps = None
         if not isinstance(steps, list):
             raise RuleError(_("The steps must be a JSON list."), "steps")
