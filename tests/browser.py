@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests import inflight
+
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
     "chromium-browser")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -147,6 +149,7 @@ def new_page(browser, live_server) -> Iterator[Callable[..., Any]]:
     yield make
     for context in contexts:
         context.close()
+    inflight.wait_until_idle()  # before the database is emptied (tests/inflight.py)
     assert errors == [], f"JavaScript errors: {errors}"
 
 

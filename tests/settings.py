@@ -27,3 +27,6 @@ if _worker and not os.environ.get("TEST_WORKER_ISOLATED"):
             os.environ[_name] = f"{_match[1]}/{int(_match[2] or 0) + _number}"
 
 from portal.settings import *  # noqa: E402,F403
+
+# Requests in flight are counted, for the browser tests' teardown (tests/inflight.py).
+MIDDLEWARE = ["tests.inflight.InFlight", *MIDDLEWARE]  # noqa: F405
