@@ -59,6 +59,7 @@ def touches_services(item) -> bool:
                    for name in ("django_db", "integration", "services")))
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if touches_services(item):
