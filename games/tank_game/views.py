@@ -26,7 +26,7 @@ from engine import Game
 from engine.base import Text
 from engine.tank_game import view as tank_view
 from engine.tank_game import words as tank_words
-from games import selectors
+from games import plugins, selectors
 from games.models import Action, Match
 from games.parsing import InvalidNumber, parse_int
 from games.services import ServiceError, actions_apply, match_replay
@@ -265,7 +265,8 @@ def play_context(request: HttpRequest, match: Match, *,
     if game is None or match.state is None:
         return {"match": match, "game": game, "missing": True}
     state = match.state if upto is None else match_replay(match=match, upto_seq=upto)
-    bots = dict(match.seats.exclude(bot="").values_list("number", "bot"))
+    bots = {number: plugins.bot_name(match.game, bot)
+            for number, bot in match.seats.exclude(bot="").values_list("number", "bot")}
     view = named(game.view(state, seat), bots=bots)
     now = timezone.now()
     panel = None
@@ -333,11 +334,11 @@ def sandbox_play_context(game: Game, state: Any, seat: int, now: Any) -> dict[st
 def named(view: dict[str, Any], *, bots: dict[int, str] | None = None) -> dict[str, Any]:
     """``view`` with its tanks' and councillors' names in the reader's language (a tank with
     no name of its own is called after its seat, "Seat 2", by the engine; one that a bot
-    drives, of ``bots`` (seat → bot), after its bot: "Seat 2 (bot random)")."""
+    drives, of ``bots`` (seat → the bot's name), after its bot: "Seat 2 (random bot)")."""
     def name_of(seat: Any, name: Any) -> str:
         if isinstance(name, Text) and name.template == tank_words.SEAT and bots \
                 and seat in bots:
-            return _("%(seat)s (bot %(bot)s)") % {"seat": say(name), "bot": bots[seat]}
+            return _("%(seat)s (%(bot)s)") % {"seat": say(name), "bot": bots[seat]}
         return say(name)
 
     for tank in view.get("tanks") or []:

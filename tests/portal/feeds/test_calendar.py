@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from icalendar import Calendar
 
@@ -39,7 +41,8 @@ def test_the_feed_has_each_active_matchs_deadline_in_my_time_zone():
     assert str(cal["x-wr-timezone"]) == "Europe/Paris"
     assert [str(tz["tzid"]) for tz in cal.walk("VTIMEZONE")] == ["Europe/Paris"]
     found = events(cal)
-    assert list(found) == [f"match-{match.pk}-phase-{match.phase_number}@localhost"]
+    host = urlsplit(settings.SITE_URL).hostname  # the site's own (127.0.0.1 in development)
+    assert list(found) == [f"match-{match.pk}-phase-{match.phase_number}@{host}"]
     event = next(iter(found.values()))
     start = event.decoded("dtstart")
     assert start.tzinfo == zoneinfo.ZoneInfo("Europe/Paris")

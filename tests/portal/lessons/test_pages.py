@@ -124,7 +124,9 @@ def test_the_menu_home_the_lobby_and_the_rules_link_to_the_lessons(client, make_
     learn = reverse("lessons:index")
     assert learn in client.get(reverse("games:lobby")).content.decode()
     client.force_login(make_user("learner"))
-    assert client.get(reverse("home")).content.decode().count(f'href="{learn}"') == 2
+    # The menu, the home's "Learn" section and, for a player with no match yet, the first
+    # steps ("or start with a lesson").
+    assert client.get(reverse("home")).content.decode().count(f'href="{learn}"') == 3
     rules = client.get(reverse("games:rules", args=[GAME])).content.decode()
     assert reverse("lessons:game", args=[GAME]) in rules
 
