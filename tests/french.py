@@ -9,7 +9,7 @@ blocks end, and what assistive technologies read aloud (``aria-label``, ``title`
 ``<kbd>``, ``<samp>``, ``<var>``, what a form field holds, scripts, styles, templates,
 comments), any element marked ``translate="no"`` (HTML's own "a name, not to be translated"),
 other attributes, link and mail addresses, hashes and receipts, masked secrets, time zone names,
-what a player types quoted in a sentence (« move B4 ») and the order grammar's own phrases
+what a player types quoted in a sentence (« B4 ») and the order grammar's own phrases
 ("give 3 to C5", "paid by 1B"), "match nul" (a French draw), and proper nouns: the games' names
 (``PROPER_NOUNS``) and those the caller gives (usernames, match titles).
 
@@ -34,14 +34,14 @@ ENGLISH_WORDS = frozenset("""
     another such same own because while until since once twice never always new see sees seen
     click thank thanks welcome sorry hello
     one two three five seven eight nine ten all both either neither none nothing something
-    everything anyone nobody someone even through ahead behind back left right first last next
+    everything anyone nobody someone even through ahead behind back left right last next
     make makes made take takes taken give gives get gets shown shows write written reply
-    win wins won lose loses draw end ends ended start starts started begins finished opened
-    closed resolved stay stays hold holds
-    unit units turn turns turned move moves moved moving fire fires fired firing shoot side
-    sides squares board player players tank tanks shell shells hit hits enemy rules play
+    win wins won lose loses draw ended start starts started begins finished opened
+    closed resolved
+    unit units turned
+    squares board player players tank tanks shell shells hit hits enemy rules play
     playing orders order opponent opponents seat seats bot bots setup damaged damage outline
-    forward reverse reversing armour firepower woods clear water wall walls barrier barriers
+    forward armour firepower woods clear water wall walls barrier barriers
     troop troops kidnapper kidnappers bomb bombs
     deadline deadlines matches round rounds submit submitted sheet sheets receipt waiting
     history spectator spectators lobby create clock clocks hour hours day days week weeks
@@ -54,10 +54,12 @@ ENGLISH_WORDS = frozenset("""
 # Left out as French words or names: "a", "on", "or", "an", "plus", "front", "page", "phase",
 # "match" ("un match nul"), "mail"/"email", "show", "contents", "goal", "invites" ("tu
 # invites"), "no" (nord-ouest, as a compass writes it), and "north", "south", "east", "west"
-# (the test games' seats are called North and South).
+# (the test games' seats are called North and South), and the order grammar's keywords
+# ("fire", "move", "turn", "stay", "hold", "reverse", "first", "end", "side", "shoot"), which
+# the French pages and mails show as they are typed.
 
 # Proper nouns: kept in every language (the games' names; a caller adds its own data's names).
-PROPER_NOUNS = ["Final Act", "Final Strategy", "Panzer Squadron", "Tank Game V4", "Tank Game",
+PROPER_NOUNS = ["Tank Portal", "Final Act", "Final Strategy", "Panzer Squadron", "Tank Game V4", "Tank Game",
                 "Toy Duel"]
 
 # -- what a person reads ------------------------------------------------------------------------
@@ -85,29 +87,32 @@ QUOTED = re.compile(r"«[^»]{1,60}»")
 # The order grammar's phrases, typed as they are whatever the reader's language.
 GRAMMAR = re.compile(
     r"\b(?:give \d+ to|bounty \d+ on|vote \d+(?: \d+)? on|paid by|shoot at)\b", re.I)
-# French that holds an English-looking word: "match nul" is a draw.
+# French that an English-looking word: "match nul" is a draw.
 FRENCH = re.compile(r"\bmatch nul\b", re.I)
 
 
-def _tag(match: re.Match) -> str:
+def _tag(match: re.Match, aloud: bool = True) -> str:
     """A tag as a person reads it: a line's end for a block, and what it says aloud."""
     closing, name, attributes = match.groups()
-    said = [value[1:-1] for value in READ_ALOUD.findall(attributes)] if not closing else []
+    said = [value[1:-1] for value in READ_ALOUD.findall(attributes)] if aloud and not closing \
+        else []
     end = "\n" if name.lower() in BLOCKS else " "
     return end + "".join(f"\n{value}\n" for value in said) if said else end
 
 
-def text_of(document: str) -> str:
+def text_of(document: str, *, aloud: bool = True) -> str:
     """The text of ``document`` as a person sees it (HTML, or plain text: a mail's text body),
-    without the parts no one reads as language; names are kept."""
+    and, if ``aloud``, hears it read; without the parts no one reads as language; names are
+    kept."""
     if "<" in document and re.search(r"</?[a-zA-Z][^>]*>", document):
-        document = html.unescape(TAG.sub(_tag, HIDDEN.sub("\n", document)))
+        tag = _tag if aloud else (lambda match: _tag(match, aloud=False))
+        document = html.unescape(TAG.sub(tag, HIDDEN.sub("\n", document)))
     return document
 
 
-def visible_text(document: str, *, names: Iterable[str] = ()) -> str:
+def visible_text(document: str, *, names: Iterable[str] = (), aloud: bool = True) -> str:
     """What a person reads of ``document`` as language: no code, addresses or proper nouns."""
-    text = CODES.sub(" ", ADDRESSES.sub(" ", text_of(document)))
+    text = CODES.sub(" ", ADDRESSES.sub(" ", text_of(document, aloud=aloud)))
     text = QUOTED.sub(" ", FRENCH.sub(" ", text))
     for name in sorted({n for n in [*PROPER_NOUNS, *names] if n}, key=len, reverse=True):
         text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", "…", text, flags=re.I)
@@ -155,8 +160,9 @@ UNSPACED_COLON = re.compile(r"[^\s:/]+:(?=\s|$)", re.M)
 def typography_in(document: str, *, names: Iterable[str] = ()) -> list[str]:
     """Each place where ``document`` breaks French typography: a colon without the space
     before it ("Alpha (alice): en attente"), a date in abbreviations ("dim 29 Nov"); each with
-    the text around it. What is left out is left out as for ``english_in``."""
-    text = visible_text(INLINE.sub("", HIDDEN.sub("\n", document)), names=names)
+    the text around it. What is left out is left out as for ``english_in``, and what is only
+    read aloud ("a1: vide", a square's label) is no typography."""
+    text = visible_text(INLINE.sub("", HIDDEN.sub("\n", document)), names=names, aloud=False)
     found = []
     for pattern in (UNSPACED_COLON, SHORT_DATE):
         for hit in pattern.finditer(text):

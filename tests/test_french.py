@@ -60,6 +60,9 @@ def test_the_detector_leaves_french_code_and_names_alone():
     # French words that English shares, and the compass as French abbreviates it.
     assert english_in("Un match, un show, des mails ; vers le NO ou le no, page 2.") == []
     assert english_in("Vainqueur : North.") == []
+    # The order grammar, as typed in any language, and the site's name.
+    assert english_in("Écrivez stay, F, FL ; reaction CHAR hold ; fire HEX ; end moving.") == []
+    assert english_in("<title>Accueil · Tank Portal</title>") == []
 
 
 def test_text_of_reads_what_a_person_sees():
@@ -74,3 +77,5 @@ def test_the_detector_finds_what_french_typography_does_not_write():
     assert not typography_in("<p>Alpha (alice) : en attente, à 14:05 (https://x.test/a:b)</p>"
                              "<p>Échéance : dimanche 29 novembre, 14:05 UTC</p>"
                              "<code>move: c3</code>")
+    # A square's label, read aloud, is no typography (its words are read by ``english_in``).
+    assert not typography_in('<rect aria-label="a1: vide"/>')
