@@ -116,7 +116,7 @@ def test_tank_game_says_its_pace_and_names_the_bot_s_tank_after_its_bot(client, 
     client.force_login(tank_vs_bot.alice)
     html = page_of(client, tank_vs_bot)
     assert "a gameday every 2 minutes" in html and "h per phase" not in html
-    assert "Seat 2 (bot random)" in html
+    assert "Seat 2 (random bot)" in html
     assert "How to play on this board" in html
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert "gamedays under way" in lobby and "phase 1 (gameday)" not in lobby
