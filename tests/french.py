@@ -29,11 +29,11 @@ ENGLISH_WORDS = frozenset("""
     these those has have had do does did not will would should could can cannot can't don't
     doesn't didn't isn't aren't wasn't won't it its it's by from for into onto about after
     before than then there here what which when where who whom whose how why their they them
-    he she his her we our my if so up out off over under down each any every some more most
+    he she his her we our my if up out off over under down each any every some more most
     less least only must may might now yet also just please yes again still already very other
     another such same own because while until since once twice never always new see sees seen
     click thank thanks welcome sorry hello
-    one two three five seven eight nine ten all both either neither none nothing something
+    one two three five seven eight nine ten all both either neither nothing something
     everything anyone nobody someone even through ahead behind back left right last next
     make makes made take takes taken give gives get gets shown shows write written reply
     win wins won lose loses draw ended start starts started begins finished opened
@@ -41,8 +41,8 @@ ENGLISH_WORDS = frozenset("""
     unit units turned
     squares board player players tank tanks shell shells hit hits enemy rules play
     playing orders order opponent opponents seat seats bot bots setup damaged damage outline
-    forward armour firepower woods clear water wall walls barrier barriers
-    troop troops kidnapper kidnappers bomb bombs
+    forward armour firepower woods clear water barrier barriers
+    troop troops
     deadline deadlines matches round rounds submit submitted sheet sheets receipt waiting
     history spectator spectators lobby create clock clocks hour hours day days week weeks
     today tomorrow send warning warnings leave leaves reminder reminders result results
@@ -53,9 +53,10 @@ ENGLISH_WORDS = frozenset("""
 """.split())
 # Left out as French words or names: "a", "on", "or", "an", "plus", "front", "page", "phase",
 # "match" ("un match nul"), "mail"/"email", "show", "contents", "goal", "invites" ("tu
-# invites"), "no" (nord-ouest, as a compass writes it), and "north", "south", "east", "west"
+# invites"), "no" and "so" (nord-ouest, sud-ouest, as a compass writes them), and "north", "south", "east", "west"
 # (the test games' seats are called North and South), and the order grammar's keywords
-# ("fire", "move", "turn", "stay", "hold", "reverse", "first", "end", "side", "shoot"), which
+# ("fire", "move", "turn", "stay", "hold", "reverse", "first", "end", "side", "shoot", "none",
+# "wall", "kidnapper", "bomb"), which
 # the French pages and mails show as they are typed.
 
 # Proper nouns: kept in every language (the games' names; a caller adds its own data's names).
@@ -77,8 +78,10 @@ READ_ALOUD = re.compile(r"""\b(?:aria-label|title|alt|placeholder)\s*=\s*("[^"]*
                         re.I)
 ADDRESSES = re.compile(r"\bhttps?://\S+|\bmailto:\S+|\b[\w.+-]+@[\w.-]+\b|(?<!\w)/[\w./?=&%+-]*")
 # Codes no one reads as words: hashes and receipts (hex), a secret shown masked ("mY*****",
-# the admin's password summary: random letters), time zones' names ("America/Port of Spain").
-CODES = re.compile(r"\b[0-9a-f]{16,}\b|\S*\*{4,}\S*|"
+# the admin's password summary: random letters), a calendar's property names ("LAST-MODIFIED:"),
+# a module's dotted path ("games.services.timing"), time zones' names ("America/Port of Spain").
+CODES = re.compile(r"\b[0-9a-f]{16,}\b|\S*\*{4,}\S*|(?m:^[A-Z][A-Z-]+(?:;[^:\n]*)?:)|"
+                   r"\b[a-z_]+(?:\.[a-z_]+){2,}\b|"
                    r"\b(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|"
                    r"Australia|Europe|Indian|Pacific|Etc)/[A-Za-z_+-]+"
                    r"(?:[ /](?:of|[A-Z][A-Za-z_+-]*))*")

@@ -63,6 +63,11 @@ def test_the_detector_leaves_french_code_and_names_alone():
     # The order grammar, as typed in any language, and the site's name.
     assert english_in("Écrivez stay, F, FL ; reaction CHAR hold ; fire HEX ; end moving.") == []
     assert english_in("<title>Accueil · Tank Portal</title>") == []
+    assert english_in("Points cardinaux : ne, no, se, so.") == []
+    assert english_in("trajet (ou path none) ; mur CASE (les mots anglais wall, bomb)") == []
+    # A calendar's property names, a module's dotted path.
+    assert english_in("LAST-MODIFIED:20261129T064846Z\nDESCRIPTION:Partie 3") == []
+    assert english_in("La raison de son échéance (games.services.timing).") == []
 
 
 def test_text_of_reads_what_a_person_sees():

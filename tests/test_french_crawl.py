@@ -131,6 +131,11 @@ def french_world():
     # (what people wrote is theirs: a request to join a club)
     french.PROPER_NOUNS += list(JoinRequest.objects.exclude(message="")
                                 .values_list("message", flat=True))
+    # (the test games' own texts: their seats, named by their engines in English; the games'
+    # keys, which the moderators' admin lists; the status changes' notes, records kept as
+    # written, shown raw in the admin)
+    french.PROPER_NOUNS += ["Seat 1", "Seat 2", "Seat 3", "Seat 4", "Left", "Right",
+                            *engine.games(), "all seats filled", "nothing to play"]
     return world
 
 
