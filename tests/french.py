@@ -24,7 +24,7 @@ import html
 import re
 from collections.abc import Iterable
 
-ENGLISH_WORDS = frozenset("""
+_WORDS = """
     the and of to in at is are was were be been being your yours you with without this that
     these those has have had do does did not will would should could can cannot can't don't
     doesn't didn't isn't aren't wasn't won't it its it's by from for into onto about after
@@ -50,18 +50,19 @@ ENGLISH_WORDS = frozenset("""
     joined member members standings pairings bye game games home learn lesson lessons
     analysis save saved remove removed device devices
     random greedy
-""".split())
+"""
+ENGLISH_WORDS = frozenset(_WORDS.split())
 # Left out as French words or names: "a", "on", "or", "an", "plus", "front", "page", "phase",
 # "match" ("un match nul"), "mail"/"email", "show", "contents", "goal", "invites" ("tu
-# invites"), "no" and "so" (nord-ouest, sud-ouest, as a compass writes them), and "north", "south", "east", "west"
-# (the test games' seats are called North and South), and the order grammar's keywords
-# ("fire", "move", "turn", "stay", "hold", "reverse", "first", "end", "side", "shoot", "none",
-# "wall", "kidnapper", "bomb"), which
-# the French pages and mails show as they are typed.
+# invites"), "no" and "so" (nord-ouest, sud-ouest, as a compass writes them); "north",
+# "south", "east", "west" (the test games' seats are called North and South); and the order
+# grammar's keywords ("fire", "move", "turn", "stay", "hold", "reverse", "first", "end",
+# "side", "shoot", "none", "wall", "kidnapper", "bomb"), which the French pages and mails show
+# as they are typed.
 
 # Proper nouns: kept in every language (the games' names; a caller adds its own data's names).
-PROPER_NOUNS = ["Tank Portal", "Final Act", "Final Strategy", "Panzer Squadron", "Tank Game V4", "Tank Game",
-                "Toy Duel"]
+PROPER_NOUNS = ["Tank Portal", "Final Act", "Final Strategy", "Panzer Squadron", "Tank Game V4",
+                "Tank Game", "Toy Duel"]
 
 # -- what a person reads ------------------------------------------------------------------------
 
@@ -71,9 +72,10 @@ HIDDEN = re.compile(
     re.S | re.I)
 TAG = re.compile(r"<(/?)([a-zA-Z][\w:-]*)([^>]*)>")
 # Tags that end a line of what a person reads (the others sit inside a sentence).
-BLOCKS = frozenset("""p div li ul ol br h1 h2 h3 h4 h5 h6 tr td th table section article
+_BLOCKS = """p div li ul ol br h1 h2 h3 h4 h5 h6 tr td th table section article
     header footer nav main aside form fieldset legend label button option select dt dd dl
-    figure figcaption caption summary details hr title svg head body html""".split())
+    figure figcaption caption summary details hr title svg head body html"""
+BLOCKS = frozenset(_BLOCKS.split())
 READ_ALOUD = re.compile(r"""\b(?:aria-label|title|alt|placeholder)\s*=\s*("[^"]*"|'[^']*')""",
                         re.I)
 ADDRESSES = re.compile(r"\bhttps?://\S+|\bmailto:\S+|\b[\w.+-]+@[\w.-]+\b|(?<!\w)/[\w./?=&%+-]*")
