@@ -194,4 +194,5 @@ def test_the_footers_language_is_the_mails_language(eager, mailboxes, make_user)
     for row in OutgoingEmail.objects.filter(to=claire.email):
         text = f"{row.subject}\n{row.body_text}\n{text_of(row.body_html)}"
         # The corners in French (nord-ouest, sud-ouest) happen to spell "no" and "so".
-        assert not english_in(text, names=[*allowed(claire, bob), "Final Strategy", "ne, no, se, so"])
+        assert not english_in(text, names=[*allowed(claire, bob), "Final Strategy",
+                                           "ne, no, se, so"])
