@@ -22,7 +22,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from games import services
+from games import plugins, services
 from games.dates import duration
 from games.models import (
     Action,
@@ -385,16 +385,25 @@ class SubmissionInline(ReceiptMixin, ReadOnlyAdminMixin, admin.TabularInline):
 
 @admin.register(Phase)
 class PhaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["__str__", "match", "number", "name", "kind", "status", "deadline",
-                    "resolved_at", "attempts"]
+    list_display = ["__str__", "match", "number", "name_in_words", "kind_in_words", "status",
+                    "deadline", "resolved_at", "attempts"]
     list_filter = ["status", "kind", "match__game"]
     search_fields = ["=match__id", "match__title", "match__seats__user__username"]
     list_select_related = ["match"]
-    fields = ["match", "number", "name", "kind", "status", "opened_at", "deadline",
-              "resolved_at", "attempts", "last_error", "revealed_json", "events_json"]
+    fields = ["match", "number", "name_in_words", "kind_in_words", "status", "opened_at",
+              "deadline", "resolved_at", "attempts", "last_error", "revealed_json", "events_json"]
     readonly_fields = fields
     inlines = [SubmissionInline]
     actions = ["retry_quarantined"]
+
+    @admin.display(description=Phase._meta.get_field("name").verbose_name, ordering="name")
+    def name_in_words(self, phase: Phase) -> str:
+        """The phase's name as the game says it in the reader's language ("ordres")."""
+        return plugins.plugin_for(phase.match.game).phase_label(phase.name) or "-"
+
+    @admin.display(description=Phase._meta.get_field("kind").verbose_name, ordering="kind")
+    def kind_in_words(self, phase: Phase) -> str:
+        return str(PHASE_KINDS.get(phase.kind, phase.kind)) or "-"
 
     def get_queryset(self, request):
         # Voided (rolled-back) phases too: they are kept as the match's history.

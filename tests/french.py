@@ -1,141 +1,176 @@
-"""A small detector of English left in a French text: ``english_in(text)`` lists the frequent
-English words it finds.
+"""English left in a French page or mail: the one detector the tests share.
 
-The text may be a page (HTML) or plain text. In HTML, what is not prose is left out: ``<code>``,
-``<pre>``, ``<kbd>``, ``<samp>``, ``<var>``, scripts and styles, and any element marked
-``translate="no"`` (HTML's own way to say "a name, not to be translated"). The text shown to
-assistive technologies (``aria-label``, ``title``, ``alt``, ``placeholder``) is read too.
+``english_in(document, names=...)`` returns the sentences of a page (HTML) or a mail's text that
+are in English; ``typography_in(document, names=...)`` the places that break French typography.
 
-The words are frequent English words that are not also French words ("on", "a", "or", "an",
-"plus", "front", "page" ... are left out), so a French text should contain none of them.
+What a person reads (``visible_text``) is kept: the text of the page, cut in lines where its
+blocks end, and what assistive technologies read aloud (``aria-label``, ``title``, ``alt``,
+``placeholder``). Left out is what no one reads as language: code (``<code>``, ``<pre>``,
+``<kbd>``, ``<samp>``, ``<var>``, what a form field holds, scripts, styles, templates,
+comments), any element marked ``translate="no"`` (HTML's own "a name, not to be translated"),
+other attributes, link and mail addresses, hashes and receipts, masked secrets, time zone names,
+what a player types quoted in a sentence (« B4 ») and the order grammar's own phrases
+("give 3 to C5", "paid by 1B"), "match nul" (a French draw), and proper nouns: the games' names
+(``PROPER_NOUNS``) and those the caller gives (usernames, match titles).
+
+A sentence holding one of a list of frequent English words that are not French words
+(``ENGLISH_WORDS``: "on", "a", "or", "plus", "match", "mail", "show", "no" ... are not among
+them), or a date in English abbreviations, is English.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable
-from html import unescape
-from html.parser import HTMLParser
 
 _WORDS = """
-    the and your you of to is not with when each unit units turn turns move moves moved fire
-    fires fired this that these those from into onto by for if then than there their they
-    them its it are be been being was were has have had will would can could may must should
-    which who whom what where while after before only also any all one two three five seven
-    eight nine ten every other another some such same own out up down over under again round
-    rounds squares board player players tank tanks shell shells hit hits enemy side sides
-    rules how play playing orders order here back new next first last left right ahead
-    behind through until without between both either neither none nothing anyone nobody
-    someone something always never once twice more most less least just still even yet
-    because so does did done make makes made take takes taken give gives get gets see sees
-    seen shown shows show click write written reply wins win lose loses draw ends end start
-    starts stays stay holds hold opponent opponents seat seats bots bot contents goal setup
-    moving firing damaged damage out of outline north south east west forward reverse
-    reversing armour firepower woods clear water wall walls barrier barriers troop troops
-    kidnapper kidnappers bomb bombs
+    the and of to in at is are was were be been being your yours you with without this that
+    these those has have had do does did not will would should could can cannot can't don't
+    doesn't didn't isn't aren't wasn't won't it its it's by from for into onto about after
+    before than then there here what which when where who whom whose how why their they them
+    he she his her we our my if up out off over under down each any every some more most
+    less least only must may might now yet also just please yes again still already very other
+    another such same own because while until since once twice never always new see sees seen
+    click thank thanks welcome sorry hello
+    one two three five seven eight nine ten all both either neither nothing something
+    everything anyone nobody someone even through ahead behind back left right last next
+    make makes made take takes taken give gives get gets shown shows write written reply
+    win wins won lose loses draw ended start starts started begins finished opened
+    closed resolved
+    unit units turned
+    squares board player players tank tanks shell shells hit hits enemy rules play
+    playing orders order opponent opponents seat seats bot bots setup damaged damage outline
+    forward armour firepower woods clear water barrier barriers
+    troop troops
+    deadline deadlines matches round rounds submit submitted sheet sheets receipt waiting
+    history spectator spectators lobby create clock clocks hour hours day days week weeks
+    today tomorrow send warning warnings leave leaves reminder reminders result results
+    winner winners link profile settings ladder ladders tournament tournaments invited join
+    joined member members standings pairings bye game games home learn lesson lessons
+    analysis save saved remove removed device devices
+    random greedy
 """
-ENGLISH = frozenset(_WORDS.split())
+ENGLISH_WORDS = frozenset(_WORDS.split())
+# Left out as French words or names: "a", "on", "or", "an", "plus", "front", "page", "phase",
+# "match" ("un match nul"), "mail"/"email", "show", "contents", "goal", "invites" ("tu
+# invites"), "no" and "so" (nord-ouest, sud-ouest, as a compass writes them); "north",
+# "south", "east", "west" (the test games' seats are called North and South); and the order
+# grammar's keywords ("fire", "move", "turn", "stay", "hold", "reverse", "first", "end",
+# "side", "shoot", "none", "wall", "kidnapper", "bomb"), which the French pages and mails show
+# as they are typed.
 
-SKIPPED = frozenset({"code", "pre", "kbd", "samp", "var", "script", "style"})
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-                  "source", "track", "wbr"})
-READ_ATTRIBUTES = ("aria-label", "title", "alt", "placeholder")
-WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+# Proper nouns: kept in every language (the games' names; a caller adds its own data's names).
+PROPER_NOUNS = ["Tank Portal", "Final Act", "Final Strategy", "Panzer Squadron", "Tank Game V4",
+                "Tank Game", "Toy Duel"]
 
+# -- what a person reads ------------------------------------------------------------------------
 
-class _Prose(HTMLParser):
-    """The prose of a page: text nodes and the attributes read aloud, without code or names."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.open: list[bool] = []  # for each open element: is its text left out?
-        self.pieces: list[str] = []
-
-    def _skipping(self) -> bool:
-        return any(self.open)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        skip = tag in SKIPPED or values.get("translate") == "no"
-        if not skip and not self._skipping():
-            self.pieces.extend(values[name] or "" for name in READ_ATTRIBUTES if name in values)
-        if tag not in VOID:
-            self.open.append(skip)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        if not self._skipping() and values.get("translate") != "no":
-            self.pieces.extend(values[name] or "" for name in READ_ATTRIBUTES if name in values)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag not in VOID and self.open:
-            self.open.pop()
-
-    def handle_data(self, data: str) -> None:
-        if not self._skipping():
-            self.pieces.append(data)
-
-
-def prose(text: str) -> str:
-    """The prose of ``text``: itself if plain, its readable text if HTML."""
-    if "<" not in text:
-        return text
-    parser = _Prose()
-    parser.feed(text)
-    parser.close()
-    return "\n".join(parser.pieces)
+HIDDEN = re.compile(
+    r"<(script|style|template|code|pre|kbd|samp|var|textarea)\b.*?</\1\s*>|<!--.*?-->"
+    r"""|<([a-zA-Z][\w-]*)\b[^>]*\btranslate\s*=\s*["']?no\b[^>]*>.*?</\2\s*>""",
+    re.S | re.I)
+TAG = re.compile(r"<(/?)([a-zA-Z][\w:-]*)([^>]*)>")
+# Tags that end a line of what a person reads (the others sit inside a sentence).
+_BLOCKS = """p div li ul ol br h1 h2 h3 h4 h5 h6 tr td th table section article
+    header footer nav main aside form fieldset legend label button option select dt dd dl
+    figure figcaption caption summary details hr title svg head body html"""
+BLOCKS = frozenset(_BLOCKS.split())
+READ_ALOUD = re.compile(r"""\b(?:aria-label|title|alt|placeholder)\s*=\s*("[^"]*"|'[^']*')""",
+                        re.I)
+ADDRESSES = re.compile(r"\bhttps?://\S+|\bmailto:\S+|\b[\w.+-]+@[\w.-]+\b|(?<!\w)/[\w./?=&%+-]*")
+# Codes no one reads as words: hashes and receipts (hex), a secret shown masked ("mY*****",
+# the admin's password summary: random letters), a calendar's property names ("LAST-MODIFIED:"),
+# a module's dotted path ("games.services.timing"), time zones' names ("America/Port of Spain").
+CODES = re.compile(r"\b[0-9a-f]{16,}\b|\S*\*{4,}\S*|(?m:^[A-Z][A-Z-]+(?:;[^:\n]*)?:)|"
+                   r"\b[a-z_]+(?:\.[a-z_]+){2,}\b|"
+                   r"\b(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|"
+                   r"Australia|Europe|Indian|Pacific|Etc)/[A-Za-z_+-]+"
+                   r"(?:[ /](?:of|[A-Z][A-Za-z_+-]*))*")
+# What a player types, quoted in a sentence (« move B4 »): the game's grammar, not prose.
+QUOTED = re.compile(r"«[^»]{1,60}»")
+# The order grammar's phrases, typed as they are whatever the reader's language.
+GRAMMAR = re.compile(
+    r"\b(?:give \d+ to|bounty \d+ on|vote \d+(?: \d+)? on|paid by|shoot at)\b", re.I)
+# French that an English-looking word: "match nul" is a draw.
+FRENCH = re.compile(r"\bmatch nul\b", re.I)
 
 
-def english_in(text: str, names: Iterable[str] = ()) -> list[str]:
-    """The frequent English words in ``text`` (each once, in order of appearance), outside
-    the proper nouns ``names`` (a game's name, say "Tank Game V4")."""
-    readable = prose(text)
-    for name in names:
-        readable = readable.replace(name, " ")
-    found: dict[str, None] = {}
-    for word in WORD.findall(readable):
-        if word.lower() in ENGLISH:
-            found.setdefault(word, None)
-    return list(found)
+def _tag(match: re.Match, aloud: bool = True) -> str:
+    """A tag as a person reads it: a line's end for a block, and what it says aloud."""
+    closing, name, attributes = match.groups()
+    said = [value[1:-1] for value in READ_ALOUD.findall(attributes)] if aloud and not closing \
+        else []
+    end = "\n" if name.lower() in BLOCKS else " "
+    return end + "".join(f"\n{value}\n" for value in said) if said else end
 
 
-# The pages' and mails' detector (a longer list of words, with what the caller allows taken
-# out first): ``text_of`` and ``english_words``.
-
-_PAGE_WORDS = """
-    the and of to in with without from by for about into onto than then when where which who
-    whom why how what while until since before after again also only every each any some
-    this that these those there here is are was were be been being has have had do does did
-    will would can cannot could should must may might not no yet it its you your yours we our
-    they their them he she his her my at if so up out off over just still
-    hello please thank thanks welcome sorry
-    matches orders order move moves deadline deadlines player players seat seats round
-    rounds reply email mail mails send sheet receipt warning warnings leave leaves
-    reminder reminders result results winner winners draw finished started starts
-    begins ends ended opened resolved nothing something everything
-    yes none new closed day days hour hours week weeks today tomorrow
-    now next last first link profile settings ladder ladders tournament tournaments
-    invited invites join joined member members standings pairings bye
-    game games board lobby home learn lesson lessons analysis
-    save saved remove removed turn turned back device devices
-"""
-PAGE_ENGLISH = frozenset(_PAGE_WORDS.split())
-
-# What is never prose: addresses, links, and the reply tokens in them.
-_NOT_PROSE = re.compile(r"https?://\S+|[\w.+-]+@[\w.-]+|<[^>]+>")
-_PAGE_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+def text_of(document: str, *, aloud: bool = True) -> str:
+    """The text of ``document`` as a person sees it (HTML, or plain text: a mail's text body),
+    and, if ``aloud``, hears it read; without the parts no one reads as language; names are
+    kept."""
+    if "<" in document and re.search(r"</?[a-zA-Z][^>]*>", document):
+        tag = _tag if aloud else (lambda match: _tag(match, aloud=False))
+        document = html.unescape(TAG.sub(tag, HIDDEN.sub("\n", document)))
+    return document
 
 
-def text_of(html: str) -> str:
-    """The visible text of an HTML mail or page: tags, scripts and styles dropped."""
-    html = re.sub(r"(?is)<(script|style|pre|code)\b.*?</\1>", " ", html)
-    return unescape(re.sub(r"<[^>]+>", " ", html))
+def visible_text(document: str, *, names: Iterable[str] = (), aloud: bool = True) -> str:
+    """What a person reads of ``document`` as language: no code, addresses or proper nouns."""
+    text = CODES.sub(" ", ADDRESSES.sub(" ", text_of(document, aloud=aloud)))
+    text = QUOTED.sub(" ", FRENCH.sub(" ", text))
+    for name in sorted({n for n in [*PROPER_NOUNS, *names] if n}, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", "…", text, flags=re.I)
+    return GRAMMAR.sub(" ", text)
 
 
-def english_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
-    """The frequent English words in ``text`` once every ``allowed`` piece (a proper noun, a
-    name, a test game's own text) and every address is taken out."""
-    for piece in sorted({p for p in allowed if p}, key=len, reverse=True):
-        text = text.replace(piece, " ")
-    text = _NOT_PROSE.sub(" ", text)
-    return [word for word in _PAGE_WORD.findall(text) if word.lower() in PAGE_ENGLISH]
+# -- English --------------------------------------------------------------------------------
+
+SENTENCES = re.compile(r"(?<=[.!?:;])\s+|\s*\n\s*|\s{3,}|\s+[|•·—]\s+")
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # (accented letters are letters: "notées")
+# A date in Django's abbreviations, English or in French letters ("dim 29 Nov", "Sun 29 Nov"):
+# French writes "dimanche 29 novembre" (the site's formats: portal/formats).
+SHORT_DATE = re.compile(
+    r"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\.? \d{1,2}\b|"
+    r"\d{1,2} (?:Jan|Fév|Feb|Mar|Avr|Apr|Mai|May|Jui|Jun|Jul|Aoû|Aug|Sep|Oct|Nov|Déc|Dec)\b)")
+
+
+def english_in(document: str, *, names: Iterable[str] = ()) -> list[str]:
+    """The sentences of a page or mail that are in English, each once and as it reads (at most
+    160 characters of it); none when it reads as French."""
+    found: list[str] = []
+    for sentence in SENTENCES.split(visible_text(document, names=names)):
+        sentence = " ".join(sentence.split())
+        # A word in capitals amid lower case is a term of the game ("AT unit") or a code; so is
+        # a line of one or two such words ("AT", "AT1 A"), where a heading has more.
+        words = WORD.findall(sentence)
+        shouting = sentence.isupper() and len(words) > 2
+        words = {w.replace("’", "'").lower() for w in words
+                 if shouting or not (w.isupper() and len(w) > 1)}
+        if (words & ENGLISH_WORDS or SHORT_DATE.search(sentence)) and sentence[:160] not in found:
+            found.append(sentence[:160])
+    return found
+
+
+# -- French typography: a space before ':' ("Échéance : …"), dates as French writes them -----
+
+# Tags inside a line of text: a colon right after one ("<b>Alpha</b>: …") is still unspaced.
+INLINE = re.compile(r"</?(?:a|b|strong|em|i|span|time|abbr|small|label|output|mark|s|u)\b[^>]*>",
+                    re.I)
+# A colon stuck to the word before it and followed by a space or the end of a line: "Alpha:"
+# (times, "14:05", and addresses, "https:", are no such colon).
+UNSPACED_COLON = re.compile(r"[^\s:/]+:(?=\s|$)", re.M)
+
+
+def typography_in(document: str, *, names: Iterable[str] = ()) -> list[str]:
+    """Each place where ``document`` breaks French typography: a colon without the space
+    before it ("Alpha (alice): en attente"), a date in abbreviations ("dim 29 Nov"); each with
+    the text around it. What is left out is left out as for ``english_in``, and what is only
+    read aloud ("a1: vide", a square's label) is no typography."""
+    text = visible_text(INLINE.sub("", HIDDEN.sub("\n", document)), names=names, aloud=False)
+    found = []
+    for pattern in (UNSPACED_COLON, SHORT_DATE):
+        for hit in pattern.finditer(text):
+            around = re.sub(r"\s+", " ", text[max(0, hit.start() - 40):hit.end() + 40])
+            found.append(f"{hit.group()!r} in …{around.strip()}…")
+    return found

@@ -50,7 +50,7 @@ def _blocks(state: State, occupied: Mapping[str, int]) -> Any:
 
 def line_of_sight_problem(
     state: State, origin: str, target: str, occupied: Mapping[str, int] | None = None
-) -> str | None:
+) -> Text | None:
     """Why ``origin`` cannot see ``target`` (naming the blocking square or corner), or None."""
     size = state["size"]
     a, b = squares.parse(origin, size), squares.parse(target, size)
@@ -61,9 +61,11 @@ def line_of_sight_problem(
     if blocked is None:
         return None
     if len(blocked) == 1:
-        return f"No line of sight to {target}: {squares.name(blocked[0])} is in the way."
+        return Text(_("No line of sight to %(target)s: %(square)s is in the way."),
+                    {"target": target, "square": squares.name(blocked[0])})
     first, second = sorted(squares.name(s) for s in blocked)
-    return f"No line of sight to {target}: the corner between {first} and {second} is blocked."
+    return Text(_("No line of sight to %(target)s: the corner between %(first)s and %(second)s "
+                  "is blocked."), {"target": target, "first": first, "second": second})
 
 
 def check(

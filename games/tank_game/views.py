@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
@@ -265,8 +265,7 @@ def play_context(request: HttpRequest, match: Match, *,
     if game is None or match.state is None:
         return {"match": match, "game": game, "missing": True}
     state = match.state if upto is None else match_replay(match=match, upto_seq=upto)
-    bots = {number: plugins.bot_name(match.game, bot)
-            for number, bot in match.seats.exclude(bot="").values_list("number", "bot")}
+    bots = dict(match.seats.exclude(bot="").values_list("number", "bot"))
     view = named(game.view(state, seat), bots=bots)
     now = timezone.now()
     panel = None
@@ -334,11 +333,12 @@ def sandbox_play_context(game: Game, state: Any, seat: int, now: Any) -> dict[st
 def named(view: dict[str, Any], *, bots: dict[int, str] | None = None) -> dict[str, Any]:
     """``view`` with its tanks' and councillors' names in the reader's language (a tank with
     no name of its own is called after its seat, "Seat 2", by the engine; one that a bot
-    drives, of ``bots`` (seat → the bot's name), after its bot: "Seat 2 (random bot)")."""
+    drives, of ``bots`` (seat → bot), after its bot as people name it: "Seat 2 (random bot)")."""
     def name_of(seat: Any, name: Any) -> str:
         if isinstance(name, Text) and name.template == tank_words.SEAT and bots \
                 and seat in bots:
-            return _("%(seat)s (%(bot)s)") % {"seat": say(name), "bot": bots[seat]}
+            return pgettext("a tank named after the bot driving it", "%(seat)s (%(bot)s)") % {
+                "seat": say(name), "bot": plugins.bot_name("tank-game", bots[seat])}
         return say(name)
 
     for tank in view.get("tanks") or []:

@@ -21,7 +21,7 @@ import engine
 from games import services
 from games.models import Match
 from portal.accounts.models import Profile
-from tests.french_pages import english_in, typography_in
+from tests.french import english_in, typography_in
 from tests.portal.builders import (
     fast_password_hashing,  # noqa: F401  (autouse)
     make_user,
@@ -50,30 +50,6 @@ ELSEWHERE = [
     # templates/reports/form.html (portal): the report button
     r'(?s)<details class="report">.*?</details>',
 ]
-
-
-def test_the_check_finds_english_and_leaves_french_code_and_names_alone():
-    assert english_in("<p>Deadline: vendredi 27 novembre (in 23 heures)</p>")
-    assert english_in("<p>Votre tour</p><button>Submit</button>")
-    assert english_in("Your move", is_html=False)
-    assert not english_in("<p>Échéance : vendredi 27 novembre (dans 23 heures).</p>"
-                          "<p>La partie se termine par un match nul.</p>")
-    assert not english_in('<p title="the seat">Place 1 <code>move c3 to d4</code> '
-                          '<a href="/matches/1/your-orders/">ordres</a></p>'
-                          "<script>if (turn) { submit(); }</script>")
-    assert not english_in("<p>Partie « The Last Match » d'Alice</p>",
-                          names=["The Last Match"])
-    # A bot's kind as the engine keys it, an English result.
-    assert english_in("<p>Delta (robot (random))</p>") and english_in("<p>Delta won</p>")
-
-
-def test_the_check_finds_what_french_typography_does_not_write():
-    assert typography_in("<p><b>Alpha (alice)</b>: en attente</p>")
-    assert typography_in("<p>Acheter un PA:</p>")
-    assert typography_in('<time datetime="x">dim 29 Nov, 14:05 UTC</time>')
-    assert not typography_in("<p>Alpha (alice) : en attente, à 14:05 (https://x.test/a:b)</p>"
-                             "<p>Échéance : dimanche 29 novembre, 14:05 UTC</p>"
-                             "<code>move: c3</code>")
 
 
 def _player(slug: str):

@@ -17,7 +17,7 @@ from games import services as games_services
 from games.models import Match
 from portal.accounts.services import profile_update
 from portal.webhooks.models import WebhookTarget
-from tests.french import english_words, text_of
+from tests.french import english_in, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def read_in_french(client, url: str, allowed: list[str]) -> str:
     html = response.content.decode()
     assert '<html lang="fr">' in html, url
     text = main_text(html)
-    words = english_words(text, NAMES + allowed)
+    words = english_in(text, names=NAMES + allowed)
     assert not words, (url, words, text)
     return text
 
@@ -122,4 +122,4 @@ def test_refusals_and_error_pages_read_in_french(client, world):
         assert response.status_code == status, url
         text = main_text(response.content.decode())
         assert sentence in text, (url, text)
-        assert english_words(text, NAMES) == [], (url, text)
+        assert english_in(text, names=[*NAMES, "nobody"]) == [], (url, text)

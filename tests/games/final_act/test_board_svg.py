@@ -13,7 +13,7 @@ from django.utils import translation
 import engine
 from engine.final_act.units import TOKENS
 from games.final_act.board import CELL, MARGIN, board_model, render_board
-from tests.french_sentences import english_in
+from tests.french import english_in
 
 GAME = engine.get("final-act")
 NS = "{http://www.w3.org/2000/svg}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from portal.accounts.services import profile_update
-from tests.french import english_words, text_of
+from tests.french import english_in, text_of
 
 FRENCH = re.compile(r"\b(le|la|les|des|une|est|et|vous|votre|vos|bonjour|échéance|partie|ordres)\b",
                     re.IGNORECASE)
@@ -30,7 +30,7 @@ def allowed(*users) -> list[str]:
 
 
 def french(subject: str, body: str, *users) -> None:
-    words = english_words(f"{subject}\n{body}", allowed(*users))
+    words = english_in(f"{subject}\n{body}", names=allowed(*users))
     assert not words, (words, subject, body)
     assert FRENCH.search(f"{subject}\n{body}"), (subject, body)
 
@@ -40,7 +40,7 @@ def english(subject: str, body: str, *users) -> None:
     for piece in allowed(*users):
         text = text.replace(piece, " ")
     assert not FRENCH.search(text), (subject, body)
-    assert english_words(body), body
+    assert english_in(body), body
 
 
 def kinds(rows) -> list[str]:

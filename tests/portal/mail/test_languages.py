@@ -21,7 +21,7 @@ from portal.mail import services
 from portal.mail.models import OutgoingEmail
 from portal.mail.services import inbound_receive
 from portal.mail.services.gameday import gameday_opened_notify
-from tests.french import english_words, text_of
+from tests.french import english_in, text_of
 from tests.portal.mail.languages import (
     allowed,
     check_rows,
@@ -194,4 +194,5 @@ def test_the_footers_language_is_the_mails_language(eager, mailboxes, make_user)
     for row in OutgoingEmail.objects.filter(to=claire.email):
         text = f"{row.subject}\n{row.body_text}\n{text_of(row.body_html)}"
         # The corners in French (nord-ouest, sud-ouest) happen to spell "no" and "so".
-        assert not english_words(text, [*allowed(claire, bob), "Final Strategy", "ne, no, se, so"])
+        assert not english_in(text, names=[*allowed(claire, bob), "Final Strategy",
+                                           "ne, no, se, so"])

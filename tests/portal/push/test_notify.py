@@ -129,7 +129,7 @@ def test_a_new_gameday_pushes_your_move_once_per_gameday(eager, push_service, su
 
 def test_each_push_is_in_its_readers_language(eager, push_service, subscribe, make_user):
     """Texts and the notification's button, in the language of each device's owner."""
-    from tests.french import english_words
+    from tests.french import english_in
 
     amelie, bob = make_user("amelie"), make_user("bob")
     profile_update(user=amelie, language="fr")
@@ -146,7 +146,7 @@ def test_each_push_is_in_its_readers_language(eager, push_service, subscribe, ma
     assert {p["stop"] for p in french} == {"Arrêter celles-ci"}
     for payload in french:
         texts = f"{payload['title']} {payload['body']} {payload['stop']}"
-        assert not english_words(texts, ["Push duel", "North reached 1 points"]), payload
+        assert not english_in(texts, names=["Push duel", "North reached 1 points"]), payload
     assert [p["title"] for p in english] == ["Your move: Push duel", "Result: Push duel"]
     assert english[0]["body"].startswith("Duel 1. Deadline: ")
     assert {p["stop"] for p in english} == {"Stop these"}
