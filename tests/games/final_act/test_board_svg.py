@@ -371,7 +371,7 @@ def test_setup_phase_view_without_units_renders() -> None:
     assert root.get("id") == "setup-board"
     assert not by_class(root, "fa-unit")
     assert len(by_class(root, "fa-sq")) == 144
-    assert root.find(f"{NS}title").text == "Your setup: Final Act board, setup, seen by Alpha"
+    assert root.find(f"{NS}title").text == "Your setup — Final Act board, setup, seen by Alpha"
 
 
 def test_a_setup_preview_with_missing_keys_renders() -> None:
