@@ -27,11 +27,11 @@ run: $(STAMP)
 	$(PY) manage.py demo_setup
 	$(VENV)/bin/honcho -f Procfile.dev start
 
-# On every core (pytest-xdist): the browser tests share one worker and its Chromium
-# (tests/conftest.py); each worker has its own database, Redis database and var/ folder.
+# On every core (pytest-xdist): each worker has its own database, Redis database, var/ folder
+# and Chromium (tests/settings.py, tests/browser.py).
 TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine games portal competitions clocks tests scripts

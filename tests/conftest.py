@@ -59,20 +59,19 @@ def touches_services(item) -> bool:
                    for name in ("django_db", "integration", "services")))
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if touches_services(item):
             item.add_marker(pytest.mark.database)
-    # The browser tests come first and together: one Chromium serves them in turn
-    # (tests/browser.py), and under pytest-xdist one worker takes them all (the group) while
-    # the other starts on the rest, so the longest run of work starts first.
+    # The browser tests come first and together: each process's Chromium serves its run of
+    # them in turn (tests/browser.py), and the longest tests start first. (Under pytest-xdist
+    # both workers take some: each has its own live server, database and Chromium. xdist's
+    # groups would keep them on one worker, but with pytest 9 its worker does not read the
+    # xdist_group marks: its pytest_collection_modifyitems is not called there.)
     browser_tests = [item for item in items if is_browser_test(item)]
     if browser_tests:
         others = [item for item in items if not is_browser_test(item)]
         items[:] = browser_tests + others
-        for item in browser_tests:
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
     missing = services_missing()
     if not missing:
