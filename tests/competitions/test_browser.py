@@ -48,6 +48,9 @@ def test_a_player_registers_and_reads_the_standings(page):
     first_row = page.locator("#standings tbody tr").first.inner_text()
     assert "alice" in first_row and "1" in first_row
     page.click("text=Crosstable")
+    # (all_inner_texts does not wait: read the rows once the crosstable's page has loaded,
+    # not the standings page the click leaves; a loaded machine showed the difference)
+    page.locator("#crosstable tbody tr").first.wait_for()
     cells = page.locator("#crosstable tbody tr").all_inner_texts()
     assert any("alice" in row and "+" in row for row in cells)
     assert any("bob" in row and "-" in row for row in cells)
