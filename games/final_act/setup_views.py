@@ -118,7 +118,7 @@ def submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpRespons
         return _setup_refused(request, match, seat, error)
     if sealed.response is not None:
         return sealed.response
-    sheet = selectors.submission_for_author(match, seat, request.user)
+    sheet = sealed.sheet()
     context: dict[str, Any] = {"match": match, "my_seat": seat, "fa_oob": True,
                                "fa_setup_receipt": sealed.receipt}
     context.update(setup_panel_context(request, match, seat, sheet))

@@ -400,7 +400,7 @@ def sheet_submit(request: HttpRequest, match_id: int, seat_number: int) -> HttpR
         return _sheet_refused(request, match, seat, error)
     if sealed.response is not None:
         return sealed.response
-    sheet = selectors.submission_for_author(match, seat, request.user)
+    sheet = sealed.sheet()
     context: dict[str, Any] = {"match": match, "my_seat": seat, "my_sheet": sheet,
                                "fa_notice": sealed.notice, "fa_receipt": sealed.receipt,
                                "fa_oob": True}

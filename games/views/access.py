@@ -173,6 +173,14 @@ class Sealed:
     notice: str
     response: HttpResponse | None
 
+    def sheet(self) -> Any:
+        """The sealed sheet itself, for the panel that answers in place. Read by its id, not as
+        "the open phase's": a worker may resolve the phase between the seal and this read, and
+        the panel must still show the receipt the author was just given."""
+        from games.models import Submission
+
+        return Submission.objects.select_related("phase").get(pk=self.receipt.submission_id)
+
 
 def seal_posted(request: HttpRequest, match: Match, seat: Any, data: Any, *, notice: str,
                 prompt_phase: str) -> Sealed:

@@ -365,3 +365,34 @@ def test_a_seal_that_completes_the_round_takes_the_player_to_the_next_round(
     page = client.get(response["HX-Redirect"]).content.decode()
     assert "Orders sealed (revision 1)" in page
     assert "Your orders for round 2" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_resolved_by_a_worker_while_the_panel_is_built_still_shows_the_receipt(
+        client, match, players, monkeypatch):
+    """A worker may resolve the round after the view saw it open and before the panel is
+    built: the panel still shows the sheet just sealed and its receipt (seen once in CI)."""
+    import games.views.access as access
+
+    alice, bob = players
+    orders_submit(match_id=match.pk, seat_number=2, user=bob, phase_number=match.phase_number,
+                  data={}, source="web")
+    number = match.phase_number
+    checked = access.sealed_elsewhere
+
+    def then_a_worker_resolves(*args, **kwargs):
+        answer = checked(*args, **kwargs)
+        phase_resolve(match_id=match.pk, phase_number=number)
+        return answer
+
+    monkeypatch.setattr(access, "sealed_elsewhere", then_a_worker_resolves)
+    log_in(client, alice)
+    _, submit = urls(match)
+    response = client.post(submit, {"phase_number": number, "u-C-move": "F"},
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    sheet = Submission.objects.get(phase__match=match, phase__number=number, seat__number=1)
+    assert sheet.phase.status != Phase.Status.OPEN
+    body = response.content.decode()
+    assert sheet.receipt in body
+    assert "Orders sealed (revision 1)" in body
