@@ -19,6 +19,8 @@ Pair = tuple[int, int | None]
 
 __all__ = [
     "PairingError",
+    "adjudicate",
+    "divisions_first",
     "elimination_order",
     "elimination_round1",
     "pod_points",
@@ -26,9 +28,22 @@ __all__ = [
     "pods_round",
     "pods_standings",
     "round_robin",
+    "season_next",
     "standings",
     "swiss_round",
 ]
+
+# The leagues' rules live in ``competitions.seasons`` (which uses this module's helpers); they
+# are read from here as well, lazily, so that either module may be imported first.
+_SEASONS = frozenset({"adjudicate", "division_pods", "divisions_first", "season_next"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SEASONS:
+        from competitions import seasons
+
+        return getattr(seasons, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class PairingError(ValueError):
