@@ -19,8 +19,6 @@ Pair = tuple[int, int | None]
 
 __all__ = [
     "PairingError",
-    "adjudicate",
-    "divisions_first",
     "elimination_order",
     "elimination_round1",
     "pod_points",
@@ -28,7 +26,6 @@ __all__ = [
     "pods_round",
     "pods_standings",
     "round_robin",
-    "season_next",
     "standings",
     "swiss_round",
 ]
