@@ -32,7 +32,8 @@ __all__ = [
 
 # The leagues' rules live in ``competitions.seasons`` (which uses this module's helpers); they
 # are read from here as well, lazily, so that either module may be imported first.
-_SEASONS = frozenset({"adjudicate", "division_pods", "divisions_first", "season_next"})
+_SEASONS = frozenset({"adjudicate", "division_pods", "divisions_first", "season_moves",
+                      "season_next"})
 
 
 def __getattr__(name: str) -> Any:

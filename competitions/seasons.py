@@ -13,7 +13,7 @@ from typing import Any
 
 from competitions.pairing import PairingError, pod_sizes
 
-__all__ = ["adjudicate", "division_pods", "divisions_first", "season_next"]
+__all__ = ["adjudicate", "division_pods", "divisions_first", "season_moves", "season_next"]
 
 
 def _rating(value: Any, who: Any) -> float:
@@ -72,16 +72,12 @@ def _moves(move: Any, members: int) -> int:
     return min(wanted, members // 2)
 
 
-def season_next(divisions: Sequence[Sequence[int]], results: Sequence[Mapping[str, Any]],
-                rules: Mapping[str, Any]) -> list[list[int]]:
-    """The next season's divisions after promotion and relegation.
-
-    A quarter (or ``rules["move"]``) of each division up and down, players at the forfeit
-    limit down, leavers out, newcomers in the last division; empty divisions dropped and an
-    overfull last division split. A player who would both go up and down (only when leavers
-    leave fewer than twice the moves) goes up: the up places are filled first.
-    """
-    size = _size(rules.get("size"))
+def _decide(divisions: Sequence[Sequence[int]], results: Sequence[Mapping[str, Any]],
+            rules: Mapping[str, Any]
+            ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[int]]:
+    """Each division's players going up, going down and staying (by merit), and the
+    newcomers in order, after checking the input."""
+    _size(rules.get("size"))
     limit = rules.get("relegate_forfeits")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                               or limit < 1):
@@ -113,9 +109,9 @@ def season_next(divisions: Sequence[Sequence[int]], results: Sequence[Mapping[st
         return limit is not None and int(rows[pid].get("forfeits") or 0) >= limit
 
     count = len(divisions)
-    ups: list[list[int]] = [[] for _ in divisions]
-    downs: list[list[int]] = [[] for _ in divisions]
-    stays: list[list[int]] = [[] for _ in divisions]
+    ups: list[list[int]] = []
+    downs: list[list[int]] = []
+    stays: list[list[int]] = []
     for index, division in enumerate(divisions):
         q = _moves(rules.get("move", "quarter"), len(division))
         playing = sorted((pid for pid in division if not rows[pid].get("left")), key=merit)
@@ -126,15 +122,44 @@ def season_next(divisions: Sequence[Sequence[int]], results: Sequence[Mapping[st
         if index < count - 1:
             rest = [pid for pid in playing if pid not in up]
             down = set(rest[len(rest) - q:] if q else []) | {pid for pid in rest if at_limit(pid)}
-        ups[index] = [pid for pid in playing if pid in up]
-        downs[index] = [pid for pid in playing if pid in down]
-        stays[index] = [pid for pid in playing if pid not in up and pid not in down]
+        ups.append([pid for pid in playing if pid in up])
+        downs.append([pid for pid in playing if pid in down])
+        stays.append([pid for pid in playing if pid not in up and pid not in down])
+    new = [pid for pid, _ in sorted(newcomers, key=lambda p: (-p[1], p[0]))]
+    return ups, downs, stays, new
+
+
+def season_moves(divisions: Sequence[Sequence[int]], results: Sequence[Mapping[str, Any]],
+                 rules: Mapping[str, Any]) -> dict[int, str]:
+    """Where each player of ``divisions`` goes by ``season_next``'s rules: "up", "down",
+    "stay" or "left" (the places a division page marks, and the archive keeps)."""
+    ups, downs, stays, _ = _decide(divisions, results, rules)
+    moves = {pid: "left" for division in divisions for pid in division}
+    for index in range(len(divisions)):
+        moves.update(dict.fromkeys(ups[index], "up"))
+        moves.update(dict.fromkeys(downs[index], "down"))
+        moves.update(dict.fromkeys(stays[index], "stay"))
+    return moves
+
+
+def season_next(divisions: Sequence[Sequence[int]], results: Sequence[Mapping[str, Any]],
+                rules: Mapping[str, Any]) -> list[list[int]]:
+    """The next season's divisions after promotion and relegation.
+
+    A quarter (or ``rules["move"]``) of each division up and down, players at the forfeit
+    limit down, leavers out, newcomers in the last division; empty divisions dropped and an
+    overfull last division split (again while the new last one is overfull). A player who
+    would both go up and down (only when leavers leave fewer than twice the moves) goes up:
+    the up places are filled first.
+    """
+    ups, downs, stays, new = _decide(divisions, results, rules)
+    size = rules["size"]
+    count = len(divisions)
     built: list[list[int]] = []
     for index in range(count):
         came_down = downs[index - 1] if index > 0 else []
         came_up = ups[index + 1] if index + 1 < count else []
         built.append(came_down + stays[index] + came_up)
-    new = [pid for pid, _ in sorted(newcomers, key=lambda p: (-p[1], p[0]))]
     if new:
         if built:
             built[-1] = built[-1] + new

@@ -312,3 +312,13 @@ def test_division_pods_seat_everyone_once_a_round_and_mix_the_pods():
     met = {frozenset(pod) for pods in schedule for pod in pods}
     assert len(met) == 9  # no pod is played twice
     assert division_pods([1], 3) == []
+
+
+def test_season_moves_say_where_each_player_goes():
+    from competitions.pairing import season_moves
+
+    divisions = [[1, 2, 3, 4], [5, 6, 7, 8]]
+    moves = season_moves(divisions, results(divisions, left={2}, forfeits={1: 3}),
+                         rules(relegate_forfeits=3))
+    assert moves == {1: "down", 2: "left", 3: "stay", 4: "down", 5: "up", 6: "stay",
+                     7: "stay", 8: "stay"}
