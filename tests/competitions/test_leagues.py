@@ -1,0 +1,202 @@
+"""Leagues through the services: a season of 30 players in divisions of 8 (two of them bots)
+played to its end, adjudication at the end date, leavers and newcomers, and the next season
+built by promotion and relegation and shown on its pages."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from competitions import services
+from competitions.models import (
+    Division,
+    DivisionPlace,
+    League,
+    LeagueMatch,
+    LeagueMember,
+    RatingUpdate,
+    Season,
+)
+from competitions.pairing import round_robin
+from games.models import Match, OutboxEvent, Seat, Submission
+from games.services import ServiceError, orders_submit, outbox_dispatch, phase_resolve
+from portal.mail.models import OutgoingEmail
+from tests.competitions.conftest import run_signals
+from tests.helpers import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(players):
+    def make(n):
+        owner = players(1, "owner")[0]
+        club = services.club_create(by=owner, name="League club")
+        members = players(n, "m")
+        for user in members:
+            services.club_join_by_token(token=club.invite_token, user=user)
+        return club, owner, members
+
+    return make
+
+
+def create(club, owner, **kwargs):
+    args = {"name": "Winter league", "game": "toy-duel", "options": {"target": 1},
+            "division_size": 8, "season_days": 42, "hours_per_phase": 24,
+            "bots_allowed": True}
+    args.update(kwargs)
+    return services.league_create(by=owner, club_id=club.pk, **args)
+
+
+def work() -> None:
+    """What the worker does after each commit: the bots' sheets and the "match ended" signals
+    (which score a league match), each phase whose sheets are all in resolved."""
+    while True:
+        ids = list(OutboxEvent.objects.filter(done_at__isnull=True).values_list("pk", flat=True))
+        complete = list(Match.objects.filter(status=Match.Status.ACTIVE)
+                        .exclude(complete_at=None).values_list("pk", "phase_number"))
+        if not ids and not complete:
+            return
+        if ids:
+            assert outbox_dispatch(ids=ids)
+        for match_id, phase_number in complete:
+            assert phase_resolve(match_id=match_id, phase_number=phase_number)
+
+
+def play(lm: LeagueMatch, winner_member: int, finish) -> None:
+    """Finish a league match: ``winner_member`` wins (against a bot a person plays 5 each
+    round, which a random bot can only tie)."""
+    match = Match.objects.get(pk=lm.match_id)
+    seats = {s.number: s for s in match.seats.all()}
+    if all(s.user_id for s in seats.values()):
+        finish(match, lm.seats.index(winner_member) + 1)
+        return
+    for _ in range(50):
+        work()
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            return
+        for seat in seats.values():
+            if seat.user_id and not Submission.objects.filter(
+                    seat=seat, phase__number=match.phase_number).exists():
+                orders_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,
+                              phase_number=match.phase_number, data={"number": 5},
+                              source="web")
+    raise AssertionError(f"match {match.pk} did not finish")
+
+
+def divisions_of(season):
+    return [list(DivisionPlace.objects.filter(division=d).order_by("position")
+                 .values_list("member_id", flat=True))
+            for d in Division.objects.filter(season=season).order_by("number")]
+
+
+def test_a_season_of_thirty_in_divisions_of_eight_played_to_its_end(club, finish, make_user):
+    club_, owner, members = club(29)
+    league = create(club_, owner, relegate_forfeits=3)
+    start = timezone.now()
+    humans = members[:28]
+    for user in humans:
+        services.league_join(league_id=league.pk, user=user, now=start)
+    bots = [services.league_bot_enter(league_id=league.pk, by=owner, bot="random", now=start)
+            for _ in range(2)]
+    assert [b.name for b in bots] == ["random bot 1", "random bot 2"]
+
+    season = services.season_start(league_id=league.pk, by=owner, now=start)
+    ids = [m.pk for m in LeagueMember.objects.filter(league=league).order_by("pk")]
+    # Everyone has the start rating: by id, the earliest to join first; bots joined last.
+    assert divisions_of(season) == [ids[0:8], ids[8:16], ids[16:23], ids[23:30]]
+    # Every division's round robin at once: 28 + 28 + 21 + 21 matches, none with a bye.
+    assert LeagueMatch.objects.filter(division__season=season).count() == 98
+    first_division = Division.objects.get(season=season, number=1)
+    pairs = {tuple(lm.seats) for lm in LeagueMatch.objects.filter(division=first_division,
+                                                                  round_number=1)}
+    assert pairs == {(ids[a - 1], ids[b - 1]) for a, b in round_robin(8)[0]}
+    started = OutgoingEmail.objects.filter(dedupe_key__startswith=f"season:{season.pk}:started")
+    assert started.count() == 28  # every person, no bot
+    mail = started.get(user=humans[0])
+    assert "division 1" in mail.body_text and "m8" in mail.body_text
+
+    # A player of division 3 leaves during the season; m29 joins (a newcomer).
+    leaver = ids[19]
+    services.league_leave(league_id=league.pk, user=LeagueMember.objects.get(pk=leaver).user,
+                          now=start + timedelta(days=3))
+    newcomer = services.league_join(league_id=league.pk, user=members[28],
+                                    now=start + timedelta(days=3))
+    with pytest.raises(ServiceError) as refused:
+        services.season_start(league_id=league.pk, by=owner)
+    assert refused.value.code == "not_open"
+
+    # Every match is played, the better placed winning, but one of division 2 (its 3rd
+    # against its 4th), left to the end date: the 3rd has sent a sheet, the 4th has not.
+    division_two = Division.objects.get(season=season, number=2)
+    unplayed = next(lm for lm in LeagueMatch.objects.filter(division=division_two)
+                    if set(lm.seats) == {ids[10], ids[11]})
+    position = {pid: n for n, pid in enumerate(ids)}
+    for lm in LeagueMatch.objects.filter(division__season=season).exclude(pk=unplayed.pk) \
+            .order_by("pk"):
+        play(lm, min(lm.seats, key=position.get), finish)
+    match = Match.objects.get(pk=unplayed.match_id)
+    third = Seat.objects.get(match=match, number=unplayed.seats.index(ids[10]) + 1)
+    orders_submit(match_id=match.pk, seat_number=third.number, user=third.user,
+                  phase_number=match.phase_number, data={"number": 3}, source="web")
+    assert LeagueMatch.objects.filter(division__season=season, finished_at=None).count() == 1
+
+    # The last week: noticed once by the sweeper.
+    services.competitions_sweep(now=season.ends_at - timedelta(days=6))
+    services.competitions_sweep(now=season.ends_at - timedelta(days=5))
+    assert OutgoingEmail.objects.filter(
+        dedupe_key__startswith=f"season:{season.pk}:last-week").count() == 27  # not the leaver
+    season.refresh_from_db()
+    assert season.status == "running" and season.last_week_noticed
+
+    # The end date: the unfinished match is scored by the time used, and the next season is
+    # built and started.
+    end = season.ends_at + timedelta(minutes=1)
+    counts = services.competitions_sweep(now=end)
+    assert counts["seasons_ended"] == 1
+    season.refresh_from_db()
+    assert season.status == "finished"
+    unplayed.refresh_from_db()
+    assert unplayed.adjudicated and unplayed.ranking == [[ids[10]], [ids[11]]]
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE  # it goes on
+
+    places = {p.member_id: p for p in DivisionPlace.objects.filter(division__season=season)}
+    for division in divisions_of(season)[:3]:
+        assert [places[pid].rank for pid in division] == list(range(1, len(division) + 1))
+    assert places[ids[0]].points == 7 and places[ids[0]].move == "stay"
+    assert places[leaver].move == "left"
+    bot_ranks = sorted(places[b.pk].rank for b in bots)
+    assert bot_ranks == [6, 7]  # the people of division 4 beat both bots
+    better_bot, worse_bot = sorted((b.pk for b in bots), key=lambda pk: places[pk].rank)
+
+    following = Season.objects.get(league=league, status="running")
+    assert following.number == 2 and following.starts_at == end
+    assert divisions_of(following) == [
+        ids[0:6] + ids[8:10],
+        ids[6:8] + ids[10:14] + ids[16:18],
+        ids[14:16] + [ids[18], ids[20]] + ids[23:25],
+        ids[21:23] + ids[25:28] + [better_bot, worse_bot, newcomer.pk],
+    ]
+    assert LeagueMatch.objects.filter(division__season=following).count() == 28 + 28 + 15 + 28
+    ended = OutgoingEmail.objects.get(dedupe_key=f"season:{season.pk}:ended:member:{ids[9]}")
+    assert "division 1" in ended.body_text  # ids[9] went up from division 2
+
+    # The adjudicated match goes on, and its own result is not rated.
+    finish(match, unplayed.seats.index(ids[11]) + 1)
+    assert not RatingUpdate.objects.filter(match=match).exists()
+    unplayed.refresh_from_db()
+    assert unplayed.ranking == [[ids[10]], [ids[11]]]  # the standings keep the season's score
+
+    # The pages show the new season, the old one in the archive.
+    client = client_for(members[0])
+    page = client.get(f"/leagues/{league.pk}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Season 2" in text and "Division 4" in text and members[28].username in text
+    division = client.get(f"/leagues/{league.pk}/seasons/2/divisions/1/")
+    assert division.status_code == 200 and "Promotion place" not in division.content.decode()
+    assert "Relegation place" in division.content.decode()
+    archive = client.get(f"/leagues/{league.pk}/archive/").content.decode()
+    assert "Champion" in archive and "Promoted" in archive and "Relegated" in archive
