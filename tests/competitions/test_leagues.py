@@ -11,7 +11,6 @@ from competitions import services
 from competitions.models import (
     Division,
     DivisionPlace,
-    League,
     LeagueMatch,
     LeagueMember,
     RatingUpdate,
@@ -21,7 +20,6 @@ from competitions.pairing import round_robin
 from games.models import Match, OutboxEvent, Seat, Submission
 from games.services import ServiceError, orders_submit, outbox_dispatch, phase_resolve
 from portal.mail.models import OutgoingEmail
-from tests.competitions.conftest import run_signals
 from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db
