@@ -11,6 +11,7 @@ from competitions import services
 from competitions.models import (
     Division,
     DivisionPlace,
+    League,
     LeagueMatch,
     LeagueMember,
     RatingUpdate,
@@ -198,3 +199,157 @@ def test_a_season_of_thirty_in_divisions_of_eight_played_to_its_end(club, finish
     assert "Relegation place" in division.content.decode()
     archive = client.get(f"/leagues/{league.pk}/archive/").content.decode()
     assert "Champion" in archive and "Promoted" in archive and "Relegated" in archive
+
+
+# --- the rules around the season ----------------------------------------------------------
+
+
+def test_only_organisers_create_a_club_league_and_only_admins_a_site_wide_one(club, make_user):
+    club_, owner, members = club(1)
+    with pytest.raises(ServiceError) as refused:
+        create(club_, members[0])
+    assert refused.value.code == "not_allowed"
+    with pytest.raises(ServiceError) as refused:
+        services.league_create(by=owner, name="Site", game="toy-duel")
+    assert refused.value.code == "not_allowed"
+    admin = make_user("admin", is_staff=True)
+    site = services.league_create(by=admin, name="Site", game="toy-duel")
+    assert site.club is None and site.division_size == 8
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("division_size", 1), ("division_size", "eight"), ("season_days", 0), ("name", " "),
+    ("seats_per_match", 3), ("game", "no-such-game"), ("relegate_forfeits", 0),
+    ("options", {"target": 99}), ("hours_per_phase", "-1")])
+def test_a_league_with_a_bad_setting_is_refused_with_a_reason(club, field, value):
+    club_, owner, _ = club(0)
+    with pytest.raises(ServiceError) as refused:
+        create(club_, owner, **{field: value})
+    assert refused.value.code in ("invalid", "unknown_game", "invalid_options")
+    assert refused.value.message
+    assert not League.objects.exists()
+
+
+def test_joining_is_for_the_clubs_members_once_and_leaving_before_a_season_removes(
+        club, make_user):
+    club_, owner, members = club(2)
+    league = create(club_, owner)
+    with pytest.raises(ServiceError) as refused:
+        services.league_join(league_id=league.pk, user=make_user("outsider"))
+    assert refused.value.code == "not_allowed"
+    services.league_join(league_id=league.pk, user=members[0])
+    with pytest.raises(ServiceError):
+        services.league_join(league_id=league.pk, user=members[0])
+    services.league_leave(league_id=league.pk, user=members[0])
+    assert not LeagueMember.objects.filter(league=league).exists()
+    with pytest.raises(ServiceError) as refused:
+        services.league_leave(league_id=league.pk, user=members[0])
+    assert refused.value.code == "not_found"
+
+
+def test_bots_only_where_allowed_and_by_organisers(club):
+    club_, owner, members = club(1)
+    league = create(club_, owner, bots_allowed=False)
+    with pytest.raises(ServiceError) as refused:
+        services.league_bot_enter(league_id=league.pk, by=owner, bot="random")
+    assert refused.value.code == "not_allowed"
+    open_league = create(club_, owner, name="With bots")
+    with pytest.raises(ServiceError) as refused:
+        services.league_bot_enter(league_id=open_league.pk, by=members[0], bot="nobody")
+    assert refused.value.code == "not_allowed"  # refused as a member before the bot is read
+    with pytest.raises(ServiceError) as refused:
+        services.league_bot_enter(league_id=open_league.pk, by=owner, bot="nobody")
+    assert "random" in refused.value.message
+
+
+def test_a_season_needs_two_players_and_an_organiser(club):
+    club_, owner, members = club(2)
+    league = create(club_, owner)
+    services.league_join(league_id=league.pk, user=members[0])
+    with pytest.raises(ServiceError) as refused:
+        services.season_start(league_id=league.pk, by=owner)
+    assert refused.value.code == "invalid"
+    services.league_join(league_id=league.pk, user=members[1])
+    with pytest.raises(ServiceError) as refused:
+        services.season_start(league_id=league.pk, by=members[0])
+    assert refused.value.code == "not_allowed"
+    assert not Season.objects.exists()
+    season = services.season_start(league_id=league.pk, by=owner)
+    assert divisions_of(season) == [[m.pk for m in LeagueMember.objects.order_by("pk")]]
+
+
+def test_a_season_that_waits_ends_when_its_last_match_does(club, finish):
+    club_, owner, members = club(3)
+    league = create(club_, owner, waits_for_last_match=True)
+    for user in members:
+        services.league_join(league_id=league.pk, user=user)
+    season = services.season_start(league_id=league.pk, by=owner)
+    matches = list(LeagueMatch.objects.filter(division__season=season).order_by("pk"))
+    assert len(matches) == 3  # three players: a round robin of three rounds, a bye in each
+    for lm in matches[:-1]:
+        play(lm, lm.seats[0], finish)
+    late = season.ends_at + timedelta(days=2)
+    assert services.competitions_sweep(now=late)["adjudicated"] == 0
+    season.refresh_from_db()
+    assert season.status == "running"  # it waits
+    play(matches[-1], matches[-1].seats[1], finish)
+    services.competitions_sweep(now=late + timedelta(minutes=1))  # (the result came "late")
+    season.refresh_from_db()
+    assert season.status == "finished"
+    assert not matches[-1].__class__.objects.get(pk=matches[-1].pk).adjudicated
+    assert Season.objects.get(league=league, number=2).status == "running"
+
+
+def test_the_standings_update_as_matches_end_and_mark_the_places(club, finish):
+    club_, owner, members = club(8)
+    league = create(club_, owner, division_size=4)
+    for user in members:
+        services.league_join(league_id=league.pk, user=user)
+    season = services.season_start(league_id=league.pk, by=owner)
+    top = Division.objects.get(season=season, number=1)
+    lm = LeagueMatch.objects.filter(division=top).order_by("pk").first()
+    play(lm, lm.seats[1], finish)
+    from competitions.selectors import division_table
+
+    rows = division_table(top)
+    assert rows[0]["member_id"] == lm.seats[1] and rows[0]["points"] == "1"
+    # Division 1 of 4: nobody goes up from it, the last one (ceil(4 / 4)) goes down.
+    assert [r["zone"] for r in rows].count("Relegation place") == 1
+    assert "Promotion place" not in [r["zone"] for r in rows]
+    second = division_table(Division.objects.get(season=season, number=2))
+    assert [r["zone"] for r in second].count("Promotion place") == 1
+    page = client_for(members[0]).get(f"/leagues/{league.pk}/seasons/1/divisions/1/")
+    assert page.status_code == 200 and "Relegation place" in page.content.decode()
+
+
+def test_a_league_of_a_three_seat_game_plays_pods(club):
+    club_, owner, members = club(7)
+    league = create(club_, owner, game="toy-count", options={}, seats_per_match=3)
+    for user in members:
+        services.league_join(league_id=league.pk, user=user)
+    season = services.season_start(league_id=league.pk, by=owner)
+    matches = LeagueMatch.objects.filter(division__season=season)
+    assert matches.count() == 9  # three rounds of pods of 3, 2 and 2
+    assert sorted(len(lm.seats) for lm in matches) == [2] * 6 + [3] * 3
+    for lm in matches:
+        assert Seat.objects.filter(match_id=lm.match_id).count() == len(lm.seats)
+
+
+def test_pages_refuse_strangers_of_a_private_club_and_bad_actions(club, make_user):
+    club_, owner, members = club(2)
+    club_.is_public = False
+    club_.save()
+    league = create(club_, owner)
+    stranger = client_for(make_user("stranger"))
+    assert stranger.get(f"/leagues/{league.pk}/").status_code == 404
+    assert stranger.get(f"/leagues/{league.pk}/archive/").status_code == 404
+    member = client_for(members[0])
+    assert member.get(f"/leagues/{league.pk}/").status_code == 200
+    assert member.post(f"/leagues/{league.pk}/start/").status_code == 403
+    assert member.post(f"/leagues/{league.pk}/explode/").status_code == 404
+    assert member.get(f"/leagues/{league.pk}/seasons/1/divisions/1/").status_code == 404
+    assert member.get(f"/clubs/{club_.slug}/leagues/new/").status_code == 403
+    owner_client = client_for(owner)
+    assert owner_client.get(f"/clubs/{club_.slug}/leagues/new/").status_code == 200
+    bad = owner_client.post(f"/clubs/{club_.slug}/leagues/new/", {"name": "", "game": "x"})
+    assert bad.status_code == 400
