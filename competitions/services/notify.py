@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from competitions.models import ClubInvitation, Entry, Pairing, Round, Tournament
 from games import dates
@@ -233,10 +233,10 @@ def season_last_week_notice(*, season: Any) -> None:
 
 
 MOVE_WORDS = {
-    "up": _lazy("You go up to division %(number)s."),
-    "down": _lazy("You go down to division %(number)s."),
-    "stay": _lazy("You stay in division %(number)s."),
-    "left": _lazy("You have left the league."),
+    "up": gettext_lazy("You go up to division %(number)s."),
+    "down": gettext_lazy("You go down to division %(number)s."),
+    "stay": gettext_lazy("You stay in division %(number)s."),
+    "left": gettext_lazy("You have left the league."),
 }
 
 
