@@ -275,7 +275,8 @@ def season_tables(season: Any, viewer: Any = None) -> dict[int, list[dict[str, A
             rank = place.rank if finished and place.rank is not None else row["rank"]
             out[number].append({
                 "member_id": row["id"], "name": place.member.name, "rank": rank,
-                "points": floatformat(row["points"], "-1"), "wins": row["wins"],
+                "points": floatformat(row["points"], "-1"), "points_value": row["points"],
+                "wins": row["wins"],
                 "played": played[row["id"]], "move": moves.get(row["id"], ""),
                 "zone": _zone(moves.get(row["id"], ""), finished),
                 "mine": viewer_id is not None and place.member.user_id == viewer_id,

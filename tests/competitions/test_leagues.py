@@ -353,3 +353,91 @@ def test_pages_refuse_strangers_of_a_private_club_and_bad_actions(club, make_use
     assert owner_client.get(f"/clubs/{club_.slug}/leagues/new/").status_code == 200
     bad = owner_client.post(f"/clubs/{club_.slug}/leagues/new/", {"name": "", "game": "x"})
     assert bad.status_code == 400
+
+
+# --- in French ------------------------------------------------------------------------------
+
+
+def test_the_league_pages_and_mails_read_in_french(club, finish):
+    from portal.accounts.services import profile_update
+    from tests.french import english_in, text_of, typography_in
+
+    club_, owner, members = club(5)
+    for user in (owner, members[0]):
+        profile_update(user=user, language="fr")
+    league = create(club_, owner, name="Ligue du jeudi", division_size=2)
+    for user in members:
+        services.league_join(league_id=league.pk, user=user)
+    services.league_bot_enter(league_id=league.pk, by=owner, bot="random")
+    season = services.season_start(league_id=league.pk, by=owner)
+    lm = LeagueMatch.objects.filter(division__season=season).exclude(
+        match__seats__bot="random").order_by("pk").first()
+    play(lm, lm.seats[0], finish)
+    services.competitions_sweep(now=season.ends_at + timedelta(minutes=1))
+    names = [m.username for m in members] + [owner.username, "Ligue du jeudi",
+                                             "League club", "random"]
+    for who in (owner, members[0]):
+        client = client_for(who)
+        for url in (f"/leagues/{league.pk}/", f"/leagues/{league.pk}/archive/",
+                    f"/leagues/{league.pk}/seasons/1/divisions/1/",
+                    f"/leagues/{league.pk}/seasons/2/divisions/2/",
+                    f"/clubs/{club_.slug}/", "/clubs/", f"/clubs/{club_.slug}/leagues/new/"):
+            response = client.get(url)
+            if who != owner and url.endswith("/new/"):
+                assert response.status_code == 403
+                continue
+            html = response.content.decode()
+            assert response.status_code == 200 and '<html lang="fr">' in html, url
+            main = html[html.index("<main"):html.index("</main>")]
+            assert not english_in(text_of(main), names=names), (url, english_in(
+                text_of(main), names=names))
+            assert not typography_in(main, names=names), (url, typography_in(main, names=names))
+    mails = OutgoingEmail.objects.filter(user=members[0], dedupe_key__startswith="season:")
+    assert {m.dedupe_key.split(":")[2] for m in mails} == {"started", "ended"}
+    for mail in mails:
+        assert not english_in(mail.subject + "\n" + mail.body_text, names=names), mail.body_text
+    assert "saison 1" in mails.get(dedupe_key__contains=":ended:").subject
+
+
+# --- the API (read-only) ----------------------------------------------------------------------
+
+
+def test_the_api_lists_leagues_seasons_and_divisions_to_those_who_may_see_them(club, finish,
+                                                                               make_user):
+    import json
+
+    from django.test import Client
+
+    from portal.api.services import api_token_create
+
+    club_, owner, members = club(4)
+    club_.is_public = False
+    club_.save()
+    league = create(club_, owner, division_size=2)
+    for user in members:
+        services.league_join(league_id=league.pk, user=user)
+    season = services.season_start(league_id=league.pk, by=owner)
+    lm = LeagueMatch.objects.filter(division__season=season, division__number=1).first()
+    play(lm, lm.seats[1], finish)
+
+    def get(user, path):
+        token = api_token_create(user=user, name="t").token
+        response = Client(HTTP_AUTHORIZATION=f"Bearer {token}").get("/api/v1" + path)
+        return response.status_code, json.loads(response.content)
+
+    status, listed = get(members[0], "/leagues")
+    assert status == 200 and [row["id"] for row in listed] == [league.pk]
+    assert listed[0]["players"] == 4 and listed[0]["current_season"] == 1
+    status, detail = get(members[0], f"/leagues/{league.pk}")
+    assert status == 200 and detail["seasons"][0]["divisions"] == 2
+    status, one = get(members[0], f"/leagues/{league.pk}/seasons/1")
+    assert status == 200 and [d["number"] for d in one["divisions"]] == [1, 2]
+    top = one["divisions"][0]["standings"]
+    winner = LeagueMember.objects.get(pk=lm.seats[1]).user.username
+    assert top[0]["player"] == winner and top[0]["points"] == 1 and top[0]["played"] == 1
+    assert top[1]["move"] == "down"  # in the relegation place now
+    outsider = make_user("outsider")
+    assert get(outsider, "/leagues")[1] == []
+    assert get(outsider, f"/leagues/{league.pk}")[0] == 404
+    assert get(outsider, f"/leagues/{league.pk}/seasons/1")[0] == 404
+    assert get(members[0], f"/leagues/{league.pk}/seasons/9")[0] == 404
