@@ -96,7 +96,7 @@ def test_an_organiser_and_a_player_use_a_league_by_keyboard(page, new_page, axe_
     french.keyboard.press("Enter")
     french.wait_for_selector("section.season")
     text = main_text(french)
-    assert "Toutes les saisons" in text and english_in(text, names=names) == []
+    assert "toutes les saisons" in text and english_in(text, names=names) == []
     tab_to(french, "a[href$='/divisions/2/']")
     french.keyboard.press("Enter")
     french.wait_for_selector("#places-help")
