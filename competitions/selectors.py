@@ -267,6 +267,11 @@ def season_tables(season: Any, viewer: Any = None) -> dict[int, list[dict[str, A
         else None
     _, _, tables = season_results(season)
     moves = {p.member_id: p.move for p in places} if finished else season_projection(season)
+    if not finished:  # a division that has played nothing yet has nobody in any place
+        started = set(LeagueMatch.objects.filter(division__season=season).exclude(
+            finished_at=None).values_list("division__number", flat=True))
+        moves = {pid: move if by_id[pid].division.number in started or move == "left" else ""
+                 for pid, move in moves.items()}
     out: dict[int, list[dict[str, Any]]] = {}
     for number, rows in tables.items():
         out[number] = []
@@ -337,10 +342,13 @@ def league_archive(league: Any) -> list[dict[str, Any]]:
     return seasons
 
 
-def player_seasons(user: Any) -> list[Any]:
-    """A player's places in every league season, newest first (a player's page lists them)."""
+def player_seasons(user: Any, *, game: str, viewer: Any = None) -> list[Any]:
+    """A player's places in the seasons of the leagues of ``game`` that ``viewer`` may see,
+    newest first (their page on the game's ladder lists them)."""
     from competitions.models import DivisionPlace
 
-    return list(DivisionPlace.objects.filter(member__user=user)
-                .select_related("division__season__league")
-                .order_by("-division__season__starts_at", "-pk"))
+    return list(DivisionPlace.objects.filter(
+        member__user=user, division__season__league__game=game,
+        division__season__league__in=leagues_visible(viewer))
+        .select_related("division__season__league")
+        .order_by("-division__season__starts_at", "-pk")[:100])

@@ -194,11 +194,19 @@ def test_a_season_of_thirty_in_divisions_of_eight_played_to_its_end(club, finish
     assert page.status_code == 200
     text = page.content.decode()
     assert "Season 2" in text and "Division 4" in text and members[28].username in text
-    division = client.get(f"/leagues/{league.pk}/seasons/2/divisions/1/")
-    assert division.status_code == 200 and "Promotion place" not in division.content.decode()
-    assert "Relegation place" in division.content.decode()
+    division = client.get(f"/leagues/{league.pk}/seasons/2/divisions/1/").content.decode()
+    names = [members[n].username for n in range(6)] + [members[8].username,
+                                                         members[9].username]
+    assert all(name in division for name in names)
+    assert "Relegation place" not in division  # nothing has been played in season 2 yet
+    old = client.get(f"/leagues/{league.pk}/seasons/1/divisions/1/").content.decode()
+    assert old.count("Relegated") == 2 and "went up and who went down" in old
     archive = client.get(f"/leagues/{league.pk}/archive/").content.decode()
     assert "Champion" in archive and "Promoted" in archive and "Relegated" in archive
+    assert "Promotion place" not in text  # nothing has been played in season 2 yet
+    ladder = services.site_ladder(game="toy-duel")
+    player = client.get(f"/ladders/{ladder.pk}/players/{members[9].pk}/").content.decode()
+    assert "League seasons" in player and "Promoted" in player  # m10 went up after season 1
 
 
 # --- the rules around the season ----------------------------------------------------------
@@ -316,8 +324,13 @@ def test_the_standings_update_as_matches_end_and_mark_the_places(club, finish):
     # Division 1 of 4: nobody goes up from it, the last one (ceil(4 / 4)) goes down.
     assert [r["zone"] for r in rows].count("Relegation place") == 1
     assert "Promotion place" not in [r["zone"] for r in rows]
-    second = division_table(Division.objects.get(season=season, number=2))
+    lower = Division.objects.get(season=season, number=2)
+    assert [r["zone"] for r in division_table(lower)] == [""] * 4  # nothing played there yet
+    other = LeagueMatch.objects.filter(division=lower).order_by("pk").first()
+    play(other, other.seats[0], finish)
+    second = division_table(lower)
     assert [r["zone"] for r in second].count("Promotion place") == 1
+    assert second[0]["member_id"] == other.seats[0] and second[0]["zone"] == "Promotion place"
     page = client_for(members[0]).get(f"/leagues/{league.pk}/seasons/1/divisions/1/")
     assert page.status_code == 200 and "Relegation place" in page.content.decode()
 

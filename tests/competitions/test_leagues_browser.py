@@ -26,6 +26,27 @@ def tab_to(page, selector: str, presses: int = 200) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
+def play_one(league, division: int) -> None:
+    """The division's first match played to its end (the first seat wins), and what the
+    worker does after it: the "match ended" signal scores it for the standings."""
+    from competitions.models import LeagueMatch
+    from games.models import Match, OutboxEvent
+    from games.services import orders_submit, outbox_dispatch, phase_resolve
+
+    lm = LeagueMatch.objects.filter(division__season__league=league,
+                                    division__number=division).order_by("pk").first()
+    match = Match.objects.get(pk=lm.match_id)
+    while match.status == Match.Status.ACTIVE:  # the default target: 3 points
+        for seat in match.seats.order_by("number"):
+            orders_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,
+                          phase_number=match.phase_number,
+                          data={"number": 5 if seat.number == 1 else 1}, source="web")
+        phase_resolve(match_id=match.pk, phase_number=match.phase_number)
+        match.refresh_from_db()
+    outbox_dispatch(ids=list(OutboxEvent.objects.filter(done_at__isnull=True)
+                             .values_list("pk", flat=True)))
+
+
 def main_text(page) -> str:
     html = page.content()
     return text_of(html[html.index("<main"):html.index("</main>")])
@@ -66,7 +87,11 @@ def test_an_organiser_and_a_player_use_a_league_by_keyboard(page, new_page, axe_
     page.wait_for_selector("#current-season")
     text = main_text(page)
     assert "Season 1 (running)" in text and "Division 1" in text and "Division 2" in text
-    assert "Relegation place" in text and "Promotion place" in text
+    assert "Relegation place" not in text  # no match played yet: nobody is in a place
+    play_one(league, division=1)
+    page.reload()
+    text = main_text(page)
+    assert "Relegation place" in text and "Promotion place" not in text  # only division 1
     found += axe_violations(page, axe_script, where="the league page as its organiser")
     tab_to(page, "#current-season h3 a")
     page.keyboard.press("Enter")
