@@ -195,7 +195,9 @@ def division_pods(ids: Sequence[int], size: int) -> list[list[list[int]]]:
     """A division's pods for a game of ``size`` seats, every round at once: enough rounds for
     each player to meet about every other (``ceil((m - 1) / (size - 1))``), pods of ``size``
     and ``size - 1`` (``pod_sizes``), the players regrouped each round by a different stride
-    through the list and each pod's seats turned by one a round, so seats even out."""
+    through the list and each pod's seats turned by one a round, so seats even out. Where the
+    count cannot be split so, byes ``[id]``: to whoever has had fewest, the lowest in the
+    division's list first."""
     ids = list(ids)
     m = len(ids)
     if m < 2:
@@ -205,16 +207,21 @@ def division_pods(ids: Sequence[int], size: int) -> list[list[list[int]]]:
     sizes, byes = pod_sizes(m, size)
     rounds = -(-(m - 1) // (size - 1))
     strides = [s for s in range(1, m + 1) if math.gcd(s, m) == 1]
+    had_bye = dict.fromkeys(ids, 0)
     schedule = []
     for number in range(rounds):
+        resting = sorted(range(m), key=lambda i: (had_bye[ids[i]], -i))[:byes]
+        for i in resting:
+            had_bye[ids[i]] += 1
         stride = strides[number % len(strides)]
         order = [ids[(i * stride + number) % m] for i in range(m)]
+        order = [pid for pid in order if pid not in {ids[i] for i in resting}]
         pods, start = [], 0
         for pod_size in sizes:
             pod = order[start:start + pod_size]
             turn = number % len(pod)
             pods.append(pod[turn:] + pod[:turn])
             start += pod_size
-        pods.extend([pid] for pid in order[start:start + byes])
+        pods.extend([ids[i]] for i in resting)
         schedule.append(pods)
     return schedule

@@ -251,8 +251,9 @@ def season_tables(season: Any, viewer: Any = None) -> dict[int, list[dict[str, A
     points, wins, played, move, zone, mine}``, best first. A finished season shows the final
     standings it kept; a running one the standings now and the places that go up and down if
     it ended now."""
+    from competitions import seasons as rules
     from competitions.models import DivisionPlace, LeagueMatch
-    from competitions.services.leagues import season_projection, season_results
+    from competitions.services.leagues import league_rules, season_results
 
     finished = season.status == season.Status.FINISHED
     places = list(DivisionPlace.objects.filter(division__season=season)
@@ -265,8 +266,9 @@ def season_tables(season: Any, viewer: Any = None) -> dict[int, list[dict[str, A
             played[pid] += 1
     viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) \
         else None
-    _, _, tables = season_results(season)
-    moves = {p.member_id: p.move for p in places} if finished else season_projection(season)
+    divisions, results, tables = season_results(season)
+    moves = {p.member_id: p.move for p in places} if finished else rules.season_moves(
+        divisions, results, league_rules(season.league, []))
     if not finished:  # a division that has played nothing yet has nobody in any place
         started = set(LeagueMatch.objects.filter(division__season=season).exclude(
             finished_at=None).values_list("division__number", flat=True))

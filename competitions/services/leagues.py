@@ -248,6 +248,12 @@ def division_standings_rows(division: Division, league: League) -> list[dict[str
     if league.seats_per_match > 2:
         games = [{"round": lm.round_number, "pod": list(lm.seats), "ranking": lm.ranking or []}
                  for lm in scored]
+        # A round's bye (only where the players cannot be split into pods of the size and one
+        # fewer) scores the average of a full pod, as in a tournament of pods.
+        bye = (league.seats_per_match - 1) / 2
+        games += [{"round": number, "pod": pod, "score": bye}
+                  for number, pods in enumerate(rules.division_pods(ids, league.seats_per_match),
+                                                start=1) for pod in pods if len(pod) == 1]
         return core.pods_standings(players, games)
     games = []
     for lm in scored:
@@ -271,7 +277,7 @@ def _forfeits(season: Season) -> dict[int, int]:
     return counts
 
 
-def _rules(league: League, newcomers: list[dict[str, Any]]) -> dict[str, Any]:
+def league_rules(league: League, newcomers: list[dict[str, Any]]) -> dict[str, Any]:
     return {"size": league.division_size,
             "move": "quarter" if league.moves is None else league.moves,
             "relegate_forfeits": league.relegate_forfeits, "newcomers": newcomers}
@@ -300,12 +306,6 @@ def season_results(season: Season, now: datetime | None = None
                             "forfeits": forfeits.get(pid, 0),
                             "left": member.left_at is not None})
     return divisions, results, tables
-
-
-def season_projection(season: Season) -> dict[int, str]:
-    """Where each player would go if the season ended now: "up", "down", "stay", "left"."""
-    divisions, results, _ = season_results(season)
-    return rules.season_moves(divisions, results, _rules(season.league, []))
 
 
 # --- starting a season ----------------------------------------------------------------------
@@ -392,7 +392,7 @@ def _next_divisions(league: League, now: datetime) -> list[list[int]]:
     placed = {pid for d in divisions for pid in d}
     newcomers = [{"id": m.pk, "rating": _rating(league, ladder, m, now)}
                  for m in active if m.pk not in placed]
-    return rules.season_next(divisions, results, _rules(league, newcomers))
+    return rules.season_next(divisions, results, league_rules(league, newcomers))
 
 
 # --- results and the season's end -----------------------------------------------------------
@@ -495,7 +495,7 @@ def _season_close_if_done(season: Season, now: datetime) -> Season | None:
         return None
     league = season.league
     divisions, results, tables = season_results(season, now)
-    moves = rules.season_moves(divisions, results, _rules(league, []))
+    moves = rules.season_moves(divisions, results, league_rules(league, []))
     forfeits = {row["id"]: row["forfeits"] for row in results}
     for division in Division.objects.filter(season=season):
         rows = {row["id"]: row for row in tables[division.number]}
@@ -565,7 +565,8 @@ def season_last_week(*, season_id: Any, now: datetime | None = None) -> bool:
             return False
         season.last_week_noticed = True
         season.save(update_fields=["last_week_noticed"])
-        season_last_week_notice(season=season)
+        if season.ends_at - season.starts_at > LAST_WEEK:  # a season of a week has no last one
+            season_last_week_notice(season=season)
     return True
 
 

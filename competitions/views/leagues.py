@@ -83,13 +83,12 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     can_organise = may_organise(league, request.user)
     season = Season.objects.filter(league=league).order_by("-number").first()
     bots = engine.get(league.game).bots if can_organise and league.bots_allowed else ()
+    players = selectors.league_players(league)
     return render(request, "competitions/league.html", {
         "league": league, "member": member, "can_organise": can_organise,
         "season": season,
         "divisions": selectors.season_divisions(season, viewer=request.user) if season else [],
-        "players": selectors.league_players(league),
-        "bots": bots,
-        "bot_members": [m for m in selectors.league_players(league) if m.is_bot],
+        "players": players, "bots": bots, "bot_members": [m for m in players if m.is_bot],
     })
 
 

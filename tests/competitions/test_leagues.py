@@ -454,3 +454,18 @@ def test_the_api_lists_leagues_seasons_and_divisions_to_those_who_may_see_them(c
     assert get(outsider, f"/leagues/{league.pk}")[0] == 404
     assert get(outsider, f"/leagues/{league.pk}/seasons/1")[0] == 404
     assert get(members[0], f"/leagues/{league.pk}/seasons/9")[0] == 404
+
+
+def test_a_pod_bye_scores_the_average_of_a_full_pod(club):
+    from competitions.selectors import division_table
+
+    club_, owner, members = club(5)
+    league = create(club_, owner, game="toy-race", options={}, seats_per_match=4)
+    for user in members:
+        services.league_join(league_id=league.pk, user=user)
+    season = services.season_start(league_id=league.pk, by=owner)
+    # Five cannot be split into pods of 4 and 3: each round one pod of 4 and one bye.
+    assert sorted(len(lm.seats) for lm in LeagueMatch.objects.filter(
+        division__season=season)) == [4, 4]
+    rows = division_table(Division.objects.get(season=season))
+    assert sorted(r["points"] for r in rows) == ["0", "0", "0", "1.5", "1.5"]

@@ -322,3 +322,9 @@ def test_season_moves_say_where_each_player_goes():
                          rules(relegate_forfeits=3))
     assert moves == {1: "down", 2: "left", 3: "stay", 4: "down", 5: "up", 6: "stay",
                      7: "stay", 8: "stay"}
+
+
+def test_division_pods_give_the_byes_in_turn_from_the_bottom():
+    schedule = division_pods([1, 2, 3, 4, 5], 4)  # 5 cannot be split into pods of 4 and 3
+    assert [[pod for pod in pods if len(pod) == 1] for pods in schedule] == [[[5]], [[4]]]
+    assert all(sorted(len(pod) for pod in pods) == [1, 4] for pods in schedule)
