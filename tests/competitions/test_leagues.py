@@ -469,3 +469,42 @@ def test_a_pod_bye_scores_the_average_of_a_full_pod(club):
         division__season=season)) == [4, 4]
     rows = division_table(Division.objects.get(season=season))
     assert sorted(r["points"] for r in rows) == ["0", "0", "0", "1.5", "1.5"]
+
+
+def test_a_player_who_forfeits_goes_down_whatever_their_rank(club, finish):
+    """A player of division 1 misses three deadlines in a row (the match's miss limit): the
+    lifecycle takes the seat from them, which the league counts as a forfeit; with one
+    forfeit relegating, they go down although they are not last."""
+    from games.models import Phase, SeatTenure
+
+    club_, owner, members = club(8)
+    league = create(club_, owner, division_size=4, relegate_forfeits=1,
+                    options={"target": 9})
+    for user in members:
+        services.league_join(league_id=league.pk, user=user)
+    season = services.season_start(league_id=league.pk, by=owner)
+    top = Division.objects.get(season=season, number=1)
+    ids = divisions_of(season)[0]
+    absent = ids[0]  # the best seed: they would stay without the forfeit
+    lm = next(lm for lm in LeagueMatch.objects.filter(division=top) if absent in lm.seats)
+    match = Match.objects.get(pk=lm.match_id)
+    present = next(s for s in match.seats.all() if s.number != lm.seats.index(absent) + 1)
+    for _ in range(3):
+        match.refresh_from_db()
+        orders_submit(match_id=match.pk, seat_number=present.number, user=present.user,
+                      phase_number=match.phase_number, data={"number": 1}, source="web")
+        past = timezone.now() - timedelta(seconds=1)
+        Match.objects.filter(pk=match.pk).update(deadline=past)
+        Phase.objects.filter(match=match, number=match.phase_number).update(deadline=past)
+        assert phase_resolve(match_id=match.pk, phase_number=match.phase_number)
+        work()
+    assert SeatTenure.objects.filter(match=match, ending__in=["missed", "forfeited"]).exists()
+    # Every other match of the season: the better seed wins (the absent player wins theirs).
+    position = {pid: n for n, pid in enumerate(divisions_of(season)[0] + divisions_of(season)[1])}
+    for other in LeagueMatch.objects.filter(division__season=season).exclude(pk=lm.pk):
+        play(other, min(other.seats, key=position.get), finish)
+    services.competitions_sweep(now=season.ends_at + timedelta(minutes=1))
+    place = DivisionPlace.objects.get(division=top, member_id=absent)
+    assert place.forfeits == 1 and place.move == "down" and place.rank <= 2
+    following = Season.objects.get(league=league, number=2)
+    assert absent in divisions_of(following)[1] and absent not in divisions_of(following)[0]
