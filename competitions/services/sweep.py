@@ -88,6 +88,8 @@ def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
     unrated = (Match.objects.filter(status=Match.Status.FINISHED,
                                     finished_at__gte=now - CATCH_UP_WINDOW)
                .exclude(seats__bot__gt="")
+               # (a league match scored at its season's end plays on unrated: never retried)
+               .exclude(league_match__adjudicated=True)
                .filter(~Exists(RatingUpdate.objects.filter(match=OuterRef("pk"),
                                                            ladder__club__isnull=True)))
                .values_list("pk", flat=True)[:CATCH_UP_LIMIT])

@@ -185,6 +185,8 @@ def test_a_season_of_thirty_in_divisions_of_eight_played_to_its_end(club, finish
     # The adjudicated match goes on, and its own result is not rated.
     finish(match, unplayed.seats.index(ids[11]) + 1)
     assert not RatingUpdate.objects.filter(match=match).exists()
+    assert services.competitions_sweep(now=end + timedelta(hours=1))["rated"] == 0  # no retry
+    assert not RatingUpdate.objects.filter(match=match).exists()
     unplayed.refresh_from_db()
     assert unplayed.ranking == [[ids[10]], [ids[11]]]  # the standings keep the season's score
 
