@@ -144,3 +144,44 @@ class TournamentForm(forms.Form):
                     "leave still does not count against their reliability)."))
     starts_at = forms.DateTimeField(label=_("Starts at"), required=False,
                                     help_text=_("UTC; empty: start by hand."))
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
+    seats_per_match = forms.IntegerField(
+        min_value=2, max_value=100, initial=2, label=_("Seats per match"),
+        help_text=_("Two: each division plays a round robin of duels. Three or more: it plays "
+                    "rounds of pods of that many seats (and one fewer where the count does "
+                    "not divide)."))
+    division_size = forms.IntegerField(
+        min_value=2, max_value=64, initial=8, label=_("Division size"),
+        help_text=_("How many players a division holds; the first season places them by "
+                    "rating, the best in division 1."))
+    season_days = forms.IntegerField(
+        min_value=1, max_value=366, initial=42, label=_("Season length (days)"),
+        help_text=_("Every match of a division is created when its season starts and should "
+                    "end within this time (42: six weeks)."))
+    hours_per_phase = forms.DecimalField(
+        min_value=0.001, max_value=8760, initial=48, label=_("Hours per turn"),
+        help_text=_("How long each player has for a turn (48: two days)."))
+    moves = forms.IntegerField(
+        min_value=0, max_value=32, required=False, label=_("Players up and down"),
+        help_text=_("How many of each division go up and down after a season; empty: a "
+                    "quarter of the division (never more than half)."))
+    relegate_forfeits = forms.IntegerField(
+        min_value=1, max_value=99, required=False, label=_("Forfeits that relegate"),
+        help_text=_("A player who forfeits this many matches in a season (missed deadlines "
+                    "until the seat was taken from them, or left the match) goes down; "
+                    "empty: never."))
+    waits_for_last_match = forms.BooleanField(
+        required=False, label=_("The season waits for its last match"),
+        help_text=_("Otherwise a match still running at the end date counts for the "
+                    "standings as lost by the side that used more of its time; it goes on, "
+                    "unrated."))
+    bots_allowed = forms.BooleanField(
+        required=False, label=_("Bots allowed"),
+        help_text=_("You may enter the game's bots as players (their games are not rated)."))
+    fixed_deadlines = forms.BooleanField(
+        required=False, label=_("Fixed deadlines"),
+        help_text=_("No deadline is moved out of a player's night, nor for a player's leave."))

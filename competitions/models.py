@@ -693,3 +693,240 @@ class Pairing(models.Model):
     @property
     def done(self) -> bool:
         return self.finished_at is not None
+
+
+# --- leagues: seasons and divisions ---------------------------------------------------------
+
+
+class League(models.Model):
+    """A recurring competition for one game, in a club or site-wide (``club`` empty): seasons
+    of divisions, each a round robin, with promotion and relegation between seasons."""
+
+    club = models.ForeignKey(Club, verbose_name=_("club"), null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="leagues")
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=40)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seats_per_match = models.PositiveSmallIntegerField(
+        _("seats per match"), default=2,
+        help_text=_("Two: a round robin of duels; three or more: rounds of pods."))
+    division_size = models.PositiveSmallIntegerField(
+        _("division size"), default=8, help_text=_("How many players a division holds."))
+    season_days = models.PositiveSmallIntegerField(
+        _("season length (days)"), default=42, help_text=_("From a season's start to its end."))
+    hours_per_phase = models.DecimalField(_("hours per phase"), max_digits=7, decimal_places=3,
+                                          default=48)
+    fixed_deadlines = models.BooleanField(
+        _("fixed deadlines"), default=False,
+        help_text=_("Its matches never move a deadline: not out of a player's "
+                    "night (active hours), not for a player's leave."))
+    bots_allowed = models.BooleanField(
+        _("bots allowed"), default=False,
+        help_text=_("Organisers may enter the game's bots as players."))
+    waits_for_last_match = models.BooleanField(
+        _("the season waits for its last match"), default=False,
+        help_text=_("Otherwise a match still running at the end date is scored by the time "
+                    "each side used (it goes on, unrated)."))
+    moves = models.PositiveSmallIntegerField(
+        _("players up and down"), null=True, blank=True,
+        help_text=_("How many players of each division go up and down; empty: a quarter."))
+    relegate_forfeits = models.PositiveSmallIntegerField(
+        _("forfeits that relegate"), null=True, blank=True,
+        help_text=_("A player who forfeits this many matches in a season goes down; "
+                    "empty: never."))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+                                   null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(division_size__gte=2), name="league_division_size"),
+            models.CheckConstraint(condition=Q(season_days__gte=1), name="league_season_days"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueMember(models.Model):
+    """A player of a league: a person (``user``) or one of the game's bots. ``joined_at`` after
+    a season's start makes a newcomer (the next season's last division); ``left_at`` set: gone
+    from the next season on."""
+
+    league = models.ForeignKey(League, verbose_name=_("league"), on_delete=models.CASCADE,
+                               related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True,
+                             blank=True, on_delete=models.CASCADE, related_name="league_members")
+    bot = models.CharField(_("bot"), max_length=40, blank=True, default="",
+                           help_text=_("One of the game's bots; empty for a person."))
+    bot_number = models.PositiveSmallIntegerField(_("bot number"), null=True, blank=True)
+    joined_at = models.DateTimeField(_("joined at"))
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("league player")
+        verbose_name_plural = _("league players")
+        ordering = ["league", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="leaguemember_unique_user"),
+            models.UniqueConstraint(fields=["league", "bot", "bot_number"],
+                                    condition=Q(user__isnull=True),
+                                    name="leaguemember_unique_bot_number"),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False, bot="", bot_number__isnull=True)
+                           | (Q(user__isnull=True, bot_number__isnull=False) & ~Q(bot=""))),
+                name="leaguemember_user_or_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(name)s in %(league)s") % {"name": self.name, "league": self.league}
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def active(self) -> bool:
+        return self.left_at is None
+
+    @property
+    def name(self) -> str:
+        if self.user_id is None:
+            from games.plugins import BOT_NAMES
+
+            known = BOT_NAMES.get(self.bot)
+            if known is not None:
+                return gettext("%(bot)s %(number)s") % {"bot": known, "number": self.bot_number}
+            return gettext("%(bot)s bot %(number)s") % {"bot": self.bot,
+                                                         "number": self.bot_number}
+        return self.user.get_username()
+
+    @property
+    def seat(self) -> dict[str, Any]:
+        if self.user_id is None:
+            return {"kind": "bot", "bot": self.bot}
+        return {"kind": "human", "user": self.user}
+
+
+class Season(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", pgettext_lazy("season", "Running")
+        FINISHED = "finished", pgettext_lazy("season", "Finished")
+
+    league = models.ForeignKey(League, verbose_name=_("league"), on_delete=models.CASCADE,
+                               related_name="seasons")
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.RUNNING)
+    starts_at = models.DateTimeField(_("starts at"))
+    ends_at = models.DateTimeField(_("ends at"))
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    last_week_noticed = models.BooleanField(_("last week noticed"), default=False)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["league", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="season_unique_number"),
+            models.UniqueConstraint(fields=["league"], condition=Q(status="running"),
+                                    name="season_one_running"),
+        ]
+        indexes = [models.Index(fields=["ends_at"], name="season_running_end",
+                                condition=Q(status="running"))]
+
+    def __str__(self) -> str:
+        return gettext("%(league)s, season %(number)s") % {"league": self.league,
+                                                            "number": self.number}
+
+
+class Division(models.Model):
+    season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.CASCADE,
+                               related_name="divisions")
+    number = models.PositiveSmallIntegerField(_("number"))
+
+    class Meta:
+        verbose_name = _("division")
+        verbose_name_plural = _("divisions")
+        ordering = ["season", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="division_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(season)s, division %(number)s") % {"season": self.season,
+                                                              "number": self.number}
+
+
+class DivisionPlace(models.Model):
+    """A player in a division, in the division's order (``position``); its final standing and
+    where it went next are written when the season ends."""
+
+    class Move(models.TextChoices):
+        NONE = "", "-"
+        UP = "up", pgettext_lazy("league move", "Promoted")
+        STAY = "stay", pgettext_lazy("league move", "Stays")
+        DOWN = "down", pgettext_lazy("league move", "Relegated")
+        LEFT = "left", pgettext_lazy("league move", "Left the league")
+
+    division = models.ForeignKey(Division, verbose_name=_("division"), on_delete=models.CASCADE,
+                                 related_name="places")
+    member = models.ForeignKey(LeagueMember, verbose_name=_("player"), on_delete=models.CASCADE,
+                               related_name="places")
+    position = models.PositiveSmallIntegerField(_("position"))
+    rank = models.PositiveSmallIntegerField(_("final rank"), null=True, blank=True)
+    points = models.DecimalField(_("points"), max_digits=6, decimal_places=2, null=True,
+                                 blank=True)
+    forfeits = models.PositiveSmallIntegerField(_("forfeits"), default=0)
+    move = models.CharField(_("next season"), max_length=4, choices=Move.choices, blank=True,
+                            default="")
+
+    class Meta:
+        verbose_name = _("division place")
+        verbose_name_plural = _("division places")
+        ordering = ["division", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "member"], name="place_unique_member"),
+            models.UniqueConstraint(fields=["division", "position"],
+                                    name="place_unique_position"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(member)s in %(division)s") % {"member": self.member.name,
+                                                         "division": self.division}
+
+
+class LeagueMatch(models.Model):
+    """One match of a division's round robin: the players (member ids) in seat order, and
+    once it is scored for the standings, its ``ranking`` (groups of member ids, best first).
+    ``adjudicated``: scored at the season's end by the time used (the match goes on,
+    unrated)."""
+
+    division = models.ForeignKey(Division, verbose_name=_("division"), on_delete=models.CASCADE,
+                                 related_name="league_matches")
+    match = models.OneToOneField(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                                 related_name="league_match")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    board = models.PositiveSmallIntegerField(_("board"))
+    seats = models.JSONField(_("players in seat order"), default=list)
+    ranking = models.JSONField(_("ranking"), null=True, blank=True)
+    forfeits = models.JSONField(_("forfeited by"), default=list, blank=True,
+                                help_text=_("Players (member ids) who forfeited the match."))
+    adjudicated = models.BooleanField(_("adjudicated"), default=False)
+    finished_at = models.DateTimeField(_("scored at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("league match")
+        verbose_name_plural = _("league matches")
+        ordering = ["division", "round_number", "board"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "round_number", "board"],
+                                    name="leaguematch_unique_board"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(division)s, round %(round)s, board %(board)s") % {
+            "division": self.division, "round": self.round_number, "board": self.board}

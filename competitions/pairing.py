@@ -30,6 +30,19 @@ __all__ = [
     "swiss_round",
 ]
 
+# The leagues' rules live in ``competitions.seasons`` (which uses this module's helpers); they
+# are read from here as well, lazily, so that either module may be imported first.
+_SEASONS = frozenset({"adjudicate", "division_pods", "divisions_first", "season_moves",
+                      "season_next"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SEASONS:
+        from competitions import seasons
+
+        return getattr(seasons, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 class PairingError(ValueError):
     """The input cannot be paired (a bad argument, not a hard draw)."""

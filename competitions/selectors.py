@@ -215,3 +215,142 @@ def tournament_bots_available(*, tournament: Tournament) -> tuple[str, ...]:
 def entries_of(tournament: Tournament) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament=tournament).select_related("user").order_by(
         "start_number", "registered_at")
+
+
+# --- leagues --------------------------------------------------------------------------------
+
+
+def leagues_visible(user: Any) -> QuerySet[Any]:
+    """Site-wide leagues and those of the clubs ``user`` may see."""
+    from competitions.models import League
+
+    return League.objects.filter(Q(club__isnull=True) | Q(club__in=clubs_visible(user))) \
+        .select_related("club")
+
+
+def league_players(league: Any) -> list[Any]:
+    """The league's players now (not those who left), in the order they joined."""
+    from competitions.models import LeagueMember
+
+    return list(LeagueMember.objects.filter(league=league, left_at=None).select_related("user")
+                .order_by("joined_at", "pk"))
+
+
+def _zone(move: str, finished: bool) -> str:
+    """Where a row stands, in words (a page never says it by colour alone)."""
+    if finished:
+        return {"up": pgettext("league move", "Promoted"),
+                "down": pgettext("league move", "Relegated"),
+                "left": pgettext("league move", "Left the league")}.get(move, "")
+    return {"up": _("Promotion place"), "down": _("Relegation place"),
+            "left": _("Left the league")}.get(move, "")
+
+
+def season_tables(season: Any, viewer: Any = None) -> dict[int, list[dict[str, Any]]]:
+    """Each division's standings (by division number): rows ``{member_id, name, rank,
+    points, wins, played, move, zone, mine}``, best first. A finished season shows the final
+    standings it kept; a running one the standings now and the places that go up and down if
+    it ended now."""
+    from competitions import seasons as rules
+    from competitions.models import DivisionPlace, LeagueMatch
+    from competitions.services.leagues import league_rules, season_results
+
+    finished = season.status == season.Status.FINISHED
+    places = list(DivisionPlace.objects.filter(division__season=season)
+                  .select_related("division", "member__user"))
+    by_id = {p.member_id: p for p in places}
+    played: dict[int, int] = defaultdict(int)
+    for seats in LeagueMatch.objects.filter(division__season=season).exclude(
+            finished_at=None).values_list("seats", flat=True):
+        for pid in seats:
+            played[pid] += 1
+    viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) \
+        else None
+    divisions, results, tables = season_results(season)
+    moves = {p.member_id: p.move for p in places} if finished else rules.season_moves(
+        divisions, results, league_rules(season.league, []))
+    if not finished:  # a division that has played nothing yet has nobody in any place
+        started = set(LeagueMatch.objects.filter(division__season=season).exclude(
+            finished_at=None).values_list("division__number", flat=True))
+        moves = {pid: move if by_id[pid].division.number in started or move == "left" else ""
+                 for pid, move in moves.items()}
+    out: dict[int, list[dict[str, Any]]] = {}
+    for number, rows in tables.items():
+        out[number] = []
+        for row in rows:
+            place = by_id[row["id"]]
+            rank = place.rank if finished and place.rank is not None else row["rank"]
+            out[number].append({
+                "member_id": row["id"], "name": place.member.name, "rank": rank,
+                "points": floatformat(row["points"], "-1"), "points_value": row["points"],
+                "wins": row["wins"],
+                "played": played[row["id"]], "move": moves.get(row["id"], ""),
+                "zone": _zone(moves.get(row["id"], ""), finished),
+                "mine": viewer_id is not None and place.member.user_id == viewer_id,
+                "is_bot": place.member.is_bot})
+        if finished:
+            out[number].sort(key=lambda r: (r["rank"], r["name"]))
+    return out
+
+
+def season_divisions(season: Any, viewer: Any = None) -> list[dict[str, Any]]:
+    """The season's divisions with their standings, division 1 first."""
+    tables = season_tables(season, viewer)
+    return [{"division": division, "rows": tables.get(division.number, []),
+             "heading_id": f"s{season.number}-d{division.number}-heading"}
+            for division in season.divisions.order_by("number")]
+
+
+def division_table(division: Any, viewer: Any = None) -> list[dict[str, Any]]:
+    return season_tables(division.season, viewer).get(division.number, [])
+
+
+def division_matches(division: Any) -> list[dict[str, Any]]:
+    """The division's matches, round by round: who plays whom, in play or the score."""
+    from competitions.models import DivisionPlace, LeagueMatch
+
+    names = {p.member_id: p.member.name for p in DivisionPlace.objects.filter(
+        division=division).select_related("member__user")}
+    rows = []
+    for lm in LeagueMatch.objects.filter(division=division).select_related("match") \
+            .order_by("round_number", "board"):
+        ranking = lm.ranking or []
+        rows.append({
+            "round": lm.round_number, "board": lm.board, "match_id": lm.match_id,
+            "players": [names.get(pid, "?") for pid in lm.seats],
+            "done": lm.finished_at is not None, "adjudicated": lm.adjudicated,
+            "winners": [names.get(pid, "?") for pid in ranking[0]]
+            if len(ranking) > 1 else [],
+            "drawn": len(ranking) == 1,
+            "still_playing": lm.adjudicated and lm.match.status == Match.Status.ACTIVE})
+    return rows
+
+
+def league_archive(league: Any) -> list[dict[str, Any]]:
+    """Every season, newest first: its divisions' final (or current) standings, each
+    division's champions, who went up and who went down."""
+    from competitions.models import Season
+
+    seasons = []
+    for season in Season.objects.filter(league=league).order_by("-number"):
+        divisions = season_divisions(season)
+        for entry in divisions:
+            rows = entry["rows"]
+            entry["champions"] = [r["name"] for r in rows if r["rank"] == 1] \
+                if season.status == Season.Status.FINISHED else []
+            entry["promoted"] = [r["name"] for r in rows if r["move"] == "up"]
+            entry["relegated"] = [r["name"] for r in rows if r["move"] == "down"]
+        seasons.append({"season": season, "divisions": divisions})
+    return seasons
+
+
+def player_seasons(user: Any, *, game: str, viewer: Any = None) -> list[Any]:
+    """A player's places in the seasons of the leagues of ``game`` that ``viewer`` may see,
+    newest first (their page on the game's ladder lists them)."""
+    from competitions.models import DivisionPlace
+
+    return list(DivisionPlace.objects.filter(
+        member__user=user, division__season__league__game=game,
+        division__season__league__in=leagues_visible(viewer))
+        .select_related("division__season__league")
+        .order_by("-division__season__starts_at", "-pk")[:100])

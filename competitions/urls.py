@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competitions.views import clubs, ladders, tournaments
+from competitions.views import clubs, ladders, leagues, tournaments
 
 app_name = "competitions"
 
@@ -23,6 +23,13 @@ urlpatterns = [
     path("clubs/<slug:slug>/matches/new/", clubs.club_match_create, name="club_match_create"),
     path("clubs/<slug:slug>/tournaments/new/", tournaments.tournament_create,
          name="tournament_create"),
+    path("clubs/<slug:slug>/leagues/new/", leagues.league_create, name="league_create"),
+    path("leagues/new/", leagues.site_league_create, name="site_league_create"),
+    path("leagues/<int:league_id>/", leagues.league_detail, name="league"),
+    path("leagues/<int:league_id>/archive/", leagues.league_archive, name="league_archive"),
+    path("leagues/<int:league_id>/seasons/<int:number>/divisions/<int:division>/",
+         leagues.division_detail, name="division"),
+    path("leagues/<int:league_id>/<str:action>/", leagues.league_action, name="league_action"),
     path("ladders/<int:ladder_id>/", ladders.ladder_detail, name="ladder"),
     path("ladders/<int:ladder_id>/players/<int:user_id>/", ladders.ladder_player,
          name="ladder_player"),

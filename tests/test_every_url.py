@@ -1,7 +1,8 @@
 """The whole site, every URL pattern found from the root resolver, requested by every role.
 
 A world holds a match of every registered game (seat 1 has sealed a sheet where the first
-phase is simultaneous), a club with a ladder, a challenge, a join request and a tournament,
+phase is simultaneous), a club with a ladder, a challenge, a join request, a tournament and a
+league with a running season,
 tokens of every kind, and the roles: anonymous, a spectator, each seat and a moderator. Every
 leaf of ``get_resolver()`` (the admin, the API, the games' plug-ins included) is requested with
 its path parameters filled with real values and with junk the converter lets through, as GET,
@@ -269,6 +270,13 @@ def build_world() -> World:
     challenge_create(ladder_id=ladder.pk, by=alice, opponent=bob)
     tournament_create(by=alice, name="Walk cup", game="toy-duel", format="round_robin",
                       club_id=club.pk)
+    # A club's league with a running season (alice and bob in its one division).
+    from competitions.services.leagues import league_create, league_join, season_start
+    league = league_create(by=alice, name="Walk league", game="toy-duel", club_id=club.pk,
+                           division_size=2, bots_allowed=True)
+    for user in (alice, bob):
+        league_join(league_id=league.pk, user=user)
+    season_start(league_id=league.pk, by=alice)
     subscription = PushSubscription.objects.create(
         user=alice, endpoint="https://push.example.test/walk", p256dh="k" * 87, auth="a" * 22)
     api_token = api_token_create(user=alice, name="walk")
@@ -305,7 +313,11 @@ def build_world() -> World:
         "ladder_id": [str(ladder.pk)],
         "challenge_id": ids(Challenge),
         "tournament_id": ids(Tournament),
-        "action": ["register", "withdraw", "start", "close", "open", "cancel"],
+        "action": ["register", "withdraw", "start", "close", "open", "cancel", "join", "leave",
+                   "add-bot", "remove-bot"],
+        "league_id": [str(league.pk)],
+        "number": ["1", "2"],
+        "division": ["1", "2"],
         "token_id": [str(api_token.row.pk)],
         "subscription_id": [str(subscription.pk)],
         "target_id": [str(target.pk) for target in targets],

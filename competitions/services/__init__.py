@@ -34,6 +34,17 @@ from competitions.services.ladders import (
     match_rate,
     site_ladder,
 )
+from competitions.services.leagues import (
+    league_bot_enter,
+    league_bot_remove,
+    league_create,
+    league_join,
+    league_leave,
+    league_result_record,
+    season_end,
+    season_last_week,
+    season_start,
+)
 from competitions.services.rounds import pairing_result_record, round_adjudicate
 from competitions.services.sweep import competitions_sweep
 from competitions.services.tournaments import (
@@ -57,6 +68,7 @@ def match_ended_record(*, match_id: Any) -> None:
     except Exception:  # the rating must not stop the tournament; the sweeper retries
         logger.exception("rating match %s failed", match_id)
     pairing_result_record(match_id=match_id)
+    league_result_record(match_id=match_id)
 
 
 __all__ = [
@@ -64,9 +76,11 @@ __all__ = [
     "club_create", "club_invite_email", "club_invite_link_reset", "club_join_by_token",
     "club_leave", "club_match_create", "club_member_remove", "club_member_set_role",
     "club_removal_lift", "club_request_decide", "club_request_join", "competitions_sweep",
-    "ladder_create", "ladder_match_record", "ladder_match_void", "match_ended_record",
-    "match_rate", "membership_of", "pairing_result_record", "require_organiser",
-    "round_adjudicate", "site_ladder", "tournament_bot_enter", "tournament_bot_remove",
-    "tournament_cancel", "tournament_create", "tournament_register",
-    "tournament_registration_set", "tournament_start", "tournament_withdraw",
+    "ladder_create", "ladder_match_record", "ladder_match_void", "league_bot_enter",
+    "league_bot_remove", "league_create", "league_join", "league_leave", "league_result_record",
+    "match_ended_record", "match_rate", "membership_of", "pairing_result_record",
+    "require_organiser", "round_adjudicate", "season_end", "season_last_week", "season_start",
+    "site_ladder", "tournament_bot_enter", "tournament_bot_remove", "tournament_cancel",
+    "tournament_create", "tournament_register", "tournament_registration_set", "tournament_start",
+    "tournament_withdraw",
 ]

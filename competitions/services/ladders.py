@@ -119,6 +119,10 @@ def match_ranking_users(match: Match) -> list[list[int]] | None:
     filled) is left out, and its earlier players are not rated for it."""
     if match.status != Match.Status.FINISHED or not match.result:
         return None
+    from competitions.services.leagues import adjudicated_league_match
+
+    if adjudicated_league_match(match.pk):  # scored at its season's end: it plays on unrated
+        return None
     seats = {s.number: s for s in Seat.objects.filter(match=match)}
     # (a bot that stood in for a seat seeking a commander is not a bot seat: left out below)
     if not seats or any(s.bot and not s.on_autopilot for s in seats.values()):

@@ -15,11 +15,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from competitions.models import ClubInvitation, Entry, Pairing, Round, Tournament
 from games import dates
 from portal.accounts.models import Event
-from portal.accounts.notifications import wants
+from portal.accounts.notifications import users_wanting, wants
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.notify import language_of, local_time
 from portal.mail.services.outbox import email_queue
@@ -120,3 +121,152 @@ def tournament_finished_mail(*, tournament: Tournament) -> None:
                 body_text=_body("tournament_finished", {
                     "tournament": tournament, "rank": mine["rank"] if mine else None,
                     "table": table, "page": page}))
+
+
+# --- leagues: a season started, its last week, it ended --------------------------------------
+
+
+def _season_players(season: Any) -> list[Any]:
+    """The people placed in the season (bots get nothing), with users and profiles."""
+    from competitions.models import DivisionPlace
+
+    return list(DivisionPlace.objects.filter(division__season=season, member__user__isnull=False)
+                .select_related("division", "member__user", "member__user__profile")
+                .order_by("division__number", "position"))
+
+
+def _season_push(season: Any, users: list[Any], kind: str, key: str, title_for: Any,
+                 body_for: Any, url: str) -> None:
+    """The same notice by push, to the devices of the players who want competition news by
+    push (their profile's choice for tournament rounds and results)."""
+    from portal.push import vapid
+    from portal.push.services.notify import _devices, _payload
+    from portal.push.services.outbox import pushes_queue
+
+    if not vapid.enabled():
+        return
+    wanting = users_wanting(users, Event.ROUND_STARTED, "push")
+    devices = _devices([user.pk for user in wanting], kind)
+    pushes = []
+    for user in wanting:
+        with translation.override(language_of(user)):
+            title, body = title_for(user), body_for(user)
+            pushes += [{
+                "subscription": device, "kind": kind,
+                "dedupe_key": f"push:season:{season.pk}:{key}:u{user.pk}:d{device.pk}",
+                "payload": _payload(device, kind=kind, title=title, body=body, url=url,
+                                    tag=f"season-{season.pk}"),
+                "ttl_seconds": 86400.0, "topic": f"season-{season.pk}"}
+                for device in devices.get(user.pk, [])]
+    pushes_queue(pushes)
+
+
+def season_started_notice(*, season: Any) -> None:
+    """Each player: their division, its players and their first matches."""
+    from competitions.models import DivisionPlace, LeagueMatch
+    from portal.push.models import PushMessage
+
+    league = season.league
+    places = _season_players(season)
+    by_division: dict[int, list[str]] = {}
+    for place in DivisionPlace.objects.filter(division__season=season).select_related(
+            "member__user").order_by("division__number", "position"):
+        by_division.setdefault(place.division.number, []).append(place.member.name)
+    division_of = {place.member.user_id: place.division for place in places}
+    for place in places:
+        user = place.member.user
+        if not _wants_mail(user):
+            continue
+        firsts = [lm for lm in LeagueMatch.objects.filter(division=place.division,
+                                                          round_number=1)
+                  if place.member_id in lm.seats]
+        with translation.override(language_of(user)):
+            email_queue(
+                kind=KIND, user=user, to=user.email,
+                dedupe_key=f"season:{season.pk}:started:member:{place.member_id}",
+                subject=_("%(league)s: season %(number)s has started") % {
+                    "league": league.name, "number": season.number},
+                body_text=_body("season_started", {
+                    "league": league, "season": season, "division": place.division,
+                    "players": by_division.get(place.division.number, []),
+                    "ends": local_time(season.ends_at, user),
+                    "matches": [_url("games:match", lm.match_id) for lm in firsts],
+                    "page": _url("competitions:division", league.pk, season.number,
+                                 place.division.number)}))
+    page = _url("competitions:league", league.pk)
+    _season_push(
+        season, [p.member.user for p in places], PushMessage.Kind.YOUR_MOVE, "started",
+        lambda user: _("%(league)s: season %(number)s has started") % {
+            "league": league.name, "number": season.number},
+        lambda user: _("You play in division %(number)s.") % {
+            "number": division_of[user.pk].number}, page)
+
+
+def season_last_week_notice(*, season: Any) -> None:
+    from portal.push.models import PushMessage
+
+    league = season.league
+    places = [p for p in _season_players(season) if p.member.left_at is None]
+    for place in places:
+        user = place.member.user
+        if not _wants_mail(user):
+            continue
+        with translation.override(language_of(user)):
+            email_queue(
+                kind=KIND, user=user, to=user.email,
+                dedupe_key=f"season:{season.pk}:last-week:member:{place.member_id}",
+                subject=_("%(league)s: the last week of season %(number)s") % {
+                    "league": league.name, "number": season.number},
+                body_text=_body("season_last_week", {
+                    "league": league, "season": season, "division": place.division,
+                    "ends": local_time(season.ends_at, user),
+                    "waits": league.waits_for_last_match,
+                    "page": _url("competitions:division", league.pk, season.number,
+                                 place.division.number)}))
+    _season_push(
+        season, [p.member.user for p in places], PushMessage.Kind.REMINDER, "last-week",
+        lambda user: _("%(league)s: the last week of season %(number)s") % {
+            "league": league.name, "number": season.number},
+        lambda user: _("The season ends %(ends)s.") % {"ends": local_time(season.ends_at,
+                                                                          user)},
+        _url("competitions:league", league.pk))
+
+
+MOVE_WORDS = {
+    "up": gettext_lazy("You go up to division %(number)s."),
+    "down": gettext_lazy("You go down to division %(number)s."),
+    "stay": gettext_lazy("You stay in division %(number)s."),
+    "left": gettext_lazy("You have left the league."),
+}
+
+
+def season_ended_notice(*, season: Any) -> None:
+    """Each player: their final place in their division, and up, down or staying."""
+    from portal.push.models import PushMessage
+
+    league = season.league
+    places = _season_players(season)
+    texts: dict[int, tuple[str, str]] = {}
+    for place in places:
+        user = place.member.user
+        number = place.division.number + {"up": -1, "down": 1}.get(place.move, 0)
+        with translation.override(language_of(user)):
+            rank = _("You finished %(rank)s in division %(division)s.") % {
+                "rank": place.rank, "division": place.division.number}
+            move = str(MOVE_WORDS.get(place.move, MOVE_WORDS["stay"])) % {"number": number}
+            texts[user.pk] = (rank, move)
+            if not _wants_mail(user):
+                continue
+            email_queue(
+                kind=KIND, user=user, to=user.email,
+                dedupe_key=f"season:{season.pk}:ended:member:{place.member_id}",
+                subject=_("%(league)s: season %(number)s is over") % {
+                    "league": league.name, "number": season.number},
+                body_text=_body("season_ended", {
+                    "league": league, "season": season, "rank": rank, "move": move,
+                    "page": _url("competitions:league_archive", league.pk)}))
+    _season_push(
+        season, [p.member.user for p in places], PushMessage.Kind.RESULT, "ended",
+        lambda user: _("%(league)s: season %(number)s is over") % {
+            "league": league.name, "number": season.number},
+        lambda user: " ".join(texts[user.pk]), _url("competitions:league_archive", league.pk))

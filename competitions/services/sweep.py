@@ -1,4 +1,5 @@
-"""The competitions' sweeper (beat): start due tournaments, end due rounds, catch up on
+"""The competitions' sweeper (beat): start due tournaments, end due rounds and seasons (the
+next season starts), tell a season's last week, catch up on
 results and ratings a lost signal left behind, expire challenges. Every step is idempotent."""
 
 from __future__ import annotations
@@ -11,8 +12,14 @@ from datetime import datetime, timedelta
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from competitions.models import Pairing, RatingUpdate, Round, Tournament
+from competitions.models import LeagueMatch, Pairing, RatingUpdate, Round, Season, Tournament
 from competitions.services.ladders import challenges_expire, match_rate
+from competitions.services.leagues import (
+    LAST_WEEK,
+    league_result_record,
+    season_end,
+    season_last_week,
+)
 from competitions.services.rounds import pairing_result_record, round_adjudicate
 from competitions.services.tournaments import tournament_cancel, tournament_start
 from games.models import Match
@@ -34,7 +41,8 @@ def _one_item(what: str, item_id: int) -> Iterator[None]:
 
 def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
-    counts = {"started": 0, "adjudicated": 0, "recorded": 0, "rated": 0, "expired": 0}
+    counts = {"started": 0, "adjudicated": 0, "recorded": 0, "rated": 0, "expired": 0,
+              "seasons_ended": 0}
     due = Tournament.objects.filter(status=Tournament.Status.REGISTRATION,
                                     starts_at__lte=now).values_list("pk", flat=True)
     for tournament_id in list(due):
@@ -59,9 +67,29 @@ def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
     for match_id in list(stuck):
         with _one_item("recording the result of match", match_id):
             counts["recorded"] += pairing_result_record(match_id=match_id, now=now)
+    league_stuck = LeagueMatch.objects.filter(
+        finished_at=None, match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED,
+                                             Match.Status.VOIDED]
+    ).values_list("match_id", flat=True)[:CATCH_UP_LIMIT]
+    for match_id in list(league_stuck):
+        with _one_item("recording the league result of match", match_id):
+            counts["recorded"] += league_result_record(match_id=match_id, now=now)
+    for season_id in list(Season.objects.filter(status=Season.Status.RUNNING, ends_at__lte=now)
+                          .values_list("pk", flat=True)):
+        with _one_item("ending season", season_id):
+            counts["adjudicated"] += season_end(season_id=season_id, now=now)
+            counts["seasons_ended"] += not Season.objects.filter(
+                pk=season_id, status=Season.Status.RUNNING).exists()
+    for season_id in list(Season.objects.filter(
+            status=Season.Status.RUNNING, last_week_noticed=False,
+            ends_at__lte=now + LAST_WEEK).values_list("pk", flat=True)):
+        with _one_item("noticing the last week of season", season_id):
+            season_last_week(season_id=season_id, now=now)
     unrated = (Match.objects.filter(status=Match.Status.FINISHED,
                                     finished_at__gte=now - CATCH_UP_WINDOW)
                .exclude(seats__bot__gt="")
+               # (a league match scored at its season's end plays on unrated: never retried)
+               .exclude(league_match__adjudicated=True)
                .filter(~Exists(RatingUpdate.objects.filter(match=OuterRef("pk"),
                                                            ladder__club__isnull=True)))
                .values_list("pk", flat=True)[:CATCH_UP_LIMIT])

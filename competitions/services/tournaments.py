@@ -270,9 +270,9 @@ def tournament_bot_remove(*, tournament_id: Any, by: AbstractBaseUser, entry_id:
     (future rounds leave it out, finished results stay, a match in play is played out)."""
     tournament = tournament_lock(tournament_id)
     _require_organiser(tournament, by)
-    entry = None
-    if str(entry_id).isdigit():
-        entry = Entry.objects.filter(tournament=tournament, user=None, pk=entry_id).first()
+    # (id_or_none, not str.isdigit: "²" is a digit to Python and no id to the database)
+    entry = Entry.objects.filter(tournament=tournament, user=None,
+                                 pk=id_or_none(entry_id)).first()
     if entry is None or entry.status != Entry.Status.ACTIVE:
         raise ServiceError("not_found", _("There is no such bot playing in this tournament."))
     if tournament.status == Tournament.Status.REGISTRATION:

@@ -34,7 +34,8 @@ def club_url(club: Club) -> str:
 def club_list(request: HttpRequest) -> HttpResponse:
     return render(request, "competitions/club_list.html",
                   {"clubs": selectors.clubs_visible(request.user),
-                   "site_ladders": selectors.site_ladders()})
+                   "site_ladders": selectors.site_ladders(),
+                   "leagues": selectors.leagues_visible(request.user)})
 
 
 @login_required
@@ -65,6 +66,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "members": selectors.club_members(club),
         "ladders": club.ladders.all(),
         "tournaments": club.tournaments.all(),
+        "leagues": club.leagues.all(),
         "running": matches.filter(status=Match.Status.ACTIVE).order_by("deadline")[:30],
         # open club matches: members take a seat through the match's invitation link
         "open_matches": matches.filter(status=Match.Status.OPEN).order_by("-created_at")[:30]

@@ -46,7 +46,8 @@ def ladder_player(request: HttpRequest, ladder_id: int, user_id: int) -> HttpRes
         raise Http404(_("No such player."))
     return render(request, "competitions/ladder_player.html", {
         "ladder": ladder, "player": player,
-        "history": selectors.rating_history(ladder, player.pk)})
+        "history": selectors.rating_history(ladder, player.pk),
+        "seasons": selectors.player_seasons(player, game=ladder.game, viewer=request.user)})
 
 
 @login_required

@@ -402,3 +402,74 @@ def concede(request: HttpRequest, match_id: MatchId, body: schemas.ConcedeIn) ->
     match.refresh_from_db()
     return {"match_id": match.pk, "seat": vote.seat_number, "match_status": match.status,
             "result": match.result}
+
+
+# --- leagues (read-only) ----------------------------------------------------------------------
+
+LeagueId = Annotated[int, Path(ge=1, le=2**62)]
+SeasonNumber = Annotated[int, Path(ge=1, le=32767)]
+
+
+def _visible_league(request: HttpRequest, league_id: int) -> Any:
+    from competitions.selectors import leagues_visible
+
+    league = leagues_visible(request.user).filter(pk=league_id).first()
+    if league is None:
+        raise ServiceError("not_found", _("There is no league %(id)s.") % {"id": league_id})
+    return league
+
+
+def _league_out(league: Any) -> dict[str, Any]:
+    from competitions.models import LeagueMember
+
+    latest = league.seasons.order_by("-number").values_list("number", flat=True).first()
+    return {"id": league.pk, "name": league.name, "game": league.game,
+            "club": league.club.slug if league.club_id else None,
+            "seats_per_match": league.seats_per_match, "division_size": league.division_size,
+            "season_days": league.season_days, "hours_per_phase": float(league.hours_per_phase),
+            "bots_allowed": league.bots_allowed,
+            "waits_for_last_match": league.waits_for_last_match, "moves": league.moves,
+            "relegate_forfeits": league.relegate_forfeits,
+            "players": LeagueMember.objects.filter(league=league, left_at=None).count(),
+            "current_season": latest}
+
+
+def _season_summary(season: Any) -> dict[str, Any]:
+    return {"number": season.number, "status": season.status, "starts_at": season.starts_at,
+            "ends_at": season.ends_at, "finished_at": season.finished_at,
+            "divisions": season.divisions.count()}
+
+
+@api.get("/leagues", response={200: list[schemas.LeagueOut], **ERRORS}, tags=["leagues"])
+def leagues(request: HttpRequest) -> list[dict[str, Any]]:
+    """The leagues I may see: site-wide ones and those of the clubs I may see."""
+    from competitions.selectors import leagues_visible
+
+    return [_league_out(league) for league in leagues_visible(request.user)[:200]]
+
+
+@api.get("/leagues/{league_id}", response={200: schemas.LeagueDetail, **ERRORS},
+         tags=["leagues"])
+def league(request: HttpRequest, league_id: LeagueId) -> dict[str, Any]:
+    """A league and its seasons, newest first."""
+    found = _visible_league(request, league_id)
+    return {**_league_out(found),
+            "seasons": [_season_summary(s) for s in found.seasons.order_by("-number")]}
+
+
+@api.get("/leagues/{league_id}/seasons/{number}", response={200: schemas.SeasonOut, **ERRORS},
+         tags=["leagues"])
+def season(request: HttpRequest, league_id: LeagueId, number: SeasonNumber) -> dict[str, Any]:
+    """A season's divisions, each with its standings (final once the season is over)."""
+    from competitions.selectors import season_divisions
+
+    found = _visible_league(request, league_id)
+    chosen = found.seasons.filter(number=number).first()
+    if chosen is None:
+        raise ServiceError("not_found", _("There is no such season."))
+    divisions = [{"number": entry["division"].number, "standings": [
+        {"rank": row["rank"], "player": row["name"], "bot": row["is_bot"],
+         "points": float(row["points_value"]), "wins": row["wins"], "played": row["played"],
+         "move": row["move"]} for row in entry["rows"]]}
+        for entry in season_divisions(chosen)]
+    return {**_season_summary(chosen), "league": found.pk, "divisions": divisions}

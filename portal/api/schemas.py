@@ -329,3 +329,62 @@ class MessageIn(Schema):
         description="\"public\", a list of seat numbers (a private channel; mine is in it), "
                     "or one of the game's channel keys (e.g. \"council\").")
     text: str = Field(max_length=20_000, description="Plain text (at most 2000 characters).")
+
+
+class LeagueOut(Schema):
+    """A league: one game, in seasons of divisions with promotion and relegation."""
+
+    id: int
+    name: str
+    game: str
+    club: str | None = Field(description="The club's slug; null for a site-wide league.")
+    seats_per_match: int
+    division_size: int
+    season_days: int
+    hours_per_phase: float
+    bots_allowed: bool
+    waits_for_last_match: bool
+    moves: int | None = Field(description="Players up and down per division; null: a quarter.")
+    relegate_forfeits: int | None
+    players: int
+    current_season: int | None = Field(description="The latest season's number.")
+
+
+class SeasonSummary(Schema):
+    number: int
+    status: Literal["running", "finished"]
+    starts_at: datetime
+    ends_at: datetime
+    finished_at: datetime | None
+    divisions: int
+
+
+class LeagueDetail(LeagueOut):
+    seasons: list[SeasonSummary]
+
+
+class DivisionRow(Schema):
+    rank: int
+    player: str = Field(description="The user name, or the bot's name.")
+    bot: bool
+    points: float
+    wins: int
+    played: int
+    move: Literal["up", "down", "stay", "left", ""] = Field(
+        description="A finished season: where the player went. A running one: where they would "
+                    "go if it ended now (promotion or relegation place).")
+
+
+class DivisionOut(Schema):
+    number: int
+    standings: list[DivisionRow]
+
+
+class SeasonOut(Schema):
+    league: int
+    number: int
+    status: Literal["running", "finished"]
+    starts_at: datetime
+    ends_at: datetime
+    finished_at: datetime | None
+    divisions: list[DivisionOut]

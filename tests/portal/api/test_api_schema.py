@@ -45,6 +45,8 @@ def test_the_schema_is_served_and_lists_every_operation():
         ("/api/v1/seeking/take", "post"),
         ("/api/v1/matches/{match_id}/messages", "get"),
         ("/api/v1/matches/{match_id}/messages", "post"),
+        ("/api/v1/leagues", "get"), ("/api/v1/leagues/{league_id}", "get"),
+        ("/api/v1/leagues/{league_id}/seasons/{number}", "get"),
     }
     assert "BearerAuth" in json.dumps(document["components"]["securitySchemes"]) or \
         "TokenAuth" in json.dumps(document["components"]["securitySchemes"])
@@ -69,6 +71,13 @@ def token(wsgi_in_test_transaction):
     alice, bob = make_user("alice"), make_user("bob")
     duel(alice, bob)  # match 1 in play: generated ids sometimes find it
     duel(alice)  # an open one
+    # A site-wide league with a running season (league 1, season 1: generated ids find it).
+    from competitions.services.leagues import league_create, league_join, season_start
+    league = league_create(by=make_user("admin", staff=True), name="Fuzz league",
+                           game="toy-duel", division_size=2)
+    for user in (alice, bob):
+        league_join(league_id=league.pk, user=user)
+    season_start(league_id=league.pk)
     return api_token_create(user=alice, name="fuzz").token
 
 
