@@ -36,6 +36,18 @@ from competitions.services.ladders import (
 )
 from competitions.services.rounds import pairing_result_record, round_adjudicate
 from competitions.services.sweep import competitions_sweep
+from competitions.services.teams import (
+    team_board_result_record,
+    team_board_swap,
+    team_league_create,
+    team_league_join,
+    team_league_start,
+    team_match_accept,
+    team_match_challenge,
+    team_match_decline,
+    team_match_start,
+    team_roster_set,
+)
 from competitions.services.tournaments import (
     tournament_bot_enter,
     tournament_bot_remove,
@@ -57,6 +69,7 @@ def match_ended_record(*, match_id: Any) -> None:
     except Exception:  # the rating must not stop the tournament; the sweeper retries
         logger.exception("rating match %s failed", match_id)
     pairing_result_record(match_id=match_id)
+    team_board_result_record(match_id=match_id)
 
 
 __all__ = [
@@ -66,7 +79,10 @@ __all__ = [
     "club_removal_lift", "club_request_decide", "club_request_join", "competitions_sweep",
     "ladder_create", "ladder_match_record", "ladder_match_void", "match_ended_record",
     "match_rate", "membership_of", "pairing_result_record", "require_organiser",
-    "round_adjudicate", "site_ladder", "tournament_bot_enter", "tournament_bot_remove",
+    "round_adjudicate", "site_ladder", "team_board_result_record", "team_board_swap",
+    "team_league_create", "team_league_join", "team_league_start", "team_match_accept",
+    "team_match_challenge", "team_match_decline", "team_match_start", "team_roster_set",
+    "tournament_bot_enter", "tournament_bot_remove",
     "tournament_cancel", "tournament_create", "tournament_register",
     "tournament_registration_set", "tournament_start", "tournament_withdraw",
 ]
