@@ -274,7 +274,7 @@ def team_match_page(team_match: TeamMatch, user: Any) -> dict[str, Any]:
         roster = team_roster(team_match, club.pk)
         side = {"club": club, "side": team_match.side_of(club.pk),
                 "boards": list(roster["boards"].items()), "alternates": roster["alternates"],
-                "captain": club.pk in captained}
+                "captain": club.pk in captained, "members": None}
         if side["captain"] and team_match.status in (TeamMatch.Status.PROPOSED,
                                                      TeamMatch.Status.ACCEPTED):
             taken = set(TeamPlayer.objects.filter(team_match=team_match).exclude(

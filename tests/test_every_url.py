@@ -269,6 +269,27 @@ def build_world() -> World:
     challenge_create(ladder_id=ladder.pk, by=alice, opponent=bob)
     tournament_create(by=alice, name="Walk cup", game="toy-duel", format="round_robin",
                       club_id=club.pk)
+    # Team matches: Walkers (alice owns it, bob is a member) against Rivals (bob owns it):
+    # one challenge still open, one played (Rivals fielded nobody), and a team league.
+    from competitions.services.teams import (
+        team_league_create,
+        team_match_accept,
+        team_match_challenge,
+        team_match_start,
+        team_roster_set,
+    )
+    rivals = club_create(by=bob, name="Rivals")
+    open_challenge = team_match_challenge(by=alice, club_id=club.pk, opponent_id=rivals.pk,
+                                          game="toy-duel", boards=2)
+    played = team_match_challenge(by=alice, club_id=club.pk, opponent_id=rivals.pk,
+                                  game="toy-duel", boards=2)
+    team_match_accept(team_match_id=played.pk, by=bob)
+    team_roster_set(team_match_id=played.pk, club_id=club.pk, by=alice, players=[alice.pk])
+    team_match_start(team_match_id=played.pk, now=played.starts_at)
+    team_roster_set(team_match_id=open_challenge.pk, club_id=club.pk, by=alice,
+                    players=[alice.pk], alternates=[bob.pk])
+    team_league = team_league_create(by=alice, club_id=club.pk, name="Walk league",
+                                     game="toy-duel", boards=2, clubs=[rivals.pk])
     subscription = PushSubscription.objects.create(
         user=alice, endpoint="https://push.example.test/walk", p256dh="k" * 87, auth="a" * 22)
     api_token = api_token_create(user=alice, name="walk")
@@ -305,7 +326,9 @@ def build_world() -> World:
         "ladder_id": [str(ladder.pk)],
         "challenge_id": ids(Challenge),
         "tournament_id": ids(Tournament),
-        "action": ["register", "withdraw", "start", "close", "open", "cancel"],
+        "action": ["register", "withdraw", "start", "close", "open", "cancel", "join"],
+        "team_match_id": [str(open_challenge.pk), str(played.pk)],
+        "league_id": [str(team_league.pk)],
         "token_id": [str(api_token.row.pk)],
         "subscription_id": [str(subscription.pk)],
         "target_id": [str(target.pk) for target in targets],

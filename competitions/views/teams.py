@@ -114,9 +114,10 @@ def team_match_roster(request: HttpRequest, team_match_id: int) -> HttpResponse:
     boards = [request.POST.get(f"board-{number}", "") for number in
               range(1, team_match.boards + 1)]
     chosen = _ids(boards)
+    filled = [bool(value.strip()) for value in boards]
     try:
-        if len(chosen) != len(boards) and request.POST.get("order") == "given" and any(
-                not value.strip() for value in boards[:len(chosen)]):
+        if request.POST.get("order") == "given" and any(
+                not here and any(filled[number:]) for number, here in enumerate(filled, 1)):
             raise ServiceError("invalid", _("In your own order, fill the boards from board 1 "
                                             "without a gap."))
         services.team_roster_set(
