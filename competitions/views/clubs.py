@@ -83,7 +83,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "removals": selectors.club_removals(club) if can_organise else [],
         "team_matches": [tm for tm in selectors.club_team_matches(club)[:30]
                          if selectors.team_match_visible(tm, request.user)],
-        "team_leagues": selectors.club_team_leagues(club)[:30],
+        "team_leagues": [league for league in selectors.club_team_leagues(club)[:30]
+                         if selectors.team_league_visible(league, request.user)],
     }
     return render(request, "competitions/club_detail.html", context)
 
