@@ -4,6 +4,8 @@ violation on the team pages."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from competitions import services
@@ -30,10 +32,11 @@ TEXTS = {
 
 
 def tab_to(page, selector: str, presses: int = 400) -> None:
-    """Press Tab until the focused element matches ``selector``."""
+    """Press Tab until the element ``selector`` finds (a Playwright selector) has the focus."""
+    target = page.locator(selector).first.element_handle()
     for _ in range(presses):
         page.keyboard.press("Tab")
-        if page.evaluate(f"{FOCUSED} && {FOCUSED}.matches({selector!r})"):
+        if page.evaluate(f"e => {FOCUSED} === e", target):
             return
     raise AssertionError(f"Tab never reached {selector}")
 
@@ -79,7 +82,7 @@ def test_an_organiser_challenges_names_a_roster_and_swaps_an_alternate_by_keyboa
     page.keyboard.type("2")
     tab_to(page, f"button:text-is('{words['send']}')")
     page.keyboard.press("Enter")
-    page.wait_for_url("**/team-matches/*/")
+    page.wait_for_url(re.compile(r"/team-matches/\d+/$"))
     team_match = TeamMatch.objects.get(club_a=alpha)
     assert (team_match.club_b, team_match.boards) == (bravo, 2)
     audit(page, axe_script, f"team match page ({language})")
