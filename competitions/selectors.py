@@ -274,7 +274,7 @@ def team_match_page(team_match: TeamMatch, user: Any) -> dict[str, Any]:
         roster = team_roster(team_match, club.pk)
         side = {"club": club, "side": team_match.side_of(club.pk),
                 "boards": list(roster["boards"].items()), "alternates": roster["alternates"],
-                "captain": club.pk in captained, "members": None}
+                "captain": club.pk in captained, "members": None, "named": False}
         if side["captain"] and team_match.status in (TeamMatch.Status.PROPOSED,
                                                      TeamMatch.Status.ACCEPTED):
             taken = set(TeamPlayer.objects.filter(team_match=team_match).exclude(
@@ -282,8 +282,7 @@ def team_match_page(team_match: TeamMatch, user: Any) -> dict[str, Any]:
             side["members"] = [m.user for m in Membership.objects.filter(club=club)
                                .exclude(user_id__in=taken).select_related("user")
                                .order_by("user__username")]
-            side["named"] = {row.user_id for _n, row in side["boards"] if row} | {
-                row.user_id for row in side["alternates"]}
+            side["named"] = any(row for _n, row in side["boards"])
         sides.append(side)
     rows = []
     for board in boards:
