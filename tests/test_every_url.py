@@ -2,7 +2,10 @@
 
 A world holds a match of every registered game (seat 1 has sealed a sheet where the first
 phase is simultaneous), a club with a ladder, a challenge, a join request and a tournament,
-tokens of every kind, and the roles: anonymous, a spectator, each seat and a moderator. Every
+a second club and the two clubs' team matches (one challenge open, one played) and a team
+league, tokens of every kind, and the roles: anonymous, a spectator (outside both clubs), each
+seat (seat 1 owns the first club; seat 2 owns the second and is a member of the first) and a
+moderator. Every
 leaf of ``get_resolver()`` (the admin, the API, the games' plug-ins included) is requested with
 its path parameters filled with real values and with junk the converter lets through, as GET,
 HTMX GET, GET with junk query strings, POST with junk form bodies (with a CSRF token; one junk

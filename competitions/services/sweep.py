@@ -68,8 +68,7 @@ def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
     for match_id in list(stuck_boards):
         with _one_item("recording the team board of match", match_id):
             counts["recorded"] += team_board_result_record(match_id=match_id, now=now)
-    with _one_item("starting team matches", 0):
-        counts["team_matches_started"] = team_matches_start_due(now=now)
+    counts["team_matches_started"] = team_matches_start_due(now=now)
     unrated = (Match.objects.filter(status=Match.Status.FINISHED,
                                     finished_at__gte=now - CATCH_UP_WINDOW)
                .exclude(seats__bot__gt="")

@@ -416,6 +416,8 @@ def team_matches_start_due(*, now: datetime | None = None) -> int:
             started += 1
         except ServiceError as error:  # started meanwhile
             logger.info("team match %s not started: %s", team_match_id, error.message)
+        except Exception:  # one failing team match (a game gone) must not stop the others
+            logger.exception("starting team match %s failed", team_match_id)
     return started
 
 

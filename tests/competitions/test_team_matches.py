@@ -25,6 +25,7 @@ from competitions.services.ladders import site_ladder
 from games.models import Match, Seat
 from games.services import ServiceError
 from portal.mail.models import OutgoingEmail
+from tests.french import english_in, typography_in
 
 pytestmark = pytest.mark.django_db
 Status = TeamMatch.Status
@@ -346,7 +347,9 @@ def test_the_result_mail_is_in_each_member_s_language(two_clubs, finish):
     french = OutgoingEmail.objects.get(to=members_b[1].email,
                                        dedupe_key__startswith="team-match:")
     assert "Bravo l’emporte" in french.body_text
-    assert "Résultat" in french.subject
+    assert french.subject == "Résultat de la rencontre par équipes : Alpha contre Bravo"
+    assert not english_in(french.body_text, names=["Alpha", "Bravo"])
+    assert not typography_in(french.body_text, names=["Alpha", "Bravo"])
 
 
 def test_a_board_aborted_without_a_result_goes_against_the_seat_that_missed_more(
@@ -464,3 +467,34 @@ def test_a_team_league_starts_only_with_clubs_that_joined(club_of):
     with pytest.raises(ServiceError, match="cannot be declined"):
         services.team_match_decline(team_match_id=TeamMatch.objects.get(league=league).pk,
                                     by=owner_two)
+
+
+def test_with_three_clubs_each_rests_one_round(club_of):
+    (one, host, _), (two, owner_two, _), (three, owner_three, _) = (club_of(n, 1)
+                                                                    for n in "XYZ")
+    league = services.team_league_create(by=host, club_id=one.pk, name="Trio", game="toy-duel",
+                                         boards=1, clubs=[two.pk, three.pk], round_days=7)
+    for club, owner in ((two, owner_two), (three, owner_three)):
+        services.team_league_join(league_id=league.pk, club_id=club.pk, by=owner)
+    first = timezone.now() + timedelta(days=1)
+    services.team_league_start(league_id=league.pk, by=host, first_round_at=first)
+    matches = list(TeamMatch.objects.filter(league=league).order_by("round"))
+    assert [m.round for m in matches] == [1, 2, 3]
+    assert [m.starts_at for m in matches] == [first + timedelta(days=7 * r) for r in range(3)]
+    resting = [({one.pk, two.pk, three.pk} - {m.club_a_id, m.club_b_id}).pop()
+               for m in matches]
+    assert sorted(resting) == sorted([one.pk, two.pk, three.pk])
+
+
+def test_a_player_who_left_the_club_after_being_named_does_not_play(two_clubs):
+    a, owner_a, members_a, b, owner_b, members_b = two_clubs
+    team_match = challenge(a, owner_a, b, boards=2)
+    services.team_match_accept(team_match_id=team_match.pk, by=owner_b)
+    for club, owner, members in ((a, owner_a, members_a), (b, owner_b, members_b)):
+        services.team_roster_set(team_match_id=team_match.pk, club_id=club.pk, by=owner,
+                                 players=[m.pk for m in members[:2]], by_rating=False)
+    services.club_leave(club_id=a.pk, user=members_a[1])
+    services.team_match_start(team_match_id=team_match.pk, by=owner_b)
+    board2 = TeamBoard.objects.get(team_match=team_match, number=2)
+    assert (board2.player_a, board2.match, board2.unfielded, board2.score) == (
+        None, None, "a", 0)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from competitions import services
 from competitions.models import TeamLeague, TeamLeagueClub, TeamMatch, TeamPlayer
 from portal.accounts.services import profile_update
-from tests.french import english_in, text_of
+from tests.french import english_in, text_of, typography_in
 
 pytestmark = pytest.mark.django_db
 
@@ -235,3 +235,4 @@ def test_the_team_pages_are_in_french(world, client):
             main = text_of(html[html.index("<main"):html.index("</main>")])
             english = english_in(main, names=names)
             assert not english, (who, url, english)
+            assert not typography_in(main, names=names), (who, url)
