@@ -2,7 +2,7 @@
 
 A world holds a match of every registered game (seat 1 has sealed a sheet where the first
 phase is simultaneous), a club with a ladder, a challenge, a join request and a tournament,
-a second club and the two clubs' team matches (one challenge open, one played) and a team
+a second club and the two clubs' team matches (one challenge open, one under way) and a team
 league, tokens of every kind, and the roles: anonymous, a spectator (outside both clubs), each
 seat (seat 1 owns the first club; seat 2 owns the second and is a member of the first) and a
 moderator. Every
@@ -273,7 +273,8 @@ def build_world() -> World:
     tournament_create(by=alice, name="Walk cup", game="toy-duel", format="round_robin",
                       club_id=club.pk)
     # Team matches: Walkers (alice owns it, bob is a member) against Rivals (bob owns it):
-    # one challenge still open, one played (Rivals fielded nobody), and a team league.
+    # one challenge still open, one under way (board 1: alice against bob; board 2 fielded
+    # by neither club), and a team league.
     from competitions.services.teams import (
         team_league_create,
         team_match_accept,
@@ -288,6 +289,7 @@ def build_world() -> World:
                                   game="toy-duel", boards=2)
     team_match_accept(team_match_id=played.pk, by=bob)
     team_roster_set(team_match_id=played.pk, club_id=club.pk, by=alice, players=[alice.pk])
+    team_roster_set(team_match_id=played.pk, club_id=rivals.pk, by=bob, players=[bob.pk])
     team_match_start(team_match_id=played.pk, now=played.starts_at)
     team_roster_set(team_match_id=open_challenge.pk, club_id=club.pk, by=alice,
                     players=[alice.pk], alternates=[bob.pk])
