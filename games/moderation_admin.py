@@ -153,7 +153,7 @@ def moderate_view(model_admin: admin.ModelAdmin, request: HttpRequest, object_id
                 message = _run(bound_op, match, form.cleaned_data, request.user)
             except ServiceError as error:
                 form.add_error(None, error.message)
-                status = 403 if error.code == "not_allowed" else 400
+                status = error.status
             else:
                 model_admin.message_user(request, message, messages.SUCCESS)
                 return HttpResponseRedirect(

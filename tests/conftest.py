@@ -135,11 +135,9 @@ def make_user(db, django_user_model):
 @pytest.fixture
 def moderator(make_user):
     """A moderator: staff, in the Moderator group (what the site's moderators are given)."""
-    from django.contrib.auth.models import Group
+    from tests.helpers import as_moderator
 
-    user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return type(user).objects.get(pk=user.pk)  # its permissions read afresh
+    return as_moderator(make_user("mod", is_staff=True))
 
 
 @pytest.fixture

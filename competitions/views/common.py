@@ -9,13 +9,9 @@ from django.shortcuts import redirect, render
 from games.services import ServiceError
 from games.words import problem_line
 
-STATUS_FOR_CODE = {"not_found": 404, "not_allowed": 403, "bad_invite": 403, "not_open": 409,
-                   "not_active": 409, "bad_transition": 409, "unreliable": 403,
-                   "removed": 403}
-
 
 def refuse(request: HttpRequest, error: ServiceError) -> HttpResponse:
-    status = STATUS_FOR_CODE.get(error.code, 400)
+    status = error.status
     template = "partials/error.html" if getattr(request, "htmx", False) else "error.html"
     return render(request, template, {"status": status, "error": error.message,
                                       "problems": [problem_line(p) for p in error.problems]},

@@ -52,7 +52,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, error.message)
             for problem in error.problems:
                 form.add_error(None, problem_line(problem))
-            status = 403 if error.code == "not_allowed" else 400
+            status = error.status
             return render(request, "competitions/tournament_form.html", context, status=status)
         return done(request, _url(tournament))
     return render(request, "competitions/tournament_form.html", context)

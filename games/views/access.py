@@ -18,41 +18,10 @@ from games.parsing import InvalidNumber, parse_int
 from games.prepared import Prepared
 from games.services.errors import ServiceError
 
-# HTTP status for each ServiceError code; anything else a player did wrong is a 400.
-STATUS_FOR_CODE = {
-    "not_found": 404,
-    "not_allowed": 403,
-    "not_your_seat": 403,
-    "stale_phase": 409,
-    "deadline_passed": 409,
-    "not_your_turn": 409,
-    "not_active": 409,
-    "not_open": 409,
-    "seat_taken": 409,
-    "no_open_seat": 409,
-    "already_seated": 409,
-    "bad_invite": 403,
-    "unreliable": 403,
-    "kicked": 403,
-    "held_before": 403,
-    "paused": 409,
-    "not_finished": 409,
-    # votes to end a match (games.services.votes)
-    "votes_locked": 403,
-    "seat_out": 409,
-    "vote_open": 409,
-    "vote_closed": 409,
-    "already_voted": 409,
-    "no_voter": 409,
-    # Messages (portal.chat): the match's press forbids it; too many messages a minute.
-    "no_press": 403,
-    "no_private_press": 403,
-    "rate_limited": 429,
-}
-
 
 def status_for(error: ServiceError) -> int:
-    return STATUS_FOR_CODE.get(error.code, 400)
+    """The HTTP status of a refusal (its code's: games.services.errors.Code)."""
+    return error.status
 
 
 def is_participant(match: Match, user) -> bool:

@@ -50,7 +50,7 @@ def current_pairings(tournament):
                 .select_related("first", "second"))
 
 
-def play_round(tournament, finish, better_seed_wins=True):
+def finish_tournament_round(tournament, finish, better_seed_wins=True):
     """Finish every open board of the current round: the better start number wins."""
     for pairing in current_pairings(tournament):
         if pairing.match_id is None or pairing.finished_at is not None:
@@ -76,7 +76,7 @@ def test_a_swiss_runs_round_after_round_and_finishes(club, finish):
     tournament.refresh_from_db()
     assert tournament.current_round == 1  # the round waits for its other boards
     for _ in range(3):
-        play_round(tournament, finish)
+        finish_tournament_round(tournament, finish)
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     assert Round.objects.filter(tournament=tournament).count() == 3
@@ -138,11 +138,11 @@ def test_withdrawal_drops_future_pairings_and_keeps_results(club, finish):
     register_all(tournament, members)
     services.tournament_start(tournament_id=tournament.pk, by=owner)
     leaver = members[3]
-    play_round(tournament, finish)  # round 1 over: round 2 is paired, the leaver in it
+    finish_tournament_round(tournament, finish)  # round 1 over: round 2 is paired, the leaver in it
     services.tournament_withdraw(tournament_id=tournament.pk, user=leaver)
     entry = Entry.objects.get(tournament=tournament, user=leaver)
     assert entry.status == "withdrawn"
-    play_round(tournament, finish)  # the leaver's round-2 match is played out
+    finish_tournament_round(tournament, finish)  # the leaver's round-2 match is played out
     later = Pairing.objects.filter(round__tournament=tournament, round__number=3)
     assert later.exists()
     assert not later.filter(first=entry).exists() and not later.filter(second=entry).exists()
@@ -161,7 +161,7 @@ def test_late_entry_in_a_swiss_joins_the_next_round(club, finish):
     services.tournament_start(tournament_id=tournament.pk, by=owner)
     late = services.tournament_register(tournament_id=tournament.pk, user=members[4])
     assert late.late and late.start_number == 5
-    play_round(tournament, finish)
+    finish_tournament_round(tournament, finish)
     seated = {p.first_id for p in current_pairings(tournament)} | {
         p.second_id for p in current_pairings(tournament)}
     assert late.pk in seated
@@ -212,7 +212,7 @@ def test_round_robin_with_an_odd_field_gives_everyone_one_bye(club, finish):
     register_all(tournament, members)
     services.tournament_start(tournament_id=tournament.pk, by=owner)
     for _ in range(5):
-        play_round(tournament, finish)
+        finish_tournament_round(tournament, finish)
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     byes = Pairing.objects.filter(round__tournament=tournament, second=None)
@@ -228,7 +228,7 @@ def test_elimination_brackets_play_out(club, finish, fmt, rounds):
     register_all(tournament, members)
     services.tournament_start(tournament_id=tournament.pk, by=owner)
     for _ in range(rounds):
-        play_round(tournament, finish, better_seed_wins=False)  # upsets everywhere
+        finish_tournament_round(tournament, finish, better_seed_wins=False)  # upsets everywhere
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     assert tournament.rounds.count() == rounds

@@ -15,23 +15,12 @@ import engine
 from games.final_act.sheet_panel import unit_rows
 from games.models import Match, Phase, Submission
 from games.services import orders_submit, phase_resolve
+from tests.helpers import play_round
 from tests.portal.builders import PASSWORD, duel, make_user
 
 pytestmark = pytest.mark.django_db
 
 GAME = engine.get("final-act")
-
-
-def play_round(match: Match, sheets: dict[int, dict] | None = None) -> None:
-    """Both seats submit (default sheets unless given) and the phase resolves."""
-    match.refresh_from_db()
-    for seat in match.seats.select_related("user"):
-        data = (sheets or {}).get(seat.number) or GAME.default_submission(match.state,
-                                                                          seat.number)
-        orders_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,
-                      phase_number=match.phase_number, data=data, source="web")
-    phase_resolve(match_id=match.pk, phase_number=match.phase_number)
-    match.refresh_from_db()
 
 
 @pytest.fixture

@@ -9,14 +9,8 @@ from django.utils import timezone
 from games import selectors, services
 from games.models import Match, ModerationEntry, Phase, Seat, Submission
 from games.services import ServiceError
-from tests.helpers import submit
+from tests.helpers import play_round, submit
 from tests.outbox import promised
-
-
-def play_round(match, phase, a=4, b=2):
-    submit(match, match.alice, 1, a, phase)
-    submit(match, match.bob, 2, b, phase)
-    assert services.phase_resolve(match_id=match.pk, phase_number=phase)
 
 
 def entries(match):
@@ -92,7 +86,7 @@ def test_extend_is_capped_per_phase_and_per_match(toy_duel, moderator, settings)
     assert first.summary == "a moderator extended the deadline by 23 hours"
     assert second.kind == "extend"
     # The next phase starts a fresh phase cap but the match's total stays counted.
-    play_round(match, 1)
+    play_round(match, {1: 4, 2: 2})  # phase 1
     with pytest.raises(ServiceError) as caught:
         extend(match_id=match.pk, hours=20, by=moderator, reason="long")
     assert caught.value.code == "capped" and "per match" in caught.value.message
@@ -116,8 +110,8 @@ def test_force_resolve_gives_missing_seats_their_defaults(toy_duel, moderator):
 
 def test_roll_back_replays_and_keeps_later_phases_as_voided_history(toy_duel, moderator):
     match = toy_duel(options={"target": 9})
-    play_round(match, 1, 4, 2)
-    play_round(match, 2, 1, 5)
+    play_round(match, {1: 4, 2: 2})  # phase 1
+    play_round(match, {1: 1, 2: 5})  # phase 2
     submit(match, match.alice, 1, 3, 3)  # sealed, never revealed
     match.refresh_from_db()
     state_at_2 = Phase.objects.get(match=match, number=2).state_before
@@ -133,7 +127,7 @@ def test_roll_back_replays_and_keeps_later_phases_as_voided_history(toy_duel, mo
     (entry,) = entries(match)
     assert entry.summary == "a moderator rolled the match back to phase 2 (phases 2–3 voided)"
     # The replayed phase is played again from the same position.
-    play_round(match, 2, 5, 1)
+    play_round(match, {1: 5, 2: 1})  # phase 2
     match.refresh_from_db()
     assert match.phase_number == 3
     # Public history: resolved phases only (phase 1 and the new phase 2).
@@ -142,8 +136,8 @@ def test_roll_back_replays_and_keeps_later_phases_as_voided_history(toy_duel, mo
 
 def test_roll_back_refuses_a_replay_that_does_not_match(toy_duel, moderator):
     match = toy_duel(options={"target": 9})
-    play_round(match, 1)
-    play_round(match, 2)
+    play_round(match, {1: 4, 2: 2})  # phase 1
+    play_round(match, {1: 4, 2: 2})  # phase 2
     Phase.objects.filter(match=match, number=2).update(
         state_before={"round": 2, "scores": {"1": 0, "2": 7}, "target": 9, "poison_round": 0,
                       "last": None})
@@ -234,7 +228,7 @@ def test_kick_for_abuse_removes_the_player(toy_duel, moderator):
 
 def test_void_leaves_no_result(toy_duel, moderator):
     match = toy_duel(options={"target": 1})
-    play_round(match, 1)
+    play_round(match, {1: 4, 2: 2})  # phase 1
     match.refresh_from_db()
     assert match.status == "finished" and match.result
     services.match_void(match_id=match.pk, by=moderator, reason="cheating")

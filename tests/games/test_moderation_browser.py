@@ -6,21 +6,14 @@ from datetime import timedelta
 
 from django.contrib.auth.models import Group
 
-from games import services
 from games.models import Match, ModerationEntry, Phase, Seat
 from tests.browser import BROWSER_MARKS, browser_page
+from tests.helpers import play_round
 from tests.portal.builders import PASSWORD, duel, make_user
 
 pytestmark = BROWSER_MARKS
 
 page = browser_page(bypass_csp=False)  # nothing here evaluates script: the site's CSP holds
-
-
-def play_round(match, alice, bob, phase):
-    for seat, user, number in ((1, alice, 4), (2, bob, 2)):
-        services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                               phase_number=phase, data={"number": number}, source="web")
-    assert services.phase_resolve(match_id=match.pk, phase_number=phase)
 
 
 def act(page, op: str, reason: str, **fields: str) -> None:
@@ -41,8 +34,8 @@ def test_a_moderator_pauses_extends_rolls_back_replaces_and_voids(page):
     moderator = make_user("mod", staff=True)
     moderator.groups.add(Group.objects.get(name="Moderator"))
     match = duel(alice, bob, options={"target": 9}, title="Journey duel")
-    play_round(match, alice, bob, 1)
-    play_round(match, alice, bob, 2)
+    play_round(match, {1: 4, 2: 2})
+    play_round(match, {1: 4, 2: 2})
 
     # The admin logs in through the site's (throttled) log-in page, then comes back.
     page.goto(page.base + "/admin/login/?next=/admin/")

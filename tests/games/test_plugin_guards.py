@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from games import plugins
 from games import urls as games_urls
-from games.services import orders_submit, phase_resolve
+from games.services import orders_submit
+from tests.helpers import play_round
 from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 from tests.urlwalk import url_names
 
@@ -79,16 +80,9 @@ def test_every_url_answers_a_game_reusing_final_acts_phase_names_without_a_500(p
     assert checked > 60
 
 
-def play_round(match, people) -> None:
-    for seat in (1, 2):
-        orders_submit(match_id=match.pk, seat_number=seat, user=people[f"seat{seat}"],
-                      phase_number=1, data={"number": seat + 2}, source="web")
-    assert phase_resolve(match_id=match.pk, phase_number=1)
-
-
 def test_the_old_500_a_final_act_sheet_check_for_another_game_is_a_404(phases_match):
     match, people = phases_match
-    play_round(match, people)  # now in round 2, a phase named "orders"
+    play_round(match, {1: 3, 2: 4})  # now in round 2, a phase named "orders"
     client = Client(raise_request_exception=False)
     client.force_login(people["seat1"])
     url = f"/matches/{match.pk}/final-act/seats/1/sheet/validate/"
@@ -103,7 +97,7 @@ def test_every_installed_game_has_a_rules_page_and_a_replay(client, phases_match
         assert page.status_code == 200, slug
         assert plugins.plugin_for(slug).name in page.content.decode()
     assert client.get(reverse("games:rules", args=["no-such-game"])).status_code == 404
-    play_round(match, people)
+    play_round(match, {1: 3, 2: 4})
     client.force_login(people["seat1"])
     frame = client.get(reverse("games:replay", args=[match.pk, 1]), HTTP_HX_REQUEST="true")
     assert frame.status_code == 200 and "Duel" in frame.content.decode()  # the event, told

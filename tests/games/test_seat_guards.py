@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -19,6 +18,7 @@ from games import services
 from games.models import Match, Seat
 from games.services import ServiceError
 from portal.api.services import api_token_create
+from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -41,22 +41,9 @@ def seat(match, number) -> Seat:
     return Seat.objects.get(match=match, number=number)
 
 
-def client_for(user, **headers) -> Client:
-    client = Client(**headers)
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
-def moderator(make_user):
-    user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return type(user).objects.get(pk=user.pk)
-
-
 # -- finding 5: a conceded seat stays out ------------------------------------------------------
 
-def test_a_conceded_seat_is_not_left_offered_handed_on_or_taken(make_user):
+def test_a_conceded_seat_is_not_left_offered_handed_on_or_taken(make_user, moderator):
     match = strategy(make_user)
     _ann, _ben, cat = match.users
     services.seat_concede(match_id=match.pk, user=cat)
@@ -78,7 +65,7 @@ def test_a_conceded_seat_is_not_left_offered_handed_on_or_taken(make_user):
     assert seat(match, 3).offer_token is None and seat(match, 3).user_id == cat.pk
     assert seat(match, 3).status == Seat.Status.CONCEDED
 
-    mod, dan = moderator(make_user), make_user("dan")
+    mod, dan = moderator, make_user("dan")
     with pytest.raises(ServiceError) as refused:
         services.seat_kick(match_id=match.pk, seat_number=3, by=mod, reason="abuse")
     assert refused.value.code == "seat_out"
@@ -143,10 +130,10 @@ def test_a_player_who_left_a_seat_takes_no_other_seat_of_the_match(make_user):
     assert seat(match, 2).user_id == ben.pk
 
 
-def test_a_former_player_is_not_handed_nor_invited_to_another_seat(make_user):
+def test_a_former_player_is_not_handed_nor_invited_to_another_seat(make_user, moderator):
     match = strategy(make_user, names=("ann", "ben", "cat", "eve"))
     _ann, ben, cat, _eve = match.users
-    mod = moderator(make_user)
+    mod = moderator
     services.seat_leave(match_id=match.pk, user=ben)
     # A moderator's hand-over of another seat to him is refused...
     with pytest.raises(ServiceError) as refused:

@@ -6,6 +6,7 @@ import pytest
 
 from games import services
 from games.models import Match, Phase, Seat, Submission
+from tests.helpers import submit
 from tests.integration.conftest import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -22,12 +23,6 @@ def duel(make_user, name: str, **kwargs) -> Match:
     return match
 
 
-def submit(match, seat: int, number: int, phase: int = 1):
-    user = match.alice if seat == 1 else match.bob
-    return services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                  phase_number=phase, data={"number": number}, source="web")
-
-
 def resolved(match_id: int, number: int) -> bool:
     return Phase.objects.filter(match_id=match_id, number=number, status="resolved").exists()
 
@@ -35,8 +30,8 @@ def resolved(match_id: int, number: int) -> bool:
 def test_both_seats_submit_and_the_worker_resolves_then_bots_play(stack, make_user):
     stack.worker()
     match = duel(make_user, "happy")
-    submit(match, 1, 5)
-    submit(match, 2, 3)
+    submit(match, match.alice, 1, 5, phase=1)
+    submit(match, match.bob, 2, 3, phase=1)
     wait_until(lambda: resolved(match.pk, 1), 30, "the worker to resolve phase 1")
     match.refresh_from_db()
     assert match.phase_number == 2 and match.state["scores"] == {"1": 1, "2": 0}
@@ -61,7 +56,7 @@ def test_deadline_passes_and_beat_sweeps_it_with_the_default_and_a_miss(stack, m
     stack.worker()
     stack.beat()
     match = duel(make_user, "late", hours_per_phase=0.001)  # a 3.6-second phase
-    submit(match, 1, 4)
+    submit(match, match.alice, 1, 4, phase=1)
     wait_until(lambda: resolved(match.pk, 1), 40, "the sweeper to resolve the late phase")
     phase = Phase.objects.get(match=match, number=1)
     assert phase.revealed["1"]["source"] == "web"
@@ -76,15 +71,15 @@ def test_a_poison_phase_is_quarantined_and_does_not_block_other_matches(stack, m
     stack.worker(RESOLVE_MAX_ATTEMPTS="2")
     stack.beat()  # re-queues the failing phase (complete but unresolved) until quarantined
     poison = duel(make_user, "poison", options={"poison_round": 1})
-    submit(poison, 1, 5)
-    submit(poison, 2, 2)
+    submit(poison, poison.alice, 1, 5, phase=1)
+    submit(poison, poison.bob, 2, 2, phase=1)
     wait_until(lambda: Phase.objects.filter(match=poison, status="quarantined").exists(), 40,
                "the poison phase to be quarantined")
     phase = Phase.objects.get(match=poison, number=1)
     assert phase.attempts == 2 and "poisoned at round 1" in phase.last_error
     healthy = duel(make_user, "healthy")
-    submit(healthy, 1, 1)
-    submit(healthy, 2, 4)
+    submit(healthy, healthy.alice, 1, 1, phase=1)
+    submit(healthy, healthy.bob, 2, 4, phase=1)
     wait_until(lambda: resolved(healthy.pk, 1), 30, "a healthy match to resolve meanwhile")
     assert Phase.objects.get(pk=phase.pk).status == "quarantined"
 
@@ -107,8 +102,8 @@ def test_resolutions_are_taken_before_a_backlog_of_notifications(stack, make_use
     for row in backlog:  # the worker is not running yet: they wait in the default queue
         assert Enqueue("games.tasks.outbox_dispatch", ids=[row.pk])()
     for match in matches:
-        submit(match, 1, 5)
-        submit(match, 2, 3)  # on commit: its resolution, on the lifecycle queue
+        submit(match, match.alice, 1, 5, phase=1)
+        submit(match, match.bob, 2, 3, phase=1)  # on commit: its resolution, on the lifecycle queue
     stack.worker(concurrency=1, pool="solo")
     wait_until(lambda: not OutboxEvent.objects.filter(pk__in=[r.pk for r in backlog],
                                                       done_at__isnull=True).exists(),

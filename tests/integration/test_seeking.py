@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import DeadlineMiss, Match, Phase, Reliability, Seat, SeatTenure, Submission
+from tests.helpers import submit
 from tests.integration.conftest import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -21,13 +22,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 def resolved(match_id: int, number: int) -> bool:
     return Phase.objects.filter(match_id=match_id, number=number, status="resolved").exists()
-
-
-def submit(match_id: int, user, seat: int, number: int) -> int:
-    phase = Match.objects.get(pk=match_id).phase_number
-    services.orders_submit(match_id=match_id, seat_number=seat, user=user, phase_number=phase,
-                           data={"number": number}, source="web")
-    return phase
 
 
 def test_a_flagged_seat_is_played_by_the_bot_then_taken_over_through_its_link(stack,
@@ -39,7 +33,7 @@ def test_a_flagged_seat_is_played_by_the_bot_then_taken_over_through_its_link(st
         creator=alice, game="toy-duel", options={"target": 2}, hours_per_phase=24,
         miss_limit=1, autopilot=True, title="Taken over",
         seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}])
-    submit(match.pk, alice, 1, 5)
+    submit(match, alice, 1, 5)
     past = timezone.now() - timedelta(seconds=1)  # Bob lets phase 1's deadline pass
     Match.objects.filter(pk=match.pk).update(deadline=past)
     Phase.objects.filter(match=match, number=1).update(deadline=past)
@@ -50,7 +44,7 @@ def test_a_flagged_seat_is_played_by_the_bot_then_taken_over_through_its_link(st
     wait_until(lambda: Submission.objects.filter(phase__match=match, phase__number=2,
                                                  seat__number=2, source="bot").exists(),
                30, "the bot's phase 2 sheet for the flagged seat")
-    submit(match.pk, alice, 1, 1)
+    submit(match, alice, 1, 1)
     wait_until(lambda: resolved(match.pk, 2), 30, "the worker to resolve phase 2")
     assert Phase.objects.get(match=match, number=2).revealed["2"]["source"] == "bot"
     # Carol takes command through the seat's link (the web's part: this process).
@@ -61,8 +55,9 @@ def test_a_flagged_seat_is_played_by_the_bot_then_taken_over_through_its_link(st
     assert answer.status_code == 302
     assert Seat.objects.get(match=match, number=2).user == carol
     while Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
-        phase = submit(match.pk, carol, 2, 5)
-        submit(match.pk, alice, 1, 1)
+        submit(match, carol, 2, 5)
+        phase = match.phase_number  # (read again by submit)
+        submit(match, alice, 1, 1)
         wait_until(lambda phase=phase: resolved(match.pk, phase), 30,
                    f"the worker to resolve phase {phase}")
     match.refresh_from_db()

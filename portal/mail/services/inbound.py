@@ -36,6 +36,7 @@ import engine
 from games import plugins
 from games.models import Match, Phase, Seat
 from games.services import ServiceError, sheet_submit
+from games.services.errors import Code
 from games.words import problem_line
 from portal.mail import authresults, bodies, bounces
 from portal.mail.models import InboundMessage, OutgoingEmail
@@ -60,19 +61,25 @@ class Refusal(Exception):
     """Answer the sender with ``reason`` (and ``problems``), change nothing. ``answer=False``:
     store the refusal without answering, even a message with a valid token."""
 
-    code: str
+    code: Code
     reason: str
     problems: list[str] = field(default_factory=list)
     hint: str = ""
     answer: bool = True
+
+    def __post_init__(self) -> None:
+        self.code = Code(self.code)  # (the site's one vocabulary: games.services.errors)
 
 
 @dataclass
 class Ignore(Exception):
     """Do not answer at all (loops, no sender, flooding)."""
 
-    code: str
+    code: Code
     reason: str
+
+    def __post_init__(self) -> None:
+        self.code = Code(self.code)
 
 
 def _printable(text: str) -> str:

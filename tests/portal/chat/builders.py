@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Group
-
 from games.services import match_create
 from portal.chat.models import Message
 from portal.chat.services import message_post
+from tests.helpers import as_moderator
 from tests.portal.builders import make_user
 
 
@@ -21,9 +20,7 @@ def huddle(names=("ann", "ben", "cat"), **options):
 
 
 def moderator(name: str = "mod"):
-    user = make_user(name, staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return type(user).objects.get(pk=user.pk)  # permissions read afresh
+    return as_moderator(make_user(name, staff=True))
 
 
 def post(match, user, channel, text, source=Message.Source.WEB) -> Message:

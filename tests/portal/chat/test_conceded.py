@@ -13,7 +13,8 @@ from portal.api.services import api_token_create
 from portal.chat.models import Channel, Message
 from portal.mail import services as mail_services
 from portal.mail.models import InboundMessage
-from tests.portal.builders import PASSWORD, make_user
+from tests.helpers import client_for
+from tests.portal.builders import make_user
 from tests.portal.chat.builders import notice_flush, post
 from tests.portal.mail.smtp import reply_to
 
@@ -34,12 +35,6 @@ def strategy():
 def flush(match) -> None:
     """Send the match's due notice as if its time had come."""
     notice_flush(match.pk)
-
-
-def client_for(user) -> Client:
-    client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
-    return client
 
 
 def api_for(user) -> Client:

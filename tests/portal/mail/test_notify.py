@@ -15,6 +15,7 @@ from portal.accounts.notifications import mail_set
 from portal.accounts.services import profile_update
 from portal.mail import services
 from portal.mail.models import OutgoingEmail
+from tests.helpers import play_round
 from tests.portal.mail.smtp import reply_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,20 +25,12 @@ def subjects(mailboxes, address: str) -> list[str]:
     return [str(d.message["Subject"]).split(":")[0] for d in mailboxes.to(address)]
 
 
-def play_round(match, alice="1A F", bob="2A stay"):
-    for user, text in ((match.alice, alice), (match.bob, bob)):
-        seat = 1 if user == match.alice else 2
-        games_services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                     phase_number=match.phase_number, source="web", text=text)
-    match.refresh_from_db()
-
-
 def test_preferences_choose_the_emails(eager, mailboxes, make_user, final_act_match):
     match = final_act_match()
     mail_set(user_id=match.alice.pk, events=[Event.PHASE_RESOLVED], on=True)
     mail_set(user_id=match.bob.pk, events=Event.values, on=False)
     mailboxes.clear()
-    play_round(match)
+    play_round(match, {1: "1A F", 2: "2A stay"}, resolve=False)
     assert sorted(subjects(mailboxes, match.alice.email)) == ["Round report", "Your move"]
     assert mailboxes.to(match.bob.email) == []
     report = next(m.text for m in mailboxes.to(match.alice.email)
@@ -51,7 +44,7 @@ def test_my_turn_players_get_phase_emails_and_results_but_no_round_reports(
 ):
     match = final_act_match()
     for _ in range(3):
-        play_round(match)
+        play_round(match, {1: "1A F", 2: "2A stay"}, resolve=False)
     assert subjects(mailboxes, match.alice.email) == ["Your move"] * 3 + ["Result"]
 
 
@@ -104,7 +97,7 @@ def test_digest_readers_get_one_email_a_day(eager, mailboxes, final_act_match):
     match = final_act_match()
     profile_update(user=match.alice, mail_delivery="digest")
     mailboxes.clear()
-    play_round(match)
+    play_round(match, {1: "1A F", 2: "2A stay"}, resolve=False)
     assert mailboxes.to(match.alice.email) == []  # no per-event mail
     now = timezone.now()
     assert services.digests_send(now=now) == 1

@@ -13,6 +13,7 @@ from games.models import Phase
 from portal.accounts.services import profile_update
 from portal.push import services
 from portal.push.models import PushMessage
+from tests.helpers import submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,13 +24,6 @@ def duel(alice, bob, **kwargs):
     return games_services.match_create(
         creator=alice, game="toy-duel", title="Push duel",
         seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}], **args)
-
-
-def submit(match, user, seat, number):
-    games_services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
-                                 phase_number=match.phase_number, source="web",
-                                 text=str(number))
-    match.refresh_from_db()
 
 
 def test_your_move_reaches_every_device_that_wants_it(eager, push_service, subscribe,

@@ -10,7 +10,6 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -20,6 +19,7 @@ from games.models import OutboxEvent
 from portal.mail.models import OutgoingEmail
 from portal.push.models import PushMessage
 from portal.timeline.selectors import MAIL_KINDS, PUSH_KINDS
+from tests.helpers import as_moderator
 from tests.portal.builders import PASSWORD, make_user
 from tests.portal.timeline.conftest import device
 
@@ -44,12 +44,6 @@ def strategy():
     return match
 
 
-def moderator():
-    user = make_user("mod", staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return user
-
-
 def timeline(match, user, language="en") -> str:
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     assert client.login(username=user.username, password=PASSWORD)
@@ -67,7 +61,7 @@ def seats_named_with(text: str, words: str) -> set[str]:
 @pytest.mark.parametrize("proposer", [1, 2, 3])
 def test_a_moderator_cannot_tell_a_secret_proposals_proposer_from_its_mails(proposer):
     match = strategy()
-    mod = moderator()
+    mod = as_moderator(make_user("mod", staff=True))
     services.vote_propose(match_id=match.pk, user=match.users[proposer - 1], kind="draw",
                           secret=True)
     dispatch()
