@@ -118,3 +118,52 @@ class PairingInline(admin.TabularInline):
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "starts_at", "ends_at", "finished_at"]
     inlines = [PairingInline]
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class TeamPlayerInline(ReadOnlyInline):
+    model = models.TeamPlayer
+
+
+class TeamBoardInline(ReadOnlyInline):
+    model = models.TeamBoard
+
+
+class TeamLeagueClubInline(ReadOnlyInline):
+    model = models.TeamLeagueClub
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Team matches and leagues change only through their services (the captains' pages):
+    the admin shows them."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(models.TeamMatch)
+class TeamMatchAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "league", "round", "game", "boards", "status", "starts_at",
+                    "points_a", "points_b"]
+    list_filter = ["status", "game"]
+    inlines = [TeamBoardInline, TeamPlayerInline]
+
+
+@admin.register(models.TeamLeague)
+class TeamLeagueAdmin(ReadOnlyAdmin):
+    list_display = ["name", "host", "game", "boards", "status", "created_at"]
+    list_filter = ["status", "game"]
+    inlines = [TeamLeagueClubInline]

@@ -185,3 +185,41 @@ class LeagueForm(forms.Form):
     fixed_deadlines = forms.BooleanField(
         required=False, label=_("Fixed deadlines"),
         help_text=_("No deadline is moved out of a player's night, nor for a player's leave."))
+
+
+def two_seat_game_choices() -> list[tuple[str, str]]:
+    """The games a team match can be played in (each board is a game for two)."""
+    return sorted(((slug, game.name) for slug, game in engine.games().items()
+                   if game.min_seats <= 2 <= game.max_seats), key=lambda item: item[1])
+
+
+class TeamMatchForm(forms.Form):
+    """A challenge to another club: the other club is chosen on the page (a select)."""
+
+    opponent = forms.IntegerField(label=_("Club to challenge"), min_value=1)
+    game = forms.ChoiceField(label=_("Game"), choices=two_seat_game_choices)
+    boards = forms.IntegerField(
+        label=_("Boards"), min_value=1, max_value=32, initial=4,
+        help_text=_("How many players each club fields; each board is one game between a "
+                    "player of each club."))
+    hours_per_phase = forms.DecimalField(
+        min_value=0.001, max_value=8760, initial=72, label=_("Hours per turn"),
+        help_text=_("How long each player has for a turn (72: three days)."))
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"), required=False,
+        help_text=_("UTC, as 2026-12-24 18:00; empty: three days from now. The boards start "
+                    "sooner when both clubs have named a player for every board."))
+
+
+class TeamLeagueForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    game = forms.ChoiceField(label=_("Game"), choices=two_seat_game_choices)
+    boards = forms.IntegerField(label=_("Boards"), min_value=1, max_value=32, initial=4,
+                                help_text=_("Boards of each team match."))
+    cycles = forms.IntegerField(min_value=1, max_value=2, initial=1, label=_("Cycles"),
+                                help_text=_("1: each club meets each other once; 2: twice."))
+    round_days = forms.IntegerField(
+        min_value=1, max_value=365, initial=14, label=_("Days per round"),
+        help_text=_("Each round's team matches start this many days after the last round's."))
+    hours_per_phase = forms.DecimalField(
+        min_value=0.001, max_value=8760, initial=72, label=_("Hours per turn"))

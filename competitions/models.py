@@ -930,3 +930,238 @@ class LeagueMatch(models.Model):
     def __str__(self) -> str:
         return gettext("%(division)s, round %(round)s, board %(board)s") % {
             "division": self.division, "round": self.round_number, "board": self.board}
+
+
+# --- team matches and team leagues ----------------------------------------------------------
+
+
+class TeamLeague(models.Model):
+    """Several clubs play a round robin of team matches; the host club's organisers run it and
+    each other club's organisers join it before it starts."""
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", pgettext_lazy("team league", "Gathering clubs")
+        RUNNING = "running", pgettext_lazy("team league", "Running")
+        FINISHED = "finished", pgettext_lazy("team league", "Finished")
+
+    TRANSITIONS: dict[str, set[str]] = {
+        Status.REGISTRATION: {Status.RUNNING},
+        Status.RUNNING: {Status.FINISHED},
+        Status.FINISHED: set(),
+    }
+
+    host = models.ForeignKey(Club, verbose_name=_("host club"), on_delete=models.CASCADE,
+                             related_name="hosted_team_leagues")
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=40)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    boards = models.PositiveSmallIntegerField(_("boards"),
+                                              help_text=_("Boards of each team match."))
+    cycles = models.PositiveSmallIntegerField(_("cycles"), default=1,
+                                              help_text=_("1: each club meets each other "
+                                                          "once; 2: twice."))
+    round_days = models.PositiveSmallIntegerField(
+        _("days per round"), default=14,
+        help_text=_("Each round's team matches start this many days after the last round's."))
+    hours_per_phase = models.DecimalField(_("hours per phase"), max_digits=7, decimal_places=3,
+                                          default=72)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices,
+                              default=Status.REGISTRATION)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+                                   null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("team league")
+        verbose_name_plural = _("team leagues")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamLeagueClub(models.Model):
+    """A club in a team league: invited (``joined_at`` empty) or in; ``number`` is its place
+    in the round-robin table, given at the start."""
+
+    league = models.ForeignKey(TeamLeague, verbose_name=_("team league"),
+                               on_delete=models.CASCADE, related_name="teams")
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE,
+                             related_name="team_league_places")
+    joined_at = models.DateTimeField(_("joined at"), null=True, blank=True)
+    number = models.PositiveSmallIntegerField(_("number"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club in a team league")
+        verbose_name_plural = _("clubs in team leagues")
+        ordering = ["league", "number", "club__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "club"], name="teamleagueclub_unique"),
+            models.UniqueConstraint(fields=["league", "number"],
+                                    name="teamleagueclub_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(club)s in %(league)s") % {"club": self.club, "league": self.league}
+
+
+class TeamMatch(models.Model):
+    """Club A against club B on ``boards`` boards of a two-seat game: a challenge club B
+    accepts, or a team league's fixture. Boards alternate who is seat 1 (club A on board 1)."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", pgettext_lazy("team match", "Proposed")
+        ACCEPTED = "accepted", pgettext_lazy("team match", "Accepted")
+        DECLINED = "declined", pgettext_lazy("team match", "Declined")
+        PLAYING = "playing", pgettext_lazy("team match", "Playing")
+        FINISHED = "finished", pgettext_lazy("team match", "Finished")
+
+    TRANSITIONS: dict[str, set[str]] = {
+        Status.PROPOSED: {Status.ACCEPTED, Status.DECLINED},
+        Status.ACCEPTED: {Status.PLAYING},
+        Status.DECLINED: set(),
+        Status.PLAYING: {Status.FINISHED},
+        Status.FINISHED: set(),
+    }
+
+    club_a = models.ForeignKey(Club, verbose_name=_("challenging club"),
+                               on_delete=models.CASCADE, related_name="team_matches_as_a")
+    club_b = models.ForeignKey(Club, verbose_name=_("challenged club"),
+                               on_delete=models.CASCADE, related_name="team_matches_as_b")
+    league = models.ForeignKey(TeamLeague, verbose_name=_("team league"), null=True, blank=True,
+                               on_delete=models.CASCADE, related_name="team_matches")
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    game = models.CharField(_("game"), max_length=40)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    boards = models.PositiveSmallIntegerField(_("boards"))
+    hours_per_phase = models.DecimalField(_("hours per phase"), max_digits=7, decimal_places=3,
+                                          default=72)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.PROPOSED)
+    starts_at = models.DateTimeField(
+        _("starts at"), help_text=_("The boards' matches start then (or sooner, when both "
+                                    "clubs have a player on every board)."))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+                                   null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("decided by"),
+                                   null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    points_a = models.DecimalField(_("board points of club A"), max_digits=5, decimal_places=1,
+                                   null=True, blank=True)
+    points_b = models.DecimalField(_("board points of club B"), max_digits=5, decimal_places=1,
+                                   null=True, blank=True)
+    winner = models.ForeignKey(Club, verbose_name=_("winner"), null=True, blank=True,
+                               on_delete=models.SET_NULL, related_name="+",
+                               help_text=_("Empty when finished: a draw."))
+
+    class Meta:
+        verbose_name = _("team match")
+        verbose_name_plural = _("team matches")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["starts_at"], name="teammatch_due_start",
+                                condition=Q(status="accepted"))]
+        constraints = [
+            models.CheckConstraint(condition=~Q(club_a=models.F("club_b")),
+                                   name="teammatch_two_clubs"),
+            models.CheckConstraint(condition=Q(boards__gte=1) & Q(boards__lte=32),
+                                   name="teammatch_boards_range"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(a)s against %(b)s") % {"a": self.club_a, "b": self.club_b}
+
+    def side_of(self, club_id: Any) -> str | None:
+        """"a" or "b" for a club of this match, None for any other."""
+        return "a" if club_id == self.club_a_id else "b" if club_id == self.club_b_id else None
+
+
+class TeamPlayer(models.Model):
+    """A club's roster for one team match: a player on a board, or an alternate (``board``
+    empty, in ``position`` order). Until a board's match starts a captain may swap its player
+    for an alternate."""
+
+    team_match = models.ForeignKey(TeamMatch, verbose_name=_("team match"),
+                                   on_delete=models.CASCADE, related_name="roster")
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE,
+                             related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player"),
+                             on_delete=models.CASCADE, related_name="team_places")
+    board = models.PositiveSmallIntegerField(_("board"), null=True, blank=True,
+                                             help_text=_("Empty: an alternate."))
+    position = models.PositiveSmallIntegerField(_("position"), default=0,
+                                                help_text=_("Alternates: their order."))
+    rating = models.FloatField(_("rating"), default=0,
+                               help_text=_("Conservative rating when named."))
+
+    class Meta:
+        verbose_name = _("team player")
+        verbose_name_plural = _("team players")
+        ordering = ["team_match", "club", "board", "position", "pk"]
+        constraints = [
+            # One side only, once: a member of both clubs plays for one of them.
+            models.UniqueConstraint(fields=["team_match", "user"], name="teamplayer_unique_user"),
+            models.UniqueConstraint(fields=["team_match", "club", "board"],
+                                    condition=Q(board__isnull=False),
+                                    name="teamplayer_unique_board"),
+        ]
+
+    def __str__(self) -> str:
+        if self.board is None:
+            return gettext("%(user)s, alternate for %(club)s") % {"user": self.user,
+                                                                 "club": self.club}
+        return gettext("%(user)s on board %(board)s for %(club)s") % {
+            "user": self.user, "board": self.board, "club": self.club}
+
+
+class TeamBoard(models.Model):
+    """One board of a started team match: its two players (empty: the club could not field
+    one), which club has seat 1, the match played, and club A's score (1, 0.5, 0)."""
+
+    class Unfielded(models.TextChoices):
+        NONE = "", "-"
+        A = "a", _("Club A could not field a player")
+        B = "b", _("Club B could not field a player")
+        BOTH = "both", _("Neither club could field a player")
+
+    team_match = models.ForeignKey(TeamMatch, verbose_name=_("team match"),
+                                   on_delete=models.CASCADE, related_name="board_rows")
+    number = models.PositiveSmallIntegerField(_("board"))
+    player_a = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player of club A"),
+                                 null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    player_b = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player of club B"),
+                                 null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    a_first = models.BooleanField(_("club A has seat 1"))
+    match = models.OneToOneField(Match, verbose_name=_("match"), null=True, blank=True,
+                                 on_delete=models.SET_NULL, related_name="team_board")
+    unfielded = models.CharField(_("unfielded"), max_length=4, choices=Unfielded.choices,
+                                 blank=True, default="")
+    score = models.DecimalField(_("club A's score"), max_digits=2, decimal_places=1, null=True,
+                                blank=True, help_text=_("Empty until the board is over, and "
+                                                        "when neither club fielded a player."))
+    adjudicated = models.CharField(_("adjudicated"), max_length=8, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("team board")
+        verbose_name_plural = _("team boards")
+        ordering = ["team_match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["team_match", "number"],
+                                    name="teamboard_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(team_match)s, board %(board)s") % {"team_match": self.team_match,
+                                                             "board": self.number}
+
+    @property
+    def done(self) -> bool:
+        return self.finished_at is not None

@@ -15,6 +15,8 @@ from typing import Any
 
 import networkx as nx
 
+from competitions.teams import team_match, team_standings
+
 Pair = tuple[int, int | None]
 
 __all__ = [
@@ -28,6 +30,8 @@ __all__ = [
     "round_robin",
     "standings",
     "swiss_round",
+    "team_match",
+    "team_standings",
 ]
 
 # The leagues' rules live in ``competitions.seasons`` (which uses this module's helpers); they

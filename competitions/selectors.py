@@ -24,6 +24,11 @@ from competitions.models import (
     Pairing,
     Rating,
     RatingChange,
+    TeamBoard,
+    TeamLeague,
+    TeamLeagueClub,
+    TeamMatch,
+    TeamPlayer,
     Tournament,
 )
 from competitions.services.ladders import decayed_sigma
@@ -354,3 +359,136 @@ def player_seasons(user: Any, *, game: str, viewer: Any = None) -> list[Any]:
         division__season__league__in=leagues_visible(viewer))
         .select_related("division__season__league")
         .order_by("-division__season__starts_at", "-pk")[:100])
+
+
+# --- team matches and team leagues ----------------------------------------------------------
+
+
+def _member_of_any(user: Any, club_ids: list[int]) -> bool:
+    return user.is_authenticated and Membership.objects.filter(
+        user_id=user.pk, club_id__in=club_ids).exists()
+
+
+def team_match_visible(team_match: TeamMatch, user: Any) -> bool:
+    """Whoever sees both clubs, and the members of either (an invite-only club's team match
+    is for its members and the other club's)."""
+    clubs = [team_match.club_a_id, team_match.club_b_id]
+    return (clubs_visible(user).filter(pk__in=clubs).count() == 2
+            or _member_of_any(user, clubs))
+
+
+def team_league_visible(league: TeamLeague, user: Any) -> bool:
+    """Whoever sees the host club, and the members of any club in the league."""
+    return (clubs_visible(user).filter(pk=league.host_id).exists()
+            or _member_of_any(user, list(league.teams.values_list("club_id", flat=True))))
+
+
+def clubs_captained(user: Any, club_ids: list[int]) -> set[int]:
+    """Of ``club_ids``, the clubs ``user`` may captain (their owners and organisers; staff)."""
+    if not user.is_authenticated:
+        return set()
+    if user.is_staff:
+        return set(club_ids)
+    return set(Membership.objects.filter(
+        user_id=user.pk, club_id__in=club_ids,
+        role__in=[Membership.Role.OWNER, Membership.Role.ORGANISER])
+        .values_list("club_id", flat=True))
+
+
+def _scores_shown(value: Any) -> str:
+    return floatformat(float(value), "-1") if value is not None else ""
+
+
+def team_match_page(team_match: TeamMatch, user: Any) -> dict[str, Any]:
+    """What the team match's page shows ``user``: the boards (once started) or both rosters,
+    and for each club the user captains, its members to choose from and its alternates."""
+    from competitions.services.teams import roster_complete, team_roster
+
+    clubs = [team_match.club_a, team_match.club_b]
+    captained = clubs_captained(user, [c.pk for c in clubs])
+    boards = list(TeamBoard.objects.filter(team_match=team_match)
+                  .select_related("player_a", "player_b", "match"))
+    sides = []
+    for club in clubs:
+        roster = team_roster(team_match, club.pk)
+        side = {"club": club, "side": team_match.side_of(club.pk),
+                "boards": list(roster["boards"].items()), "alternates": roster["alternates"],
+                "captain": club.pk in captained, "members": None, "named": False}
+        if side["captain"] and team_match.status in (TeamMatch.Status.PROPOSED,
+                                                     TeamMatch.Status.ACCEPTED):
+            taken = set(TeamPlayer.objects.filter(team_match=team_match).exclude(
+                club=club).values_list("user_id", flat=True))
+            side["members"] = [m.user for m in Membership.objects.filter(club=club)
+                               .exclude(user_id__in=taken).select_related("user")
+                               .order_by("user__username")]
+            side["named"] = any(row for _n, row in side["boards"])
+        sides.append(side)
+    rows = []
+    for board in boards:
+        score_a = board.score
+        rows.append({
+            "board": board,
+            "first": team_match.club_a if board.a_first else team_match.club_b,
+            "score_a": _scores_shown(score_a),
+            "score_b": _scores_shown(1 - score_a) if score_a is not None else "",
+        })
+    return {
+        "team_match": team_match, "sides": sides, "boards": rows,
+        "can_answer": team_match.status == TeamMatch.Status.PROPOSED
+        and team_match.club_b_id in captained and team_match.league_id is None,
+        "can_withdraw": team_match.status == TeamMatch.Status.PROPOSED
+        and team_match.club_a_id in captained and team_match.league_id is None,
+        "can_start": team_match.status == TeamMatch.Status.ACCEPTED and bool(captained)
+        and roster_complete(team_match),
+        "points_a": _scores_shown(team_match.points_a),
+        "points_b": _scores_shown(team_match.points_b),
+    }
+
+
+def team_league_standings(league: TeamLeague) -> list[dict[str, Any]]:
+    """The league's table by ``team_standings``, each row with its club and matches played."""
+    clubs = {place.club_id: place.club for place in TeamLeagueClub.objects.filter(
+        league=league, joined_at__isnull=False).select_related("club")}
+    scores: dict[int, list[Any]] = defaultdict(list)
+    for team_match_id, score in TeamBoard.objects.filter(
+            team_match__league=league, team_match__status=TeamMatch.Status.FINISHED) \
+            .order_by("team_match_id", "number").values_list("team_match_id", "score"):
+        scores[team_match_id].append(None if score is None else float(score))
+    matches = [{"first": a, "second": b, "boards": scores[pk]} for pk, a, b in
+               TeamMatch.objects.filter(league=league, status=TeamMatch.Status.FINISHED)
+               .values_list("pk", "club_a_id", "club_b_id")]
+    played: dict[int, int] = dict.fromkeys(clubs, 0)
+    for match in matches:
+        played[match["first"]] += 1
+        played[match["second"]] += 1
+    return [{**row, "club": clubs[row["id"]], "played": played[row["id"]],
+             "board_points_shown": floatformat(row["board_points"], "-1")}
+            for row in core.team_standings(sorted(clubs), matches)]
+
+
+def team_league_page(league: TeamLeague, user: Any) -> dict[str, Any]:
+    places = list(league.teams.select_related("club").order_by("number", "club__name"))
+    captained = clubs_captained(user, [p.club_id for p in places])
+    rounds: dict[int, list[TeamMatch]] = defaultdict(list)
+    for team_match in league.team_matches.select_related("club_a", "club_b", "winner") \
+            .order_by("round", "pk"):
+        rounds[team_match.round or 0].append(team_match)
+    return {
+        "league": league, "places": places, "standings": team_league_standings(league),
+        "rounds": sorted(rounds.items()),
+        "can_start": league.status == TeamLeague.Status.REGISTRATION
+        and league.host_id in captained,
+        "can_join": [p for p in places if p.joined_at is None and p.club_id in captained
+                     and league.status == TeamLeague.Status.REGISTRATION],
+    }
+
+
+def club_team_matches(club: Club) -> QuerySet[TeamMatch]:
+    """The club's team matches, either side, newest first."""
+    return TeamMatch.objects.filter(Q(club_a=club) | Q(club_b=club)).select_related(
+        "club_a", "club_b", "league", "winner")
+
+
+def club_team_leagues(club: Club) -> QuerySet[TeamLeague]:
+    """The team leagues the club hosts or is invited to."""
+    return TeamLeague.objects.filter(teams__club=club).distinct().order_by("-created_at")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competitions.views import clubs, ladders, leagues, tournaments
+from competitions.views import clubs, ladders, leagues, teams, tournaments
 
 app_name = "competitions"
 
@@ -30,6 +30,22 @@ urlpatterns = [
     path("leagues/<int:league_id>/seasons/<int:number>/divisions/<int:division>/",
          leagues.division_detail, name="division"),
     path("leagues/<int:league_id>/<str:action>/", leagues.league_action, name="league_action"),
+    path("clubs/<slug:slug>/team-matches/new/", teams.team_match_create,
+         name="team_match_create"),
+    path("clubs/<slug:slug>/team-leagues/new/", teams.team_league_create,
+         name="team_league_create"),
+    path("team-matches/<int:team_match_id>/", teams.team_match_detail, name="team_match"),
+    path("team-matches/<int:team_match_id>/answer/", teams.team_match_answer,
+         name="team_match_answer"),
+    path("team-matches/<int:team_match_id>/roster/", teams.team_match_roster,
+         name="team_match_roster"),
+    path("team-matches/<int:team_match_id>/swap/", teams.team_match_swap,
+         name="team_match_swap"),
+    path("team-matches/<int:team_match_id>/start/", teams.team_match_start,
+         name="team_match_start"),
+    path("team-leagues/<int:league_id>/", teams.team_league_detail, name="team_league"),
+    path("team-leagues/<int:league_id>/<str:action>/", teams.team_league_action,
+         name="team_league_action"),
     path("ladders/<int:ladder_id>/", ladders.ladder_detail, name="ladder"),
     path("ladders/<int:ladder_id>/players/<int:user_id>/", ladders.ladder_player,
          name="ladder_player"),

@@ -4,6 +4,11 @@ A world holds a match of every registered game (seat 1 has sealed a sheet where 
 phase is simultaneous), a club with a ladder, a challenge, a join request, a tournament and a
 league with a running season,
 tokens of every kind, and the roles: anonymous, a spectator, each seat and a moderator. Every
+phase is simultaneous), a club with a ladder, a challenge, a join request and a tournament,
+a second club and the two clubs' team matches (one challenge open, one under way) and a team
+league, tokens of every kind, and the roles: anonymous, a spectator (outside both clubs), each
+seat (seat 1 owns the first club; seat 2 owns the second and is a member of the first) and a
+moderator. Every
 leaf of ``get_resolver()`` (the admin, the API, the games' plug-ins included) is requested with
 its path parameters filled with real values and with junk the converter lets through, as GET,
 HTMX GET, GET with junk query strings, POST with junk form bodies (with a CSRF token; one junk
@@ -277,6 +282,29 @@ def build_world() -> World:
     for user in (alice, bob):
         league_join(league_id=league.pk, user=user)
     season_start(league_id=league.pk, by=alice)
+    # Team matches: Walkers (alice owns it, bob is a member) against Rivals (bob owns it):
+    # one challenge still open, one under way (board 1: alice against bob; board 2 fielded
+    # by neither club), and a team league.
+    from competitions.services.teams import (
+        team_league_create,
+        team_match_accept,
+        team_match_challenge,
+        team_match_start,
+        team_roster_set,
+    )
+    rivals = club_create(by=bob, name="Rivals")
+    open_challenge = team_match_challenge(by=alice, club_id=club.pk, opponent_id=rivals.pk,
+                                          game="toy-duel", boards=2)
+    played = team_match_challenge(by=alice, club_id=club.pk, opponent_id=rivals.pk,
+                                  game="toy-duel", boards=2)
+    team_match_accept(team_match_id=played.pk, by=bob)
+    team_roster_set(team_match_id=played.pk, club_id=club.pk, by=alice, players=[alice.pk])
+    team_roster_set(team_match_id=played.pk, club_id=rivals.pk, by=bob, players=[bob.pk])
+    team_match_start(team_match_id=played.pk, now=played.starts_at)
+    team_roster_set(team_match_id=open_challenge.pk, club_id=club.pk, by=alice,
+                    players=[alice.pk], alternates=[bob.pk])
+    team_league = team_league_create(by=alice, club_id=club.pk, name="Walk league",
+                                     game="toy-duel", boards=2, clubs=[rivals.pk])
     subscription = PushSubscription.objects.create(
         user=alice, endpoint="https://push.example.test/walk", p256dh="k" * 87, auth="a" * 22)
     api_token = api_token_create(user=alice, name="walk")
@@ -315,9 +343,10 @@ def build_world() -> World:
         "tournament_id": ids(Tournament),
         "action": ["register", "withdraw", "start", "close", "open", "cancel", "join", "leave",
                    "add-bot", "remove-bot"],
-        "league_id": [str(league.pk)],
+        "league_id": [str(league.pk), str(team_league.pk)],
         "number": ["1", "2"],
         "division": ["1", "2"],
+        "team_match_id": [str(open_challenge.pk), str(played.pk)],
         "token_id": [str(api_token.row.pk)],
         "subscription_id": [str(subscription.pk)],
         "target_id": [str(target.pk) for target in targets],

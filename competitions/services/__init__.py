@@ -47,6 +47,18 @@ from competitions.services.leagues import (
 )
 from competitions.services.rounds import pairing_result_record, round_adjudicate
 from competitions.services.sweep import competitions_sweep
+from competitions.services.teams import (
+    team_board_result_record,
+    team_board_swap,
+    team_league_create,
+    team_league_join,
+    team_league_start,
+    team_match_accept,
+    team_match_challenge,
+    team_match_decline,
+    team_match_start,
+    team_roster_set,
+)
 from competitions.services.tournaments import (
     tournament_bot_enter,
     tournament_bot_remove,
@@ -69,6 +81,7 @@ def match_ended_record(*, match_id: Any) -> None:
         logger.exception("rating match %s failed", match_id)
     pairing_result_record(match_id=match_id)
     league_result_record(match_id=match_id)
+    team_board_result_record(match_id=match_id)
 
 
 __all__ = [
@@ -80,7 +93,9 @@ __all__ = [
     "league_bot_remove", "league_create", "league_join", "league_leave", "league_result_record",
     "match_ended_record", "match_rate", "membership_of", "pairing_result_record",
     "require_organiser", "round_adjudicate", "season_end", "season_last_week", "season_start",
-    "site_ladder", "tournament_bot_enter", "tournament_bot_remove", "tournament_cancel",
-    "tournament_create", "tournament_register", "tournament_registration_set", "tournament_start",
-    "tournament_withdraw",
+    "site_ladder", "team_board_result_record", "team_board_swap", "team_league_create",
+    "team_league_join", "team_league_start", "team_match_accept", "team_match_challenge",
+    "team_match_decline", "team_match_start", "team_roster_set", "tournament_bot_enter",
+    "tournament_bot_remove", "tournament_cancel", "tournament_create", "tournament_register",
+    "tournament_registration_set", "tournament_start", "tournament_withdraw",
 ]

@@ -17,7 +17,15 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from competitions.models import ClubInvitation, Entry, Pairing, Round, Tournament
+from competitions.models import (
+    ClubInvitation,
+    Entry,
+    Membership,
+    Pairing,
+    Round,
+    TeamMatch,
+    Tournament,
+)
 from games import dates
 from portal.accounts.models import Event
 from portal.accounts.notifications import users_wanting, wants
@@ -270,3 +278,48 @@ def season_ended_notice(*, season: Any) -> None:
         lambda user: _("%(league)s: season %(number)s is over") % {
             "league": league.name, "number": season.number},
         lambda user: " ".join(texts[user.pk]), _url("competitions:league_archive", league.pk))
+
+
+def _team_result_words(team_match: TeamMatch) -> str:
+    """"Club A 2 – 1 Club B: Club A wins." in the active language."""
+    score = _("%(a)s %(points_a)s – %(points_b)s %(b)s") % {
+        "a": team_match.club_a.name, "b": team_match.club_b.name,
+        "points_a": dates.floatformat(float(team_match.points_a or 0), "-1"),
+        "points_b": dates.floatformat(float(team_match.points_b or 0), "-1")}
+    if team_match.winner_id is None:
+        return _("%(score)s: a draw.") % {"score": score}
+    winner = (team_match.club_a if team_match.winner_id == team_match.club_a_id
+              else team_match.club_b)
+    return _("%(score)s: %(club)s wins.") % {"score": score, "club": winner.name}
+
+
+def team_match_result_notify(*, team_match: TeamMatch) -> None:
+    """The members of both clubs hear the team match's result: by mail (those who want
+    competition results) and by push (those who want results by push). Written in the team
+    match's transaction (the outbox sends after the commit); once per member."""
+    from portal.push.services.notify import result_push
+
+    page = _url("competitions:team_match", team_match.pk)
+    members = [m.user for m in Membership.objects.filter(
+        club_id__in=[team_match.club_a_id, team_match.club_b_id]).select_related(
+        "user", "user__profile").order_by("user_id")]
+    members = list({user.pk: user for user in members}.values())  # a member of both: once
+    for user in members:
+        if not _wants_mail(user):
+            continue
+        with translation.override(language_of(user)):
+            email_queue(
+                kind=KIND, user=user, to=user.email,
+                dedupe_key=f"team-match:{team_match.pk}:result:user:{user.pk}",
+                subject=_("Team match result: %(match)s") % {"match": _team_title(team_match)},
+                body_text=_body("team_match_result", {
+                    "result": _team_result_words(team_match), "page": page,
+                    "league": team_match.league}))
+    result_push(users=members, key=f"team-match:{team_match.pk}:result", url=page,
+                topic=f"tm{team_match.pk}",
+                words=lambda user: (_("Team match result: %(match)s") % {
+                    "match": _team_title(team_match)}, _team_result_words(team_match)))
+
+
+def _team_title(team_match: TeamMatch) -> str:
+    return _("%(a)s against %(b)s") % {"a": team_match.club_a.name, "b": team_match.club_b.name}

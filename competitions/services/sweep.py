@@ -12,7 +12,15 @@ from datetime import datetime, timedelta
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from competitions.models import LeagueMatch, Pairing, RatingUpdate, Round, Season, Tournament
+from competitions.models import (
+    LeagueMatch,
+    Pairing,
+    RatingUpdate,
+    Round,
+    Season,
+    TeamBoard,
+    Tournament,
+)
 from competitions.services.ladders import challenges_expire, match_rate
 from competitions.services.leagues import (
     LAST_WEEK,
@@ -21,6 +29,7 @@ from competitions.services.leagues import (
     season_last_week,
 )
 from competitions.services.rounds import pairing_result_record, round_adjudicate
+from competitions.services.teams import team_board_result_record, team_matches_start_due
 from competitions.services.tournaments import tournament_cancel, tournament_start
 from games.models import Match
 from games.services import ServiceError
@@ -42,7 +51,7 @@ def _one_item(what: str, item_id: int) -> Iterator[None]:
 def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     counts = {"started": 0, "adjudicated": 0, "recorded": 0, "rated": 0, "expired": 0,
-              "seasons_ended": 0}
+              "seasons_ended": 0, "team_matches_started": 0}
     due = Tournament.objects.filter(status=Tournament.Status.REGISTRATION,
                                     starts_at__lte=now).values_list("pk", flat=True)
     for tournament_id in list(due):
@@ -85,6 +94,14 @@ def competitions_sweep(*, now: datetime | None = None) -> dict[str, int]:
             ends_at__lte=now + LAST_WEEK).values_list("pk", flat=True)):
         with _one_item("noticing the last week of season", season_id):
             season_last_week(season_id=season_id, now=now)
+    stuck_boards = TeamBoard.objects.filter(
+        finished_at=None, match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED,
+                                             Match.Status.VOIDED]
+    ).values_list("match_id", flat=True)[:CATCH_UP_LIMIT]
+    for match_id in list(stuck_boards):
+        with _one_item("recording the team board of match", match_id):
+            counts["recorded"] += team_board_result_record(match_id=match_id, now=now)
+    counts["team_matches_started"] = team_matches_start_due(now=now)
     unrated = (Match.objects.filter(status=Match.Status.FINISHED,
                                     finished_at__gte=now - CATCH_UP_WINDOW)
                .exclude(seats__bot__gt="")

@@ -83,6 +83,10 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             reverse("competitions:club_join", args=[club.invite_token])),
         "ladder_form": LadderForm(),
         "removals": selectors.club_removals(club) if can_organise else [],
+        "team_matches": [tm for tm in selectors.club_team_matches(club)[:30]
+                         if selectors.team_match_visible(tm, request.user)],
+        "team_leagues": [league for league in selectors.club_team_leagues(club)[:30]
+                         if selectors.team_league_visible(league, request.user)],
     }
     return render(request, "competitions/club_detail.html", context)
 

@@ -473,3 +473,124 @@ def season(request: HttpRequest, league_id: LeagueId, number: SeasonNumber) -> d
          "move": row["move"]} for row in entry["rows"]]}
         for entry in season_divisions(chosen)]
     return {**_season_summary(chosen), "league": found.pk, "divisions": divisions}
+
+
+# -- team matches and team leagues (read-only) -----------------------------------------------
+
+TEAM_LIST_LIMIT = 100
+
+
+def _club_out(club: Any) -> dict[str, Any]:
+    return {"id": club.pk, "name": club.name, "slug": club.slug}
+
+
+def _team_match_summary(team_match: Any) -> dict[str, Any]:
+    winner = None
+    if team_match.status == "finished":
+        winner = ("draw" if team_match.winner_id is None
+                  else "a" if team_match.winner_id == team_match.club_a_id else "b")
+    return {
+        "id": team_match.pk, "club_a": _club_out(team_match.club_a),
+        "club_b": _club_out(team_match.club_b), "league_id": team_match.league_id,
+        "round": team_match.round, "game": team_match.game, "boards": team_match.boards,
+        "status": team_match.status, "starts_at": team_match.starts_at,
+        "points_a": None if team_match.points_a is None else float(team_match.points_a),
+        "points_b": None if team_match.points_b is None else float(team_match.points_b),
+        "winner": winner}
+
+
+def _visible_team_matches(request: HttpRequest) -> Any:
+    from competitions import selectors as competitions
+    from competitions.models import Membership, TeamMatch
+
+    clubs = competitions.clubs_visible(request.user).values("pk")
+    mine = Membership.objects.filter(user_id=request.user.pk).values("club_id")
+    return TeamMatch.objects.filter(
+        (Q(club_a__in=clubs) & Q(club_b__in=clubs)) | Q(club_a__in=mine) | Q(club_b__in=mine)
+    ).select_related("club_a", "club_b").order_by("-created_at", "-pk")
+
+
+@api.get("/team-matches", response={200: list[schemas.TeamMatchSummary], **ERRORS},
+         tags=["competitions"])
+def team_matches(request: HttpRequest) -> list[dict[str, Any]]:
+    """The newest team matches I may see (both clubs visible to me, or mine), 100 at most."""
+    return [_team_match_summary(tm) for tm in _visible_team_matches(request)[:TEAM_LIST_LIMIT]]
+
+
+@api.get("/team-matches/{team_match_id}", response={200: schemas.TeamMatchOut, **ERRORS},
+         tags=["competitions"])
+def team_match(request: HttpRequest,
+               team_match_id: Annotated[int, Path(ge=1, le=2**62)]) -> dict[str, Any]:
+    """A team match: its boards once started, the rosters' board players before."""
+    from competitions.models import TeamBoard, TeamPlayer
+
+    team_match = _visible_team_matches(request).filter(pk=team_match_id).first()
+    if team_match is None:
+        raise ServiceError("not_found", _("There is no team match %(id)s.") % {
+            "id": team_match_id})
+    boards = [{
+        "number": row.number,
+        "player_a": row.player_a.get_username() if row.player_a else None,
+        "player_b": row.player_b.get_username() if row.player_b else None,
+        "seat_1": "a" if row.a_first else "b", "match_id": row.match_id,
+        "unfielded": row.unfielded, "score_a": None if row.score is None else float(row.score),
+        "done": row.done}
+        for row in TeamBoard.objects.filter(team_match=team_match)
+        .select_related("player_a", "player_b").order_by("number")]
+    rosters: dict[str, list[str | None]] = {"a": [None] * team_match.boards,
+                                            "b": [None] * team_match.boards}
+    for row in TeamPlayer.objects.filter(team_match=team_match, board__isnull=False) \
+            .select_related("user"):
+        side = team_match.side_of(row.club_id)
+        if side and 1 <= row.board <= team_match.boards:
+            rosters[side][row.board - 1] = row.user.get_username()
+    return {**_team_match_summary(team_match),
+            "hours_per_phase": float(team_match.hours_per_phase),
+            "board_rows": boards, "rosters": rosters}
+
+
+def _team_league_out(league: Any) -> dict[str, Any]:
+    from competitions import selectors as competitions
+
+    rows = competitions.team_league_standings(league)
+    return {
+        "id": league.pk, "name": league.name, "host": _club_out(league.host),
+        "game": league.game, "boards": league.boards, "cycles": league.cycles,
+        "status": league.status,
+        "clubs": [_club_out(p.club) for p in league.teams.filter(joined_at__isnull=False)
+                  .select_related("club").order_by("number", "club__name")],
+        "standings": [{"club": _club_out(row["club"]), "rank": row["rank"],
+                       "match_points": row["match_points"],
+                       "board_points": float(row["board_points"]), "played": row["played"]}
+                      for row in rows],
+        "team_match_ids": list(league.team_matches.order_by("round", "pk")
+                               .values_list("pk", flat=True))}
+
+
+def _visible_leagues(request: HttpRequest) -> Any:
+    from competitions import selectors as competitions
+    from competitions.models import Membership, TeamLeague
+
+    mine = Membership.objects.filter(user_id=request.user.pk).values("club_id")
+    return TeamLeague.objects.filter(
+        Q(host__in=competitions.clubs_visible(request.user).values("pk"))
+        | Q(teams__club__in=mine)).distinct().select_related("host").order_by("-created_at",
+                                                                              "-pk")
+
+
+@api.get("/team-leagues", response={200: list[schemas.TeamLeagueOut], **ERRORS},
+         tags=["competitions"])
+def team_leagues(request: HttpRequest) -> list[dict[str, Any]]:
+    """The newest team leagues I may see, with their standings, 100 at most."""
+    return [_team_league_out(league) for league in _visible_leagues(request)[:TEAM_LIST_LIMIT]]
+
+
+@api.get("/team-leagues/{league_id}", response={200: schemas.TeamLeagueOut, **ERRORS},
+         tags=["competitions"])
+def team_league(request: HttpRequest,
+                league_id: Annotated[int, Path(ge=1, le=2**62)]) -> dict[str, Any]:
+    league = _visible_leagues(request).filter(pk=league_id).first()
+    if league is None:
+        raise ServiceError("not_found", _("There is no team league %(id)s.") % {
+            "id": league_id})
+    return _team_league_out(league)

@@ -388,3 +388,65 @@ class SeasonOut(Schema):
     ends_at: datetime
     finished_at: datetime | None
     divisions: list[DivisionOut]
+
+
+class TeamClubOut(Schema):
+    id: int
+    name: str
+    slug: str
+
+
+class TeamBoardOut(Schema):
+    number: int
+    player_a: str | None = Field(description="Club A's player; null: nobody fielded.")
+    player_b: str | None = Field(description="Club B's player; null: nobody fielded.")
+    seat_1: Literal["a", "b"] = Field(description="The club holding seat 1 on this board.")
+    match_id: int | None = Field(description="The board's match; null for an unfielded board.")
+    unfielded: Literal["", "a", "b", "both"]
+    score_a: float | None = Field(description="Club A's score (1, 0.5, 0); null until the "
+                                              "board is over, and when nobody played it.")
+    done: bool
+
+
+class TeamMatchSummary(Schema):
+    id: int
+    club_a: TeamClubOut
+    club_b: TeamClubOut
+    league_id: int | None
+    round: int | None
+    game: str
+    boards: int
+    status: Literal["proposed", "accepted", "declined", "playing", "finished"]
+    starts_at: datetime
+    points_a: float | None
+    points_b: float | None
+    winner: Literal["a", "b", "draw"] | None = Field(
+        description="Once finished: the winning club's side, or draw.")
+
+
+class TeamMatchOut(TeamMatchSummary):
+    hours_per_phase: float
+    board_rows: list[TeamBoardOut] = Field(description="Once started, every board.")
+    rosters: dict[str, list[str | None]] = Field(
+        description="Before the start: each side's named player per board (a, b).")
+
+
+class TeamStandingOut(Schema):
+    club: TeamClubOut
+    rank: int
+    match_points: int
+    board_points: float
+    played: int
+
+
+class TeamLeagueOut(Schema):
+    id: int
+    name: str
+    host: TeamClubOut
+    game: str
+    boards: int
+    cycles: int
+    status: Literal["registration", "running", "finished"]
+    clubs: list[TeamClubOut] = Field(description="The clubs that joined.")
+    standings: list[TeamStandingOut]
+    team_match_ids: list[int]

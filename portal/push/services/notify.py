@@ -186,6 +186,29 @@ def match_ended_push(*, match_id: int) -> int:
     return len(pushes_queue(pushes))
 
 
+def result_push(*, users: Iterable[Any], key: str, url: str, topic: str,
+                words: Any) -> int:
+    """Push a competition's result (a team match's) to each device of ``users`` that takes
+    results and whose player wants results by push; ``words(user)`` gives the title and the
+    body, called in the reader's language. ``key`` makes each push once."""
+    if not vapid.enabled():
+        return 0
+    wanting = users_wanting(users, Event.MATCH_ENDED, "push")
+    devices = _devices([user.pk for user in wanting], Kind.RESULT)
+    pushes = []
+    for user in wanting:
+        with translation.override(language_of(user)):
+            title, body = words(user)
+            pushes += [{
+                "subscription": device, "kind": Kind.RESULT,
+                "dedupe_key": f"push:{key}:d{device.pk}",
+                "payload": _payload(device, kind=Kind.RESULT, title=title, body=body, url=url,
+                                    tag=topic),
+                "ttl_seconds": RESULT_TTL.total_seconds(), "topic": topic}
+                for device in devices.get(user.pk, [])]
+    return len(pushes_queue(pushes))
+
+
 MESSAGE_TTL = timedelta(days=1)
 
 

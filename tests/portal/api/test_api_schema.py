@@ -47,6 +47,8 @@ def test_the_schema_is_served_and_lists_every_operation():
         ("/api/v1/matches/{match_id}/messages", "post"),
         ("/api/v1/leagues", "get"), ("/api/v1/leagues/{league_id}", "get"),
         ("/api/v1/leagues/{league_id}/seasons/{number}", "get"),
+        ("/api/v1/team-matches", "get"), ("/api/v1/team-matches/{team_match_id}", "get"),
+        ("/api/v1/team-leagues", "get"), ("/api/v1/team-leagues/{league_id}", "get"),
     }
     assert "BearerAuth" in json.dumps(document["components"]["securitySchemes"]) or \
         "TokenAuth" in json.dumps(document["components"]["securitySchemes"])
