@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "portal.api",
     "portal.feeds",
     "portal.reports",
+    "portal.players",
     "portal.timeline",
     "portal.chat",
     "portal.lessons",

@@ -11,6 +11,7 @@ from django.urls import include, path
 from portal import home
 from portal.accounts.views import language_set
 from portal.api.api import api
+from portal.players.views import privacy as player_page_privacy
 
 # The admin logs in through the site's log-in page, so it is throttled like every log-in.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -45,7 +46,9 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("calendar/", include("portal.feeds.urls")),
     path("accounts/tokens/", include("portal.api.web_urls")),
+    path("accounts/page-privacy/", player_page_privacy, name="player_page_privacy"),
     path("accounts/", include("portal.accounts.urls")),
+    path("players/", include("portal.players.urls")),
     path("mail/", include("portal.mail.urls")),
     path("push/", include("portal.push.urls")),
     path("webhooks/", include("portal.webhooks.urls")),

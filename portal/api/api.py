@@ -402,3 +402,13 @@ def concede(request: HttpRequest, match_id: MatchId, body: schemas.ConcedeIn) ->
     match.refresh_from_db()
     return {"match_id": match.pk, "seat": vote.seat_number, "match_status": match.status,
             "result": match.result}
+
+
+@api.get("/players/{username}", response={200: dict[str, Any], **ERRORS}, tags=["players"])
+def player(request: HttpRequest, username: Annotated[str, Path(max_length=150)]
+           ) -> dict[str, Any]:
+    """A player's page as the token's user may read it: their record per game, reliability
+    and its history, current matches (private ones only to themselves), ratings and clubs."""
+    from portal.players.api import player_data
+
+    return player_data(request, username)
