@@ -1,0 +1,214 @@
+"""The moderators' signals queue (admin: "Signals"), the traces behind it, the declared
+relationships, and one page per account with its reports and signals together.
+
+The queue opens on the open signals of undeclared pairs; declared pairs are a filter apart.
+A moderator dismisses a signal, notes something on it, or opens a case, always with a note
+(``services.signal_act``: one audit row each). Nothing here penalises anyone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games.services import ServiceError
+from portal.reports.models import Report
+from portal.signals.models import ClientTrace, Relationship, Signal, SignalAction
+from portal.signals.services import signal_act
+
+
+class NoteForm(forms.Form):
+    note = forms.CharField(label=_("Note"), max_length=2000, widget=forms.Textarea(
+        attrs={"rows": 3}), help_text=_("What you saw and why (kept in the signal's audit)."))
+
+
+def account_link(user: Any) -> str:
+    if user is None:
+        return "—"
+    return format_html('<a href="{}">{}</a>', reverse("admin:signals_account", args=[user.pk]),
+                       user.get_username())
+
+
+class SignalActionInline(admin.TabularInline):
+    model = SignalAction
+    fields = ["at", "action", "by", "note"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Signal)
+class SignalAdmin(admin.ModelAdmin):
+    list_display = ["id", "found_at", "kind", "status", "match_link", "first_account",
+                    "second_account", "declared"]
+    list_filter = ["status", "declared", "kind"]
+    search_fields = ["first__username", "second__username", "=match__id"]
+    list_select_related = ["first", "second", "match"]
+    fields = ["kind", "status", "found_at", "match_link", "first_account", "second_account",
+              "declared", "evidence_shown"]
+    readonly_fields = fields
+    inlines = [SignalActionInline]
+    actions = ["dismiss", "note", "open_case"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Signal]:
+        return super().get_queryset(request).defer("match__state", "match__options")
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        # The queue opens on what is still to do, declared pairs apart.
+        if not request.GET.get("all") and not any(k.startswith(("status", "declared"))
+                                                  for k in request.GET):
+            query = request.GET.copy()
+            query["status__exact"] = Signal.Status.OPEN
+            query["declared__exact"] = "0"
+            request.GET = query
+            request.META["QUERY_STRING"] = query.urlencode()
+        return super().changelist_view(request, extra_context)
+
+    @admin.display(description=_("match"))
+    def match_link(self, signal: Signal) -> str:
+        if signal.match_id is None:
+            return "—"
+        return format_html('<a href="{}">#{}</a>', reverse("admin:games_match_change",
+                                                           args=[signal.match_id]),
+                           signal.match_id)
+
+    @admin.display(description=_("first account"))
+    def first_account(self, signal: Signal) -> str:
+        return account_link(signal.first)
+
+    @admin.display(description=_("second account"))
+    def second_account(self, signal: Signal) -> str:
+        return account_link(signal.second)
+
+    @admin.display(description=_("evidence"))
+    def evidence_shown(self, signal: Signal) -> str:
+        return format_html("<dl>{}</dl>", format_html_join(
+            "", "<dt>{}</dt><dd>{}</dd>", ((key, _plain(value))
+                                           for key, value in (signal.evidence or {}).items())))
+
+    def _act(self, request: HttpRequest, queryset: QuerySet[Signal], action: str,
+             title: Any) -> Any:
+        form = NoteForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return TemplateResponse(request, "admin/signals/signal/act.html", {
+                **self.admin_site.each_context(request), "title": title,
+                "signals": queryset, "form": form, "opts": self.model._meta,
+                "action": request.POST.get("action"),
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            }, status=400 if "apply" in request.POST else 200)
+        done = 0
+        for signal_id in queryset.values_list("pk", flat=True):
+            try:
+                done += signal_act(signal_id=signal_id, by=request.user, action=action,
+                                   note=form.cleaned_data["note"]) is not None
+            except ServiceError as error:
+                self.message_user(request, error.message, messages.WARNING)
+        self.message_user(request, ngettext("%(count)s signal done.", "%(count)s signals done.",
+                                            done) % {"count": done})
+        return None
+
+    @admin.action(description=_("Dismiss, with a note"), permissions=["change"])
+    def dismiss(self, request: HttpRequest, queryset: QuerySet[Signal]) -> Any:
+        return self._act(request, queryset, SignalAction.Action.DISMISS, _("Dismiss signals"))
+
+    @admin.action(description=_("Add a note"), permissions=["change"])
+    def note(self, request: HttpRequest, queryset: QuerySet[Signal]) -> Any:
+        return self._act(request, queryset, SignalAction.Action.NOTE, _("Note on signals"))
+
+    @admin.action(description=_("Open a case, with a note"), permissions=["change"])
+    def open_case(self, request: HttpRequest, queryset: QuerySet[Signal]) -> Any:
+        return self._act(request, queryset, SignalAction.Action.OPEN_CASE, _("Open a case"))
+
+    def get_urls(self) -> list[Any]:
+        return [path("account/<int:user_id>/", self.admin_site.admin_view(self.account_view),
+                     name="signals_account"), *super().get_urls()]
+
+    def account_view(self, request: HttpRequest, user_id: int) -> Any:
+        """One account's reports (made and about it), signals, relationships and traces."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        account = get_user_model().objects.filter(pk=user_id).first()
+        if account is None:
+            raise Http404(_("There is no such account."))
+        reports = Report.objects.filter(Q(reported_user=account) | Q(reporter=account)) \
+            .select_related("reporter", "reported_user", "message").defer("match__state")
+        signals = Signal.objects.filter(Q(first=account) | Q(second=account)) \
+            .select_related("first", "second")
+        relationships = Relationship.objects.filter(Q(first=account) | Q(second=account)) \
+            .select_related("first", "second")
+        traces = ClientTrace.objects.filter(user=account)[:200]
+        return TemplateResponse(request, "admin/signals/signal/account.html", {
+            **self.admin_site.each_context(request), "opts": self.model._meta,
+            "title": _("Reports and signals of %(name)s") % {"name": account.get_username()},
+            "account": account, "reports": reports, "signals": signals,
+            "relationships": relationships, "traces": traces})
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    return str(value)
+
+
+@admin.register(ClientTrace)
+class ClientTraceAdmin(admin.ModelAdmin):
+    list_display = ["at", "user", "kind", "network", "device", "match"]
+    list_filter = ["kind"]
+    search_fields = ["user__username", "network", "=device"]
+    list_select_related = ["user"]
+    readonly_fields = ["at", "user", "kind", "network", "device", "match"]
+    fields = readonly_fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ClientTrace]:
+        return super().get_queryset(request).defer("match__state", "match__options")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Relationship)
+class RelationshipAdmin(admin.ModelAdmin):
+    list_display = ["first", "second", "kind", "declared_by", "declared_at"]
+    list_select_related = ["first", "second", "declared_by"]
+    search_fields = ["first__username", "second__username"]
+    readonly_fields = ["first", "second", "kind", "declared_by", "declared_at"]
+    fields = readonly_fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
