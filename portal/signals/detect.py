@@ -14,9 +14,9 @@ The four kinds and their thresholds:
   sent one. Players who answer the same "your move" mail within a minute are common; within
   ten seconds, phase after phase, is rare.
 - **a seat that always spares another** (games of three seats or more whose plug-in can tell,
-  ``GamePlugin.seat_hostility``): seat a could attack seat b's units in at least
-  ``SUPPORT_MIN_CHANCES`` (5) turns and never did, while it attacked other seats. A game that
-  cannot tell is skipped.
+  ``GamePlugin.seat_hostility``; Tank Game's counts each action of a tank): seat a could
+  attack seat b's units at least ``SUPPORT_MIN_CHANCES`` (5) times and never did, while it
+  attacked other seats. A game that cannot tell is skipped.
 - **a new account took a seat**: an account made at most ``NEW_ACCOUNT_HOURS`` (48) before it
   took command of a seat of a match already in play (a seat seeking a commander).
 """

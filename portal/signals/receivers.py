@@ -30,9 +30,11 @@ def _request_to_trace(source: str) -> Any:
 @receiver(post_save, sender=Submission, dispatch_uid="signals_trace_sheet")
 def trace_sheet(sender: Any, instance: Submission, **kwargs: Any) -> None:
     request = _request_to_trace(instance.source)
-    if request is not None:
-        trace_record(request=request, user=getattr(request, "user", None),
-                     kind=ClientTrace.Kind.SUBMISSION, match_id=instance.phase.match_id)
+    user = getattr(request, "user", None)
+    # (a resolution run by this request may save other seats' sheets: only the sender's own)
+    if request is not None and user is not None and instance.seat.user_id == user.pk:
+        trace_record(request=request, user=user, kind=ClientTrace.Kind.SUBMISSION,
+                     match_id=instance.phase.match_id)
 
 
 @receiver(post_save, sender=Action, dispatch_uid="signals_trace_action")
