@@ -46,8 +46,9 @@ def line_graph(points: Sequence[tuple[datetime, float]], *, title: str, key: str
 
     coords = [xy(i, v) for i, v in enumerate(values)]
     line = " ".join(f"{x},{y}" for x, y in coords)
-    dots = format_html_join("", '<circle cx="{}" cy="{}" r="3"><title>{}: {}</title></circle>',
-                            ((x, y, date_format(at, "SHORT_DATE_FORMAT"), _label(v))
+    dots = format_html_join("", '<circle cx="{}" cy="{}" r="3"><title>{}</title></circle>',
+                            ((x, y, _("%(when)s: %(value)s") % {
+                                "when": date_format(at, "SHORT_DATE_FORMAT"), "value": _label(v)})
                              for (x, y), (at, v) in zip(coords, points, strict=True)))
     return format_html(
         '<svg class="line-graph" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '

@@ -105,7 +105,8 @@ class SignalAdmin(admin.ModelAdmin):
     @admin.display(description=_("evidence"))
     def evidence_shown(self, signal: Signal) -> str:
         return format_html("<dl>{}</dl>", format_html_join(
-            "", "<dt>{}</dt><dd>{}</dd>", ((key, _plain(value))
+            "", "<dt>{}</dt><dd>{}</dd>", ((_label(key), _plain(
+                Relationship.Kind(value).label if key == "declared" else value))
                                            for key, value in (signal.evidence or {}).items())))
 
     def _act(self, request: HttpRequest, queryset: QuerySet[Signal], action: str,
@@ -166,11 +167,29 @@ class SignalAdmin(admin.ModelAdmin):
             "relationships": relationships, "traces": traces})
 
 
+# The evidence's keys (portal.signals.detect) as moderators read them.
+EVIDENCE_LABELS = {
+    "networks": _("networks shared"), "devices": _("devices shared (start of the id)"),
+    "declared": _("declared relationship"), "seats": _("seats"),
+    "phases_both_sent": _("phases where both sent a sheet"),
+    "within_seconds": _("within (seconds)"), "close": _("phases with sheets close together"),
+    "phase": _("phase"), "seconds": _("seconds apart"), "seat": _("seat"),
+    "spared_seat": _("seat spared"), "could_attack": _("times it could attack that seat"),
+    "attacked": _("times it did"), "attacks_on_others": _("attacks on other seats"),
+    "account_made": _("account made"), "seat_taken": _("seat taken"),
+    "hours_between": _("hours between"),
+}
+
+
+def _label(key: str) -> str:
+    return str(EVIDENCE_LABELS.get(key, key))
+
+
 def _plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(_plain(item) for item in value)
     if isinstance(value, dict):
-        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+        return "; ".join(f"{_label(k)} {_plain(v)}" for k, v in value.items())
     return str(value)
 
 

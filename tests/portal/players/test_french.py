@@ -13,7 +13,7 @@ from portal.accounts.services import profile_update
 from portal.signals.detect import signals_scan
 from portal.signals.models import ClientTrace, Signal
 from portal.signals.services import relationship_declare
-from tests.french import english_in, text_of
+from tests.french import english_in, text_of, typography_in
 from tests.helpers import client_for, submit
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +45,7 @@ def test_the_new_pages_have_no_english_left_in_french(make_user, moderator):
         main = _main(re.sub(r'(?s)<section id="reliability".*?</section>', " ", html)
                      if url == "/accounts/profile/" else html)
         assert not english_in(main, names=NAMES), (url, english_in(main, names=NAMES))
+        assert not typography_in(main, names=NAMES), (url, typography_in(main, names=NAMES))
     assert "Classement" in client.get("/players/amelie/").content.decode()
 
     live = match_create(creator=amelie, game="toy-duel", options={},
