@@ -292,7 +292,7 @@ def build_world() -> World:
     from django.utils import timezone
 
     from portal.signals.detect import signals_scan
-    from portal.signals.models import ClientTrace
+    from portal.signals.models import ClientTrace, Signal
     from portal.signals.services import relationship_declare
     for user in (alice, bob):
         ClientTrace.objects.create(user=user, kind="submission", network=TRACE_NETWORK,
@@ -342,6 +342,7 @@ def build_world() -> World:
         "vote_id": [str(proposal.pk)],
         "username": ["alice", "bob", "carol"],
         "relationship_id": [str(relationship.pk)],
+        "signal_id": ids(Signal),
     }
     return world
 

@@ -14,7 +14,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
@@ -144,7 +144,45 @@ class SignalAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list[Any]:
         return [path("account/<int:user_id>/", self.admin_site.admin_view(self.account_view),
-                     name="signals_account"), *super().get_urls()]
+                     name="signals_account"),
+                path("<int:signal_id>/act/", self.admin_site.admin_view(self.act_view),
+                     name="signals_signal_act"), *super().get_urls()]
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
+                    extra_context: Any = None) -> Any:
+        """The signal with its evidence and audit, and the three actions under it (nothing
+        to save: every field is read-only)."""
+        return super().change_view(request, object_id, form_url, {
+            **(extra_context or {}), "show_save": False, "show_save_and_continue": False,
+            "show_save_and_add_another": False, "show_delete": False,
+            "act_form": NoteForm(), "act_choices": SignalAction.Action.choices,
+            "may_act": self.has_change_permission(request)})
+
+    def act_view(self, request: HttpRequest, signal_id: int) -> Any:
+        """POST from the signal's page: one action with its note."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        form = NoteForm(request.POST)
+        action = request.POST.get("act", "")
+        url = reverse("admin:signals_signal_change", args=[signal_id])
+        if not form.is_valid():
+            self.message_user(request, _("Write a note: what you saw and why."),
+                              messages.ERROR)
+            return HttpResponseRedirect(url)
+        try:
+            done = signal_act(signal_id=signal_id, by=request.user, action=action,
+                              note=form.cleaned_data["note"])
+        except ServiceError as error:
+            if error.code == "not_found":
+                raise Http404(error.message) from None
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(url)
+        self.message_user(request, ngettext("%(count)s signal done.", "%(count)s signals done.",
+                                            int(done is not None)) % {
+            "count": int(done is not None)})
+        return HttpResponseRedirect(url)
 
     def account_view(self, request: HttpRequest, user_id: int) -> Any:
         """One account's reports (made and about it), signals, relationships and traces."""

@@ -69,7 +69,8 @@ def test_a_moderator_dismisses_a_shared_device_signal_with_a_note(new_page, lang
     from django.contrib.auth.models import Group
 
     moderator.groups.add(Group.objects.get(name="Moderator"))
-    profile_update(user=moderator, language=language)
+    if language == "fr":
+        profile_update(user=moderator, language="fr")
     match = _duel(alice, bob)
     shared = new_page()  # one browser, two accounts
     log_in(shared, "alice")
@@ -86,13 +87,26 @@ def test_a_moderator_dismisses_a_shared_device_signal_with_a_note(new_page, lang
         f"input[name=_selected_action][value='{signal.pk}']"))
     assert ("Two accounts of one match share a device" if language == "en" else
             "Deux comptes d’une même partie partagent un appareil") in row.inner_text()
-    row.locator("input[name=_selected_action]").check()
-    page.select_option("select[name=action]", "dismiss")
-    page.click("button[name=index]")
-    page.fill("textarea[name=note]", "Frères : même ordinateur." if language == "fr"
-              else "Brothers: one computer.")
-    page.click("input[name=apply]")
-    page.wait_for_url("**/admin/signals/signal/**")
+    note = "Frères : même ordinateur." if language == "fr" else "Brothers: one computer."
+    if language == "en":  # from the queue: select, the action, its note
+        row.locator("input[name=_selected_action]").check()
+        page.select_option("select[name=action]", "dismiss")
+        page.click("button[name=index]")
+        page.fill("textarea[name=note]", note)
+        page.click("input[name=apply]")
+        page.wait_for_url("**/admin/signals/signal/**")
+    else:  # from the signal's own page, by keyboard
+        with page.expect_navigation():
+            row.get_by_role("link", name=str(signal.pk), exact=True).click()
+        assert f"/admin/signals/signal/{signal.pk}/change/" in page.url
+        assert page.locator("input[name=_save]").count() == 0  # nothing to save there
+        page.focus("#signal-act textarea[name=note]")
+        page.keyboard.type(note)
+        page.keyboard.press("Tab")  # to the first action, "Écarter"
+        assert page.evaluate("document.activeElement.value") == "dismiss"
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert page.url.endswith(f"/admin/signals/signal/{signal.pk}/change/")
     assert ("1 signal done." if language == "en" else "1 indice traité.") in \
         page.locator(".messagelist").inner_text()
     signal.refresh_from_db()

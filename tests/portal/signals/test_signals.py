@@ -273,6 +273,29 @@ def test_the_admin_queue_dismisses_with_a_note(moderator):
     assert "They share a flat." in detail and f"/admin/games/match/{signal.match_id}/" in detail
 
 
+def test_the_signal_page_acts_with_a_note_and_refuses_without(moderator):
+    signal = _signal()
+    client = client_for(moderator)
+    page = client.get(f"/admin/signals/signal/{signal.pk}/change/").content.decode()
+    assert 'id="signal-act"' in page and 'name="_save"' not in page
+    url = f"/admin/signals/signal/{signal.pk}/act/"
+    assert client.post(url, {"act": "open_case", "note": ""}).status_code == 302
+    assert client.post(url, {"act": "ban", "note": "x"}).status_code == 302
+    signal.refresh_from_db()
+    assert signal.status == "open" and not SignalAction.objects.exists()
+    assert client.post(url, {"act": "open_case", "note": "Look closer."}).status_code == 302
+    signal.refresh_from_db()
+    assert signal.status == "case"
+    assert client.get(url).status_code == 405
+    assert client.post("/admin/signals/signal/999999/act/",
+                       {"act": "note", "note": "x"}).status_code == 404
+    for user in (signal.first, None):
+        assert client_for(user).post(url, {"act": "dismiss", "note": "x"}).status_code in (
+            302, 403)
+    signal.refresh_from_db()
+    assert signal.status == "case" and SignalAction.objects.count() == 1
+
+
 def test_a_moderator_sees_the_reports_and_signals_of_one_account_together(moderator):
     signal = _signal()
     alice, bob = signal.first, signal.second
