@@ -342,3 +342,17 @@ def test_declaring_a_relationship_from_the_profile_and_its_bad_input():
         f"/accounts/relationships/{mine.pk}/withdraw/").status_code == 404
     assert client_for(bob).post(f"/accounts/relationships/{mine.pk}/withdraw/").status_code == 302
     assert not Relationship.objects.exists()
+
+
+def test_beat_scans_the_matches_in_play_and_those_ended_lately():
+    from games.models import Match
+    from portal.signals import tasks
+
+    alice, bob = make_user("alice"), make_user("bob")
+    playing, ended = duel(alice, bob), duel(alice, bob)
+    Match.objects.filter(pk=ended.pk).update(status="finished",
+                                             finished_at=timezone.now() - timedelta(days=8))
+    _trace(alice, None, device="f" * 32, kind="login")
+    _trace(bob, None, device="f" * 32, kind="login", network="198.51.100.0/24")
+    assert tasks.signals_scan.apply().get() == 1
+    assert list(Signal.objects.values_list("kind", "match_id")) == [("shared_device", playing.pk)]
