@@ -133,3 +133,19 @@ def test_the_match_page_links_its_players_to_their_pages(make_user):
     match = _duel(alice, bob)
     body = client_for(None).get(f"/matches/{match.pk}/").content.decode()
     assert 'href="/players/alice/"' in body and 'href="/players/bob/"' in body
+
+
+def test_the_rating_graph_leaves_private_matches_out_for_others(make_user, finish):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    for _ in range(5):
+        finish(_duel(alice, bob), 1)
+    finish(_duel(alice, bob, public=False), 2)
+    own = client_for(alice).get("/players/alice/").content.decode()
+    other = client_for(carol).get("/players/alice/").content.decode()
+    assert own.count("<circle") == 6 and "over 6 rated games" in own
+    assert other.count("<circle") == 5 and "over 5 rated games" in other
+    token = api_token_create(user=carol, name="t").token
+    data = client_for(None).get("/api/v1/players/alice",
+                                headers={"Authorization": f"Bearer {token}"}).json()
+    [rating] = data["sections"]["ratings"]
+    assert rating["games"] == 6 and len(rating["history"]) == 5
