@@ -133,6 +133,7 @@ def tournament_standings(*, tournament: Tournament) -> list[dict[str, Any]]:
     for row in rows:
         entry = by_number[row["id"]]
         row.update(entry_id=entry.pk, name=entry.name, is_bot=entry.is_bot,
+                   username=entry.user.get_username() if entry.user_id else "",
                    start_number=entry.start_number, withdrawn=entry.status != "active")
     return rows
 

@@ -348,6 +348,13 @@ class GamePlugin:
         default: there is nothing to check (a ``RuleError``)."""
         raise RuleError(_("This game checks nothing here."))
 
+    def seat_hostility(self, match: Match) -> Mapping[tuple[int, int], tuple[int, int]] | None:
+        """For the moderators' "a seat always spares another" signal (portal.signals, games
+        of three seats or more): (seat a, seat b) → (the turns in which a could attack b's
+        units, the turns in which it did). None: the game cannot tell (the default), and the
+        signal is not looked for in its matches."""
+        return None
+
     def mail_bodies(self, name: str, context: dict[str, Any]) -> tuple[str, str]:
         """The text and HTML bodies of mail ``name`` (phase_opened, reminder, gameday_opened,
         phase_resolved, match_ended): the game's own templates/games/<slug>/mail/<name>.txt and

@@ -80,6 +80,8 @@ INSTALLED_APPS = [
     "portal.api",
     "portal.feeds",
     "portal.reports",
+    "portal.players",
+    "portal.signals",
     "portal.timeline",
     "portal.chat",
     "portal.lessons",
@@ -102,6 +104,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "portal.accounts.middleware.TimezoneMiddleware",
     "portal.accounts.middleware.LanguageMiddleware",
+    "portal.signals.middleware.ClientTraceMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -540,6 +543,16 @@ COMPETITIONS_SWEEP_SECONDS = float(
 CELERY_BEAT_SCHEDULE["competitions-sweep"] = {
     "task": "competitions.tasks.sweep", "schedule": COMPETITIONS_SWEEP_SECONDS,
 }
+
+# Signals for moderators (portal.signals, docs/moderation.md): a login's or a submission's
+# network (/24, /48) and device cookie are kept this many days, then deleted by beat (daily);
+# beat looks for signals in the matches played lately every SIGNALS_SCAN_SECONDS.
+TRACE_RETENTION_DAYS = int(os.environ.get("TRACE_RETENTION_DAYS", "90"))
+SIGNALS_SCAN_SECONDS = float(os.environ.get("SIGNALS_SCAN_SECONDS", "900"))
+CELERY_BEAT_SCHEDULE["signals-traces-prune"] = {
+    "task": "portal.signals.tasks.traces_prune", "schedule": crontab(hour=3, minute=30)}
+CELERY_BEAT_SCHEDULE["signals-scan"] = {
+    "task": "portal.signals.tasks.signals_scan", "schedule": SIGNALS_SCAN_SECONDS}
 
 LOGGING = {
     "version": 1,

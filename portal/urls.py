@@ -11,6 +11,8 @@ from django.urls import include, path
 from portal import home
 from portal.accounts.views import language_set
 from portal.api.api import api
+from portal.players.views import privacy as player_page_privacy
+from portal.signals import views as signals_views
 
 # The admin logs in through the site's log-in page, so it is throttled like every log-in.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -45,7 +47,14 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("calendar/", include("portal.feeds.urls")),
     path("accounts/tokens/", include("portal.api.web_urls")),
+    path("accounts/page-privacy/", player_page_privacy, name="player_page_privacy"),
+    path("accounts/relationships/", signals_views.declare, name="relationship_declare"),
+    path("accounts/relationships/<int:relationship_id>/withdraw/", signals_views.withdraw,
+         name="relationship_withdraw"),
+    path("accounts/my-data.json", signals_views.export, name="personal_data_export"),
+    path("privacy/", signals_views.privacy, name="privacy"),
     path("accounts/", include("portal.accounts.urls")),
+    path("players/", include("portal.players.urls")),
     path("mail/", include("portal.mail.urls")),
     path("push/", include("portal.push.urls")),
     path("webhooks/", include("portal.webhooks.urls")),

@@ -74,6 +74,12 @@ ROLES = ("anonymous", "spectator", "seat1", "seat2", "moderator")
 JUNK_ROLES = ("seat1", "moderator")
 MARKER = "SEALED-WALK-MARKER-5d0c7e"
 PRIVATE_MARKER = "PRIVATE-WALK-MESSAGE-8e41b2"
+# The network alice and bob were traced on, and bob's device: moderators' eyes only (and the
+# players' own exports).
+TRACE_NETWORK = "198.18.77.0/24"
+TRACE_DEVICE = "feedface" * 4
+# The private match's title: never on a player page or its API to anyone but its players.
+PRIVATE_TITLE = "Walk toy-duel"
 ROOT = Path(__file__).resolve().parent.parent
 
 # Junk for path parameters (kept only where the converter's pattern lets it through) and for
@@ -317,6 +323,20 @@ def build_world() -> World:
                                           dedupe_key="walk-test")
     kind = sorted(NOTIFICATIONS)[0]
 
+    # What moderators alone may see: bob's network and device (he may read his own, in his
+    # data's export), a signal, a declared relationship (the player pages' and signals' URLs).
+    from django.utils import timezone
+
+    from portal.signals.detect import signals_scan
+    from portal.signals.models import ClientTrace, Signal
+    from portal.signals.services import relationship_declare
+    for user in (alice, bob):
+        ClientTrace.objects.create(user=user, kind="submission", network=TRACE_NETWORK,
+                                   device=TRACE_DEVICE if user == bob else "0" * 32,
+                                   match=world.matches["toy-duel"], at=timezone.now())
+    relationship = relationship_declare(by=carol, username="alice", kind="club_room")
+    signals_scan(match_id=world.matches["toy-duel"].pk)
+
     def ids(model: Any) -> list[str]:
         return [str(pk) for pk in model.objects.order_by("pk").values_list("pk", flat=True)[:2]]
 
@@ -361,6 +381,9 @@ def build_world() -> World:
         "analysis_token": [a.token for a in analyses],
         "message_id": [str(message.pk) for message in messages[:4]],
         "vote_id": [str(proposal.pk)],
+        "username": ["alice", "bob", "carol"],
+        "relationship_id": [str(relationship.pk)],
+        "signal_id": ids(Signal),
     }
     return world
 
@@ -420,6 +443,9 @@ class Walk:
         self.forbidden = [] if self.role == "seat1" else [
             (phase_id, marker) for phase_id, markers in self.world.sealed for marker in markers]
         self.private = self.role not in ("seat1", "seat2")
+        # (alice and bob were traced on one network: each reads it in their own export)
+        self.network_hidden = self.role in ("anonymous", "spectator")
+        self.device_hidden = self.role not in ("seat2", "moderator")
 
     def request(self, client: Client, method: str, url: str, **kwargs: Any) -> Any:
         self.requests += 1
@@ -439,11 +465,19 @@ class Walk:
         return response
 
     def check_secrets(self, method: str, url: str, response: Any) -> None:
-        if not self.forbidden and not self.private:
+        if not self.forbidden and not self.private and not self.device_hidden:
             return
         content = (b"".join(response.streaming_content) if getattr(response, "streaming", False)
                    else response.content)
         body = content.decode(errors="replace")
+        if (self.network_hidden and TRACE_NETWORK in body) or \
+                (self.device_hidden and TRACE_DEVICE[:8] in body):
+            self.failures.append(f"{self.role} saw a network or device at {method.upper()} "
+                                 f"{url[:160]}")
+        if self.role in ("anonymous", "spectator") and PRIVATE_TITLE in body and \
+                "/players/" in url:
+            self.failures.append(f"{self.role} saw a private match on a player's page at "
+                                 f"{method.upper()} {url[:160]}")
         if self.private and PRIVATE_MARKER in body:
             self.failures.append(f"{self.role} saw a private message at {method.upper()} "
                                  f"{url[:160]}")

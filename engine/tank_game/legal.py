@@ -93,3 +93,38 @@ def random_action(state: State, seat: int, rng: random.Random) -> dict[str, Any]
     kinds = sorted({a["type"] for a in legal})
     kind = rng.choice(kinds)
     return rng.choice([a for a in legal if a["type"] == kind])
+
+
+def rivals_in_reach(state: State, seat: int) -> set[int]:
+    """The seats whose living tank ``seat``'s tank could shoot at now (an action point left,
+    in range, in line of sight); empty for a tank that cannot shoot. For the moderators'
+    "spares a seat" measure (the portal's signals)."""
+    if state["over"] is not None or str(seat) not in state["tanks"]:
+        return set()
+    me = tank(state, seat)
+    if me["status"] != "alive" or me["ap"] < 1:
+        return set()
+    size = state["size"]
+    here = squares.parse(me["at"], size)
+    assert here is not None
+    occupied = occupants(state)
+    found = set()
+    for other in state["tanks"].values():
+        if other["seat"] == me["seat"] or other["status"] != "alive":
+            continue
+        there = squares.parse(other["at"], size)
+        if there is not None and squares.distance(here, there) <= me["range"] and \
+                actions.line_of_sight_problem(state, me["at"], other["at"], occupied) is None:
+            found.add(other["seat"])
+    return found
+
+
+def shot_at(state: State, action: Any) -> int | None:
+    """The seat whose living tank ``action`` shoots at (None: not a shot at a tank)."""
+    if not isinstance(action, dict) or action.get("type") != "shoot":
+        return None
+    for other in state["tanks"].values():
+        if other["status"] == "alive" and other["at"] == action.get("at"):
+            seat: int = other["seat"]
+            return seat
+    return None

@@ -109,6 +109,30 @@ class TankGamePlugin(plugins.GamePlugin):
         gameday's number is on the match page)."""
         return _("gamedays under way")
 
+    def seat_hostility(self, match: Any) -> dict[tuple[int, int], tuple[int, int]]:
+        """Replayed from the logbook: for each action of a seat's tank, the rivals it could
+        have shot at then (``rivals_in_reach``) and the one it shot at, if any."""
+        from collections import Counter
+
+        from engine.tank_game.legal import rivals_in_reach, shot_at
+        from games.services.continuous import logbook_inputs
+
+        game = self.game
+        state = game.start(match.seats.count(), match.options, match.seed)
+        could: Counter[tuple[int, int]] = Counter()
+        did: Counter[tuple[int, int]] = Counter()
+        for entry, after, _events in game.replay_steps(state, match.seed,
+                                                       logbook_inputs(match)):
+            seat = entry.get("seat")
+            if entry.get("kind") == "action" and isinstance(seat, int):
+                for rival in rivals_in_reach(state, seat):
+                    could[(seat, rival)] += 1
+                target = shot_at(state, entry.get("action"))
+                if target is not None:
+                    did[(seat, target)] += 1
+            state = after
+        return {pair: (could[pair], did[pair]) for pair in could.keys() | did.keys()}
+
     def your_move_context(self, match: Any, seat: Any, state: Any) -> dict[str, Any]:
         """The player's situation and the latest logbook entries, read from a window of the
         logbook's rows (older ones are a link away, on the logbook page)."""

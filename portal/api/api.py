@@ -594,3 +594,13 @@ def team_league(request: HttpRequest,
         raise ServiceError("not_found", _("There is no team league %(id)s.") % {
             "id": league_id})
     return _team_league_out(league)
+
+
+@api.get("/players/{username}", response={200: dict[str, Any], **ERRORS}, tags=["players"])
+def player(request: HttpRequest, username: Annotated[str, Path(max_length=150)]
+           ) -> dict[str, Any]:
+    """A player's page as the token's user may read it: their record per game, reliability
+    and its history, current matches (private ones only to themselves), ratings and clubs."""
+    from portal.players.api import player_data
+
+    return player_data(request, username)

@@ -27,6 +27,11 @@ MODERATOR_PERMISSIONS = [
     ("chat", "hide_message"),
     ("chat", "view_messagehide"),
     ("auth", "view_user"),
+    ("signals", "view_signal"),
+    ("signals", "change_signal"),
+    ("signals", "view_signalaction"),
+    ("signals", "view_clienttrace"),
+    ("signals", "view_relationship"),
 ]
 
 

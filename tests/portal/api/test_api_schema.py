@@ -31,6 +31,7 @@ def test_the_schema_is_served_and_lists_every_operation():
     operations = {(path, method) for path, item in document["paths"].items() for method in item}
     assert operations == {
         ("/api/v1/games", "get"), ("/api/v1/lobby", "get"), ("/api/v1/matches", "get"),
+        ("/api/v1/players/{username}", "get"),
         ("/api/v1/matches", "post"), ("/api/v1/matches/{match_id}", "get"),
         ("/api/v1/matches/{match_id}/prompt", "get"),
         ("/api/v1/matches/{match_id}/orders", "post"),

@@ -1,0 +1,1 @@
+from tests.portal.builders import fast_password_hashing  # noqa: F401
