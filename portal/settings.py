@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "ninja",
     "portal.api",
     "portal.feeds",
+    "portal.webapp",
     "portal.reports",
     "portal.timeline",
     "portal.chat",

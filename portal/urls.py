@@ -41,6 +41,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("favicon.ico", favicon),
+    path("", include("portal.webapp.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
     path("calendar/", include("portal.feeds.urls")),
