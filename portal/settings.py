@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "portal.api",
     "portal.feeds",
     "portal.webapp",
+    "portal.sharing",
     "portal.reports",
     "portal.timeline",
     "portal.chat",
