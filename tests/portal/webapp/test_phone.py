@@ -165,3 +165,29 @@ def test_messages_and_votes_are_a_skip_link_away_on_a_phone(new_page):
         names.append(page.evaluate("document.activeElement.getAttribute('href')"))
         page.keyboard.press("Tab")
     assert "#messages" in names and "#votes" in names, names
+
+
+def test_a_final_strategy_turn_ended_by_a_tap_waits_for_its_confirmation(new_page):
+    import engine
+
+    people = players("fst")
+    match = played_match("final-strategy", people)
+    game = engine.get("final-strategy")
+    assert 1 in game.prompts(match.state)
+    barrier = next(action["steps"][0]["barrier"] for action in game.legal_actions(match.state, 1)
+                   if len(action["steps"]) == 1 and "barrier" in action["steps"][0])
+    number = match.phase_number
+    page = new_page(**PHONE)
+    log_in(page, people["seat1"].username)
+    page.goto(page.base + reverse("games:match", args=[match.pk]))
+    page.locator(f"#fs-board-wrap [data-edge='{barrier}']").tap()
+    # The one step ends the turn: it is shown, and waits for the second tap.
+    page.wait_for_selector("#fs-confirm-box:not([hidden])")
+    assert barrier in page.inner_text("#fs-turn-text")
+    page.wait_for_timeout(300)  # (time for a seal that should not happen to arrive)
+    match.refresh_from_db()
+    assert match.phase_number == number
+    with page.expect_navigation():  # sealed, the page reloads
+        page.locator("#fs-confirm").tap()
+    match.refresh_from_db()
+    assert match.phase_number > number
