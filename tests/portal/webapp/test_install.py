@@ -109,3 +109,19 @@ def test_with_the_network_cut_the_offline_page_lists_what_was_seen(new_page):
     page.goto(match_url)
     assert "Pocket duel" in page.title()
     page.context.set_offline(False)
+
+
+@browser_test
+def test_the_old_push_worker_address_still_runs_the_site_s_worker(new_page):
+    page = new_page()
+    page.goto(page.base + reverse("games:lobby"))
+    state = page.evaluate("""() => navigator.serviceWorker
+        .register("/static/push/sw.js", {scope: "/static/push/"})
+        .then((reg) => new Promise((resolve) => {
+          const worker = reg.installing || reg.waiting || reg.active;
+          if (worker.state === "activated") return resolve(worker.state);
+          worker.addEventListener("statechange", () => {
+            if (worker.state === "activated" || worker.state === "redundant") resolve(worker.state);
+          });
+        }))""")
+    assert state == "activated"
