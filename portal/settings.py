@@ -79,6 +79,8 @@ INSTALLED_APPS = [
     "ninja",
     "portal.api",
     "portal.feeds",
+    "portal.webapp",
+    "portal.sharing",
     "portal.reports",
     "portal.players",
     "portal.signals",

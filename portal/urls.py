@@ -43,6 +43,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("favicon.ico", favicon),
+    path("", include("portal.webapp.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
     path("calendar/", include("portal.feeds.urls")),
@@ -61,6 +62,8 @@ urlpatterns = [
     path("report/", include("portal.reports.urls")),
     path("matches/", include("portal.timeline.urls")),
     path("matches/", include("portal.chat.urls")),
+    path("matches/", include("portal.sharing.urls")),
+    path("", include("portal.feeds.atom_urls")),
     path("learn/", include("portal.lessons.urls")),
     # The footer's choice also sets a signed-in player's profile language (their mails).
     path("i18n/setlang/", language_set, name="set_language"),

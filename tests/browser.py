@@ -95,6 +95,11 @@ class _SharedChromium:
             self.chromium = launch(self._playwright)
         return self.chromium
 
+    def playwright(self) -> Any:
+        """The running Playwright (started with the shared Chromium)."""
+        self.get()
+        return self._playwright
+
     def stop(self) -> None:
         if self._manager is None:
             return
@@ -151,6 +156,29 @@ def new_page(browser, live_server) -> Iterator[Callable[..., Any]]:
         context.close()
     inflight.wait_until_idle()  # before the database is emptied (tests/inflight.py)
     assert errors == [], f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def persistent_page(browser, live_server, tmp_path) -> Iterator[Callable[..., Any]]:
+    """persistent_page(**context_options) -> a page of a Chromium profile kept on disk (in the
+    test's tmp_path): what a browser needs to call a site installable, which it never does in
+    the incognito-like contexts of ``new_page``. ``page.base`` is the live server's URL."""
+    contexts: list[Any] = []
+
+    def make(*, timeout: float = TIMEOUT_MS, **options: Any):
+        context = SHARED_CHROMIUM.playwright().chromium.launch_persistent_context(
+            str(tmp_path / f"profile-{len(contexts)}"), executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS, **{**PAGE_DEFAULTS, **options})
+        contexts.append(context)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.set_default_timeout(timeout)
+        page.base = live_server.url
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    inflight.wait_until_idle()
 
 
 def browser_page(**options: Any):

@@ -23,6 +23,7 @@ from tests.browser import (  # noqa: E402,F401  (the browser tests' fixtures)
     browser,
     is_browser_test,
     new_page,
+    persistent_page,
 )
 
 IN_CI = os.environ.get("CI", "").lower() == "true"

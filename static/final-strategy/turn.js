@@ -1,5 +1,6 @@
 // Final Strategy: build a turn on the board. Each click adds a step; the server (the engine)
-// checks the turn so far and answers with the new board; when the turn has ended it is sealed.
+// checks the turn so far and answers with the new board; when the turn has ended it is sealed
+// (ended by a tap on a touch screen: once the player confirms it with "Seal this turn").
 (function () {
   "use strict";
   var play = document.getElementById("fs-play");
@@ -71,7 +72,10 @@
       showProblems([]);
       steps = r.json.steps;
       render(r.json);
-      if (r.json.ended && steps.length) { seal(); }
+      var ended = r.json.ended && steps.length;
+      el("fs-confirm-box").hidden = !(ended && touched);
+      if (ended && touched) { el("fs-confirm").focus(); }  // a tap: sealed on the second
+      else if (ended) { seal(); }
     }).catch(function () { busy = false; showProblems([{path: "", message: play.dataset.networkError}]); });
   }
   function seal() {
@@ -175,5 +179,15 @@
     check(steps.concat([step]));
   });
   el("fs-undo").addEventListener("click", function () { check(steps.slice(0, -1)); });
+  el("fs-confirm").addEventListener("click", function () {
+    el("fs-confirm-box").hidden = true;
+    seal();
+  });
+  // Was the last press a finger's (or a pen's)? A turn a tap ends is then confirmed first.
+  var touched = false;
+  document.addEventListener("pointerdown", function (event) {
+    touched = event.pointerType === "touch" || event.pointerType === "pen";
+  }, true);
+  document.addEventListener("keydown", function () { touched = false; }, true);
   el("fs-reset").addEventListener("click", function () { check([]); });
 })();

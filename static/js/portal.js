@@ -122,3 +122,37 @@ document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.target.matches && event.target.matches("select")) sync();
   });
 })();
+
+// A stray tap never seals orders: a submit button marked data-confirm-touch="words" (the seal
+// buttons of order sheets) asks, when tapped on a touch screen, to be tapped again: the first
+// tap only arms it (its label says the words, the orders stay in view above it), the second,
+// within CONFIRM_MS, seals. A mouse click or the keyboard seals at once, as before.
+(function () {
+  "use strict";
+  const CONFIRM_MS = 8000;
+  let touched = false;  // was the pointer that is pressing now a finger (or a pen)?
+
+  document.addEventListener("pointerdown", (event) => {
+    touched = event.pointerType === "touch" || event.pointerType === "pen";
+  }, true);
+  document.addEventListener("keydown", () => { touched = false; }, true);
+
+  function disarm(button) {
+    if (!button.dataset.armed) return;
+    delete button.dataset.armed;
+    button.textContent = button.dataset.confirmLabel;
+    button.classList.remove("armed");
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button[data-confirm-touch]");
+    if (!button || !touched || button.dataset.armed) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    button.dataset.armed = "1";
+    button.dataset.confirmLabel = button.textContent;
+    button.textContent = button.dataset.confirmTouch;
+    button.classList.add("armed");
+    setTimeout(() => disarm(button), CONFIRM_MS);
+  }, true);
+})();

@@ -1,5 +1,5 @@
 from django import template
-from django.templatetags.static import static
+from django.urls import reverse
 
 from portal.push import vapid
 from portal.push.models import PushSubscription
@@ -11,13 +11,14 @@ register = template.Library()
 def push_devices(context: template.Context) -> dict:
     """The profile's push section: this browser's button and the player's devices."""
     user = context["user"]
-    worker = static("push/sw.js")
     return {
         "csrf_token": context.get("csrf_token"),
         "push": {
             "enabled": vapid.enabled(),
             "public_key": vapid.public_key(),
-            "worker_scope": worker.rsplit("/", 1)[0] + "/",
+            # The site's one service worker (portal.webapp), which controls every page.
+            "worker_url": reverse("service_worker"),
+            "worker_scope": "/",
             "devices": list(PushSubscription.objects.filter(user=user)),
         },
     }

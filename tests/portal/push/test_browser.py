@@ -1,8 +1,8 @@
 """Web push in Debian's Chromium (Playwright), as far as a browser without Google's push
 service can go.
 
-Driven for real: the profile page and its script (static/push/push.js), the service worker's
-registration (static/push/sw.js), the notification permission, the POST of the subscription
+Driven for real: the profile page and its script (static/push/push.js), the registration of
+the site's service worker (/sw.js), the notification permission, the POST of the subscription
 to the server, the device list after the reload; then, server side, a phase opening pushed
 through the outbox to the local push service (VAPID checked, payload decrypted); that decrypted
 payload delivered to the real service worker (DevTools' ServiceWorker.deliverPushMessage, the
@@ -114,7 +114,7 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
     assert received.payload["title"] == "Your move: Browser duel"
 
     # The browser hands the (decrypted) push to the real service worker: a notification.
-    scope = page.base + "/static/push/"
+    scope = page.base + "/"
     assert eventually(page, "s => navigator.serviceWorker.getRegistration(s).then(r => !!r)",
                       scope)
     assert scope in registrations, registrations
