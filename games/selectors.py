@@ -143,7 +143,7 @@ def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> Quer
     """The user's seats in finished and aborted matches, newest first (below ``before``)."""
     seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.FINISHED,
                                                                Match.Status.ABORTED])
-             .select_related("match").only(*MY_MATCHES_FIELDS)
+             .select_related("match").only(*MY_MATCHES_FIELDS, "match__result")  # (its outcome)
              .order_by("-pk"))
     return seats.filter(pk__lt=before) if before is not None else seats
 
