@@ -1,8 +1,9 @@
 """The Jinja2 environment for the few hot parts rendered with Jinja2 (``templates_jinja/``):
 the lobby's lists, the rows of "my matches", a match's messages and Final Act's order sheet,
 each many rows per page, where Django's template engine cost most of the page
-(``scripts/profile_pages.py`` measures it). The filters are Django's own (remembered, ``games.dates``), so that a date or
-a number reads the same as on the Django-rendered pages around them.
+(``scripts/profile_pages.py`` measures it). The filters are Django's own (remembered,
+``games.dates``), so that a date or a number reads the same as on the Django-rendered pages
+around them.
 
 Texts are translated as in Django's templates, in the active language: ``{{ _("Lobby") }}``,
 ``{{ _("%(count)s open seats", count=n) }}`` (new-style gettext: placeholders are filled and

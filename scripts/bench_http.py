@@ -19,12 +19,13 @@ the measured match's players, public and private):
   before the first page and after each one; each page's ratio is to the mean of the two bare
   runs around it (the machine's load drifts);
 - ``match``: the Final Act match page of a player giving orders (the HTML alone);
-- ``messages``: the messages panel the match page loads on arrival (HTMX, ``hx-trigger="load"``);
-- ``match_unit``: the match page as a player first sees it: the page, then every fragment it
-  loads on arrival (``hx-trigger="load"``: the messages panel), each connection sending them in
-  turn (a ``wrk`` script); its requests/s are pages with their fragments per second (the
-  requests divided by the number of requests a page takes), its p50 and p99 those of every
-  request in the mix;
+- ``match_unit``: the match page as a player first sees it: the page, then every fragment its
+  HTML loads on arrival (``hx-trigger="load"``, found in the page as served; the messages
+  panel was one until it was rendered with the page), sent in turn (a ``wrk`` script); its
+  requests/s are pages with their fragments per second (the requests divided by the number
+  of requests a page takes), its p50 and p99 those of every request in the mix, and
+  ``fragments`` says which were fetched;
+- ``messages``: the messages panel alone as HTMX asks for it (its polls and channel switches);
 - ``lobby``, ``home``, ``mine``: the lobby, the home page after log-in and "my matches";
 - ``status``: the submission-status poll as a browser sends it after the first answer (HTMX,
   ``If-None-Match`` with the ETag it got): ``304 Not Modified`` while nothing changed.
@@ -310,9 +311,9 @@ def page_requests(data: dict) -> dict[str, tuple[str, dict, int, str]]:
     }
 
 
-# The fragments a page loads as soon as it arrives (HTMX ``hx-trigger="load"``): what a player
-# waits for before the page is whole. Checked against the page's HTML (``arrival_fragments``).
-UNITS_OF = {"match_unit": ["match", "messages"]}
+# A page as a player first sees it: its HTML and every fragment it loads as soon as it
+# arrives (``arrival_fragments``), timed as one unit.
+UNITS_OF = {"match_unit": "match"}
 
 
 def arrival_fragments(html: str) -> list[str]:
@@ -399,18 +400,20 @@ def main() -> None:
         results, ratios = {}, {}
         for name in wanted:
             if name in UNITS_OF:
-                # The page, then each fragment it loads on arrival, in turn on each connection.
-                parts = [prepared(part, portal_port) for part in UNITS_OF[name]]
-                _, _, html = fetch(*parts[0])
-                asked = arrival_fragments(html)
-                listed = [pages[part][0] for part in UNITS_OF[name][1:]]
-                if sorted(asked) != sorted(listed):
-                    raise SystemExit(f"{name}: the page loads {asked} on arrival; the benchmark "
-                                     f"fetches {listed}")
-                script = wrk_script(tmp, name, [(urlsplit(url).path, headers)
-                                                for url, headers in parts])
-                unit = wrk(parts[0][0], parts[0][1], args, script)
+                # The page, then each fragment it loads on arrival (as HTMX asks for it), in
+                # turn on each wrk thread's connections.
+                url, page_headers = prepared(UNITS_OF[name], portal_port)
+                _, _, html = fetch(url, page_headers)
+                parts = [(urlsplit(url).path, page_headers)] + [
+                    (path, {**page_headers, "HX-Request": "true"})
+                    for path in arrival_fragments(html)]
+                for path, part_headers in parts[1:]:
+                    code, _, _ = fetch(f"http://127.0.0.1:{portal_port}{path}", part_headers)
+                    if code != 200:
+                        raise SystemExit(f"{name}: the fragment {path} answered {code}")
+                unit = wrk(url, page_headers, args, wrk_script(tmp, name, parts))
                 unit["requests_per_unit"] = len(parts)
+                unit["fragments"] = [path for path, _ in parts[1:]]
                 unit["requests_rps"] = unit["rps"]
                 unit["rps"] = round(unit["rps"] / len(parts), 1)
                 results[name] = unit

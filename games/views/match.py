@@ -213,6 +213,10 @@ def match_page_context(
     context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
+    # What the history shown depends on (resolved phases never change): its part of the page
+    # is rendered once for them ({% kept %}).
+    context["history_key"] = [[entry["phase"].pk for entry in context["history"]],
+                              context["history_older"]]
     context["result"] = translated_result(game, match.result)
     context["votes"] = match_votes(match, user, seats=seats)
     context["ending"] = ending_text(match) if match.status in (
@@ -233,11 +237,14 @@ def match_page_context(
             lambda: context["plugin"].position_words(match.state, seat_number))
     if game is not None and must_act and my_seat is not None:
         # Every game takes orders in its text grammar too: the generic panel, or on demand.
-        context.update(pagecache.cached(
-            pagecache.key_for("typed-orders", match.game, pagecache.state_key(match),
-                              seat_number, *((my_sheet.pk, my_sheet.revision, my_sheet.receipt)
-                                             if my_sheet is not None else ())),
-            lambda: context["plugin"].typed_orders_context(match, seat_number, my_sheet)))
+        typed_key = pagecache.key_for(
+            "typed-orders", match.game, pagecache.state_key(match), seat_number,
+            *((my_sheet.pk, my_sheet.revision, my_sheet.receipt) if my_sheet is not None
+              else ()))
+        context.update(pagecache.cached(typed_key, lambda: context["plugin"]
+                                        .typed_orders_context(match, seat_number, my_sheet)))
+        # Its part of the page too ({% kept %}), unless the page shows a form sent back.
+        context["typed_orders_kept"] = typed_key if orders_form is None else ""
         context.setdefault("my_orders_anchor", context["plugin"].orders_anchor)
     if match.result:
         rows = {row["seat"].number: row for row in context["seats"]}
