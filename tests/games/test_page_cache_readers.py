@@ -150,3 +150,19 @@ def test_a_sealed_sheet_and_a_private_message_stay_with_their_readers(fresh_cach
         for name, body in got.items():
             english = english_in(body, names=[match.title, "alice", "bob", "carol"])
             assert (english == []) is (language == "fr"), (reader, language, name, english)
+
+
+def test_every_csrf_field_of_a_kept_part_is_the_readers_own(fresh_cache, match):
+    """The kept parts (the typed-orders form, the order panel) hold a stand-in for the CSRF
+    field, put in per request: two sessions of the same reader each get fields of their own
+    token, from the cache as from an empty one."""
+    from django.middleware.csrf import _unmask_cipher_token
+
+    for _ in range(2):
+        client = Client()
+        assert client.login(username="alice", password=PASSWORD)
+        body = client.get(reverse("games:match", args=[match.pk])).content.decode()
+        tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+        assert 'id="typed-orders"' in body and len(tokens) >= 3
+        secret = client.cookies["csrftoken"].value
+        assert {_unmask_cipher_token(token) for token in tokens} == {secret}
