@@ -36,7 +36,6 @@ def _remembering(lookup: Callable[[str], str]) -> Callable[[str], str]:
                 kept[message] = found
             return found
 
-    gettext.kept = kept  # type: ignore[attr-defined]  (for the tests)
     return gettext
 
 
