@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import orjson
 from django.core.cache import cache
 from django.utils import translation
 
@@ -36,6 +37,23 @@ def digest(data: Any) -> str:
     """A short fingerprint of JSON-like data (a draft sheet drawn on a board)."""
     raw = json.dumps(data, sort_keys=True, default=str)
     return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()
+
+
+def state_key(match: Any) -> str:
+    """A fingerprint of the match's current state (and which match, phase and deadline it is):
+    what a piece drawn from the state alone (the position in words, the grammar's help for a
+    seat) may be kept under, whatever changes the state (a resolution, a continuous action, a
+    moderator's roll-back). Worked out once per match object (a request reads its match once;
+    an object whose state is replaced gets a new fingerprint)."""
+    state = match.state
+    kept = getattr(match, "_state_key", None)
+    if kept is not None and kept[0] is state:  # (a state changed in place is not seen: the
+        return kept[1]                          # pages never change one)
+    raw = orjson.dumps([match.pk, match.seed, match.phase_number, str(match.deadline), state],
+                       option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    made = hashlib.blake2b(raw, digest_size=16).hexdigest()
+    match._state_key = (state, made)
+    return made
 
 
 # The hottest pieces are also kept in the process, unpickled: a key names content that never

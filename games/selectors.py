@@ -143,7 +143,7 @@ def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> Quer
     """The user's seats in finished and aborted matches, newest first (below ``before``)."""
     seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.FINISHED,
                                                                Match.Status.ABORTED])
-             .select_related("match").only(*MY_MATCHES_FIELDS)
+             .select_related("match").only(*MY_MATCHES_FIELDS, "match__result")  # (its outcome)
              .order_by("-pk"))
     return seats.filter(pk__lt=before) if before is not None else seats
 
@@ -491,16 +491,32 @@ def seats_seeking(*, limit: int = 50, user: Any = None) -> list[SeekingSeat]:
     query, through the partial index ``seat_seeking``). A private match's seat is offered by
     its link only. For ``user``, not the seats of a match they hold a seat of, nor of one
     where they held another seat (``seat_take`` refuses them)."""
+    if user is not None and user.is_authenticated:
+        rows = _seeking_query(limit, for_user=True)(user_id=user.pk)
+    else:
+        rows = _seeking_query(limit, for_user=False)()
+    return [SeekingSeat(*row) for row in rows]
+
+
+def _seats_seeking(limit: int, user_id: int | None = None) -> QuerySet[Seat]:
     rows = Seat.objects.filter(offer_token__isnull=False, match__status=Match.Status.ACTIVE,
                                match__is_public=True)
-    if user is not None and user.is_authenticated:
+    if user_id is not None:
         rows = rows.exclude(Exists(SeatTenure.objects.filter(
-            match_id=OuterRef("match_id"), user=user).exclude(seat_number=OuterRef("number"))))
-        rows = rows.exclude(match__in=Seat.objects.filter(user=user).values("match_id"))
-    rows = (rows.order_by("offered_at", "pk")
+            match_id=OuterRef("match_id"), user_id=user_id)
+            .exclude(seat_number=OuterRef("number"))))
+        rows = rows.exclude(match__in=Seat.objects.filter(user_id=user_id).values("match_id"))
+    return (rows.order_by("offered_at", "pk")
             .values_list("match_id", "match__title", "match__game", "number", "offer_token",
                          "offered_at", "bot", "match__phase_number", "match__deadline")[:limit])
-    return [SeekingSeat(*row) for row in rows]
+
+
+@functools.lru_cache(maxsize=8)
+def _seeking_query(limit: int, *, for_user: bool) -> Prepared:
+    """``_seats_seeking`` compiled once per connection (the lobby asks on every view)."""
+    if for_user:
+        return Prepared(Seat, lambda user_id: _seats_seeking(limit, user_id), user_id="int")
+    return Prepared(Seat, lambda: _seats_seeking(limit))
 
 
 def json_data(value: Any) -> Any:

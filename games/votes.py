@@ -11,13 +11,14 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils.translation import gettext as _
 
 import engine
 from games import plugins
 from games.models import Match, MatchBallot, MatchVote, Seat, SeatTenure
 from games.plugins import seat_name
+from games.prepared import Prepared
 from games.services.votes import PROPOSALS, no_voter_refusal, seats_standing
 
 # How many closed proposals (and concessions) the page and the API list, newest first.
@@ -128,16 +129,27 @@ def vote_shown(vote: MatchVote, *, reader: int | None, standing: list[int],
     return out
 
 
+def _latest_votes(match_id: int) -> Any:
+    latest_closed = (MatchVote.objects.filter(match_id=match_id)
+                     .exclude(status=MatchVote.Status.OPEN)
+                     .order_by("-closed_at", "-pk").values("pk")[:CLOSED_SHOWN])
+    return (MatchVote.objects.filter(Q(match_id=match_id, status=MatchVote.Status.OPEN)
+                                     | Q(pk__in=latest_closed))
+            .select_related("proposed_by"))
+
+
+# (compiled once per connection: building this queryset cost the match page 2 ms a request)
+_LATEST_VOTES = Prepared(MatchVote, _latest_votes, match_id="int")
+
+
 def _votes(match: Match) -> list[MatchVote]:
     """The open votes (oldest first) and the latest closed ones (newest first): one query,
     and one for their ballots when there are any."""
-    latest_closed = (MatchVote.objects.filter(match=match).exclude(status=MatchVote.Status.OPEN)
-                     .order_by("-closed_at", "-pk").values("pk")[:CLOSED_SHOWN])
-    ballots = Prefetch("ballots", queryset=MatchBallot.objects.select_related("user")
-                       .order_by("cast_at", "pk"))
-    votes = list(MatchVote.objects.filter(Q(match=match, status=MatchVote.Status.OPEN)
-                                          | Q(pk__in=latest_closed))
-                 .select_related("proposed_by").prefetch_related(ballots))
+    votes = _LATEST_VOTES(match_id=match.pk)
+    if votes:
+        prefetch_related_objects(votes, Prefetch(
+            "ballots", queryset=MatchBallot.objects.select_related("user")
+            .order_by("cast_at", "pk")))
     open_votes = sorted((v for v in votes if v.status == MatchVote.Status.OPEN),
                         key=lambda v: (v.opened_at, v.pk))
     closed = sorted((v for v in votes if v.status != MatchVote.Status.OPEN),

@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 
 from competitions.models import Challenge, Entry, Membership, Round, Tournament
 from games import selectors
-from games.models import Match
+from games.models import Match, MatchVote
+from games.prepared import Prepared, run_together
 from games.views.access import match_path
 
 RECENT_RESULTS = 5
@@ -42,28 +43,35 @@ def home_for(user: AbstractBaseUser) -> Home:
     waiting = [m for m in current if m.waiting_for_me]
     for match in current:
         match.url = match_path(match.pk)
-    challenges = list(Challenge.objects.filter(challenged=user, status=Challenge.Status.OPEN)
-                      .select_related("ladder", "challenger").order_by("expires_at")[:10])
-    my_clubs = Membership.objects.filter(user=user).values("club_id")
-    entered = Entry.objects.filter(user=user).values("tournament_id")
-    open_tournaments = list(
-        Tournament.objects.filter(club_id__in=my_clubs, status=Tournament.Status.REGISTRATION,
-                                  registration_open=True)
-        .exclude(pk__in=entered).select_related("club").order_by("-pk")[:10])
-    rounds = list(Round.objects.filter(
-        status=Round.Status.RUNNING,
-        tournament__entries__user=user, tournament__entries__status=Entry.Status.ACTIVE,
-        tournament__status=Tournament.Status.RUNNING)
-        .select_related("tournament").order_by("ends_at")[:10])
-    from games.votes import match_endings
-
     ended = [match for match in mine
              if match.status in (Match.Status.FINISHED, Match.Status.ABORTED)]
-    endings = match_endings([match.pk for match in ended])
+    # The rest in one round trip, each query compiled once per connection.
+    challenges, open_tournaments, rounds, endings = run_together(
+        (_CHALLENGES, {"user_id": user.pk}), (_OPEN_TOURNAMENTS, {"user_id": user.pk}),
+        (_ROUNDS, {"user_id": user.pk}), (_ENDINGS, {"ids": [match.pk for match in ended]}))
+    endings = dict(endings)
     results = [_result_for(match, endings.get(match.pk)) for match in ended]
     return Home(waiting=waiting, others=len(current) - len(waiting), challenges=challenges,
                 open_tournaments=open_tournaments, rounds=rounds, results=results,
                 first_time=not mine)
+
+
+_CHALLENGES = Prepared(Challenge, lambda user_id: Challenge.objects.filter(
+    challenged_id=user_id, status=Challenge.Status.OPEN)
+    .select_related("ladder", "challenger").order_by("expires_at")[:10], user_id="int")
+_OPEN_TOURNAMENTS = Prepared(Tournament, lambda user_id: Tournament.objects.filter(
+    club_id__in=Membership.objects.filter(user_id=user_id).values("club_id"),
+    status=Tournament.Status.REGISTRATION, registration_open=True)
+    .exclude(pk__in=Entry.objects.filter(user_id=user_id).values("tournament_id"))
+    .select_related("club").order_by("-pk")[:10], user_id="int")
+_ROUNDS = Prepared(Round, lambda user_id: Round.objects.filter(
+    status=Round.Status.RUNNING, tournament__entries__user_id=user_id,
+    tournament__entries__status=Entry.Status.ACTIVE, tournament__status=Tournament.Status.RUNNING)
+    .select_related("tournament").order_by("ends_at")[:10], user_id="int")
+# How the players ended the matches (games.votes.match_endings), for a list of ids.
+_ENDINGS = Prepared(MatchVote, lambda ids: MatchVote.objects.filter(
+    match_id__any_of=ids, ended_match=True, status=MatchVote.Status.PASSED)
+    .values_list("match_id", "kind"), ids="ints")
 
 
 def _result_for(match: Match, ending: str | None = None) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The Jinja2 environment for the few hot parts rendered with Jinja2 (``templates_jinja/``):
-the lobby's lists, the rows of "my matches" and Final Act's order sheet, each many rows per
-page, where Django's template engine cost most of the page (``scripts/profile_pages.py``
-measures it). The filters are Django's own (remembered, ``games.dates``), so that a date or
-a number reads the same as on the Django-rendered pages around them.
+the lobby's lists, the rows of "my matches", a match's messages and Final Act's order sheet,
+each many rows per page, where Django's template engine cost most of the page
+(``scripts/profile_pages.py`` measures it). The filters are Django's own (remembered,
+``games.dates``), so that a date or a number reads the same as on the Django-rendered pages
+around them.
 
 Texts are translated as in Django's templates, in the active language: ``{{ _("Lobby") }}``,
 ``{{ _("%(count)s open seats", count=n) }}`` (new-style gettext: placeholders are filled and
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.template import defaultfilters
 from django.urls import reverse
 from django.utils import translation
 from jinja2 import ChainableUndefined, Environment, pass_context
@@ -33,6 +35,11 @@ def floatformat(context: Context, value: Any, arg: str = "-1") -> str:
     return dates.floatformat(value, arg, context.get("locale"))
 
 
+def linebreaksbr(value: Any) -> str:
+    """Django's ``linebreaksbr`` (the text escaped, each line break a ``<br>``)."""
+    return defaultfilters.linebreaksbr(value, autoescape=True)
+
+
 def locale(request: HttpRequest) -> dict[str, Any]:
     """Context processor: the time zone and language, looked up once per rendering (the
     filters above read them for every value)."""
@@ -47,6 +54,6 @@ def environment(**options: Any) -> Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]  (added by the i18n extension)
         translation.gettext, translation.ngettext, newstyle=True,
         pgettext=translation.pgettext, npgettext=translation.npgettext)
-    env.filters.update({"date": date, "floatformat": floatformat})
+    env.filters.update({"date": date, "floatformat": floatformat, "linebreaksbr": linebreaksbr})
     env.globals.update({"url": reverse})
     return env

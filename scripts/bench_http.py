@@ -11,14 +11,22 @@ as docker's web does), then
 times with Debian's ``wrk`` (``apt-get install wrk``; this script installs nothing)
 ``wrk -t2 -c8 -d10s`` per page, logged in as a player (alice) of a Final Act match at round 9,
 every option on, whose orders are not sealed yet (200 other matches in the lobby, some of them
-alice's, and ``--finished`` finished matches, half of them alice's):
+alice's, and ``--finished`` finished matches, half of them alice's; a dozen messages between
+the measured match's players, public and private):
 
 - ``bare``: a bare Django page under the same gunicorn configuration and settings (middleware
   and all): one indexed query and a 50-row template (``scripts/bench_http_bare.py``), timed
   before the first page and after each one; each page's ratio is to the mean of the two bare
   runs around it (the machine's load drifts);
-- ``match``: the Final Act match page of a player giving orders;
-- ``lobby``, ``mine``: the lobby and "my matches";
+- ``match``: the Final Act match page of a player giving orders (the HTML alone);
+- ``match_unit``: the match page as a player first sees it: the page, then every fragment its
+  HTML loads on arrival (``hx-trigger="load"``, found in the page as served; the messages
+  panel was one until it was rendered with the page), sent in turn (a ``wrk`` script); its
+  requests/s are pages with their fragments per second (the requests divided by the number
+  of requests a page takes), its p50 and p99 those of every request in the mix, and
+  ``fragments`` says which were fetched;
+- ``messages``: the messages panel alone as HTMX asks for it (its polls and channel switches);
+- ``lobby``, ``home``, ``mine``: the lobby, the home page after log-in and "my matches";
 - ``status``: the submission-status poll as a browser sends it after the first answer (HTMX,
   ``If-None-Match`` with the ETag it got): ``304 Not Modified`` while nothing changed.
 
@@ -121,6 +129,13 @@ def build_data(rounds: int, others: int, finished: int) -> dict:
     services.orders_submit(match_id=match.pk, seat_number=2, user=bob,
                            phase_number=match.phase_number, source="web",
                            data=game.bot_submission(match.state, 2, "random", rng))
+    # What the players said (the match page's messages panel shows it): public and private.
+    from portal.chat.services import message_post
+
+    for n in range(12):
+        message_post(match_id=match.pk, user=players[1 + n % 2],
+                     channel="public" if n % 3 else [1, 2], source="web",
+                     text=f"Message {n}: the northern flank holds, for now.")
 
     # The lobby: ``others`` more public matches, half waiting for players, half in play;
     # alice sits in one in five.
@@ -222,9 +237,11 @@ def _ms(text: str) -> float:
     return round(float(value) * UNITS[unit], 2)
 
 
-def wrk(url: str, headers: dict, args) -> dict:
+def wrk(url: str, headers: dict, args, script: Path | None = None) -> dict:
     command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s",
                "--latency", url]
+    if script is not None:
+        command[1:1] = ["-s", str(script)]
     for name, value in headers.items():
         command[1:1] = ["-H", f"{name}: {value}"]
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
@@ -284,12 +301,52 @@ def page_requests(data: dict) -> dict[str, tuple[str, dict, int, str]]:
     match_path = f"/matches/{data['match']}/"
     return {
         "match": (match_path, headers, 200, 'id="fa-sheet-panel"'),
+        "messages": (f"{match_path}messages/", htmx, 200, "Message 11:"),
         "lobby": ("/", headers, 200, "Lobby match"),
+        "home": ("/home/", headers, 200, "Measured match"),
         "mine": ("/matches/mine/", headers, 200, "Measured match"),
         "status": (f"{match_path}status/?phase={data['phase']}", htmx, 200,
                    'id="submission-status"'),
         "bare": ("/bare/", headers, 200, "row 50"),
     }
+
+
+# A page as a player first sees it: its HTML and every fragment it loads as soon as it
+# arrives (``arrival_fragments``), timed as one unit.
+UNITS_OF = {"match_unit": "match"}
+
+
+def arrival_fragments(html: str) -> list[str]:
+    """The paths the page's HTML asks for on arrival: ``hx-get`` of elements triggered by
+    ``load`` (a ``revealed`` or polling trigger waits for the reader or the clock)."""
+    found = []
+    for tag in re.findall(r"<[^>]*\bhx-trigger=\"[^\"]*\bload\b[^>]*>", html):
+        path = re.search(r'\bhx-get="([^"]+)"', tag)
+        if path:
+            found.append(path.group(1).replace("&amp;", "&"))
+    return found
+
+
+def wrk_script(tmp: Path, name: str, requests: list[tuple[str, dict]]) -> Path:
+    """A ``wrk`` script sending ``requests`` (path, headers) in turn on each connection."""
+    def lua(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    def row(path: str, headers: dict) -> str:
+        pairs = ", ".join(f"[{lua(key)}] = {lua(value)}" for key, value in headers.items())
+        return f"  {{path = {lua(path)}, headers = {{{pairs}}}}}"
+
+    rows = ",\n".join(row(path, headers) for path, headers in requests)
+    script = tmp / f"{name}.lua"
+    script.write_text(f"""local requests = {{\n{rows}\n}}
+local turn = 0
+request = function()
+  turn = turn % #requests + 1
+  local r = requests[turn]
+  return wrk.format("GET", r.path, r.headers)
+end
+""")
+    return script
 
 
 def main() -> None:
@@ -300,7 +357,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9, help="the measured match's round")
     parser.add_argument("--others", type=int, default=200, help="other matches in the lobby")
     parser.add_argument("--finished", type=int, default=0, help="finished matches (history)")
-    parser.add_argument("--pages", default="match,lobby,mine,status",
+    parser.add_argument("--pages", default="match_unit,match,lobby,home,mine,status",
                         help="which pages to time (comma-separated)")
     parser.add_argument("--database", default="bench_http",
                         help="the database to drop, make anew and fill (DATABASE_URL's server)")
@@ -342,8 +399,27 @@ def main() -> None:
         bare_runs = [wrk(bare_url, bare_headers, args)]
         results, ratios = {}, {}
         for name in wanted:
-            url, page_headers = prepared(name, portal_port)
-            results[name] = wrk(url, page_headers, args)
+            if name in UNITS_OF:
+                # The page, then each fragment it loads on arrival (as HTMX asks for it), in
+                # turn on each wrk thread's connections.
+                url, page_headers = prepared(UNITS_OF[name], portal_port)
+                _, _, html = fetch(url, page_headers)
+                parts = [(urlsplit(url).path, page_headers)] + [
+                    (path, {**page_headers, "HX-Request": "true"})
+                    for path in arrival_fragments(html)]
+                for path, part_headers in parts[1:]:
+                    code, _, _ = fetch(f"http://127.0.0.1:{portal_port}{path}", part_headers)
+                    if code != 200:
+                        raise SystemExit(f"{name}: the fragment {path} answered {code}")
+                unit = wrk(url, page_headers, args, wrk_script(tmp, name, parts))
+                unit["requests_per_unit"] = len(parts)
+                unit["fragments"] = [path for path, _ in parts[1:]]
+                unit["requests_rps"] = unit["rps"]
+                unit["rps"] = round(unit["rps"] / len(parts), 1)
+                results[name] = unit
+            else:
+                url, page_headers = prepared(name, portal_port)
+                results[name] = wrk(url, page_headers, args)
             bare_runs.append(wrk(bare_url, bare_headers, args))
             around = (bare_runs[-2]["rps"] + bare_runs[-1]["rps"]) / 2
             ratios[name] = round(results[name]["rps"] / around, 3)

@@ -1,8 +1,9 @@
 """Where a page's time goes: the pages of scripts/bench_http.py, profiled in one process.
 
     .venv/bin/python scripts/profile_pages.py [--database bench_http_profile] [--reuse]
-        [--finished 20000] [--rounds 9] [--requests 50] [--pages bare,match,lobby,mine,status]
-        [--top 30] [--sort tottime]
+        [--finished 20000] [--rounds 9] [--requests 50]
+        [--pages bare,match,messages,lobby,home,mine,status]
+        [--top 30] [--sort tottime] [--dump FOLDER]
 
 Builds the same database as ``bench_http.py`` (``--database``, dropped and made anew; with
 ``--reuse``, the one a previous run built), with the same settings as its servers
@@ -85,10 +86,12 @@ def main() -> None:
     parser.add_argument("--others", type=int, default=200)
     parser.add_argument("--finished", type=int, default=20000)
     parser.add_argument("--requests", type=int, default=50, help="requests per page")
-    parser.add_argument("--pages", default="bare,match,lobby,mine,status")
+    parser.add_argument("--pages", default="bare,match,messages,lobby,home,mine,status")
     parser.add_argument("--top", type=int, default=30, help="functions shown per page (0: none)")
     parser.add_argument("--sort", default="tottime", help="pstats sort key")
     parser.add_argument("--json", action="store_true", help="one JSON line of figures only")
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="a folder to write each page's profile to (<page>.prof, for pstats)")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="profile-pages-"))
@@ -168,6 +171,9 @@ def main() -> None:
             batches.append(time.process_time() - plain)
         plain = min(batches)
         stats = pstats.Stats(profile)
+        if args.dump:
+            args.dump.mkdir(parents=True, exist_ok=True)
+            stats.dump_stats(args.dump / f"{name}.prof")
         n = args.requests
         figures["pages"][name] = {
             "cpu_ms": round(plain / n * 1000, 2),

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.html import json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -100,7 +101,18 @@ def page_context(request: HttpRequest, match: Match, context: dict[str, Any]) ->
 def board_words() -> dict[str, str]:
     """What the order panel's script says as the board is clicked, in the reader's language
     (``%(name)s`` filled in by the script). Each announcement says what choosing the same
-    square again does, and that is what it does."""
+    square again does, and that is what it does. Worded once per language and process."""
+    language = translation.get_language()
+    words = _board_words.get(language)
+    if words is None:
+        words = _board_words[language] = _board_words_now()
+    return words
+
+
+_board_words: dict[str | None, dict[str, str]] = {}
+
+
+def _board_words_now() -> dict[str, str]:
     return {
         "stays": _("%(unit)s stays on %(square)s."),
         "moves": _("%(unit)s: %(move)s to %(square)s."),
@@ -244,16 +256,19 @@ def sheet_panel_context(match: Match, game: engine.Game, seat: Seat, sheet: Subm
     def cached(kind: str, *parts: Any, make: Any) -> Any:
         return pagecache.cached(_open_phase_key(match, kind, seat.number, *parts), make)
 
-    context = sheet_context(game, match.state, seat.number, sheet.data if sheet else None,
-                            posted=posted, view=view, cached=cached,
-                            live=lambda view, plan: live_board(match, view, seat.number, plan))
+    def made() -> dict[str, Any]:
+        return sheet_context(game, match.state, seat.number, sheet.data if sheet else None,
+                             posted=posted, view=view, cached=cached,
+                             live=lambda view, plan: live_board(match, view, seat.number, plan))
+
+    if posted is not None:
+        return {**made(), "fa_panel_key": None}
     # The panel as the page shows it (no posted fields, no message) is the same for the same
-    # open phase, seat and sealed sheet: rendered once, then kept (its CSRF field is put in
-    # per request; see games/templatetags/jinja_include.py).
-    context["fa_panel_key"] = None if posted is not None else _open_phase_key(
-        match, "fa-panel", seat.number, *((sheet.pk, sheet.revision, sheet.receipt)
-                                           if sheet is not None else ()))
-    return context
+    # open phase, seat and sealed sheet: its rows worked out once and rendered once, then kept
+    # (its CSRF field is put in per request; see games/templatetags/jinja_include.py).
+    sealed = (sheet.pk, sheet.revision, sheet.receipt) if sheet is not None else ()
+    context = pagecache.cached(_open_phase_key(match, "fa-sheet", seat.number, *sealed), made)
+    return {**context, "fa_panel_key": _open_phase_key(match, "fa-panel", seat.number, *sealed)}
 
 
 def _uncached(kind: str, *parts: Any, make: Any) -> Any:

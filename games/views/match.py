@@ -213,6 +213,10 @@ def match_page_context(
     context["history"] = history_entries(match, latest=HISTORY_ON_PAGE,
                                          phases=context["resolved_phases"])
     context["history_older"] = len(context["resolved_phases"]) - len(context["history"])
+    # What the history shown depends on (resolved phases never change): its part of the page
+    # is rendered once for them ({% kept %}).
+    context["history_key"] = [[entry["phase"].pk for entry in context["history"]],
+                              context["history_older"]]
     context["result"] = translated_result(game, match.result)
     context["votes"] = match_votes(match, user, seats=seats)
     context["ending"] = ending_text(match) if match.status in (
@@ -223,12 +227,24 @@ def match_page_context(
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))
+    # What is drawn from the state and the reader's seat alone is kept under the state's
+    # fingerprint, the seat and the language (pagecache): the same until the state changes.
+    seat_number = my_seat.number if my_seat is not None else None
     if game is not None and match.state is not None and "position_words" not in context:
-        context["position_words"] = context["plugin"].position_words(
-            match.state, my_seat.number if my_seat is not None else None)
+        context["position_words"] = pagecache.cached(
+            pagecache.key_for("position-words", match.game, pagecache.state_key(match),
+                              seat_number),
+            lambda: context["plugin"].position_words(match.state, seat_number))
     if game is not None and must_act and my_seat is not None:
         # Every game takes orders in its text grammar too: the generic panel, or on demand.
-        context.update(context["plugin"].typed_orders_context(match, my_seat.number, my_sheet))
+        typed_key = pagecache.key_for(
+            "typed-orders", match.game, pagecache.state_key(match), seat_number,
+            *((my_sheet.pk, my_sheet.revision, my_sheet.receipt) if my_sheet is not None
+              else ()))
+        context.update(pagecache.cached(typed_key, lambda: context["plugin"]
+                                        .typed_orders_context(match, seat_number, my_sheet)))
+        # Its part of the page too ({% kept %}), unless the page shows a form sent back.
+        context["typed_orders_kept"] = typed_key if orders_form is None else ""
         context.setdefault("my_orders_anchor", context["plugin"].orders_anchor)
     if match.result:
         rows = {row["seat"].number: row for row in context["seats"]}

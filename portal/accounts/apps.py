@@ -9,3 +9,6 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from portal.accounts import signals  # noqa: F401  (connects the receivers)
+        from portal.translations import keep_lookups
+
+        keep_lookups()  # (each message looked up once per language: portal/translations.py)

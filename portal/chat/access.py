@@ -22,11 +22,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from django.contrib.auth.models import Permission
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 import engine
 from games import plugins, selectors
 from games.models import Match, Seat
+from games.prepared import Prepared
 from games.services.errors import ServiceError
 from portal.chat.models import PUBLIC_KEY, Channel
 
@@ -86,6 +89,25 @@ def channel_spec(value: Any, *, author_seat: int | None = None) -> ChannelSpec:
         "channel": shown})
 
 
+# Whether a user holds ``chat.hide_message``, directly or through a group: one query compiled
+# once per connection (``user.has_perm`` read all of the user's permissions and all of their
+# groups', two queries built anew, on every match page a player read).
+_HIDE_PERMISSION = Prepared(Permission, lambda user_id: Permission.objects.filter(
+    Q(user=user_id) | Q(group__user=user_id), codename="hide_message",
+    content_type__app_label="chat").order_by().values_list("id")[:1], user_id="int")
+
+
+def may_hide_messages(user: Any) -> bool:
+    """``user.has_perm("chat.hide_message")`` as the site's backends answer it (Django's
+    ModelBackend, which allauth's extends): an active superuser, or an active user holding
+    the permission or in a group that does."""
+    if not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return bool(_HIDE_PERMISSION(user_id=user.pk))
+
+
 class Reader:
     """One person (or an anonymous visitor) looking at the messages of one match. Build it with
     ``reader_for``, which checks first that they may see the match at all."""
@@ -125,7 +147,7 @@ class Reader:
 
     @property
     def is_moderator(self) -> bool:
-        return self.user is not None and self.user.has_perm("chat.hide_message")
+        return self.user is not None and may_hide_messages(self.user)
 
     def members(self, kind: str, key: str, seats: Any = ()) -> frozenset[int] | None:
         """The seats in a channel now; None for the public channel (everyone)."""

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.models import Match
+from games.models import Match, Seat
 from games.parsing import MAX_ID, parse_int
 from games.services.errors import ServiceError
 from games.views.access import match_visible_or_404, status_for
@@ -31,10 +31,12 @@ def _page_url(match: Match, key: str = "") -> str:
 
 
 def panel_context(request: HttpRequest, match: Match, *, key: Any = None,
-                  before: int | None = None) -> dict[str, Any]:
+                  before: int | None = None, seats: list[Seat] | None = None
+                  ) -> dict[str, Any]:
     """Everything the panel shows to ``request.user``, and the shown channel marked read up
-    to its last message. Http404 for a channel they may not read (or that is not there)."""
-    reader = Reader(match, request.user)
+    to its last message. Http404 for a channel they may not read (or that is not there).
+    ``seats``: the match's seats with their players, when the caller read them already."""
+    reader = Reader(match, request.user, seats=seats)
     muted = selectors.muted_ids(reader.user_id)
     views = selectors.reader_channels(reader, muted)
     current = selectors.channel_view(reader, views, key)

@@ -164,8 +164,16 @@ def on_anymail_tracking(sender: Any, event: Any, esp_name: str, **kwargs: Any) -
 
 
 def failing_banner(request: HttpRequest) -> dict[str, Any]:
-    """Context processor: ``mail_failing`` (the user's failing address row) for the banner."""
-    return {"mail_failing": failing_address_of(getattr(request, "user", None))}
+    """Context processor: ``mail_failing`` (the user's failing address row) for the banner,
+    read only if the template asks (the page's banner does; a partial never does), once."""
+    found: list[FailingAddress | None] = []
+
+    def failing() -> FailingAddress | None:
+        if not found:
+            found.append(failing_address_of(getattr(request, "user", None)))
+        return found[0]
+
+    return {"mail_failing": failing}
 
 
 @login_required

@@ -22,13 +22,16 @@ def panel_url(match, key="") -> str:
     return f"/matches/{match.pk}/messages/" + (f"?channel={key}" if key else "")
 
 
-def test_the_match_page_loads_the_panel_and_the_panel_shows_the_channels():
+def test_the_match_page_shows_the_panel_and_the_panel_shows_the_channels():
     match = huddle()
     ann, ben, _cat = match.players
     post(match, ann, [2], "Ann to Ben")
     post(match, ann, "public", "Hello <b>all</b>")
-    page = client_for(ann).get(f"/matches/{match.pk}/")
-    assert f'hx-get="/matches/{match.pk}/messages/"' in page.content.decode()
+    page = client_for(ann).get(f"/matches/{match.pk}/").content.decode()
+    # Rendered with the page (no second request on arrival), then polled by its own.
+    assert 'id="chat-live"' in page and "Hello &lt;b&gt;all&lt;/b&gt;" in page
+    assert f'hx-get="/matches/{match.pk}/messages/?channel=public&amp;state=' in page
+    assert 'hx-trigger="load"' not in page
     body = client_for(ben).get(panel_url(match), **HTMX).content.decode()
     assert "Hello &lt;b&gt;all&lt;/b&gt;" in body and "<b>all</b>" not in body  # plain text
     assert "Private: Seat 1 (ann)" in body
