@@ -23,6 +23,7 @@ from portal.players.graph import line_graph, line_summary
 from portal.players.sections import PageReader, Section, audience_register, section_register
 
 RATED_GAMES_SHOWN = 5
+SHOWN_ROWS = 20  # seasons and team matches listed, newest first
 
 
 def _viewer(reader: PageReader) -> Any:
@@ -88,10 +89,64 @@ def clubs_data(context: dict[str, Any]) -> list[dict[str, Any]]:
             for m in context["memberships"]]
 
 
+def seasons_section(reader: PageReader) -> dict[str, Any] | None:
+    """The player's league seasons, newest first: the league, the season, the division, the
+    place (once the season is over) and where it took them."""
+    from competitions.models import DivisionPlace
+    from competitions.selectors import leagues_visible
+
+    places = list(DivisionPlace.objects.filter(
+        member__user_id=reader.player.pk,
+        division__season__league__in=leagues_visible(_viewer(reader)))
+        .select_related("division__season__league")
+        .order_by("-division__season__starts_at", "-pk")[:SHOWN_ROWS])
+    return {"places": places} if places else None
+
+
+def team_matches_section(reader: PageReader) -> dict[str, Any] | None:
+    """The team matches the player was named for (board or alternate), newest first, those
+    the reader may see."""
+    from competitions.models import TeamPlayer
+    from competitions.selectors import team_match_visible
+
+    viewer = _viewer(reader)
+    rows = []
+    for place in (TeamPlayer.objects.filter(user_id=reader.player.pk)
+                  .select_related("team_match__club_a", "team_match__club_b", "club")
+                  .order_by("-team_match__created_at", "-pk")[:SHOWN_ROWS * 2]):
+        if len(rows) == SHOWN_ROWS:
+            break
+        if any(row.team_match_id == place.team_match_id for row in rows):
+            continue
+        if reader.sees_private or team_match_visible(place.team_match, viewer):
+            rows.append(place)
+    return {"places": rows} if rows else None
+
+
+def seasons_data(context: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"league": p.division.season.league.name, "league_id": p.division.season.league_id,
+             "season": p.division.season.number, "division": p.division.number,
+             "status": p.division.season.status, "rank": p.rank, "move": p.move or None}
+            for p in context["places"]]
+
+
+def team_matches_data(context: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"team_match_id": p.team_match_id, "club": p.club.name,
+             "against": (p.team_match.club_b if p.club_id == p.team_match.club_a_id
+                         else p.team_match.club_a).name,
+             "board": p.board, "status": p.team_match.status} for p in context["places"]]
+
+
 def register() -> None:
     section_register(Section(key="ratings", order=20,
                              template="competitions/player_ratings.html",
                              context=ratings_section, data=ratings_data))
+    section_register(Section(key="seasons", order=25,
+                             template="competitions/player_seasons.html",
+                             context=seasons_section, data=seasons_data))
+    section_register(Section(key="team-matches", order=27,
+                             template="competitions/player_team_matches.html",
+                             context=team_matches_section, data=team_matches_data))
     section_register(Section(key="clubs", order=50, template="competitions/player_clubs.html",
                              context=clubs_section, data=clubs_data))
     audience_register(shares_a_club)
