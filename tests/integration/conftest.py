@@ -93,11 +93,15 @@ def test_database_url(django_db_setup, django_db_blocker) -> str:
 
 
 def flush_broker(url: str) -> None:
-    """Drop queued and unacknowledged messages left by earlier runs (ids get reused)."""
+    """Drop queued and unacknowledged messages left by earlier runs or tests (ids get reused):
+    every queue the site declares (a resolution waiting on the lifecycle queue would be
+    carried out by the next test's worker), and the unacknowledged ones."""
     import redis
+    from django.conf import settings
 
     client = redis.Redis.from_url(url)
-    client.delete("celery", "unacked", "unacked_index", "unacked_mutex")
+    queues = [queue.name for queue in settings.CELERY_TASK_QUEUES]
+    client.delete(*queues, "unacked", "unacked_index", "unacked_mutex")
     client.close()
 
 

@@ -9,8 +9,9 @@ import pytest
 
 from games.models import Match, Phase, Submission
 from portal.celery import app
+from tests.helpers import submit
 from tests.integration.conftest import wait_until
-from tests.integration.test_lifecycle import duel, resolved, submit
+from tests.integration.test_lifecycle import duel, resolved
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -29,8 +30,8 @@ def assert_resolved_once(match: Match) -> None:
 
 def test_the_same_resolution_delivered_20_times_concurrently_resolves_once(stack, make_user):
     match = duel(make_user, "dup")
-    submit(match, 1, 5)
-    submit(match, 2, 2)  # queues the first delivery on commit
+    submit(match, match.alice, 1, 5, phase=1)
+    submit(match, match.bob, 2, 2, phase=1)  # queues the first delivery on commit
     for _ in range(19):
         app.send_task("games.tasks.resolve_phase",
                       kwargs={"match_id": match.pk, "phase_number": 1})
@@ -53,8 +54,8 @@ def test_a_worker_killed_mid_resolution_resolves_the_phase_once_after_restart(
     doomed = stack.worker(concurrency=1, TOY_DUEL_RESOLVE_SLEEP="60",
                           TOY_DUEL_RESOLVE_MARKER=str(marker))
     match = duel(make_user, "crash")
-    submit(match, 1, 5)
-    submit(match, 2, 2)
+    submit(match, match.alice, 1, 5, phase=1)
+    submit(match, match.bob, 2, 2, phase=1)
     wait_until(marker.exists, 30, "the worker to be inside the resolution")
     assert Phase.objects.get(match=match, number=1).status == "open"  # not committed
     doomed.kill()  # SIGKILL: the message is neither acked nor rejected

@@ -119,4 +119,8 @@ def test_a_three_player_match_through_the_pages(new_page):
     phone.goto(phone.base + url)
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     phone.tap(f'{INTERACTIVE} [data-edge="h2-h3"]')
+    # A tap that ends the turn shows it and waits: a stray tap seals nothing.
+    phone.wait_for_selector("#fs-confirm-box:not([hidden])")
+    assert state_of(match)["to_move"] == 1
+    phone.tap("#fs-confirm")
     wait_turn(match, 2)

@@ -13,8 +13,9 @@ from django.utils import timezone
 from games import services
 from games.models import Match, Phase, Submission
 from games.services import ServiceError
+from tests.helpers import submit
 from tests.integration.conftest import broker, wait_until
-from tests.integration.test_lifecycle import duel, resolved, submit
+from tests.integration.test_lifecycle import duel, resolved
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -28,11 +29,12 @@ def test_orders_survive_a_redis_restart_and_resolve_when_it_is_back(stack, make_
         before = duel(make_user, "before")
         during = [duel(make_user, f"during{i}") for i in range(3)]
         for match in (before, *during):
-            submit(match, 1, 4)
+            submit(match, match.alice, 1, 4, phase=1)
 
         redis_proc.stop()  # Redis is gone; nothing in it survives (no persistence)
         started = time.monotonic()
-        receipts = [submit(match, 2, 2) for match in during]  # each completes its phase
+        # each completes its phase
+        receipts = [submit(match, match.bob, 2, 2, phase=1) for match in during]
         elapsed = time.monotonic() - started
         assert all(r.complete for r in receipts)
         assert elapsed < 30, f"submitting with Redis down took {elapsed:.1f}s"
@@ -41,7 +43,7 @@ def test_orders_survive_a_redis_restart_and_resolve_when_it_is_back(stack, make_
         assert not any(resolved(m.pk, 1) for m in during)
 
         stack.redis(port)  # back, empty: the queued resolutions were never sent
-        submit(before, 2, 3)
+        submit(before, before.bob, 2, 3, phase=1)
         for match in (before, *during):
             wait_until(lambda m=match: resolved(m.pk, 1), 60,
                        f"match {match.pk} to resolve once Redis is back")
@@ -74,7 +76,8 @@ def test_50_submissions_racing_a_deadline_are_each_stored_and_used_or_refused(
             delay = (fire_at[i] - timezone.now()).total_seconds()
             if delay > 0:
                 time.sleep(delay)
-            receipt = submit(match, seat, 1 + i % 5)
+            user = match.alice if seat == 1 else match.bob
+            receipt = submit(match, user, seat, 1 + i % 5, phase=1)
             outcomes[i] = ("stored", receipt)
         except ServiceError as error:
             outcomes[i] = ("refused", error.code)
@@ -148,9 +151,10 @@ def test_what_a_commit_promised_is_done_by_the_sweeper_when_its_queueing_failed(
     stack.worker(OUTBOX_GRACE_SECONDS="1", OUTBOX_RELAY="false")
     stack.beat()  # sweeps the outbox every 4 s here
     match = duel(make_user, "promise")
-    submit(match, 1, 4)
+    submit(match, match.alice, 1, 4, phase=1)
     with broker("redis://127.0.0.1:9/0"):  # nothing listens there: every queueing fails
-        submit(match, 2, 2)  # completes the phase; queueing its resolution fails too
+        # completes the phase; queueing its resolution fails too
+        submit(match, match.bob, 2, 2, phase=1)
         assert services.phase_resolve(match_id=match.pk, phase_number=1)
     promised = OutboxEvent.objects.get(match_id=match.pk, name="phase_opened",
                                        payload__phase_number=2)

@@ -15,8 +15,8 @@ from portal.celery import app
 from portal.webhooks import receivers
 from portal.webhooks.models import WebhookDelivery
 from portal.webhooks.services import target_create
+from tests.helpers import submit
 from tests.integration.conftest import wait_until
-from tests.integration.test_lifecycle import submit
 from tests.portal.tls import ca_bundle
 from tests.portal.webhooks.receiver import Receiver
 
@@ -65,8 +65,9 @@ def test_each_event_posts_once_per_target_under_duplicate_reports_and_flushes(
         thread.join()
     wait_until(lambda: len(receiver.posts) >= 2, 60, "the worker to post 'your move'")
 
-    submit(match, 1, 4)
-    submit(match, 2, 2)  # completes phase 1: resolved, and phase 2's "your move"
+    submit(match, match.alice, 1, 4, phase=1)
+    # completes phase 1: resolved, and phase 2's "your move"
+    submit(match, match.bob, 2, 2, phase=1)
     wait_until(lambda: len(receiver.posts) >= 6, 60, "the worker to post the next events")
     for _ in range(20):
         app.send_task("portal.delivery.tasks.deliver_due", kwargs={"channel": "webhook"})
