@@ -63,6 +63,24 @@ def require_organiser(club: Club, user: AbstractBaseUser | None) -> Membership |
     raise ServiceError("not_allowed", _("Only the club's owner and organisers may do that."))
 
 
+def organising_club(*, by: AbstractBaseUser | None, club_id: Any, site_wide_refusal: str
+                    ) -> Club | None:
+    """The club ``club_id`` names, ``by`` organising it; None (site-wide) when ``club_id`` is
+    empty, for admins only (others get ``site_wide_refusal``). What a new tournament or league
+    asks first."""
+    if by is None or not by.is_authenticated:
+        raise ServiceError("not_allowed", _("Log in first."))
+    if club_id in (None, ""):
+        if not by.is_staff:
+            raise ServiceError("not_allowed", site_wide_refusal)
+        return None
+    club = Club.objects.filter(pk=id_or_none(club_id)).first()
+    if club is None:
+        raise ServiceError("not_found", _("There is no such club."))
+    require_organiser(club, by)
+    return club
+
+
 @transaction.atomic
 def club_create(*, by: AbstractBaseUser, name: str, description: str = "",
                 is_public: bool = True, slug: str = "") -> Club:

@@ -31,7 +31,7 @@ from competitions.models import (
     LeagueMember,
     Season,
 )
-from competitions.services.clubs import membership_of, require_organiser
+from competitions.services.clubs import membership_of, organising_club, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
 from competitions.services.tournaments import _decimal, _whole
 from games.models import DeadlineMiss, Match, Phase, Seat, SeatTenure, Submission
@@ -92,18 +92,9 @@ def league_create(
     relegate_forfeits: Any = None,
 ) -> League:
     """Create a league (a club's organisers; site-wide ones: admins)."""
-    from competitions.models import Club
 
-    if by is None or not by.is_authenticated:
-        raise ServiceError("not_allowed", _("Log in first."))
-    club = None
-    if club_id not in (None, ""):
-        club = Club.objects.filter(pk=id_or_none(club_id)).first()
-        if club is None:
-            raise ServiceError("not_found", _("There is no such club."))
-        require_organiser(club, by)
-    elif not by.is_staff:
-        raise ServiceError("not_allowed", _("Only admins create site-wide leagues."))
+    club = organising_club(by=by, club_id=club_id, site_wide_refusal=_(
+        "Only admins create site-wide leagues."))
     name = (name or "").strip()
     if not name or len(name) > 120:
         raise ServiceError("invalid", _("A league needs a name of 1 to 120 characters."))

@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
-from competitions.models import Club, Entry, Ladder, Tournament, TournamentStatusChange
-from competitions.services.clubs import membership_of, require_organiser
+from competitions.models import Entry, Ladder, Tournament, TournamentStatusChange
+from competitions.services.clubs import membership_of, organising_club, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
 from games.dates import floatformat
 from games.parsing import InvalidNumber, id_or_none, parse_int
@@ -99,16 +99,8 @@ def tournament_create(
     """Create a tournament (a club's organisers; site-wide ones: staff). Registration opens.
     With ``fixed_deadlines`` its matches never move a deadline (out of a player's night or
     for leave)."""
-    if by is None or not by.is_authenticated:
-        raise ServiceError("not_allowed", _("Log in first."))
-    club = None
-    if club_id not in (None, ""):
-        club = Club.objects.filter(pk=id_or_none(club_id)).first()
-        if club is None:
-            raise ServiceError("not_found", _("There is no such club."))
-        require_organiser(club, by)
-    elif not by.is_staff:
-        raise ServiceError("not_allowed", _("Only admins create site-wide tournaments."))
+    club = organising_club(by=by, club_id=club_id, site_wide_refusal=_(
+        "Only admins create site-wide tournaments."))
     name = (name or "").strip()
     if not name or len(name) > 120:
         raise ServiceError("invalid", _("A tournament needs a name of 1 to 120 characters."))
