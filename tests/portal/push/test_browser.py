@@ -115,8 +115,10 @@ def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
 
     # The browser hands the (decrypted) push to the real service worker: a notification.
     scope = page.base + "/"
-    assert eventually(page, "s => navigator.serviceWorker.getRegistration(s).then(r => !!r)",
-                      scope)
+    # The worker must be active, not just registered: it installs first (keeping the offline
+    # page), and a push handed to a registration whose worker is still installing is dropped.
+    assert eventually(page, """s => navigator.serviceWorker.getRegistration(s).then(
+        r => !!(r && r.active && r.active.state === "activated"))""", scope)
     assert scope in registrations, registrations
     cdp.send("ServiceWorker.deliverPushMessage", {
         "origin": page.base, "registrationId": registrations[scope],
