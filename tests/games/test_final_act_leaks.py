@@ -25,8 +25,8 @@ from games import plugins
 from games import urls as games_urls
 from games.models import Match, Submission
 from games.services import orders_submit, phase_resolve
+from tests.helpers import client_for
 from tests.portal.builders import (
-    PASSWORD,
     duel,
     fast_password_hashing,  # noqa: F401  (autouse)
     make_user,
@@ -220,11 +220,10 @@ def seal_alice_sheet(match: Match, people) -> Secret:
                         "Plan: 1 moves F to b2", "Plan: 1 fires at b6"})
 
 
-def client_for(viewer: str, people) -> Client:
-    client = Client(raise_request_exception=False)
-    if viewer != "anonymous":
-        assert client.login(username=people[viewer].username, password=PASSWORD)
-    return client
+def viewer_client(viewer: str, people) -> Client:
+    """The viewer's client: an exception in a view is answered 500 as on the site."""
+    return client_for(None if viewer == "anonymous" else people[viewer],
+                      raise_request_exception=False)
 
 
 # -- every Final Act URL ---------------------------------------------------------------------
@@ -364,7 +363,7 @@ def assert_nothing_leaks(client: Client, match: Match, secret: Secret, *, setup_
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_a_sealed_setup_is_shown_to_nobody_but_its_author(viewer, match, people):
     secret = seal_alice_setup(match, people)
-    assert_nothing_leaks(client_for(viewer, people), match, secret, setup_hidden=True,
+    assert_nothing_leaks(viewer_client(viewer, people), match, secret, setup_hidden=True,
                          own_plan=viewer == "bob")
     # Nothing those requests did sealed or changed anything.
     assert Submission.objects.filter(phase__match=match).count() == 1
@@ -374,7 +373,7 @@ def test_a_sealed_setup_is_shown_to_nobody_but_its_author(viewer, match, people)
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_a_sealed_order_sheet_is_shown_to_nobody_but_its_author(viewer, match, people):
     secret = seal_alice_sheet(match, people)
-    assert_nothing_leaks(client_for(viewer, people), match, secret, setup_hidden=False,
+    assert_nothing_leaks(viewer_client(viewer, people), match, secret, setup_hidden=False,
                          own_plan=viewer == "bob")
     match.refresh_from_db()
     sealed = Submission.objects.filter(phase__match=match, phase__number=match.phase_number)
@@ -385,7 +384,7 @@ def test_a_sealed_order_sheet_is_shown_to_nobody_but_its_author(viewer, match, p
 
 def test_the_author_sees_her_own_sealed_setup(match, people):
     secret = seal_alice_setup(match, people)
-    client = client_for("alice", people)
+    client = viewer_client("alice", people)
     page = client.get(reverse("games:match", args=[match.pk])).content.decode()
     found = leaks(page, secret, setup_hidden=True)
     drawn = {u.attrs["data-square"] for u in units_of(parse(page), 1)}
@@ -398,7 +397,7 @@ def test_the_author_sees_her_own_sealed_setup(match, people):
 
 def test_the_author_sees_her_own_sealed_sheet_drawn_as_a_plan(match, people):
     secret = seal_alice_sheet(match, people)
-    client = client_for("alice", people)
+    client = viewer_client("alice", people)
     page = client.get(reverse("games:match", args=[match.pk])).content.decode()
     assert plan_titles(parse(page)) == secret.plan
     found = leaks(page, secret, setup_hidden=False)
@@ -411,7 +410,7 @@ def test_after_the_reveal_everyone_sees_the_setup_and_the_sheet(viewer, match, p
     setup = seal_alice_setup(match, people)
     seal(match, people["bob"], 2, GAME.default_submission(match.state, 2))
     resolve(match)
-    client = client_for(viewer, people)
+    client = viewer_client(viewer, people)
     page = client.get(reverse("games:match", args=[match.pk])).content.decode()
     root = parse(page)
     assert {u.attrs["data-square"] for u in units_of(root, 1)} >= ALICE_UNIT_SQUARES

@@ -11,6 +11,7 @@ from games import urls as games_urls
 from games.models import MatchVote, Submission
 from games.services import orders_submit, vote_propose
 from portal.accounts import urls as accounts_urls
+from tests.helpers import client_for
 from tests.portal.builders import duel, fast_password_hashing, make_user  # noqa: F401
 from tests.urlwalk import url_names
 
@@ -76,13 +77,6 @@ def forbidden_markers(role):
     return list(MARKERS.values())
 
 
-def client_for(users, role):
-    client = Client()
-    if users[role] is not None:
-        client.force_login(users[role])
-    return client
-
-
 @pytest.mark.parametrize("role", ROLES)
 def test_no_page_shows_another_seats_sealed_sheet(world, role):
     users, matches = world
@@ -115,7 +109,7 @@ def test_no_page_shows_another_seats_sealed_sheet(world, role):
 def test_a_player_sees_their_own_sealed_sheet(world, role):
     users, matches = world
     own = int(role[-1])
-    client = client_for(users, role)
+    client = client_for(users[role])
     for which in ("public", "private"):
         page = client.get(reverse("games:match", args=[matches[which].pk])).content.decode()
         assert MARKERS[(which, own)] in page
@@ -128,7 +122,7 @@ def test_a_player_sees_their_own_sealed_sheet(world, role):
 ])
 def test_posting_orders_for_seat_2_is_refused(world, role, expected):
     users, matches = world
-    client = client_for(users, role)
+    client = client_for(users[role])
     response = client.post(reverse("games:orders", args=[matches["public"].pk, 2]),
                            {"phase_number": "1", "format": "text", "orders": "OVERWRITTEN"})
     assert response.status_code in expected
@@ -139,7 +133,7 @@ def test_posting_orders_for_seat_2_is_refused(world, role, expected):
 @pytest.mark.parametrize("role", ["anonymous", "spectator"])
 def test_private_match_pages_are_404_for_non_participants(world, role):
     users, matches = world
-    client = client_for(users, role)
+    client = client_for(users[role])
     private = matches["private"]
     checked = 0
     for name, url in url_variants({"private": private}):

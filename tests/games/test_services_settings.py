@@ -7,6 +7,7 @@ import pytest
 from games import services
 from games.models import Match, Phase
 from games.services import ServiceError
+from tests import helpers
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +24,9 @@ def panzer(make_user):
     return match
 
 
-def submit(match, seat, **kw):
-    return services.orders_submit(match_id=match.pk, seat_number=seat,
-                                  user=match.players[seat], phase_number=match.phase_number,
-                                  source="web", **kw)
+def submit(match, seat, **orders):
+    """Seat ``seat``'s orders (``data`` or ``text``), sent by its player."""
+    return helpers.submit(match, match.players[seat], seat, **orders)
 
 
 def test_a_seat_that_is_not_prompted_stores_a_setting_without_a_phase(panzer):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from games import plugins
@@ -20,13 +19,6 @@ from tests.helpers import client_for, submit
 from tests.portal.builders import duel, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def moderator():
-    user = make_user("moderator", staff=True)
-    user.groups.add(Group.objects.get(name="Moderator"))
-    return type(user).objects.get(pk=user.pk)
 
 
 def _trace(user, match, *, network="203.0.113.0/24", device=None, kind="submission"):
