@@ -97,9 +97,31 @@
     var first = el("fs-corner-picker").querySelector("button");
     if (first) { first.focus(); }
   }
+  // The side picker: a barrier on one side of a square (the sides on the board's border or
+  // already walled are not offered).
+  var SIDES = {n: [0, 1], e: [1, 0], s: [0, -1], w: [-1, 0]};
+  function sideEdge(square, side) {
+    var at = coords(square), nc = at[0] + SIDES[side][0], nr = at[1] + SIDES[side][1];
+    return onBoard(nc, nr) ? edgeName(at[0], at[1], nc, nr) : null;
+  }
+  function askSide(square) {
+    pendingSquare = square;
+    var picker = el("fs-side-picker"), first = null;
+    picker.querySelectorAll("button[data-side]").forEach(function (button) {
+      var side = button.dataset.side;
+      if (!side) { return; }
+      var name = sideEdge(square, side);
+      var edge = name && el("fs-board-wrap").querySelector(edgeSelector(name));
+      button.hidden = !edge || edge.classList.contains("fs-wall");
+      if (!button.hidden && !first) { first = button; }
+    });
+    picker.hidden = false;
+    (first || picker.querySelector("button")).focus();
+  }
   function onSquare(square) {
     var t = tool();
     if (t === "occupy") { check(steps.concat([{occupy: square}])); }
+    else if (t === "barrier") { askSide(square); }
     else if (t === "bomb") { check(steps.concat([{bomb: square}])); }
     else if (t === "swap-bomb") { check(steps.concat([{swap: square, "for": "bomb"}])); }
     else { askCorner(square); }
@@ -177,6 +199,19 @@
       : {kidnapper: pendingSquare, corner: corner};
     pendingSquare = null;
     check(steps.concat([step]));
+  });
+  el("fs-side-picker").addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-side]");
+    if (!button) { return; }
+    el("fs-side-picker").hidden = true;
+    var name = button.dataset.side && pendingSquare !== null
+      ? sideEdge(pendingSquare, button.dataset.side) : null;
+    pendingSquare = null;
+    if (!name) {
+      if (focused) { focusOn(focused); }  // back to the square the picker was opened from
+      return;
+    }
+    check(steps.concat([{barrier: name}]));
   });
   el("fs-undo").addEventListener("click", function () { check(steps.slice(0, -1)); });
   el("fs-confirm").addEventListener("click", function () {

@@ -97,6 +97,31 @@ def test_final_strategy_a_barrier_placed_on_an_edge_with_the_keyboard(page):
     assert "g5-h5" in match.state["barriers"] and match.state["to_move"] == 2
 
 
+def test_final_strategy_a_barrier_placed_from_a_square_and_its_side_with_the_keyboard(page):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = duel(alice, bob, game="final-strategy", options={"scenario": FINAL_STRATEGY})
+    log_in(page, "alice")
+    page.goto(page.base + reverse("games:match", args=[match.pk]))
+    tab_to(page, "#fs-play input[name=fs-tool]")
+    for _ in range(5):  # the radio group's arrows: to its last choice, the barrier
+        page.keyboard.press("ArrowDown")
+    assert page.evaluate(f"{FOCUSED}.value") == "barrier"
+    page.keyboard.press("Shift+Tab")
+    tab_to(page, "#fs-board [data-square]")
+    for key in ("ArrowRight", "ArrowRight"):
+        page.keyboard.press(key)
+    assert focused(page, "data-square") == "g5"
+    page.keyboard.press("Enter")  # the side picker, its first side focused
+    page.wait_for_selector("#fs-side-picker:not([hidden])")
+    assert focused(page, "data-side") == "n"
+    page.keyboard.press("Tab")
+    assert focused(page, "data-side") == "e"
+    page.keyboard.press("Enter")  # the east side: g5-h5, which ends the turn
+    page.wait_for_function("document.querySelector('#fs-board') === null", timeout=20_000)
+    match.refresh_from_db()
+    assert "g5-h5" in match.state["barriers"] and match.state["to_move"] == 2
+
+
 def test_panzer_squadron_an_activation_and_its_path_with_the_keyboard(page):
     scenario = {"size": [9, 7], "turn": 1, "initiative": 1,
                 "terrain": {"woods": ["e4"], "building": ["c4"], "water": []},

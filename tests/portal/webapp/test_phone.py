@@ -35,11 +35,13 @@ WIDEST = """() => {
       + `${node.getAttribute("class")} right=${Math.round(box.right)}`);
 }"""
 
-# The board's squares and hexes a player taps that are too small for a thumb (44 × 44 CSS
-# pixels): the board's elements that take a tap or the keyboard's focus and name a square or a
-# hex. (Final Strategy's barrier edges, thin lines between squares, are not counted: a gap.)
+# The board's targets a player taps that are too small for a thumb (44 × 44 CSS pixels): the
+# board's elements that take a tap or the keyboard's focus and name a square, a hex or an edge,
+# unless they take no tap (Final Strategy's edges, a few pixels thick: on a touch screen a
+# barrier is placed from its square and a side picker).
 TARGETS = """() => [...document.querySelectorAll("#play svg [tabindex], #play svg [role=button]")]
-  .filter((node) => node.closest("[data-square], [data-hex]") && node.getClientRects().length)
+  .filter((node) => node.closest("[data-square], [data-hex], [data-edge]")
+    && node.getClientRects().length && getComputedStyle(node).pointerEvents !== "none")
   .map((node) => {
     const box = node.getBoundingClientRect();
     return `${node.tagName}.${node.getAttribute("class")} `
@@ -180,7 +182,19 @@ def test_a_final_strategy_turn_ended_by_a_tap_waits_for_its_confirmation(new_pag
     page = new_page(**PHONE)
     log_in(page, people["seat1"].username)
     page.goto(page.base + reverse("games:match", args=[match.pk]))
-    page.locator(f"#fs-board-wrap [data-edge='{barrier}']").tap()
+    # The edge is too thin to tap: the barrier tool, then the square south or west of it,
+    # then its side.
+    south_west, other = barrier.split("-")
+    side = "n" if south_west[0] == other[0] else "e"
+    assert page.evaluate("""name => getComputedStyle(document.querySelector(
+        `#fs-board-wrap [data-edge='${name}']`)).pointerEvents""", barrier) == "none"
+    page.locator("#fs-play input[name=fs-tool][value=barrier]").tap()
+    page.locator(f"#fs-board-wrap [data-square='{south_west}']").tap()
+    page.wait_for_selector("#fs-side-picker:not([hidden])")
+    sizes = page.evaluate("""() => [...document.querySelectorAll("#fs-side-picker button")]
+        .filter((b) => !b.hidden).map((b) => [b.offsetWidth, b.offsetHeight])""")
+    assert len(sizes) >= 2 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    page.locator(f"#fs-side-picker [data-side='{side}']").tap()
     # The one step ends the turn: it is shown, and waits for the second tap.
     page.wait_for_selector("#fs-confirm-box:not([hidden])")
     assert barrier in page.inner_text("#fs-turn-text")
