@@ -106,6 +106,7 @@
   }
   function askSide(square) {
     pendingSquare = square;
+    el("fs-side-square").textContent = square;
     var picker = el("fs-side-picker"), first = null;
     picker.querySelectorAll("button[data-side]").forEach(function (button) {
       var side = button.dataset.side;
