@@ -60,7 +60,9 @@ class Ending:
     (a draw by agreement ranks the seats out of the match after the drawn ones). ``seats`` are
     the seats the way concerns: those that forfeited, agreed (to a draw, to cancel) or
     conceded. ``reason`` is the game's own reason (rules, and a concession that the rules
-    turned into a result) as a ``Text``, translated where a person reads it.
+    turned into a result) as a ``Text``, translated where a person reads it; ``written`` the
+    reason as the game wrote it (a sentence, or a key such as "armistice"), kept as the stored
+    English so that it reads as it always did.
     """
 
     how: How
@@ -70,6 +72,7 @@ class Ending:
     is_draw: bool = False
     seats: tuple[int, ...] = ()
     reason: Text | None = None
+    written: str = field(default="", compare=False)
 
     @property
     def has_result(self) -> bool:
@@ -90,7 +93,7 @@ class Ending:
     def english(self) -> str:
         """The ending in one English sentence (the stored "reason")."""
         if self.reason is not None:
-            return str(self.reason)
+            return self.written or str(self.reason)
         names = tuple(Text(SEAT, {"number": n}) for n in self.seats)
         sentence = {How.FORFEIT: Text(FORFEITED, {"seats": names}),
                     How.NOBODY: Text(NOBODY),
@@ -142,7 +145,8 @@ class Ending:
                       else None)
             return cls(how=How(stored.get("how", How.RULES)), ranking=ranking, scores=scores,
                        winners=winners, is_draw=bool(data.get("is_draw")),
-                       seats=tuple(int(n) for n in stored.get("seats") or []), reason=reason)
+                       seats=tuple(int(n) for n in stored.get("seats") or []), reason=reason,
+                       written=str(data.get("reason") or "") if reason is not None else "")
         return _legacy(data, ranking, scores, winners, phrasebook)
 
 
@@ -164,7 +168,7 @@ def _legacy(data: Mapping[str, Any], ranking: tuple[tuple[int, ...], ...],
     read = phrasebook.read(english) if phrasebook is not None else english
     return Ending(how=How.RULES, ranking=ranking, scores=scores, winners=winners,
                   is_draw=bool(data.get("is_draw")),
-                  reason=read if isinstance(read, Text) else Text(english))
+                  reason=read if isinstance(read, Text) else Text(english), written=english)
 
 
 # -- the builders: one per way -------------------------------------------------------------
@@ -182,7 +186,8 @@ def by_rules(result: Result, phrasebook: Phrasebook) -> Ending:
     """The game's rules ended the match with ``result``."""
     return Ending(how=How.RULES, ranking=tuple(tuple(g) for g in result.ranking),
                   scores=dict(result.scores), winners=tuple(result.winners),
-                  is_draw=result.is_draw, reason=_reason(result, phrasebook))
+                  is_draw=result.is_draw, reason=_reason(result, phrasebook),
+                  written=str(result.reason))
 
 
 def by_concession(result: Result | None, conceded: Iterable[int],
@@ -194,7 +199,8 @@ def by_concession(result: Result | None, conceded: Iterable[int],
         return Ending(how=How.CONCESSION, seats=seats)
     return Ending(how=How.CONCESSION, ranking=tuple(tuple(g) for g in result.ranking),
                   scores=dict(result.scores), winners=tuple(result.winners),
-                  is_draw=result.is_draw, seats=seats, reason=_reason(result, phrasebook))
+                  is_draw=result.is_draw, seats=seats, reason=_reason(result, phrasebook),
+                  written=str(result.reason))
 
 
 def by_forfeit(seats: Iterable[int], forfeits: Iterable[int]) -> Ending:

@@ -108,3 +108,14 @@ def test_an_old_games_reason_reads_through_its_phrasebook_or_as_written():
     odd = {**OLD_RULES, "reason": "Something nobody wrote down."}
     assert Ending.from_json(odd, FINAL_ACT.phrasebook).reason == "Something nobody wrote down."
     assert Ending.from_json({"ranking": [[1], [2]]}).winners == ()  # half a row: no crash
+
+
+def test_a_reason_the_game_stores_as_a_key_keeps_it_as_the_stored_english():
+    """Tank Game keeps "armistice" in its state: the stored "reason" stays the key (what the
+    API and the records always gave), the value reads its sentence."""
+    tank_game = engine.get("tank-game")
+    result = Result(ranking=((1,), (2,)), scores={1: 1.0, 2: 0.0}, reason="armistice")
+    stored = by_rules(result, tank_game.phrasebook).as_json()
+    assert stored["reason"] == "armistice"
+    assert stored["ending"]["reason"] == "The Council reached the armistice and wins."
+    assert Ending.from_json(stored).as_json() == stored
