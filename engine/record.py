@@ -302,7 +302,7 @@ def _same_result(replayed: Any, recorded: Any) -> bool:
     if isinstance(recorded, Mapping) and isinstance(replayed, Mapping) \
             and "ending" not in recorded:
         replayed = {key: replayed.get(key) for key in LEGACY_RESULT_KEYS}
-    return replayed == recorded
+    return bool(replayed == recorded)
 
 
 def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:

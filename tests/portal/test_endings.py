@@ -156,6 +156,12 @@ def test_the_record(toy_duel, way, language):
         assert f"{status} {sentence}" in records.record_text(match, record)
     if way != "nobody":  # (finished here without the lifecycle's last phase)
         assert verify_record(record)["ok"]
+        # A record made before results carried their ending still verifies.
+        old = {**record, "result": {key: value for key, value in record["result"].items()
+                                    if key != "ending"}}
+        assert verify_record(old)["ok"]
+        old["result"]["reason"] = "Something else."
+        assert not verify_record(old)["result_matches"]
 
 
 def test_nobody_left_to_act_is_no_result_everywhere(toy_duel):
