@@ -163,8 +163,6 @@ def _legacy(data: Mapping[str, Any], ranking: tuple[tuple[int, ...], ...],
     for candidate in candidates:
         if candidate.english() == english and candidate.ranking == ranking:
             return candidate
-    if english == str(Text(NOBODY)):  # (a concession the rules left without a result)
-        return by_nobody()
     read = phrasebook.read(english) if phrasebook is not None else english
     return Ending(how=How.RULES, ranking=ranking, scores=scores, winners=winners,
                   is_draw=bool(data.get("is_draw")),
