@@ -14,7 +14,9 @@ from django.urls import reverse
 from analysis import services
 from analysis.models import Analysis
 from engine import PhaseKind
+from engine.ending import by_rules
 from games import plugins
+from games.endings import ending_sentence
 
 
 def context(request: HttpRequest, analysis: Analysis, node_id: int, seat: int | None, *,
@@ -115,10 +117,13 @@ def tree_rows(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def result_text(game: Any, result: Any) -> str:
+    """The analysed position's result, its reason worded as on every surface (an ending by
+    the rules: ``games.endings``)."""
     from django.utils.translation import gettext as _
 
+    reason = ending_sentence(game.slug, by_rules(result, game.phrasebook))
     if result.is_draw:
-        return _("Game over: a draw (%(reason)s).") % {"reason": result.reason}
-    winners = ", ".join(game.seat_name(s) for s in result.winners)
+        return _("Game over: a draw (%(reason)s).") % {"reason": reason}
+    winners = ", ".join(plugins.seat_name(game.slug, s) for s in result.winners)
     return _("Game over: %(winners)s won (%(reason)s).") % {"winners": winners,
-                                                           "reason": result.reason}
+                                                           "reason": reason}

@@ -489,7 +489,7 @@ class Game:
         policy forfeited them, together (the lifecycle counts the misses and decides, never the
         game). The state without them and its events, when the game goes on without them
         (they are no longer prompted; the game may end); None when it cannot, and the match
-        ends with them forfeited (``engine.record.forfeit_result``). The default: None."""
+        ends with them forfeited (``engine.ending.by_forfeit``). The default: None."""
         return None
 
     def is_setting(self, submission: Any) -> bool:

@@ -26,8 +26,8 @@ from datetime import datetime
 from typing import Any
 
 from engine import get, rng_for
-from engine.base import Outcome, PhaseKind, Phrasebook, Result, RuleError, Text
-from engine.base import gettext_noop as _
+from engine.base import Outcome, PhaseKind, RuleError
+from engine.ending import Ending, by_agreement, by_concession, by_forfeit, by_nobody, by_rules
 
 RECORD_KIND = "tank-games-match-record"
 RECORD_VERSION = 1
@@ -73,62 +73,6 @@ def seed_commitment(seed: int | str, salt: str) -> str:
 
 def commitment_matches(seed: int | str, salt: str, commitment: str) -> bool:
     return hmac.compare_digest(seed_commitment(seed, salt).encode(), str(commitment).encode())
-
-
-def result_as_json(result: Result) -> dict[str, Any]:
-    """A game's ``Result`` as the portal stores it (``Match.result``) and a record holds it."""
-    return {
-        "ranking": [list(group) for group in result.ranking],
-        "scores": {str(seat): score for seat, score in result.scores.items()},
-        "reason": result.reason,
-        "winners": list(result.winners),
-        "is_draw": result.is_draw,
-    }
-
-
-# The reasons the lifecycle gives a result (see ``Phrasebook``): read back for translation.
-FORFEITED = _("%(seats)s forfeited after missing too many deadlines in a row")
-SEAT = _("seat %(number)s")
-NOBODY = _("Nobody has anything left to do.")
-AGREED_DRAW = _("Drawn by agreement of %(seats)s.")
-PHRASEBOOK = Phrasebook(FORFEITED, NOBODY, AGREED_DRAW, parts=[SEAT])
-
-
-def forfeit_result(seats: list[int], forfeits: list[int]) -> dict[str, Any]:
-    """The result of a match that ``forfeits`` lost by missing deadlines (the others win)."""
-    others = [n for n in sorted(seats) if n not in forfeits]
-    names = tuple(Text(SEAT, {"number": n}) for n in sorted(forfeits))
-    ranking = [others, sorted(forfeits)] if others else [sorted(forfeits)]
-    return {
-        "ranking": ranking,
-        "scores": {str(n): (0 if n in forfeits else 1) for n in sorted(seats)},
-        "reason": str(Text(FORFEITED, {"seats": names})),
-        "winners": others,
-        "is_draw": not others,
-    }
-
-
-def agreed_draw_result(seats: list[int], standing: list[int]) -> dict[str, Any]:
-    """The result of a draw the seats ``standing`` (still in) agreed to: they share the first
-    place, every other seat (out of the match already) comes after them. A shared result:
-    ladders rate it and tournaments score it as a draw, like a game's own draw."""
-    standing = sorted(standing)
-    out = [n for n in sorted(seats) if n not in standing]
-    names = tuple(Text(SEAT, {"number": n}) for n in standing)
-    return {
-        "ranking": [standing, out] if out else [standing],
-        "scores": {str(n): (round(1 / len(standing), 6) if n in standing else 0)
-                   for n in sorted(seats)},
-        "reason": str(Text(AGREED_DRAW, {"seats": names})),
-        "winners": [],
-        "is_draw": True,
-    }
-
-
-def nobody_result() -> dict[str, Any]:
-    """The result of a match in which nobody had anything left to do."""
-    return {"ranking": [], "scores": {}, "reason": str(Text(NOBODY)),
-            "winners": [], "is_draw": False}
 
 
 def _normal(value: Any) -> Any:
@@ -331,6 +275,36 @@ def _recorded_events(phase: Mapping[str, Any]) -> list[list[Any]]:
     return [phase.get("events") or []]
 
 
+def ending_replayed(game: Any, state: Any, seats: list[int], end: Mapping[str, Any]
+                    ) -> Ending | None:
+    """How the match ended, from the record's ``end`` and the final ``state`` (None: the
+    rules say it is not over), by the builders the lifecycle used."""
+    by = end.get("by")
+    if by == END_FORFEIT:
+        return by_forfeit(seats, [int(n) for n in end.get("forfeited") or []])
+    if by == END_NOBODY:
+        return by_nobody()
+    if by == END_DRAW:
+        return by_agreement(seats, [int(n) for n in end.get("seats") or []])
+    found = game.result(state)
+    if by == END_CONCESSION:
+        return by_concession(found, [int(n) for n in end.get("seats") or []], game.phrasebook)
+    return by_rules(found, game.phrasebook) if found is not None else None
+
+
+# The keys of a result stored before the ``Ending`` (a record made then has only these).
+LEGACY_RESULT_KEYS = ("ranking", "scores", "reason", "winners", "is_draw")
+
+
+def _same_result(replayed: Any, recorded: Any) -> bool:
+    """Whether the replay reached the recorded result; a record made before results carried
+    their "ending" is compared on the keys it has."""
+    if isinstance(recorded, Mapping) and isinstance(replayed, Mapping) \
+            and "ending" not in recorded:
+        replayed = {key: replayed.get(key) for key in LEGACY_RESULT_KEYS}
+    return bool(replayed == recorded)
+
+
 def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """Replay ``record`` from its seed and inputs: {"result", "state_sha256"} it reached, and
     "events_match" (every phase's events, dice included, as recorded) and "first_mismatch"
@@ -356,18 +330,10 @@ def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
                           f"take (its rules have no such phase or setting).") from None
     except (ArithmeticError, RecursionError) as error:
         raise RecordError(f"The record cannot be replayed: {error}.") from None
-    result: dict[str, Any] | None
-    if end.get("by") == END_FORFEIT:
-        result = forfeit_result(seats, [int(n) for n in end.get("forfeited") or []])
-    elif end.get("by") == END_NOBODY:
-        result = nobody_result()
-    elif end.get("by") == END_DRAW:
-        result = agreed_draw_result(seats, [int(n) for n in end.get("seats") or []])
-    else:
-        found = game.result(state)
-        result = result_as_json(found) if found is not None else None
-    return {"result": _normal(result), "state_sha256": state_sha256(state),
-            "events_match": mismatch is None, "first_mismatch": mismatch}
+    result = ending_replayed(game, state, seats, end)
+    return {"result": _normal(result.as_json() if result else None),
+            "state_sha256": state_sha256(state), "events_match": mismatch is None,
+            "first_mismatch": mismatch}
 
 
 def verify_record(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -391,7 +357,7 @@ def verify_record(record: Mapping[str, Any]) -> dict[str, Any]:
         return {"commitment": commitment, "result": None, "state_sha256": None,
                 "events_match": False, "first_mismatch": None, "result_matches": False,
                 "state_matches": False, "ok": False, "error": str(error)}
-    result_ok = replayed["result"] == _normal(record.get("result"))
+    result_ok = _same_result(replayed["result"], _normal(record.get("result")))
     state_ok = replayed["state_sha256"] == record.get("state_sha256")
     return {**replayed, "commitment": commitment, "result_matches": result_ok,
             "state_matches": state_ok,

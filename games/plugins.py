@@ -33,7 +33,7 @@ from django.utils.translation import pgettext_lazy
 import engine
 from engine import Game, Option, Problem, RuleError
 from engine.jsontext import read_json
-from games.words import problem_message, say
+from games.words import problem_message, say, sentence
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -134,6 +134,11 @@ class GamePlugin:
         return _("Seat %(number)s") % {"number": number}
 
     # -- the create form -----------------------------------------------------------------
+    def ending_reason(self, ending: Any) -> str:
+        """The game's reason for an ending by its rules (an ``engine.ending.Ending``) in the
+        reader's language: by default its ``Text`` as the engine wrote it, translated."""
+        return sentence(ending.reason) if ending.reason is not None else ""
+
     def option_field(self, option: Option, **kwargs: Any) -> Any:
         """The form field (a ``django.forms.Field`` made with ``kwargs``: label, help text)
         for an option this game draws itself (``Option.widget`` names which); its cleaned

@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 import engine
+from engine.ending import Ending
 from engine.record import (
     END_CONCESSION,
     END_DRAW,
@@ -26,10 +27,10 @@ from engine.record import (
     state_sha256,
 )
 from games import plugins
+from games.endings import ending_words
 from games.models import Action, Match, MatchVote, Phase, Seat
 from games.services.common import removed_seats
 from games.services.errors import ServiceError
-from games.words import stored
 
 CONTINUOUS = engine.PhaseKind.CONTINUOUS.value
 
@@ -86,7 +87,10 @@ def _end(game: engine.Game, match: Match, seats: list[dict[str, Any]]) -> dict[s
     """How the match ended: by the rules, or by what the lifecycle did (a forfeit after
     missed deadlines, nobody left to act, a draw the players agreed to), which a replay
     computes the same way. A concession that ended the match says so (its result is still
-    the rules', reached through the concession settings the phases carry)."""
+    the rules', reached through the concession settings the phases carry). Its stored
+    ending says it; a result stored before endings were is told by the match's votes."""
+    if isinstance(match.result, dict) and "ending" in match.result:
+        return Ending.from_json(match.result).record_end()
     conceded = (MatchVote.objects.filter(match=match, kind=MatchVote.Kind.CONCEDE,
                                          status=MatchVote.Status.PASSED, ended_match=True)
                 .values_list("seat_number", flat=True).first())
@@ -205,13 +209,7 @@ def record_text(match: Match, record: dict[str, Any]) -> str:
                 lines += _sheet_lines(game, state, sheet["seat"], sheet["data"])
             lines += ["  " + line for line in plugin.round_report(phase["events"], None)]
         lines.append("")
-    result = record["result"] or {}
-    lines.append(_("Result: %(reason)s") % {"reason": stored(game, result.get("reason", ""))})
-    if record["end"].get("by") == END_DRAW:
-        lines.append(_("Drawn by agreement of the players still in the match."))
-    elif record["end"].get("by") == END_CONCESSION:
-        lines.append(_("Ended by a concession: %(seats)s gave up.") % {
-            "seats": ", ".join(str(names.get(n)) for n in record["end"].get("seats") or [])})
+    lines.append(_("Result: %(reason)s") % {"reason": ending_words(match)})
     dice = record["dice"]
     lines.append(_("Seed: %(seed)s, salt: %(salt)s, commitment: %(commitment)s")
                  % {"seed": dice["seed"], "salt": dice["salt"] or "—",

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.audit_words import told
+from games.endings import ending_words
 from games.fields import JSONField
 from games.models import Match, ModerationEntry, Phase, Seat, SeatTenure, Submission
 from games.plugins import seat_name
@@ -628,6 +629,7 @@ def match_seat_view(match: Match, user: AbstractBaseUser | None) -> dict[str, An
         "board": board,
         "prompt": match_seat_prompt(match, user) if seat and seat.number in prompts else None,
         "result": match.result,
+        "ending": ending_words(match),
         "finished_at": match.finished_at,
         "dice": match_dice(match),
     }

@@ -19,7 +19,6 @@ from django.utils import translation
 from django.utils.text import capfirst
 
 from engine import Game, Problem, Text
-from engine.record import PHRASEBOOK as RECORD_PHRASEBOOK
 
 
 def say(words: Any) -> str:
@@ -106,19 +105,9 @@ def problem_dicts(problems: Iterable[Problem]) -> list[dict[str, str]]:
 
 
 def stored(game: Game | None, english: Any) -> str:
-    """A sentence a game stored in English (a result's reason, a logbook line) in the active
-    language: read back through the game's phrasebook (or the lifecycle's own, for a forfeit),
-    left as it is when neither knows it."""
+    """A sentence a game stored in English in its state or events (a logbook line) in the
+    active language: read back through the game's phrasebook, left as it is when it does not
+    know it. (How a match ended is not read back from words: ``games.endings``.)"""
     if not isinstance(english, str) or not english:
         return say(english)
-    found = game.phrasebook.read(english) if game is not None else english
-    if not isinstance(found, Text):
-        found = RECORD_PHRASEBOOK.read(english)
-    return say(found)
-
-
-def translated_result(game: Game | None, result: Any) -> Any:
-    """A match's stored result (``Match.result``) with its reason in the active language."""
-    if not isinstance(result, dict) or not isinstance(result.get("reason"), str):
-        return result
-    return {**result, "reason": stored(game, result["reason"])}
+    return say(game.phrasebook.read(english) if game is not None else english)

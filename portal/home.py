@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 
 from competitions.models import Challenge, Entry, Membership, Round, Tournament
 from games import selectors
-from games.models import Match, MatchVote
+from games.endings import ending_for_seat, ending_of, ending_sentence
+from games.models import Match
 from games.prepared import Prepared, run_together
 from games.views.access import match_path
 
@@ -46,11 +47,10 @@ def home_for(user: AbstractBaseUser) -> Home:
     ended = [match for match in mine
              if match.status in (Match.Status.FINISHED, Match.Status.ABORTED)]
     # The rest in one round trip, each query compiled once per connection.
-    challenges, open_tournaments, rounds, endings = run_together(
+    challenges, open_tournaments, rounds = run_together(
         (_CHALLENGES, {"user_id": user.pk}), (_OPEN_TOURNAMENTS, {"user_id": user.pk}),
-        (_ROUNDS, {"user_id": user.pk}), (_ENDINGS, {"ids": [match.pk for match in ended]}))
-    endings = dict(endings)
-    results = [_result_for(match, endings.get(match.pk)) for match in ended]
+        (_ROUNDS, {"user_id": user.pk}))
+    results = [_result_for(match) for match in ended]
     return Home(waiting=waiting, others=len(current) - len(waiting), challenges=challenges,
                 open_tournaments=open_tournaments, rounds=rounds, results=results,
                 first_time=not mine)
@@ -68,36 +68,14 @@ _ROUNDS = Prepared(Round, lambda user_id: Round.objects.filter(
     status=Round.Status.RUNNING, tournament__entries__user_id=user_id,
     tournament__entries__status=Entry.Status.ACTIVE, tournament__status=Tournament.Status.RUNNING)
     .select_related("tournament").order_by("ends_at")[:10], user_id="int")
-# How the players ended the matches (games.votes.match_endings), for a list of ids.
-_ENDINGS = Prepared(MatchVote, lambda ids: MatchVote.objects.filter(
-    match_id__any_of=ids, ended_match=True, status=MatchVote.Status.PASSED)
-    .values_list("match_id", "kind"), ids="ints")
-
-
-def _result_for(match: Match, ending: str | None = None) -> dict[str, Any]:
-    """How the match ended for me; ``ending``: how the players ended it, if they did
-    (``games.votes.match_endings``)."""
-    result = match.result or {}
-    mine = match.my_seat.number
-    if ending == "cancel":
-        outcome = _("Cancelled by agreement")
-    elif match.status == Match.Status.ABORTED:
-        outcome = _("Aborted")
-    elif ending == "draw":
-        outcome = _("Draw by agreement")
-    elif ending == "concede" and mine in result.get("winners", []):
-        outcome = _("You won: your opponent conceded")
-    elif ending == "concede" and match.my_seat.status == "conceded":
-        outcome = _("You conceded")
-    elif result.get("is_draw"):
-        outcome = _("Draw")
-    elif mine in result.get("winners", []):
-        outcome = _("You won")
-    elif result.get("winners"):
-        outcome = _("You lost")
-    else:
-        outcome = _("Finished")
-    return {"match": match, "url": match_path(match.pk), "outcome": outcome}
+def _result_for(match: Match) -> dict[str, Any]:
+    """How the match ended for me (``outcome``), and how it ended (``how``: the sentence
+    every surface says, ``games.endings``)."""
+    ending = ending_of(match)
+    outcome = ending_for_seat(ending, match.my_seat.number,
+                              aborted=match.status == Match.Status.ABORTED)
+    how = ending_sentence(match.game, ending) if ending is not None else ""
+    return {"match": match, "url": match_path(match.pk), "outcome": outcome, "how": how}
 
 
 @login_required

@@ -27,6 +27,7 @@ from competitions.models import (
     RatingUpdate,
 )
 from competitions.services.clubs import membership_of, require_organiser
+from games.endings import ending_of
 from games.models import Match, ModerationEntry, Seat
 from games.parsing import id_or_none
 from games.services import ServiceError, match_create
@@ -117,7 +118,8 @@ def match_ranking_users(match: Match) -> list[list[int]] | None:
     for the player holding it at the end (the tenure that played the ending, docs/
     competitions.md); a seat nobody held at the end (it sought a new commander, or was never
     filled) is left out, and its earlier players are not rated for it."""
-    if match.status != Match.Status.FINISHED or not match.result:
+    ending = ending_of(match)
+    if match.status != Match.Status.FINISHED or ending is None or not ending.has_result:
         return None
     from competitions.services.leagues import adjudicated_league_match
 
@@ -131,8 +133,8 @@ def match_ranking_users(match: Match) -> list[list[int]] | None:
                if seat.user_id is not None}
     ranking = []
     seen: set[int] = set()
-    for group in match.result.get("ranking") or []:
-        users = [holders[int(n)] for n in group if int(n) in holders]
+    for group in ending.ranking:
+        users = [holders[n] for n in group if n in holders]
         if users:
             ranking.append(sorted(users))
             seen.update(users)

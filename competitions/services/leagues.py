@@ -34,6 +34,7 @@ from competitions.models import (
 from competitions.services.clubs import membership_of, organising_club, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
 from competitions.services.tournaments import _decimal, _whole
+from games.endings import ending_of
 from games.models import DeadlineMiss, Match, Phase, Seat, SeatTenure, Submission
 from games.parsing import id_or_none
 from games.services import ServiceError, match_create
@@ -442,9 +443,11 @@ def _ranking_of_seats(lm: LeagueMatch, ranking: list[list[int]]) -> list[list[in
 
 def _score(lm: LeagueMatch, match: Match, now: datetime) -> bool:
     """Score a league match for the standings once its match is over (False: not yet)."""
-    if match.status == Match.Status.FINISHED and match.result:
-        lm.ranking = _ranking_of_seats(lm, match.result.get("ranking") or [])
+    ending = ending_of(match)
+    if match.status == Match.Status.FINISHED and ending is not None and ending.has_result:
+        lm.ranking = _ranking_of_seats(lm, [list(group) for group in ending.ranking])
     elif match.status in (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.VOIDED):
+        # no result (nobody left to act), voided or aborted: adjudicated by the clocks
         lm.ranking = _ranking_of_seats(lm, rules.adjudicate(clock_used(match, now)))
         lm.adjudicated = True
     else:

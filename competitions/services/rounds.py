@@ -24,6 +24,7 @@ from competitions.services.tournaments import (
     tournament_set_status,
 )
 from competitions.signals import round_started
+from games.endings import ending_of
 from games.models import Match, Seat
 from games.services import ServiceError, match_create, match_set_status
 
@@ -327,10 +328,12 @@ def _adjudicate(tournament: Tournament, pairing: Pairing, match: Match,
 
 def _record(tournament: Tournament, pairing: Pairing, now: datetime) -> bool:
     match = Match.objects.get(pk=pairing.match_id)
-    if match.status == Match.Status.FINISHED and match.result:
-        _score(pairing, match.result.get("ranking") or [], False, "", now)
+    ending = ending_of(match)
+    if match.status == Match.Status.FINISHED and ending is not None and ending.has_result:
+        _score(pairing, [list(group) for group in ending.ranking], False, "", now)
     elif match.status in (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.VOIDED):
-        # A voided match has no result: the board is scored by the adjudication rule.
+        # A voided match, or one that ended without a result (nobody left to act), is scored
+        # by the adjudication rule.
         _adjudicate(tournament, pairing, match, now)
     else:
         return False

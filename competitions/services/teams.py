@@ -40,6 +40,7 @@ from competitions.models import (
 from competitions.services.clubs import club_lock, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
 from competitions.services.tournaments import _decimal, _whole
+from games.endings import ending_of
 from games.models import Match, Seat
 from games.parsing import id_or_none
 from games.services import ServiceError, match_create
@@ -427,9 +428,10 @@ def _a_seat(board: TeamBoard) -> int:
 
 def _board_score(board: TeamBoard, match: Match) -> tuple[Decimal, str] | None:
     """Club A's score on a board whose match is over (None while it is played)."""
-    if match.status == Match.Status.FINISHED and match.result:
-        ranking = [[int(s) for s in group] for group in match.result.get("ranking") or []]
-        if not ranking or len(ranking[0]) > 1:
+    ending = ending_of(match)
+    if match.status == Match.Status.FINISHED and ending is not None and ending.has_result:
+        ranking = [list(group) for group in ending.ranking]
+        if len(ranking[0]) > 1:
             return HALF, ""
         return (ONE if _a_seat(board) in ranking[0] else ZERO), ""
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.VOIDED):

@@ -10,14 +10,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-import engine
 from competitions import selectors, services
 from competitions.forms import ClubForm, ClubMatchForm, LadderForm
 from competitions.models import Club, JoinRequest
 from competitions.views.common import done, form_errors, refuse
+from games.endings import ending_words
 from games.models import Match
 from games.services import ServiceError
-from games.words import translated_result
 
 
 def _club_or_404(request: HttpRequest, slug: str) -> Club:
@@ -71,8 +70,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # open club matches: members take a seat through the match's invitation link
         "open_matches": matches.filter(status=Match.Status.OPEN).order_by("-created_at")[:30]
         if membership is not None else [],
-        # each finished match with its result, the reason in the reader's language
-        "recent": [(match, translated_result(engine.games().get(match.game), match.result))
+        # each finished match with how it ended, as every surface says it
+        "recent": [(match, ending_words(match))
                    for match in matches.filter(status=Match.Status.FINISHED)
                    .order_by("-finished_at")[:20]],
         "requests": club.join_requests.filter(status=JoinRequest.Status.PENDING)

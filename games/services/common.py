@@ -16,7 +16,7 @@ import engine
 from clocks.arithmetic import Window
 from clocks.services import windows_of_users
 from engine import Game, PhaseKind, Problem, Prompt
-from engine.record import result_as_json  # noqa: F401  (imported from here by the services)
+from engine.ending import by_rules
 from games.bulk import rows_insert
 from games.models import DeadlineMove, Match, Phase, Seat
 from games.parsing import id_or_none
@@ -37,6 +37,12 @@ class Receipt:
     data: dict[str, Any]
     warnings: list[Problem] = field(default_factory=list)
     complete: bool = False  # every required seat is in: resolution is queued
+
+
+def rules_ending(game: Game, result: Any) -> dict[str, Any]:
+    """The stored ending (``Match.result``) of a match the game's rules ended with ``result``
+    (an ``engine.Result``): every way a match ends is built in ``engine.ending``."""
+    return by_rules(result, game.phrasebook).as_json()
 
 
 def removed_seats(revealed: dict[str, Any] | None) -> list[int]:

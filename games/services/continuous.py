@@ -40,7 +40,7 @@ from games.services.common import (
     game_for,
     match_lock,
     phase_failure_record,
-    result_as_json,
+    rules_ending,
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
@@ -156,7 +156,7 @@ def _finish_if_over(match: Match, game: Game, state: dict[str, Any], now: dateti
     result = game.result(state)
     if result is None:
         return False
-    match.result = result_as_json(result)
+    match.result = rules_ending(game, result)
     match.save(update_fields=["state", "result", "logbook_seq"])
     Phase.objects.filter(match=match, number=match.phase_number,
                          status=Phase.Status.OPEN).update(status=Phase.Status.RESOLVED,

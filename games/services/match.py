@@ -14,7 +14,7 @@ from clocks.services import window_of
 from engine import RuleError
 from games.bulk import one_round_trip, rows_insert, rows_update
 from games.models import Match, MatchStatusChange, Seat
-from games.services.common import game_for, match_lock, phase_open, result_as_json
+from games.services.common import game_for, match_lock, phase_open, rules_ending
 from games.services.errors import ServiceError
 from games.services.queue import outbox_write, signal_event, task_event
 from games.services.tenures import tenure_rows
@@ -306,7 +306,7 @@ def _start(match: Match, game: Any, seats: list[Seat], *, by: AbstractBaseUser |
         if phase is None:  # a game that is over before it began: record it, do not hang
             match.state = state
             result = game.result(state)
-            match.result = result_as_json(result) if result else None
+            match.result = rules_ending(game, result) if result else None
             match_set_status(match=match, new_status=Match.Status.FINISHED, by=by,
                              note="nothing to play", events=events, save=False)
             fields += ["result", "finished_at"]

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from clocks.services import window_of
 from engine import Outcome, PhaseKind, rng_for
-from engine.record import forfeit_result, nobody_result
+from engine.ending import by_forfeit, by_nobody
 from games.bulk import one_round_trip, rows_insert, rows_update
 from games.models import Match, Phase, Seat, Submission
 from games.prepared import Prepared, run_together
@@ -22,7 +22,7 @@ from games.services.common import (
     phase_failure_record,
     phase_open,
     required_seats,
-    result_as_json,
+    rules_ending,
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
@@ -375,10 +375,10 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
     next_phase = None
     finished_note = None
     if result is not None:
-        match.result = result_as_json(result)
+        match.result = rules_ending(game, result)
         finished_note = result.reason
     elif forfeits:
-        match.result = forfeit_result(sorted(seats), forfeits)
+        match.result = by_forfeit(seats, forfeits).as_json()
         finished_note = match.result["reason"]
     else:
         next_phase = phase_open(match=match, game=game, state=outcome.state,
@@ -388,7 +388,7 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
                                 away={n for n, s in seats.items() if s.on_leave_until},
                                 create=False)
         if next_phase is None:
-            match.result = nobody_result()
+            match.result = by_nobody().as_json()
             finished_note = "no prompts left"
     if finished_note is not None:
         match_set_status(match=match, new_status=Match.Status.FINISHED,

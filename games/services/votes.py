@@ -26,7 +26,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import Game, PhaseKind, RuleError
-from engine.record import SETTING_RESIGN, agreed_draw_result, nobody_result
+from engine.ending import by_agreement, by_cancel, by_concession
+from engine.record import SETTING_RESIGN
 from games.models import (
     Action,
     Match,
@@ -44,7 +45,6 @@ from games.services.common import (
     match_lock,
     phase_open,
     required_seats,
-    result_as_json,
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
@@ -238,11 +238,11 @@ def _pass_if_agreed(match: Match, game: Game, vote: MatchVote, standing: list[Se
     numbers = [seat.number for seat in standing]
     if vote.kind == MatchVote.Kind.DRAW:
         all_seats = list(match.seats.values_list("number", flat=True))
-        _end(match, game, Match.Status.FINISHED, agreed_draw_result(all_seats, numbers),
+        _end(match, game, Match.Status.FINISHED, by_agreement(all_seats, numbers).as_json(),
              "drawn by agreement", now, events)
-    else:
-        _end(match, game, Match.Status.ABORTED, None, "cancelled by agreement of the players",
-             now, events)
+    else:  # cancelled: no result to score, but the ending says who agreed
+        _end(match, game, Match.Status.ABORTED, by_cancel(numbers).as_json(),
+             "cancelled by agreement of the players", now, events)
     logger.info("match %s: vote %s (%s) passed", match.pk, vote.pk, vote.kind)
     return True
 
@@ -351,7 +351,7 @@ def seat_concede(*, match_id: Any, user: AbstractBaseUser | None, source: str = 
         vote.ended_match = True
         vote.save(update_fields=["ended_match"])
         _end(match, game, Match.Status.FINISHED,
-             result_as_json(result) if result is not None else nobody_result(),
+             by_concession(result, [seat.number], game.phrasebook).as_json(),
              result.reason if result is not None else "conceded", now, events, tuple(fields),
              phase=phase)
     else:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 import engine
 from engine import Game
 from games import pagecache, plugins, selectors
+from games.endings import ending_of, ending_sentence, ending_status, ending_words
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat, Submission
 from games.services import ServiceError, presence, receipt_verify, seat_join, seat_leave
@@ -31,8 +32,7 @@ from games.views.access import (
     redirect_to,
     status_for,
 )
-from games.votes import ending_text, match_votes
-from games.words import translated_result
+from games.votes import match_votes
 
 # How often the submission-status partial polls while a phase is open.
 POLL_SECONDS = 5
@@ -217,10 +217,8 @@ def match_page_context(
     # is rendered once for them ({% kept %}).
     context["history_key"] = [[entry["phase"].pk for entry in context["history"]],
                               context["history_older"]]
-    context["result"] = translated_result(game, match.result)
     context["votes"] = match_votes(match, user, seats=seats)
-    context["ending"] = ending_text(match) if match.status in (
-        Match.Status.FINISHED, Match.Status.ABORTED) else ""
+    context.update(_ending_context(match))
     context["moderation_log"] = selectors.match_moderation_log(match)
     if active:
         context["open_phase"] = open_phase
@@ -246,11 +244,17 @@ def match_page_context(
         # Its part of the page too ({% kept %}), unless the page shows a form sent back.
         context["typed_orders_kept"] = typed_key if orders_form is None else ""
         context.setdefault("my_orders_anchor", context["plugin"].orders_anchor)
-    if match.result:
-        rows = {row["seat"].number: row for row in context["seats"]}
-        context["winners"] = [f"{rows[n]['name']} ({rows[n]['player']})"
-                              for n in match.result.get("winners", []) if n in rows]
     return context
+
+
+def _ending_context(match: Match) -> dict[str, Any]:
+    """How the match ended, as every surface says it (``games.endings``): ``result`` (the
+    ``Ending``, None while in play), ``ending_status`` and ``ending_sentence``."""
+    ending = ending_of(match)
+    if ending is None:
+        return {"result": None, "ending_status": "", "ending_sentence": ending_words(match)}
+    return {"result": ending, "ending_status": ending_status(match.game, ending),
+            "ending_sentence": ending_sentence(match.game, ending)}
 
 
 def _seat_row(plugin: plugins.GamePlugin, seat: Seat, prompts: dict, submitted: dict

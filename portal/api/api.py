@@ -17,8 +17,10 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 from ninja.parser import Parser
 
 import engine
+from engine.ending import How
 from engine.jsontext import JSONLimitError, read_json
 from games import plugins, records, selectors
+from games.endings import ending_of, ending_sentence, ending_status, ending_words
 from games.models import Match, Seat, Submission
 from games.services import (
     ServiceError,
@@ -32,7 +34,7 @@ from games.services import (
     vote_propose,
 )
 from games.views.access import status_for
-from games.votes import match_ending, match_votes
+from games.votes import match_votes
 from games.words import problem_dicts, sentence
 from portal.api import schemas
 from portal.api.auth import TokenAuth, TokenRateThrottle
@@ -325,16 +327,22 @@ def message_send(request: HttpRequest, match_id: MatchId, body: schemas.MessageI
 @api.get("/matches/{match_id}/result", response={200: schemas.ResultOut, **ERRORS},
          tags=["play"])
 def result(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
-    """How the match ended (``result`` is null while it is in play)."""
-    from games.votes import ending_text
-
+    """How the match ended (``result`` is null while it is in play): the stored ending
+    (its "ending" object for machines) and the words every surface says."""
     match = _visible_match(request, match_id)
-    ending = match_ending(match)
+    ending = ending_of(match)
     return {"id": match.pk, "status": match.status,
             "finished": match.status in (Match.Status.FINISHED, Match.Status.ABORTED),
             "result": match.result, "finished_at": match.finished_at,
-            "ended_by": ending["kind"] if ending else None,
-            "ending": ending_text(match, ending) if ending else ""}
+            "how": ending.how.value if ending is not None else None,
+            "ended_by": ENDED_BY.get(ending.how) if ending is not None else None,
+            "outcome": ending_status(match.game, ending) if ending is not None else "",
+            "ending": ending_sentence(match.game, ending) if ending is not None
+            else ending_words(match)}
+
+
+# The players' ways of ending a match, as ``ended_by`` has always named them.
+ENDED_BY = {How.AGREEMENT: "draw", How.CANCEL: "cancel", How.CONCESSION: "concede"}
 
 
 # -- votes to end a match (docs/votes.md) --------------------------------------------------------

@@ -131,6 +131,8 @@ class MatchView(Schema):
     board: Any = Field(description="The engine's view of the match for my seat.")
     prompt: PromptOut | None
     result: dict[str, Any] | None
+    ending: str = Field("", description="How the match ended, in words (the status and the "
+                                        "sentence every surface says; empty while in play).")
     finished_at: datetime | None
     dice: DiceOut
 
@@ -140,12 +142,18 @@ class ResultOut(Schema):
     status: str
     finished: bool
     result: dict[str, Any] | None = Field(description="ranking, scores, reason, winners, "
-                                                      "is_draw (null while in play)")
+                                                      "is_draw, ending (null while in play; "
+                                                      "docs/api.md)")
     finished_at: datetime | None
+    how: Literal["rules", "forfeit", "nobody", "agreement", "cancel", "concession"] | None = \
+        Field(None, description="How the match ended (null while in play, or aborted by a "
+                                "moderator).")
     ended_by: Literal["draw", "cancel", "concede"] | None = Field(
         None, description="How the players ended it, if they did: a draw or a cancel they "
                           "agreed to, a concession (docs/votes.md).")
-    ending: str = Field("", description="That ending in words.")
+    outcome: str = Field("", description="Who won, in a few words (\"Winner: Bravo.\", "
+                                         "\"A draw.\", \"No result.\", \"Cancelled.\").")
+    ending: str = Field("", description="How the match ended, in one sentence.")
 
 
 class SeatRef(Schema):

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 import engine
+from games.endings import ending_of
 from games.models import Match, MatchReliability, Reliability, Seat, SeatTenure
 from portal.players.models import PagePrivacy
 from portal.players.sections import PageReader, shares_a_circle
@@ -74,12 +75,11 @@ def _matches_shown(reader: PageReader) -> QuerySet[Match]:
     return matches if reader.sees_private else matches.filter(is_public=True)
 
 
-def _outcome(result: dict[str, Any] | None, seat: int) -> str:
-    result = result or {}
-    ranking = result.get("ranking") or []
-    if result.get("is_draw") and ranking and seat in [int(n) for n in ranking[0]]:
-        return "drawn"
-    return "won" if seat in [int(n) for n in result.get("winners") or []] else "lost"
+def _outcome(match: Match, seat: int) -> str:
+    """"won", "drawn", "lost", or "none" for a match that ended without a result (nobody
+    left to act), which counts neither way."""
+    ending = ending_of(match)
+    return ending.outcome_for(seat) if ending is not None else "none"
 
 
 def game_records(reader: PageReader) -> list[GameRecord]:
@@ -107,12 +107,14 @@ def game_records(reader: PageReader) -> list[GameRecord]:
         # open held the seat to the end too)
         at_end = [t for t in mine if t.ending in (Ending.END, "")]
         if at_end:
-            outcome = _outcome(match.result, at_end[-1].seat_number)
+            outcome = _outcome(match, at_end[-1].seat_number)
         elif any(t.ending in ABANDONING for t in mine):
             outcome = "abandoned"
         elif match_id in held:
-            outcome = _outcome(match.result, held[match_id])
+            outcome = _outcome(match, held[match_id])
         else:
+            continue
+        if outcome == "none":
             continue
         setattr(record, outcome, getattr(record, outcome) + 1)
     return sorted(records.values(), key=lambda r: (-r.played, r.name))

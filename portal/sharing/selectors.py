@@ -11,9 +11,8 @@ from django.utils.translation import gettext as _
 
 import engine
 from games import plugins, selectors
+from games.endings import ending_words
 from games.models import Match, Phase
-from games.votes import ending_text
-from games.words import translated_result
 
 
 def public_match_or_404(match_id: int) -> Match:
@@ -86,18 +85,7 @@ def match_snapshot(match: Match, *, board: bool = True, story: bool = True) -> S
 
 
 def result_words(match: Match) -> str:
-    """How the match ended, in words ("" while it runs)."""
-    ending = ending_text(match) if match.status in (Match.Status.FINISHED,
-                                                    Match.Status.ABORTED) else ""
-    if ending:
-        return ending
-    result = translated_result(engine.games().get(match.game), match.result)
-    if not isinstance(result, dict):
+    """How the match ended, in words ("" while it runs): as every surface says it."""
+    if match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
         return ""
-    winners = [plugins.seat_name(match.game, n) for n in result.get("winners", [])
-               if isinstance(n, int)]
-    if result.get("is_draw"):
-        return _("A draw.")
-    if winners:
-        return _("Won by %(winners)s.") % {"winners": ", ".join(winners)}
-    return str(result.get("reason") or "")
+    return ending_words(match)

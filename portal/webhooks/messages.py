@@ -13,6 +13,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 import engine
+from engine.ending import Ending
+from games.endings import ending_data, ending_of, ending_sentence, ending_status
 from games.models import Match, Phase, Seat
 from portal.webhooks.formats import Message, Player
 
@@ -64,36 +66,34 @@ def phase_resolved(*, match: Match, phase: Phase) -> Message:
         data={**_match_data(match), "phase": phase.number})
 
 
-def _result(match: Match, seats: list[Seat]) -> tuple[str, list[Seat]]:
-    from games.votes import match_ending
-
-    ending = match_ending(match) or {}
-    if ending.get("kind") == "cancel":
-        return _("%(match)s was cancelled by agreement of the players."), []
-    if match.status == Match.Status.ABORTED:
-        return _("%(match)s was aborted."), []
-    result = match.result or {}
-    winners = {int(number) for number in result.get("winners") or []}
-    if ending.get("kind") == "draw":
-        return _("%(match)s ended in a draw agreed by the players."), []
-    if result.get("is_draw") or not winners:
-        return _("%(match)s ended in a draw."), []
-    return _("%(match)s is over. Winner: %(players)s."), [
-        seat for seat in seats if seat.number in winners]
+def _result(match: Match, ending: Ending | None, seats: list[Seat]
+            ) -> tuple[str, dict[str, str], list[Seat]]:
+    """The result's text, its values and the winning seats: the status and the sentence
+    every surface says (``games.endings``), the winners by name."""
+    if ending is None:  # aborted by a moderator: no ending
+        return _("%(match)s was aborted."), {}, []
+    how = ending_sentence(match.game, ending)
+    if ending.has_result and not ending.is_draw and ending.winners:
+        return _("%(match)s is over. Winner: %(players)s. %(how)s"), {"how": how}, [
+            seat for seat in seats if seat.number in ending.winners]
+    return (_("%(match)s is over. %(status)s %(how)s"),
+            {"status": ending_status(match.game, ending), "how": how}, [])
 
 
 def match_ended(*, match: Match) -> Message:
-    """The result: who won (players by name, bots by the game's seat name), or a draw."""
+    """The result: who won (players by name, bots by the game's seat name), or a draw, or no
+    result, and how it ended; ``ending`` in the data says it for machines."""
     seats = list(Seat.objects.filter(match=match).select_related("user__profile"))
-    text, winners = _result(match, seats)
+    ending = ending_of(match)
+    text, values, winners = _result(match, ending, seats)
     game = engine.get(match.game)
     players = tuple(_player(seat) if seat.user_id else Player(name=game.seat_name(seat.number))
                     for seat in winners)
     return Message(
         event="match_ended", url=_url("games:match", match.pk), text=text,
-        values={"match": _title(match)}, players=players,
+        values={"match": _title(match), **values}, players=players,
         data={**_match_data(match), "status": match.status,
-              "winners": [p.name for p in players]})
+              "winners": [p.name for p in players], "ending": ending_data(ending)})
 
 
 def round_started(*, tournament: Any, round_: Any) -> Message:

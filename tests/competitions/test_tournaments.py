@@ -365,3 +365,27 @@ def test_round_mails_can_be_unsubscribed_from_like_the_match_mails(club):
         assert mail.kind == OutgoingEmail.Kind.COMPETITION
         assert mail.get_kind_display().startswith("Clubs and tournaments")
         assert "List-Unsubscribe" in unsubscribe_headers(mail)
+
+
+def test_a_board_that_ended_with_nobody_left_to_act_is_no_result_and_is_adjudicated(club):
+    """No result is not a draw (docs/lifecycle.md, how a match ended): the board is scored by
+    the round's adjudication rule, as a voided one is, and no ladder rates the match."""
+    from competitions.services.ladders import match_ranking_users
+    from engine.ending import by_nobody
+    from games.services.match import match_set_status
+
+    club_, owner, members = club(2)
+    tournament = create(club_, owner, rounds_planned=1, adjudication="forfeit")
+    register_all(tournament, members)
+    services.tournament_start(tournament_id=tournament.pk, by=owner)
+    [board] = current_pairings(tournament)
+    match = Match.objects.get(pk=board.match_id)
+    Seat.objects.filter(match=match, number=1).update(missed_total=2)
+    match.result = by_nobody().as_json()  # as the lifecycle ends it (games.services.resolve)
+    match_set_status(match=match, new_status=Match.Status.FINISHED, note="no prompts left",
+                     events=[], save=False)
+    match.save()
+    assert services.pairing_result_record(match_id=match.pk)
+    board.refresh_from_db()
+    assert (board.score, board.second_score, board.forfeit) == (0, 1, True)  # not ½–½
+    assert match_ranking_users(match) is None

@@ -16,8 +16,7 @@ import pytest
 import engine
 from engine import PhaseKind, Phrasebook, Problem, RuleError, Text, ngettext, pgettext
 from engine.base import gettext_noop as _
-from engine.record import PHRASEBOOK as RECORD_PHRASEBOOK
-from engine.record import forfeit_result, nobody_result
+from engine.ending import by_forfeit, by_nobody
 
 
 class Shouting:
@@ -150,9 +149,10 @@ def test_every_stored_sentence_reads_back_as_the_text_it_was_made_from(slug):
         assert text.render(Shouting()) != english  # the whole sentence was translatable
 
 
-def test_the_lifecycles_own_results_read_back():
-    for result in (forfeit_result([1, 2, 3], [1, 3]), nobody_result()):
-        text = RECORD_PHRASEBOOK.read(result["reason"])
-        assert isinstance(text, Text) and text == result["reason"]
-    assert RECORD_PHRASEBOOK.read(forfeit_result([1, 2], [2])["reason"]).render(Shouting()) == \
-        "SEAT 2 FORFEITED AFTER MISSING TOO MANY DEADLINES IN A ROW"
+def test_the_lifecycles_own_endings_keep_their_english_and_read_back_as_values():
+    """A forfeit's and a nobody-left's stored English is what it always was (so records made
+    before the ``Ending`` still verify), and it is never what is read: the value is."""
+    forfeit = by_forfeit([1, 2], [2]).as_json()
+    assert forfeit["reason"] == "seat 2 forfeited after missing too many deadlines in a row"
+    assert forfeit["ending"] == {"how": "forfeit", "seats": [2], "reason": None, "params": {}}
+    assert by_nobody().as_json()["reason"] == "Nobody has anything left to do."

@@ -9,9 +9,9 @@ from django.contrib.auth.models import Group
 import engine
 from engine.record import verify_record
 from games import records, services
+from games.endings import ending_of, ending_sentence
 from games.models import Action, Match, MatchVote, Phase, Seat, Submission
 from games.services import ServiceError
-from games.votes import ending_text, match_ending
 from tests.outbox import promised
 
 pytestmark = pytest.mark.django_db
@@ -51,13 +51,14 @@ def test_final_act_a_side_that_concedes_during_setup_loses_and_the_record_verifi
     assert phase.settings[0]["kind"] == "resign" and phase.settings[0]["seat"] == 1
     assert not Submission.objects.filter(phase=phase, seat__number=1).exists()  # void
     assert ("match_ended", None) in signals(match)
-    assert match_ending(match) == {"kind": "concede", "seats": [1]}
-    assert ending_text(match) == "Conceded by Alpha."
+    ending = ending_of(match)
+    assert ending.how == "concession" and ending.seats == (1,)
+    assert ending_sentence(match.game, ending) == "Conceded by Alpha."
     record = records.match_record(match)
     assert verify_record(record)["ok"]
     # The record says it was conceded, not that the rules ended it.
     assert record["end"] == {"by": "concession", "seats": [1]}
-    assert "Ended by a concession: " in records.record_text(match, record)
+    assert "Result: Winner: Delta. Conceded by Alpha." in records.record_text(match, record)
 
 
 def test_panzer_squadron_the_seat_not_to_move_concedes_and_the_other_wins(make_user):
@@ -97,7 +98,7 @@ def test_final_strategy_the_seat_to_move_leaves_and_the_turn_passes_on(make_user
     assert match.status == Match.Status.FINISHED
     assert match.result["ranking"][0] == [2]
     assert set(match.result["ranking"][-1]) == {1, 3}
-    assert match_ending(match) == {"kind": "concede", "seats": [3]}
+    assert ending_of(match).how == "concession" and ending_of(match).seats == (3,)
     checked = verify_record(records.match_record(match))
     assert checked["ok"], checked
 

@@ -151,7 +151,9 @@ def test_a_won_game_finishes_with_its_result(toy_duel, django_capture_on_commit_
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.finished_at is not None
     assert match.result == {"ranking": [[1], [2]], "scores": {"1": 2, "2": 0},
-                            "reason": "North reached 2 points", "winners": [1], "is_draw": False}
+                            "reason": "North reached 2 points", "winners": [1], "is_draw": False,
+                            "ending": {"how": "rules", "seats": [], "reason":
+                                       "North reached 2 points", "params": {}}}
     assert match.status_changes.last().new_status == "finished"
     assert Phase.objects.filter(match=match).count() == 2
     sent = promised(match.pk, kind="signal")

@@ -111,11 +111,13 @@ def test_a_passed_cancel_aborts_the_match_without_a_result(toy_duel):
     cancel = propose(match, match.bob, "cancel")
     vote(match, cancel, match.alice)
     match.refresh_from_db()
-    assert match.status == Match.Status.ABORTED and match.result is None
-    from games.votes import ending_text, match_ending
+    assert match.status == Match.Status.ABORTED
+    from games.endings import ending_of, ending_sentence
 
-    assert match_ending(match) == {"kind": "cancel", "seats": [1, 2]}
-    assert "Cancelled by agreement" in ending_text(match)
+    ending = ending_of(match)
+    assert ending.how == "cancel" and ending.seats == (1, 2) and not ending.has_result
+    assert match.result["ranking"] == [] and match.result["winners"] == []
+    assert "Cancelled by agreement" in ending_sentence(match.game, ending)
 
 
 def test_clear_refusals_for_everything_else(toy_duel, make_user):

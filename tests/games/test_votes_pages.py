@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import services
+from games.endings import ending_of, ending_sentence
 from games.models import Match, MatchBallot, MatchVote
-from games.words import translated_result
 from portal.api.services import api_token_create
 from portal.mail.models import OutgoingEmail
 
@@ -79,10 +79,10 @@ def test_a_player_proposes_and_votes_from_the_page_with_htmx(trio):
     french = page_client().get(match_page(trio), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Nulle d’un commun accord entre Rouge, Bleu, Vert." in french
     assert "Drawn by" not in french
-    # The stored reason reads in every language too (the API's result, the club's list).
+    # The stored ending reads in every language too (the API's result, the club's list).
     with translation.override("fr"):
-        reason = translated_result(None, trio.result)["reason"]
-    assert reason == "Nulle d’un commun accord entre place 1, place 2, place 3."
+        assert ending_sentence(trio.game, ending_of(trio)) == \
+            "Nulle d’un commun accord entre Rouge, Bleu, Vert."
 
 
 def test_refusals_are_clear_and_come_before_any_work(trio, make_user):

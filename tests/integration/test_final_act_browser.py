@@ -211,13 +211,17 @@ def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_pa
     # The end screen names the result the database holds.
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
+    # (as every surface says it: games.endings)
+    from games.endings import ending_of, ending_sentence, ending_status
+
     heading = page.inner_text("#fa-end-heading")
-    if match.result.get("is_draw"):
-        assert "drawn" in heading
+    ending = ending_of(match)
+    if ending.is_draw:
+        assert heading == "A draw."
     else:
-        winner = {1: "Alpha (alice)", 2: "Delta (random bot)"}[match.result["winners"][0]]
-        assert heading == f"{winner} won"
-    assert match.result.get("reason", "") in page.inner_text(".fa-end")
+        assert heading == {1: "Winner: Alpha.", 2: "Winner: Delta."}[ending.winners[0]]
+    assert heading == ending_status(match.game, ending)
+    assert ending_sentence(match.game, ending) in page.inner_text(".fa-end")
     assert page.locator("#phase-heading").count() == 0  # no phase open, no poll
     screenshot(page, "end")
 

@@ -26,14 +26,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 import engine
 from games import dates, plugins
+from games.endings import ending_of, ending_words
 from games.models import Match, Phase, Seat, Submission
 from games.services import presence, timing
 from games.services.moderation import duration_text
-from games.words import stored
 from portal.accounts.models import Channel, Event, Profile
 from portal.accounts.notifications import (
     digest_reader,
@@ -362,26 +361,10 @@ def _round_reports(match: Match, phase: Phase, readers: list[Seat]) -> int:
     return len(emails_queue(emails))
 
 
-def result_text(match: Match, game: Any) -> str:
-    """How the match ended, in the active language: who won (or a draw, or aborted) and
-    how: the game's reason, or how the players ended it (a draw or a cancel they agreed to, a
-    concession: ``games.votes.ending_text``)."""
-    from games.votes import ending_text
-
-    ending = ending_text(match)
-    if match.status == Match.Status.ABORTED:
-        return ending or _("The match was aborted.")
-    result = match.result or {}
-    winners = result.get("winners") or []
-    if result.get("is_draw") or not winners:
-        head = _("The match ended in a draw.")
-    else:
-        head = ngettext("Winner: %(seats)s.", "Winners: %(seats)s.", len(winners)) % {
-            "seats": ", ".join(plugins.seat_name(match.game, int(w)) for w in winners)}
-    # The game's reason is stored as the engine wrote it: ``stored`` gives it in the active
-    # language.
-    reason = ending or stored(game, result.get("reason") or "")
-    return f"{head} {reason}".strip()
+def result_text(match: Match, game: Any = None) -> str:
+    """How the match ended, in the active language: who won (or a draw, no result, a
+    cancel) and how, as every surface says it (``games.endings``)."""
+    return ending_words(match)
 
 
 def match_ended_notify(*, match_id: int, status: str) -> int:
@@ -395,7 +378,8 @@ def match_ended_notify(*, match_id: int, status: str) -> int:
         "-number").first()
     renderer = SeatViewRenderer(match.game)
     emails = []
-    winners = {int(w) for w in (match.result or {}).get("winners") or []}
+    ending = ending_of(match)
+    winners = set(ending.winners) if ending is not None and ending.has_result else set()
     for seat, key in not_queued(seats_wanting(match, Event.MATCH_ENDED, "mail"),
                                 lambda seat: f"{Kind.MATCH_ENDED}:m{match.pk}:u{seat.user_id}"):
         with translation.override(language_of(seat.user)):
