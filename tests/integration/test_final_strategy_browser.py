@@ -113,12 +113,15 @@ def test_a_three_player_match_through_the_pages(new_page):
     ann.goto(ann.base + url + "?replay=2")
     assert "kidnapper on d4" in ann.content()
 
-    # On a phone: the board fits the screen and an edge can be tapped.
+    # On a phone: the board fits the screen, and a barrier is placed from a square and its
+    # side (the edges, a few pixels thick, take no tap there).
     phone = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     log_in(phone, users[0].username)
     phone.goto(phone.base + url)
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    phone.tap(f'{INTERACTIVE} [data-edge="h2-h3"]')
+    phone.tap("#fs-play input[name=fs-tool][value=barrier]")
+    phone.tap(f'{INTERACTIVE} [data-square="h2"]')
+    phone.tap('#fs-side-picker [data-side="n"]')
     # A tap that ends the turn shows it and waits: a stray tap seals nothing.
     phone.wait_for_selector("#fs-confirm-box:not([hidden])")
     assert state_of(match)["to_move"] == 1
