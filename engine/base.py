@@ -504,6 +504,20 @@ class Game:
     ) -> Outcome:
         raise NotImplementedError(f"{self.slug} has no simultaneous phases")
 
+    # -- plans (conditional moves) -----------------------------------------------------------
+    # A game whose sequential turns a seat may plan ahead ("if they play X, I play Y") sets
+    # ``plans`` and says in ``plan_move`` what one move of a plan is. The lifecycle stores the
+    # plan and compares the moves actually played with it; legality is decided by ``validate``
+    # when a planned move is played, never when it is stored (the position then is unknown,
+    # and the other seats' secrets would decide it).
+    plans: bool = False
+
+    def plan_move(self, seat: int, move: Any) -> Submission:
+        """The canonical form of ``move`` (a whole turn of ``seat``) by its shape alone, with
+        no position: two moves are the same when their canonical forms are equal. Raise
+        RuleError for a move that is not well formed (any move, for a game without plans)."""
+        raise RuleError([Problem("", f"{self.name or self.slug} takes no plans.")])
+
     # -- leaving a match ---------------------------------------------------------------------
     def resign(self, state: State, seat: int, now: datetime) -> Outcome:
         """``seat`` concedes at ``now``: what the rules make of a seat whose player gives up

@@ -390,6 +390,11 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
         if next_phase is None:
             match.result = nobody_result()
             finished_note = "no prompts left"
+        elif missing and game.plans and next_phase.kind == PhaseKind.SEQUENTIAL.value:
+            # A turn played by default: the next seat's plan is followed after the commit
+            # (a turn sent by a seat is followed at once by ``orders_submit``).
+            promised.append(task_event("games.tasks.plans_follow", match.pk, match_id=match.pk,
+                                       phase_number=next_phase.number))
     if finished_note is not None:
         match_set_status(match=match, new_status=Match.Status.FINISHED,
                          note=finished_note[:255], events=promised, save=False)

@@ -1,0 +1,313 @@
+"""Plans: moves a seat says ahead of its turn in a sequential game ("if Blue plays X, I play
+Y; then if Blue plays Z, W"), played by the lifecycle the moment the moves before them arrive
+(docs/conditional-orders.md).
+
+A plan is a tree of branches, each ``{"when": [{"seat": n, "move": move}, ...], "play": move,
+"then": [branches]}``: ``when`` lists, in order, the moves every other seat plays between the
+plan's start (``ConditionalPlan.after_phase``) and the seat's next turn. When that turn opens
+and a branch's ``when`` is what was played, the branch's move is played for the seat at once
+through ``orders.sheet_store`` (source "conditional", a receipt as for any sheet) and its
+``then`` becomes the plan; when none matches, the plan is cleared and the seat told; a move the
+engine refuses then is dropped, never half-played, and the seat told. Moves are compared in
+the game's canonical form (``Game.plan_move``), which needs no position: whether a planned move
+is legal is only known, and only decided, when it is played.
+
+Sealed like a sheet: only the seat's own player reads its plan (``plan_for``); a plan ends
+with their command of the seat.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import Game, PhaseKind, Problem, RuleError
+from games.models import ConditionalPlan, Match, Phase, Seat, Submission
+from games.parsing import id_or_none
+from games.receipts import canonical_json as canonical
+from games.services.common import game_for, match_lock
+from games.services.errors import ServiceError
+
+logger = logging.getLogger(__name__)
+
+# A plan's bounds: how deep its branches nest, how many branches one level offers, how many
+# moves it holds in all, and how many moves a condition lists.
+MAX_DEPTH = 6
+MAX_BRANCHES = 8
+MAX_MOVES = 120
+MAX_WHEN = 6
+# How many planned moves one submission may set off in a row (every seat's plan in turn).
+MAX_CHAIN = 100
+
+NOTICE_UNMATCHED = "unmatched"  # the moves played are in no branch: the plan is cleared
+NOTICE_ILLEGAL = "illegal"      # the branch's move is not legal now: dropped with the plan
+NOTICE_ENDED = "ended"          # the plan's last move was played
+
+
+def plans_offered(game: Game | None) -> bool:
+    """Whether seats of ``game`` may plan their moves ahead."""
+    return game is not None and game.plans
+
+
+def plan_for(*, match: Match, seat: Seat | None, user: AbstractBaseUser | None
+             ) -> ConditionalPlan | None:
+    """``seat``'s plan if ``user`` holds the seat (no one else ever reads it), else None."""
+    if seat is None or user is None or not user.is_authenticated or seat.user_id != user.pk:
+        return None
+    return ConditionalPlan.objects.filter(match=match, seat=seat, user=user).first()
+
+
+def plan_normalize(*, game: Game, seat: int, seats: list[int], tree: Any) -> list[dict]:
+    """The plan ``tree`` in canonical form (every move by ``Game.plan_move``), or a
+    ServiceError ("invalid") listing every problem with its path ("0.then.1.when.0.move")."""
+    problems: list[Problem] = []
+    others = set(seats) - {seat}
+    counted = [0]
+
+    def branches(raw: Any, path: str, depth: int) -> list[dict]:
+        if not isinstance(raw, list):
+            problems.append(Problem(path, _("A plan is a list of branches.")))
+            return []
+        if depth > MAX_DEPTH:
+            problems.append(Problem(path, _("A plan goes at most %(count)s moves deep.")
+                                    % {"count": MAX_DEPTH}))
+            return []
+        if len(raw) > MAX_BRANCHES:
+            problems.append(Problem(path, _("At most %(count)s branches at each step.")
+                                    % {"count": MAX_BRANCHES}))
+            return []
+        out = []
+        for index, item in enumerate(raw):
+            at = f"{path}.{index}" if path else str(index)
+            if not isinstance(item, dict) or set(item) - {"when", "play", "then"} \
+                    or "play" not in item:
+                problems.append(Problem(at, _('A branch is {"when": [...], "play": ..., '
+                                              '"then": [...]}.')))
+                continue
+            when = item.get("when", [])
+            if not isinstance(when, list) or len(when) > MAX_WHEN:
+                problems.append(Problem(f"{at}.when", _("A condition lists at most %(count)s "
+                                        "moves of the other seats.") % {"count": MAX_WHEN}))
+                continue
+            moves = []
+            for number, entry in enumerate(when):
+                where = f"{at}.when.{number}"
+                other = entry.get("seat") if isinstance(entry, dict) else None
+                if type(other) is not int or other not in others:
+                    problems.append(Problem(where, _("A condition names another seat of the "
+                                                     "match and its move.")))
+                    continue
+                moves.append({"seat": other,
+                              "move": move(other, entry.get("move"), f"{where}.move")})
+            played = move(seat, item["play"], f"{at}.play")
+            out.append({"when": moves, "play": played,
+                        "then": branches(item.get("then", []), f"{at}.then", depth + 1)})
+        seen = [canonical(branch["when"]) for branch in out]
+        if len(set(seen)) < len(seen):
+            problems.append(Problem(path, _("Two branches have the same condition.")))
+        return out
+
+    def move(owner: int, raw: Any, path: str) -> Any:
+        counted[0] += 1
+        try:
+            return game.plan_move(owner, raw)
+        except RuleError as error:
+            problems.extend(Problem(f"{path}.{p.path}" if p.path else path, p.text)
+                            for p in error.problems)
+            return None
+
+    normalized = branches(tree, "", 1)
+    if counted[0] > MAX_MOVES:
+        problems.insert(0, Problem("", _("A plan holds at most %(count)s moves.")
+                                   % {"count": MAX_MOVES}))
+    if problems:
+        raise ServiceError("invalid", _("The plan is not valid."), problems)
+    return normalized
+
+
+def _plan_seat(match: Match, seat_number: Any, user: AbstractBaseUser | None) -> Seat:
+    """The seat whose plan ``user`` sets or clears, checked (the caller holds the lock)."""
+    seat = Seat.objects.filter(match=match, number=id_or_none(seat_number) or -1).first()
+    if seat is None:
+        raise ServiceError("not_found", _("This match has no seat %(number)s.")
+                           % {"number": seat_number})
+    if user is None or not user.is_authenticated or seat.user_id != user.pk:
+        raise ServiceError("not_your_seat", _("Seat %(number)s is not yours.")
+                           % {"number": seat.number})
+    return seat
+
+
+@transaction.atomic
+def plan_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
+             tree: Any) -> ConditionalPlan:
+    """Store (or replace) the seat's plan, its conditions counted from the phase open now.
+    Locks the match. Refused for a game without plans, a match not in play or paused, a
+    seat out of the match; an empty tree clears the plan (``plan_clear``)."""
+    match = match_lock(match_id)
+    seat = _plan_seat(match, seat_number, user)
+    game = game_for(match.game)
+    if not plans_offered(game):
+        raise ServiceError("unsupported_phase", _("%(game)s takes no plans.")
+                           % {"game": game.name})
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("not_active", _("This match is not in play."))
+    if match.paused_at is not None:
+        raise ServiceError("paused", _("A moderator paused this match: plans are taken again "
+                           "when it resumes."))
+    if seat.status not in (Seat.Status.TAKEN,) or seat.number in game.seats_out(match.state):
+        raise ServiceError("seat_out", _("This seat is out of the match."))
+    if match.phase_kind != PhaseKind.SEQUENTIAL.value:
+        raise ServiceError("unsupported_phase", _("Moves are planned in turns taken one seat "
+                           "at a time."))
+    seats = list(match.seats.values_list("number", flat=True))
+    normalized = plan_normalize(game=game, seat=seat.number, seats=seats, tree=tree)
+    now = timezone.now()
+    plan = ConditionalPlan.objects.filter(seat=seat).first()
+    if not normalized:
+        if plan is not None:
+            plan.delete()
+        return ConditionalPlan(match=match, seat=seat, user=user, tree=[],
+                               after_phase=match.phase_number, updated_at=now)
+    if plan is None:
+        plan = ConditionalPlan(match=match, seat=seat, user=user)
+    plan.user = user
+    plan.tree = normalized
+    plan.after_phase = match.phase_number
+    plan.played = 0
+    plan.notice = None
+    plan.updated_at = now
+    plan.save()
+    return plan
+
+
+@transaction.atomic
+def plan_clear(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None) -> bool:
+    """Clear the seat's plan (and its last notice). Whether there was one. Locks the match."""
+    match = match_lock(match_id)
+    seat = _plan_seat(match, seat_number, user)
+    deleted, _rows = ConditionalPlan.objects.filter(seat=seat).delete()
+    return bool(deleted)
+
+
+def _played_since(match: Match, game: Game, seat: int, after: int, before: int
+                  ) -> list[dict[str, Any]]:
+    """The moves the other seats played in the phases from ``after`` up to ``before``
+    (excluded), in order, each canonical (None for one the plan's shape cannot hold)."""
+    phases = (Phase.objects.filter(match=match, number__gte=after, number__lt=before,
+                                   status=Phase.Status.RESOLVED,
+                                   kind=PhaseKind.SEQUENTIAL.value)
+              .order_by("number").values_list("revealed", flat=True))
+    played = []
+    for revealed in phases:
+        for key, sheet in sorted((revealed or {}).items(), key=lambda item: int(item[0])):
+            if int(key) == seat:
+                continue
+            try:
+                move = game.plan_move(int(key), sheet.get("data"))
+            except RuleError:
+                move = None
+            played.append({"seat": int(key), "move": move})
+    return played
+
+
+def plan_branch(tree: list[dict], played: list[dict[str, Any]]) -> dict | None:
+    """The branch of ``tree`` whose condition is ``played``, or None."""
+    wanted = canonical(played)
+    return next((branch for branch in tree if canonical(branch["when"]) == wanted), None)
+
+
+def plans_follow(*, match_id: Any, now: Any = None) -> int:
+    """Play the planned move of each seat whose turn has come, one after the other, in the
+    caller's transaction (which holds the match lock, or takes it here). How many were
+    played. A failure of a plan's own code is logged and leaves the match as it was: the
+    seat plays its turn by hand."""
+    played = 0
+    for _step in range(MAX_CHAIN):
+        try:
+            with transaction.atomic():
+                done = _plan_play(match_id, now or timezone.now())
+        except ServiceError:
+            raise
+        except Exception:
+            logger.exception("playing a plan of match %s failed", match_id)
+            return played
+        if not done:
+            return played
+        played += 1
+    return played
+
+
+def _plan_play(match_id: Any, now: Any) -> bool:
+    """Play the planned move of the seat to move now, if its plan says one (True), or clear
+    the plan with a notice when it cannot."""
+    from games.services.orders import sheet_store
+
+    match = match_lock(match_id)
+    if (match.status != Match.Status.ACTIVE or match.paused_at is not None
+            or match.phase_kind != PhaseKind.SEQUENTIAL.value):
+        return False
+    game = game_for(match.game)
+    if not plans_offered(game):
+        return False
+    prompts = game.prompts(match.state)
+    plan = (ConditionalPlan.objects.select_related("seat")
+            .filter(match=match, seat__number__in=list(prompts)).exclude(tree=[]).first())
+    if plan is None or plan.after_phase >= match.phase_number:
+        return False
+    seat = plan.seat
+    if plan.user_id != seat.user_id or seat.status != Seat.Status.TAKEN:
+        plan.delete()  # the plan ended with its author's command of the seat
+        return False
+    phase = Phase.objects.filter(match=match, number=match.phase_number,
+                                 status=Phase.Status.OPEN).first()
+    if phase is None or Submission.objects.filter(phase=phase, seat=seat).exists():
+        return False
+    played = _played_since(match, game, seat.number, plan.after_phase, phase.number)
+    branch = plan_branch(plan.tree, played)
+    if branch is None:
+        _plan_end(plan, now, {"reason": NOTICE_UNMATCHED, "phase": phase.number,
+                              "played": played})
+        return False
+    try:
+        with transaction.atomic():
+            sheet_store(match=match, phase=phase, seat=seat, game=game, prompts=prompts,
+                        data=branch["play"], text=None,
+                        source=Submission.Source.CONDITIONAL, now=now)
+    except ServiceError as error:
+        _plan_end(plan, now, {"reason": NOTICE_ILLEGAL, "phase": phase.number,
+                              "move": branch["play"],
+                              "problems": [problem.message for problem in error.problems]
+                              or [error.message]})
+        return False
+    plan.played += 1
+    plan.after_phase = phase.number
+    plan.tree = branch["then"]
+    plan.notice = None if branch["then"] else {"reason": NOTICE_ENDED, "phase": phase.number}
+    plan.updated_at = now
+    plan.save()
+    return True
+
+
+def _plan_end(plan: ConditionalPlan, now: Any, notice: dict[str, Any]) -> None:
+    """Clear ``plan``'s moves, keeping why for its seat (the page, the API, the next mail)."""
+    plan.tree = []
+    plan.notice = notice
+    plan.updated_at = now
+    plan.save(update_fields=["tree", "notice", "updated_at"])
+    logger.info("match %s: plan of seat %s cleared (%s)", plan.match_id, plan.seat.number,
+                notice["reason"])
+
+
+def plans_follow_task(*, match_id: Any, phase_number: Any) -> int:
+    """The lifecycle's promise after a turn played by default (a deadline, a moderator):
+    follow the plans if the phase ``phase_number`` is still the one open."""
+    with transaction.atomic():
+        match = match_lock(match_id)
+        if match.phase_number != id_or_none(phase_number):
+            return 0
+        return plans_follow(match_id=match.pk)
