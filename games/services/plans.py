@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from engine import Game, PhaseKind, Problem, RuleError
 from games.models import ConditionalPlan, Match, Phase, Seat, Submission
 from games.parsing import id_or_none
+from games.plans import NOTICE_ENDED, NOTICE_ILLEGAL, NOTICE_UNMATCHED, plan_parse
 from games.receipts import canonical_json as canonical
 from games.services.common import game_for, match_lock
 from games.services.errors import ServiceError
@@ -43,10 +44,6 @@ MAX_MOVES = 120
 MAX_WHEN = 6
 # How many planned moves one submission may set off in a row (every seat's plan in turn).
 MAX_CHAIN = 100
-
-NOTICE_UNMATCHED = "unmatched"  # the moves played are in no branch: the plan is cleared
-NOTICE_ILLEGAL = "illegal"      # the branch's move is not legal now: dropped with the plan
-NOTICE_ENDED = "ended"          # the plan's last move was played
 
 
 def plans_offered(game: Game | None) -> bool:
@@ -144,10 +141,11 @@ def _plan_seat(match: Match, seat_number: Any, user: AbstractBaseUser | None) ->
 
 @transaction.atomic
 def plan_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
-             tree: Any) -> ConditionalPlan:
-    """Store (or replace) the seat's plan, its conditions counted from the phase open now.
-    Locks the match. Refused for a game without plans, a match not in play or paused, a
-    seat out of the match; an empty tree clears the plan (``plan_clear``)."""
+             tree: Any = None, text: str | None = None) -> ConditionalPlan:
+    """Store (or replace) the seat's plan (a ``tree``, or its ``text`` in the plan grammar,
+    ``games.plans``), its conditions counted from the phase open now. Locks the match.
+    Refused for a game without plans, a match not in play or paused, a seat out of the
+    match; an empty plan clears the plan (as ``plan_clear``)."""
     match = match_lock(match_id)
     seat = _plan_seat(match, seat_number, user)
     game = game_for(match.game)
@@ -165,6 +163,11 @@ def plan_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
         raise ServiceError("unsupported_phase", _("Moves are planned in turns taken one seat "
                            "at a time."))
     seats = list(match.seats.values_list("number", flat=True))
+    if text is not None:
+        try:
+            tree = plan_parse(game, match.state, seat.number, seats, text)
+        except RuleError as error:
+            raise ServiceError("invalid", _("The plan is not valid."), error.problems) from None
     normalized = plan_normalize(game=game, seat=seat.number, seats=seats, tree=tree)
     now = timezone.now()
     plan = ConditionalPlan.objects.filter(seat=seat).first()

@@ -12,8 +12,9 @@ from django.utils import timezone
 import engine
 from games import services
 from games.models import ConditionalPlan, Match, OutboxEvent, Phase, Submission
+from games.plans import NOTICE_ENDED, NOTICE_ILLEGAL, NOTICE_UNMATCHED
 from games.services import ServiceError
-from games.services.plans import MAX_DEPTH, NOTICE_ENDED, NOTICE_ILLEGAL, NOTICE_UNMATCHED
+from games.services.plans import MAX_DEPTH
 from tests.helpers import submit
 
 pytestmark = pytest.mark.django_db
@@ -202,3 +203,40 @@ def test_a_game_without_plans_refuses_one(toy_duel):
         services.plan_set(match_id=match.pk, seat_number=1, user=match.seats.get(
             number=1).user, tree=[])
     assert caught.value.code == "unsupported_phase"
+
+
+PLAN_TEXT = """if Blue: wall e5-e6 then wall c3-c4
+  if Blue: wall g7-g8 then wall b2-b3
+if 2: wall d4-e4 then bomb h8"""
+
+
+def test_a_plan_is_written_in_words_and_read_back(fs_match):
+    from games.plans import plan_described
+
+    match = fs_match()
+    stored = services.plan_set(match_id=match.pk, seat_number=1, user=match.players[1],
+                               text=PLAN_TEXT)
+    assert stored.tree == [
+        branch([(2, wall("e5-e6"))], wall("c3-c4"), [branch([(2, wall("g7-g8"))],
+                                                              wall("b2-b3"))]),
+        branch([(2, wall("d4-e4"))], {"steps": [{"bomb": "h8"}]})]
+    described = plan_described(engine.get("final-strategy"), match.state, 1, stored)
+    assert [line["text"] for line in described["words"]] == [
+        "If Blue plays “wall e5-e6”, play “wall c3-c4”.",
+        "If Blue plays “wall g7-g8”, play “wall b2-b3”.",
+        "If Blue plays “wall d4-e4”, play “bomb h8”."]
+    assert [line["depth"] for line in described["words"]] == [0, 1, 0]
+    again = services.plan_set(match_id=match.pk, seat_number=1, user=match.players[1],
+                              text=described["text"])
+    assert again.tree == stored.tree
+
+
+def test_a_plan_in_words_names_each_line_it_cannot_read(fs_match):
+    match = fs_match()
+    with pytest.raises(ServiceError) as caught:
+        services.plan_set(match_id=match.pk, seat_number=1, user=match.players[1],
+                          text="if Blue: wall e5-e6 then wall z1-z2\nplay c3\nif Red: "
+                               "wall e5-e6 then wall c3-c4")
+    assert [problem.path for problem in caught.value.problems] == ["line 1", "line 2",
+                                                                    "line 3"]
+    assert not ConditionalPlan.objects.exists()
