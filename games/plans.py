@@ -32,6 +32,11 @@ _LINE = re.compile(r"^(?:(?:if|si)\s+(?P<when>.+?)\s+)?(?:then|alors)\s+(?P<play
                    re.IGNORECASE)
 
 
+def plans_offered(game: Game | None) -> bool:
+    """Whether seats of ``game`` may plan their moves ahead (``Game.plans``)."""
+    return game is not None and game.plans
+
+
 def _names(game: Game, seats: list[int]) -> dict[str, int]:
     """Every name a seat is written by (lower case): its number, its name in English and in
     the reader's language."""

@@ -29,7 +29,13 @@ from django.utils.translation import gettext as _
 from engine import Game, PhaseKind, Problem, RuleError
 from games.models import ConditionalPlan, Match, Phase, Seat, Submission
 from games.parsing import id_or_none
-from games.plans import NOTICE_ENDED, NOTICE_ILLEGAL, NOTICE_UNMATCHED, plan_parse
+from games.plans import (
+    NOTICE_ENDED,
+    NOTICE_ILLEGAL,
+    NOTICE_UNMATCHED,
+    plan_parse,
+    plans_offered,
+)
 from games.receipts import canonical_json as canonical
 from games.services.common import game_for, match_lock
 from games.services.errors import ServiceError
@@ -44,11 +50,6 @@ MAX_MOVES = 120
 MAX_WHEN = 6
 # How many planned moves one submission may set off in a row (every seat's plan in turn).
 MAX_CHAIN = 100
-
-
-def plans_offered(game: Game | None) -> bool:
-    """Whether seats of ``game`` may plan their moves ahead."""
-    return game is not None and game.plans
 
 
 def plan_for(*, match: Match, seat: Seat | None, user: AbstractBaseUser | None

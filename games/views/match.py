@@ -31,6 +31,7 @@ from games.views.access import (
     redirect_to,
     status_for,
 )
+from games.views.plans import plan_panel_context
 from games.votes import ending_text, match_votes
 from games.words import translated_result
 
@@ -224,6 +225,7 @@ def match_page_context(
     context["moderation_log"] = selectors.match_moderation_log(match)
     if active:
         context["open_phase"] = open_phase
+        context["plan"] = plan_panel_context(match, game, my_seat, user)
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))
@@ -322,8 +324,10 @@ def _history_record(game: Game | None, plugin: plugins.GamePlugin, phase: Phase
 
 
 def _source_label(source: str) -> str:
-    """How a sheet came in ("e-mail"), in words; "" for the web (the usual way)."""
-    if not source or source == Submission.Source.WEB:
+    """How a sheet came in ("e-mail"), in words; "" for the web (the usual way) and for a
+    move played from a plan (that a seat planned is its secret: only a finished match's
+    record tells it)."""
+    if not source or source in (Submission.Source.WEB, Submission.Source.CONDITIONAL):
         return ""
     try:
         return str(Submission.Source(source).label)

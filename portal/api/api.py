@@ -20,9 +20,13 @@ import engine
 from engine.jsontext import JSONLimitError, read_json
 from games import plugins, records, selectors
 from games.models import Match, Seat, Submission
+from games.plans import plan_described, plans_offered
 from games.services import (
     ServiceError,
     match_create,
+    plan_clear,
+    plan_for,
+    plan_set,
     seat_concede,
     seat_join,
     seat_leave,
@@ -285,6 +289,54 @@ def orders(request: HttpRequest, match_id: MatchId, body: schemas.SheetIn) -> di
             "salt": receipt.salt, "revision": receipt.revision,
             "data": selectors.json_data(receipt.data),
             "warnings": problem_dicts(receipt.warnings), "complete": receipt.complete}
+
+
+def _plan_seat(request: HttpRequest, match_id: int) -> tuple[Match, Seat, engine.Game]:
+    """My seat in a visible match whose game takes plans (else the API's refusal)."""
+    match = _visible_match(request, match_id)
+    seat = selectors.match_seat_for_user(match, request.user)
+    if seat is None:
+        raise ServiceError("not_your_seat", _("You have no seat in this match."))
+    game = engine.games().get(match.game)
+    if not plans_offered(game):
+        raise ServiceError("unsupported_phase", _("This game takes no plans."))
+    return match, seat, game
+
+
+def _plan_out(match: Match, seat: Seat, game: engine.Game, plan: Any) -> dict[str, Any]:
+    return {"seat": seat.number, **plan_described(game, match.state, seat.number, plan)}
+
+
+@api.get("/matches/{match_id}/plan", response={200: schemas.PlanOut, **ERRORS},
+         tags=["play"])
+def plan(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """My seat's plan: the moves it plays ahead of its turn when the others' moves match
+    (docs/conditional-orders.md), and why the last one ended. Nobody else's."""
+    match, seat, game = _plan_seat(request, match_id)
+    return _plan_out(match, seat, game, plan_for(match=match, seat=seat, user=request.user))
+
+
+@api.put("/matches/{match_id}/plan", response={200: schemas.PlanOut, **ERRORS},
+         tags=["play"])
+def plan_put(request: HttpRequest, match_id: MatchId, body: schemas.PlanIn) -> dict[str, Any]:
+    """Set (replace) my seat's plan, as JSON ``tree`` or ``text``; an empty one clears it.
+    Each move is checked for its shape only: whether it is legal is decided when it is
+    played."""
+    match, seat, game = _plan_seat(request, match_id)
+    if (body.tree is None) == (body.text is None):
+        raise ServiceError("invalid", _("Send the plan as either tree or text."))
+    stored = plan_set(match_id=match.pk, seat_number=seat.number, user=request.user,
+                      tree=body.tree, text=body.text)
+    return _plan_out(match, seat, game, stored if stored.pk else None)
+
+
+@api.delete("/matches/{match_id}/plan", response={200: schemas.PlanOut, **ERRORS},
+            tags=["play"])
+def plan_delete(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """Clear my seat's plan (and the notice of the last one)."""
+    match, seat, game = _plan_seat(request, match_id)
+    plan_clear(match_id=match.pk, seat_number=seat.number, user=request.user)
+    return _plan_out(match, seat, game, None)
 
 
 @api.get("/matches/{match_id}/record", response={200: dict[str, Any], **ERRORS},

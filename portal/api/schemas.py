@@ -226,6 +226,32 @@ class SheetIn(Schema):
                              description="Or the sheet in the game's text grammar.")
 
 
+class PlanIn(Schema):
+    tree: Any = Field(default=None, description="The plan as JSON: a list of branches "
+                      "{\"when\": [{\"seat\": 2, \"move\": ...}], \"play\": ..., "
+                      "\"then\": [...]} (docs/conditional-orders.md).")
+    text: str | None = Field(default=None, max_length=20_000,
+                             description="Or the plan in its text grammar, a branch a line.")
+
+
+class PlanLine(Schema):
+    depth: int
+    text: str
+
+
+class PlanOut(Schema):
+    seat: int
+    tree: list[Any] = Field(description="The branches still ahead (empty: no plan).")
+    words: list[PlanLine] = Field(description="The plan in sentences, a branch each.")
+    text: str = Field(description="The plan in its text grammar.")
+    played: int = Field(description="How many moves of the plan have been played.")
+    after_phase: int | None = Field(description="Its conditions cover the moves from this "
+                                                "phase on.")
+    notice: dict[str, Any] | None = Field(description="Why the last plan ended (reason: "
+                                                      "unmatched, illegal, ended).")
+    notice_words: str
+
+
 class ReceiptOut(Schema):
     submission_id: int
     receipt: str

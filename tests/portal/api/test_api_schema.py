@@ -35,6 +35,8 @@ def test_the_schema_is_served_and_lists_every_operation():
         ("/api/v1/matches", "post"), ("/api/v1/matches/{match_id}", "get"),
         ("/api/v1/matches/{match_id}/prompt", "get"),
         ("/api/v1/matches/{match_id}/orders", "post"),
+        ("/api/v1/matches/{match_id}/plan", "get"), ("/api/v1/matches/{match_id}/plan", "put"),
+        ("/api/v1/matches/{match_id}/plan", "delete"),
         ("/api/v1/matches/{match_id}/result", "get"),
         ("/api/v1/matches/{match_id}/record", "get"),
         ("/api/v1/matches/{match_id}/join", "post"),
