@@ -179,3 +179,26 @@ def plan_described(game: Game, state: Any, seat: int, plan: ConditionalPlan | No
             "text": plan_text(game, state, seat, plan.tree), "played": plan.played,
             "after_phase": plan.after_phase, "notice": plan.notice,
             "notice_words": notice_words(game, state, seat, plan.notice)}
+
+
+# A reply to a "your move" mail that clears the seat's plan: this line alone.
+CLEAR_COMMANDS = ("clear plan", "clear my plan", "effacer le plan", "effacer mon plan")
+
+
+def is_clear_command(text: str) -> bool:
+    """Whether a mail's reply ``text`` is the command that clears the plan (and nothing else)."""
+    lines = [line.strip().lower().rstrip(".!") for line in str(text).splitlines()
+             if line.strip()]
+    return len(lines) == 1 and lines[0] in CLEAR_COMMANDS
+
+
+def plan_mail_context(game: Game, state: Any, seat: int, plan: ConditionalPlan | None,
+                      phase_number: int) -> dict[str, Any]:
+    """What the "your move" mail of phase ``phase_number`` says of the seat's plan: its
+    branches still ahead, a line each (indented by depth), and why it ended if it ended as
+    this phase opened."""
+    described = plan_described(game, state, seat, plan)
+    notice = described["notice"] or {}
+    return {"plan_lines": ["  " * line["depth"] + line["text"] for line in described["words"]],
+            "plan_notice": described["notice_words"]
+            if notice.get("phase") == phase_number else ""}
