@@ -199,17 +199,21 @@ def plan_clear(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None
 
 
 def _played_since(match: Match, game: Game, seat: int, after: int, before: int
-                  ) -> list[dict[str, Any]]:
+                  ) -> list[dict[str, Any]] | None:
     """The moves the other seats played in the phases from ``after`` up to ``before``
-    (excluded), in order, each canonical (None for one the plan's shape cannot hold)."""
+    (excluded), in order, each canonical (None for one the plan's shape cannot hold); None
+    when the seat itself moved after ``after`` (its plan waited for a turn it played itself:
+    a turn that opened without following plans, such as one a moderator's repair opened)."""
     phases = (Phase.objects.filter(match=match, number__gte=after, number__lt=before,
                                    status=Phase.Status.RESOLVED,
                                    kind=PhaseKind.SEQUENTIAL.value)
-              .order_by("number").values_list("revealed", flat=True))
+              .order_by("number").values_list("number", "revealed"))
     played = []
-    for revealed in phases:
+    for number, revealed in phases:
         for key, sheet in sorted((revealed or {}).items(), key=lambda item: int(item[0])):
             if int(key) == seat:
+                if number > after:
+                    return None
                 continue
             try:
                 move = game.plan_move(int(key), sheet.get("data"))
@@ -272,10 +276,10 @@ def _plan_play(match_id: Any, now: Any) -> bool:
     if phase is None or Submission.objects.filter(phase=phase, seat=seat).exists():
         return False
     played = _played_since(match, game, seat.number, plan.after_phase, phase.number)
-    branch = plan_branch(plan.tree, played)
+    branch = None if played is None else plan_branch(plan.tree, played)
     if branch is None:
         _plan_end(plan, now, {"reason": NOTICE_UNMATCHED, "phase": phase.number,
-                              "played": played})
+                              "played": played or []})
         return False
     try:
         with transaction.atomic():

@@ -240,3 +240,18 @@ def test_a_plan_in_words_names_each_line_it_cannot_read(fs_match):
     assert [problem.path for problem in caught.value.problems] == ["line 1", "line 2",
                                                                     "line 3"]
     assert not ConditionalPlan.objects.exists()
+
+
+def test_a_plan_left_waiting_by_a_turn_played_by_hand_is_cleared(fs_match):
+    """A turn that opened without following plans (a moderator's repair): the seat played it
+    itself, so the plan waiting for it is stale at the next turn."""
+    match = fs_match()
+    move(match, 1, wall("e5-e6"))
+    ConditionalPlan.objects.create(
+        match=match, seat=match.seats.get(number=2), user=match.players[2], after_phase=1,
+        tree=[branch([(1, wall("e5-e6")), (1, wall("g7-g8"))], wall("c3-c4"))],
+        updated_at=timezone.now())
+    move(match, 2, wall("b2-b3"))   # by hand, the plan left waiting
+    move(match, 1, wall("g7-g8"))
+    assert match.phase_number == 4 and match.state["to_move"] == 2
+    assert ConditionalPlan.objects.get().notice["reason"] == NOTICE_UNMATCHED
