@@ -518,6 +518,21 @@ class Game:
         RuleError for a move that is not well formed (any move, for a game without plans)."""
         raise RuleError([Problem("", f"{self.name or self.slug} takes no plans.")])
 
+    # A game whose sealed phases a seat may fill in ahead ("next round, if my 1A is still on
+    # the board, these orders") names the conditions it offers in ``sheet_conditions``; the
+    # lifecycle checks them against the position after the current phase resolves and, if
+    # every one holds, submits the sheet then (validated as any sheet).
+    sheet_conditions: tuple[str, ...] = ()
+
+    def condition_normalize(self, seat: int, condition: Any) -> dict[str, Any]:
+        """The canonical form of one condition (its ``kind`` one of ``sheet_conditions``), by
+        its shape; RuleError for one that is not well formed."""
+        raise RuleError([Problem("", f"{self.name or self.slug} takes no conditions.")])
+
+    def condition_holds(self, state: State, seat: int, condition: Mapping[str, Any]) -> bool:
+        """Whether a canonical ``condition`` of ``seat`` holds in ``state``."""
+        raise NotImplementedError(f"{self.slug} takes no conditions")
+
     # -- leaving a match ---------------------------------------------------------------------
     def resign(self, state: State, seat: int, now: datetime) -> Outcome:
         """``seat`` concedes at ``now``: what the rules make of a seat whose player gives up

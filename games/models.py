@@ -161,6 +161,10 @@ class Match(models.Model):
         blank=True,
         help_text=_("When every required seat was in for the open phase (resolution is due)."),
     )
+    sheets_ahead = models.BooleanField(
+        _("sheets entered ahead"), default=False,
+        help_text=_("A seat has entered a sheet for the next phase under conditions: the "
+                    "resolution has it checked (docs/conditional-orders.md)."))
     state = JSONField(_("state"), null=True, blank=True,
                       help_text=_("Engine state; never shown raw."))
     logbook_seq = models.PositiveIntegerField(
@@ -542,6 +546,33 @@ class ConditionalPlan(models.Model):
 
     def __str__(self) -> str:
         return gettext("Plan of seat %(number)s") % {"number": self.seat.number}
+
+
+class ConditionalSheet(models.Model):
+    """A seat's sheet for the phase after the open one, entered ahead under conditions in the
+    game's terms (``Game.sheet_conditions``), checked against the position after the open
+    phase resolves (``games.services.plans.sheets_follow``): submitted then if every one
+    holds, else discarded with a ``notice``. Sealed like a sheet: only its author sees it."""
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="sheets_ahead_rows")
+    seat = models.OneToOneField(Seat, verbose_name=_("seat"), on_delete=models.CASCADE,
+                                related_name="sheet_ahead")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player"),
+                             on_delete=models.CASCADE, related_name="+")
+    for_phase = models.PositiveIntegerField(_("for phase"))
+    conditions = JSONField(_("conditions"), default=list, blank=True)
+    data = JSONField(_("sheet"), null=True, blank=True)
+    notice = JSONField(_("notice"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"))
+
+    class Meta:
+        verbose_name = _("sheet entered ahead")
+        verbose_name_plural = _("sheets entered ahead")
+
+    def __str__(self) -> str:
+        return gettext("Sheet of seat %(number)s for phase %(phase)s") % {
+            "number": self.seat.number, "phase": self.for_phase}
 
 
 class SweepRun(models.Model):

@@ -59,6 +59,12 @@ def plans_follow(match_id: int, phase_number: int) -> int:
     return services.plans_follow_task(match_id=match_id, phase_number=phase_number)
 
 
+@shared_task(name="games.tasks.sheets_follow", **TASK_OPTIONS)
+def sheets_follow(match_id: int, phase_number: int) -> int:
+    """Submit or discard the sheets entered ahead for the phase that has just opened."""
+    return services.sheets_follow(match_id=match_id, phase_number=phase_number)
+
+
 @shared_task(name="games.tasks.gameday_tick", **TASK_OPTIONS)
 def gameday_tick(match_id: int) -> bool:
     """Start a continuous match's due gameday exactly once (a no-op if not due or done)."""

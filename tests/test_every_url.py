@@ -25,7 +25,7 @@ than ``DATA_UPLOAD_MAX_MEMORY_SIZE``). The walk fails on:
 - a response to anyone but the two players that shows their private message (sent in every
   match, with a public one beside it);
 - a response to anyone but seat 2 that shows seat 2's plan (stored in every game that takes
-  plans) while it stands.
+  plans) while it stands, or its sheet entered ahead (in every game that takes them).
 
 Nothing is listed by hand but the real values a path parameter can take, by its name: a new
 URL is walked as soon as it is mounted, and a new parameter name fails here until it has real
@@ -77,6 +77,7 @@ ROLES = ("anonymous", "spectator", "seat1", "seat2", "moderator")
 JUNK_ROLES = ("seat1", "moderator")
 MARKER = "SEALED-WALK-MARKER-5d0c7e"
 PRIVATE_MARKER = "PRIVATE-WALK-MESSAGE-8e41b2"
+AHEAD_MARKER = "AHEAD-WALK-SHEET-5c07d9"  # seat 2's sheet entered ahead, as text
 # The network alice and bob were traced on, and bob's device: moderators' eyes only (and the
 # players' own exports).
 TRACE_NETWORK = "198.18.77.0/24"
@@ -259,7 +260,7 @@ def build_world() -> World:
     # Seat 2's plan in every game that takes plans (docs/conditional-orders.md): as secret
     # as a sealed sheet, to everyone but seat 2, while it stands.
     from games.plans import plan_described
-    from games.services import plan_set
+    from games.services import plan_set, sheet_ahead_set
 
     for slug, game in sorted(engine.games().items()):
         match = world.matches[slug]
@@ -270,6 +271,9 @@ def build_world() -> World:
             told = plan_described(game, match.state, 2, plan)
             world.plans.append((plan.pk, [told["text"], *(line["text"]
                                                          for line in told["words"])]))
+        if game.sheet_conditions and match.status == Match.Status.ACTIVE:
+            sheet_ahead_set(match_id=match.pk, seat_number=2, user=bob, text=AHEAD_MARKER,
+                            conditions=[{"kind": game.sheet_conditions[0], "unit": "C"}])
 
     from portal.chat.services import message_post
 
@@ -495,7 +499,7 @@ class Walk:
 
     def check_secrets(self, method: str, url: str, response: Any) -> None:
         if not self.forbidden and not self.private and not self.device_hidden \
-                and not self.plans:
+                and self.role == "seat2":
             return
         content = (b"".join(response.streaming_content) if getattr(response, "streaming", False)
                    else response.content)
@@ -515,6 +519,9 @@ class Walk:
             if marker in body and self.still_sealed(phase_id):
                 self.failures.append(f"{self.role} saw a sealed sheet ({marker[:40]!r}) at "
                                      f"{method.upper()} {url[:160]}")
+        if self.role != "seat2" and AHEAD_MARKER in body:
+            self.failures.append(f"{self.role} saw seat 2's sheet entered ahead at "
+                                 f"{method.upper()} {url[:160]}")
         for plan_id, marker in self.plans:
             if marker in body and ConditionalPlan.objects.filter(pk=plan_id).exclude(
                     tree=[]).exists():

@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import Game, PhaseKind, Problem, RuleError
-from games.models import ConditionalPlan, Match, Phase, Seat, Submission
+from games.models import ConditionalPlan, ConditionalSheet, Match, Phase, Seat, Submission
 from games.parsing import id_or_none
 from games.plans import (
     NOTICE_ENDED,
@@ -319,3 +319,151 @@ def plans_follow_task(*, match_id: Any, phase_number: Any) -> int:
         if match.phase_number != id_or_none(phase_number):
             return 0
         return plans_follow(match_id=match.pk)
+
+
+# -- sheets entered ahead (sealed phases) ------------------------------------------------------
+
+MAX_CONDITIONS = 8
+MAX_SHEET_TEXT = 20_000
+
+SHEET_SUBMITTED = "submitted"    # every condition held: the sheet was submitted
+SHEET_CONDITIONS = "conditions"  # a condition did not hold: discarded
+SHEET_ILLEGAL = "illegal"        # the engine refused the sheet in the new position
+SHEET_SENT = "sent"              # the seat had sent a sheet for the phase itself: discarded
+
+
+def conditions_offered(game: Game | None) -> tuple[str, ...]:
+    """The conditions a sheet entered ahead may carry in ``game`` (none: it takes none)."""
+    return tuple(game.sheet_conditions) if game is not None else ()
+
+
+@transaction.atomic
+def sheet_ahead_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
+                    conditions: Any, data: Any = None, text: str | None = None
+                    ) -> ConditionalSheet:
+    """Enter the seat's sheet for the phase after the open one (``data``, or ``text`` in the
+    game's grammar, read when it is played), submitted after the open phase resolves if every
+    one of ``conditions`` holds then. Each condition is checked for its shape now, the sheet
+    by the engine only then. Locks the match; replaces the seat's earlier one."""
+    match = match_lock(match_id)
+    seat = _plan_seat(match, seat_number, user)
+    game = game_for(match.game)
+    if not conditions_offered(game):
+        raise ServiceError("unsupported_phase", _("%(game)s takes no sheets entered ahead.")
+                           % {"game": game.name})
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("not_active", _("This match is not in play."))
+    if match.paused_at is not None:
+        raise ServiceError("paused", _("A moderator paused this match: plans are taken again "
+                           "when it resumes."))
+    if seat.status != Seat.Status.TAKEN or seat.number in game.seats_out(match.state):
+        raise ServiceError("seat_out", _("This seat is out of the match."))
+    if match.phase_kind != PhaseKind.SIMULTANEOUS.value:
+        raise ServiceError("unsupported_phase", _("Sheets are entered ahead in phases whose "
+                           "sheets are sealed."))
+    normalized = _conditions_normalize(game, seat.number, conditions)
+    if (data is None) == (text is None):
+        raise ServiceError("invalid", _("Send the sheet as either data or text."))
+    if text is not None and (not isinstance(text, str) or len(text) > MAX_SHEET_TEXT):
+        raise ServiceError("invalid", _("Orders must be text of at most %(count)s "
+                                        "characters.") % {"count": MAX_SHEET_TEXT})
+    if data is not None and len(canonical(data)) > MAX_SHEET_TEXT:
+        raise ServiceError("invalid", _("The sheet is too large."))
+    now = timezone.now()
+    sheet = ConditionalSheet.objects.filter(seat=seat).first() or ConditionalSheet(
+        match=match, seat=seat, user=user)
+    sheet.user = user
+    sheet.for_phase = match.phase_number + 1
+    sheet.conditions = normalized
+    sheet.data = {"text": text} if text is not None else {"data": data}
+    sheet.notice = None
+    sheet.updated_at = now
+    sheet.save()
+    if not match.sheets_ahead:
+        match.sheets_ahead = True
+        match.save(update_fields=["sheets_ahead"])
+    return sheet
+
+
+def _conditions_normalize(game: Game, seat: int, conditions: Any) -> list[dict[str, Any]]:
+    if not isinstance(conditions, list) or len(conditions) > MAX_CONDITIONS:
+        raise ServiceError("invalid", _("The conditions are a list of at most %(count)s.")
+                           % {"count": MAX_CONDITIONS})
+    problems: list[Problem] = []
+    normalized = []
+    for index, condition in enumerate(conditions):
+        try:
+            normalized.append(game.condition_normalize(seat, condition))
+        except RuleError as error:
+            problems += [Problem(f"{index}.{p.path}" if p.path else str(index), p.text)
+                         for p in error.problems]
+    if problems:
+        raise ServiceError("invalid", _("The conditions are not valid."), problems)
+    return normalized
+
+
+@transaction.atomic
+def sheet_ahead_clear(*, match_id: Any, seat_number: Any,
+                      user: AbstractBaseUser | None) -> bool:
+    """Withdraw the seat's sheet entered ahead (and its last notice). Locks the match."""
+    match = match_lock(match_id)
+    seat = _plan_seat(match, seat_number, user)
+    deleted, _rows = ConditionalSheet.objects.filter(seat=seat).delete()
+    return bool(deleted)
+
+
+def sheets_follow(*, match_id: Any, phase_number: Any) -> int:
+    """After a phase resolved (the outbox's promise when ``Match.sheets_ahead``): for each
+    sheet entered ahead for the phase ``phase_number``, now open, submit it if every
+    condition holds in its position, else discard it with a notice for its seat. How many
+    were submitted. A no-op when that phase is not the open one."""
+    from games.services.orders import sheet_store
+
+    with transaction.atomic():
+        match = match_lock(match_id)
+        number = id_or_none(phase_number)
+        if (match.status != Match.Status.ACTIVE or match.phase_number != number
+                or match.phase_kind != PhaseKind.SIMULTANEOUS.value
+                or match.paused_at is not None):
+            return 0
+        phase = Phase.objects.filter(match=match, number=number,
+                                     status=Phase.Status.OPEN).first()
+        if phase is None:
+            return 0
+        game = game_for(match.game)
+        prompts = game.prompts(match.state)
+        now = timezone.now()
+        submitted = 0
+        for sheet in (ConditionalSheet.objects.select_related("seat")
+                      .filter(match=match, for_phase__lte=number).exclude(data=None)
+                      .order_by("seat__number")):
+            seat = sheet.seat
+            if sheet.user_id != seat.user_id or seat.status != Seat.Status.TAKEN:
+                sheet.delete()  # it ended with its author's command of the seat
+                continue
+            failed = [c for c in sheet.conditions
+                      if not game.condition_holds(match.state, seat.number, c)]
+            if sheet.for_phase != number or seat.number not in prompts or failed:
+                notice = {"reason": SHEET_CONDITIONS, "phase": number, "failed": failed}
+            elif Submission.objects.filter(phase=phase, seat=seat).exists():
+                notice = {"reason": SHEET_SENT, "phase": number}
+            else:
+                try:
+                    with transaction.atomic():
+                        sheet_store(match=match, phase=phase, seat=seat, game=game,
+                                    prompts=prompts, data=sheet.data.get("data"),
+                                    text=sheet.data.get("text"),
+                                    source=Submission.Source.CONDITIONAL, now=now)
+                    notice = {"reason": SHEET_SUBMITTED, "phase": number}
+                    submitted += 1
+                except ServiceError as error:
+                    notice = {"reason": SHEET_ILLEGAL, "phase": number,
+                              "problems": [p.message for p in error.problems]
+                              or [error.message]}
+            sheet.data = None
+            sheet.notice = notice
+            sheet.updated_at = now
+            sheet.save(update_fields=["data", "notice", "updated_at"])
+        Match.objects.filter(pk=match.pk).update(sheets_ahead=ConditionalSheet.objects.filter(
+            match=match).exclude(data=None).exists())
+        return submitted

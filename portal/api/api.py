@@ -19,7 +19,7 @@ from ninja.parser import Parser
 import engine
 from engine.jsontext import JSONLimitError, read_json
 from games import plugins, records, selectors
-from games.models import Match, Seat, Submission
+from games.models import ConditionalSheet, Match, Seat, Submission
 from games.plans import plan_described, plans_offered
 from games.services import (
     ServiceError,
@@ -31,10 +31,13 @@ from games.services import (
     seat_join,
     seat_leave,
     seat_take,
+    sheet_ahead_clear,
+    sheet_ahead_set,
     sheet_submit,
     vote_cast,
     vote_propose,
 )
+from games.services.plans import conditions_offered
 from games.views.access import status_for
 from games.votes import match_ending, match_votes
 from games.words import problem_dicts, sentence
@@ -337,6 +340,54 @@ def plan_delete(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     match, seat, game = _plan_seat(request, match_id)
     plan_clear(match_id=match.pk, seat_number=seat.number, user=request.user)
     return _plan_out(match, seat, game, None)
+
+
+def _sheet_ahead_out(match: Match, seat: Seat, game: engine.Game) -> dict[str, Any]:
+    row = ConditionalSheet.objects.filter(match=match, seat=seat, user=seat.user_id).first()
+    return {"seat": seat.number, "conditions_offered": list(conditions_offered(game)),
+            "for_phase": row.for_phase if row else None,
+            "conditions": row.conditions if row else [], "sheet": row.data if row else None,
+            "notice": row.notice if row else None}
+
+
+def _sheet_ahead_seat(request: HttpRequest, match_id: int) -> tuple[Match, Seat, engine.Game]:
+    match = _visible_match(request, match_id)
+    seat = selectors.match_seat_for_user(match, request.user)
+    if seat is None:
+        raise ServiceError("not_your_seat", _("You have no seat in this match."))
+    game = engine.games().get(match.game)
+    if not conditions_offered(game):
+        raise ServiceError("unsupported_phase", _("This game takes no sheets entered ahead."))
+    return match, seat, game
+
+
+@api.get("/matches/{match_id}/sheet-ahead", response={200: schemas.SheetAheadOut, **ERRORS},
+         tags=["play"])
+def sheet_ahead(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """My seat's sheet entered ahead for the next phase, its conditions, and what became of
+    the last one. Nobody else's."""
+    return _sheet_ahead_out(*_sheet_ahead_seat(request, match_id))
+
+
+@api.put("/matches/{match_id}/sheet-ahead", response={200: schemas.SheetAheadOut, **ERRORS},
+         tags=["play"])
+def sheet_ahead_put(request: HttpRequest, match_id: MatchId,
+                    body: schemas.SheetAheadIn) -> dict[str, Any]:
+    """Enter my seat's sheet for the next phase, submitted after the open phase resolves if
+    every condition holds then (else discarded, and the notice says why)."""
+    match, seat, game = _sheet_ahead_seat(request, match_id)
+    sheet_ahead_set(match_id=match.pk, seat_number=seat.number, user=request.user,
+                    conditions=body.conditions, data=body.data, text=body.text)
+    return _sheet_ahead_out(match, seat, game)
+
+
+@api.delete("/matches/{match_id}/sheet-ahead",
+            response={200: schemas.SheetAheadOut, **ERRORS}, tags=["play"])
+def sheet_ahead_delete(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """Withdraw my seat's sheet entered ahead."""
+    match, seat, game = _sheet_ahead_seat(request, match_id)
+    sheet_ahead_clear(match_id=match.pk, seat_number=seat.number, user=request.user)
+    return _sheet_ahead_out(match, seat, game)
 
 
 @api.get("/matches/{match_id}/record", response={200: dict[str, Any], **ERRORS},

@@ -252,6 +252,25 @@ class PlanOut(Schema):
     notice_words: str
 
 
+class SheetAheadIn(Schema):
+    conditions: list[Any] = Field(description="Conditions in the game's terms, all to hold "
+                                  "after the open phase resolves (docs/conditional-orders.md).")
+    data: Any = Field(default=None, description="The sheet for the next phase as JSON.")
+    text: str | None = Field(default=None, max_length=20_000,
+                             description="Or in the game's text grammar.")
+
+
+class SheetAheadOut(Schema):
+    seat: int
+    conditions_offered: list[str] = Field(description="The condition kinds the game offers.")
+    for_phase: int | None
+    conditions: list[Any]
+    sheet: dict[str, Any] | None = Field(description="{\"data\": …} or {\"text\": …}; null "
+                                                     "once it was submitted or discarded.")
+    notice: dict[str, Any] | None = Field(description="What became of the last one (reason: "
+                                                      "submitted, conditions, illegal, sent).")
+
+
 class ReceiptOut(Schema):
     submission_id: int
     receipt: str
