@@ -533,6 +533,23 @@ class Game:
         """Whether a canonical ``condition`` of ``seat`` holds in ``state``."""
         raise NotImplementedError(f"{self.slug} takes no conditions")
 
+    def condition_from_text(self, seat: int, text: str) -> dict[str, Any]:
+        """One condition written as text (a line of the page's box), canonical; RuleError
+        for a line that is none."""
+        raise RuleError([Problem("", f"{self.name or self.slug} takes no conditions.")])
+
+    def condition_text(self, condition: Mapping[str, Any]) -> str:
+        """A canonical condition as ``condition_from_text`` reads it back."""
+        return str(condition)
+
+    def condition_words(self, condition: Mapping[str, Any]) -> str:
+        """A canonical condition in words (a ``Text`` the portal translates)."""
+        return str(condition)
+
+    def conditions_help(self) -> str:
+        """How conditions are written as text, in a line (a ``Text``)."""
+        return ""
+
     # -- leaving a match ---------------------------------------------------------------------
     def resign(self, state: State, seat: int, now: datetime) -> Outcome:
         """``seat`` concedes at ``now``: what the rules make of a seat whose player gives up

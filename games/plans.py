@@ -14,6 +14,7 @@ The same text is typed on the match page and, for e-mail, written back in the "y
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -22,7 +23,7 @@ from django.utils.translation import gettext as _
 from engine import Game, Problem, RuleError
 from games import plugins
 from games.models import ConditionalPlan
-from games.words import stored
+from games.words import say, stored
 
 MAX_PLAN_TEXT = 20_000
 NOTICE_UNMATCHED = "unmatched"  # the moves played are in no branch: the plan is cleared
@@ -202,3 +203,64 @@ def plan_mail_context(game: Game, state: Any, seat: int, plan: ConditionalPlan |
     return {"plan_lines": ["  " * line["depth"] + line["text"] for line in described["words"]],
             "plan_notice": described["notice_words"]
             if notice.get("phase") == phase_number else ""}
+
+
+# -- sheets entered ahead ----------------------------------------------------------------------
+
+def conditions_parse(game: Game, seat: int, text: str) -> list[dict[str, Any]]:
+    """The conditions written in ``text``, a line each (``Game.condition_from_text``); a
+    RuleError names each line it cannot read."""
+    if not isinstance(text, str) or len(text) > MAX_PLAN_TEXT:
+        raise RuleError(_("A plan is text of at most %(count)s characters.")
+                        % {"count": MAX_PLAN_TEXT})
+    conditions, problems = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            conditions.append(game.condition_from_text(seat, line))
+        except RuleError as error:
+            problems += [Problem(f"line {number}", p.text) for p in error.problems]
+    if problems:
+        raise RuleError(problems)
+    return conditions
+
+
+def sheet_ahead_described(game: Game, sheet: Any) -> dict[str, Any]:
+    """A seat's sheet entered ahead for its own player: its conditions in words and as text,
+    the sheet as entered, and what became of the last one."""
+    if sheet is None:
+        return {"for_phase": None, "conditions": [], "conditions_text": "", "sheet_text": "",
+                "waiting": False, "notice_words": ""}
+    entered = sheet.data or {}
+    return {
+        "for_phase": sheet.for_phase,
+        "conditions": [say(game.condition_words(c)) for c in sheet.conditions],
+        "conditions_text": "\n".join(game.condition_text(c) for c in sheet.conditions),
+        "sheet_text": entered.get("text") if "text" in entered else (
+            json.dumps(entered["data"]) if "data" in entered else ""),
+        "waiting": sheet.data is not None,
+        "notice_words": _sheet_notice(game, sheet.notice),
+    }
+
+
+def _sheet_notice(game: Game, notice: dict[str, Any] | None) -> str:
+    if not notice:
+        return ""
+    phase = notice.get("phase")
+    reason = notice.get("reason")
+    if reason == "submitted":
+        return _("Your sheet entered ahead was submitted for phase %(phase)s: every condition "
+                 "held.") % {"phase": phase}
+    if reason == "conditions":
+        failed = "; ".join(say(game.condition_words(c)) for c in notice.get("failed") or [])
+        return _("Your sheet entered ahead for phase %(phase)s was discarded: this did not "
+                 "hold: %(failed)s.") % {"phase": phase, "failed": failed or _("its phase")}
+    if reason == "illegal":
+        why = " ".join(stored(game, problem) for problem in notice.get("problems") or [])
+        return _("Your sheet entered ahead for phase %(phase)s was refused by the rules: "
+                 "%(why)s") % {"phase": phase, "why": why}
+    if reason == "sent":
+        return _("Your sheet entered ahead for phase %(phase)s was discarded: you had sent "
+                 "one yourself.") % {"phase": phase}
+    return ""

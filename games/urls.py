@@ -35,6 +35,10 @@ urlpatterns = [
          name="plan_save"),
     path("matches/<int:match_id>/seats/<int:seat_number>/plan/clear/", plans.clear,
          name="plan_clear"),
+    path("matches/<int:match_id>/seats/<int:seat_number>/ahead/save/", plans.ahead_save,
+         name="sheet_ahead_save"),
+    path("matches/<int:match_id>/seats/<int:seat_number>/ahead/clear/", plans.ahead_clear,
+         name="sheet_ahead_clear"),
     path("games/<slug:slug>/rules/", replay.rules, name="rules"),
     *plugins.url_patterns(),
 ]

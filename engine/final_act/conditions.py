@@ -12,10 +12,11 @@ on the board, which are in plain sight from the first round on).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.base import Problem, RuleError
+from engine.base import Problem, RuleError, Text
 from engine.base import gettext_noop as _
 from engine.final_act import board
 from engine.final_act.units import is_operational
@@ -74,3 +75,50 @@ def condition_holds(state: Mapping[str, Any], seat: int, condition: Mapping[str,
             if max(abs(file - other_file), abs(rank - other_rank)) <= condition["distance"]:
                 return True
     return False
+
+
+# The conditions as text, a line each (the match page's box): "1A on board", "1A at e5",
+# "enemy within 3 of 1A"; French reads "1A sur le plateau", "1A en e5", "ennemi à 3 de 1A".
+_TEXT = (
+    ("unit_on_board", re.compile(r"^(?P<unit>\w+)\s+(?:on\s+(?:the\s+)?board|sur\s+le\s+"
+                                 r"plateau)$", re.IGNORECASE)),
+    ("unit_at", re.compile(r"^(?P<unit>\w+)\s+(?:at|on|en|sur)\s+(?P<square>[a-z]\d{1,2})$",
+                           re.IGNORECASE)),
+    ("enemy_within", re.compile(r"^(?:enemy\s+within|ennemi\s+[àa])\s+(?P<distance>\d{1,2})"
+                                r"\s+(?:squares?\s+)?(?:of|de|cases?\s+de)\s+(?P<unit>\w+)$",
+                                re.IGNORECASE)),
+)
+
+HELP = _("One condition a line: “1A on board”, “1A at e5”, “enemy within 3 of 1A”.")
+
+
+def condition_from_text(text: str) -> dict[str, Any]:
+    """The condition written in ``text`` (see ``_TEXT``), canonical; a RuleError if none."""
+    line = " ".join(str(text).split())
+    for kind, pattern in _TEXT:
+        found = pattern.match(line)
+        if found is not None:
+            raw: dict[str, Any] = {"kind": kind, **found.groupdict()}
+            if "distance" in raw:
+                raw["distance"] = int(raw["distance"])
+            return normalize_condition(raw)
+    raise RuleError([Problem("", _("“%(line)s” is not a condition. %(help)s"),
+                             {"line": line[:60], "help": Text(HELP)})])
+
+
+def condition_text(condition: Mapping[str, Any]) -> str:
+    """A canonical condition as ``condition_from_text`` reads it back."""
+    if condition["kind"] == "unit_at":
+        return f"{condition['unit']} at {condition['square']}"
+    if condition["kind"] == "enemy_within":
+        return f"enemy within {condition['distance']} of {condition['unit']}"
+    return f"{condition['unit']} on board"
+
+
+def condition_words(condition: Mapping[str, Any]) -> Text:
+    """A canonical condition in words, for the page."""
+    if condition["kind"] == "unit_on_board":
+        return Text(_("%(unit)s is still on the board"), {"unit": condition["unit"]})
+    if condition["kind"] == "unit_at":
+        return Text(_("%(unit)s stands on %(square)s"), dict(condition))
+    return Text(_("an enemy unit is within %(distance)s squares of %(unit)s"), dict(condition))

@@ -148,6 +148,18 @@ class FinalAct(Game):
     def condition_holds(self, state: State, seat: int, condition: Mapping[str, Any]) -> bool:
         return conditions.condition_holds(state, seat, condition)
 
+    def condition_from_text(self, seat: int, text: str) -> dict[str, Any]:
+        return conditions.condition_from_text(text)
+
+    def condition_text(self, condition: Mapping[str, Any]) -> str:
+        return conditions.condition_text(condition)
+
+    def condition_words(self, condition: Mapping[str, Any]) -> str:
+        return conditions.condition_words(condition)
+
+    def conditions_help(self) -> str:
+        return Text(conditions.HELP)
+
     def default_submission(self, state: State, seat: int) -> Submission:
         _check_seat(seat)
         if state["phase"] == "setup":

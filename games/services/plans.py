@@ -33,6 +33,7 @@ from games.plans import (
     NOTICE_ENDED,
     NOTICE_ILLEGAL,
     NOTICE_UNMATCHED,
+    conditions_parse,
     plan_parse,
     plans_offered,
 )
@@ -339,12 +340,13 @@ def conditions_offered(game: Game | None) -> tuple[str, ...]:
 
 @transaction.atomic
 def sheet_ahead_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
-                    conditions: Any, data: Any = None, text: str | None = None
-                    ) -> ConditionalSheet:
+                    conditions: Any = None, conditions_text: str | None = None,
+                    data: Any = None, text: str | None = None) -> ConditionalSheet:
     """Enter the seat's sheet for the phase after the open one (``data``, or ``text`` in the
     game's grammar, read when it is played), submitted after the open phase resolves if every
-    one of ``conditions`` holds then. Each condition is checked for its shape now, the sheet
-    by the engine only then. Locks the match; replaces the seat's earlier one."""
+    one of ``conditions`` (or those written in ``conditions_text``, a line each) holds then.
+    Each condition is checked for its shape now, the sheet by the engine only then. Locks the
+    match; replaces the seat's earlier one."""
     match = match_lock(match_id)
     seat = _plan_seat(match, seat_number, user)
     game = game_for(match.game)
@@ -361,6 +363,12 @@ def sheet_ahead_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser |
     if match.phase_kind != PhaseKind.SIMULTANEOUS.value:
         raise ServiceError("unsupported_phase", _("Sheets are entered ahead in phases whose "
                            "sheets are sealed."))
+    if conditions_text is not None:
+        try:
+            conditions = conditions_parse(game, seat.number, conditions_text)
+        except RuleError as error:
+            raise ServiceError("invalid", _("The conditions are not valid."),
+                               error.problems) from None
     normalized = _conditions_normalize(game, seat.number, conditions)
     if (data is None) == (text is None):
         raise ServiceError("invalid", _("Send the sheet as either data or text."))

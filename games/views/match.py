@@ -31,7 +31,7 @@ from games.views.access import (
     redirect_to,
     status_for,
 )
-from games.views.plans import plan_panel_context
+from games.views.plans import plan_panel_context, sheet_ahead_context
 from games.votes import ending_text, match_votes
 from games.words import translated_result
 
@@ -226,6 +226,7 @@ def match_page_context(
     if active:
         context["open_phase"] = open_phase
         context["plan"] = plan_panel_context(match, game, my_seat, user)
+        context["sheet_ahead"] = sheet_ahead_context(match, game, my_seat, user)
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))

@@ -15,13 +15,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
-from engine import Game
+from engine import Game, PhaseKind
 from games import plugins, selectors
-from games.models import Match, Seat
-from games.plans import plan_described, plans_offered
-from games.services import ServiceError, plan_clear, plan_for, plan_set
+from games.models import ConditionalSheet, Match, Seat
+from games.plans import plan_described, plans_offered, sheet_ahead_described
+from games.services import (
+    ServiceError,
+    plan_clear,
+    plan_for,
+    plan_set,
+    sheet_ahead_clear,
+    sheet_ahead_set,
+)
+from games.services.plans import conditions_offered
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
-from games.words import problem_line
+from games.words import problem_line, say
 
 PANEL = "games/partials/plan.html"
 
@@ -116,3 +124,74 @@ def clear(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse
     except ServiceError as error:
         return _refused(request, match, seat, error)
     return _answer(request, match, seat, _("Your plan is cleared."))
+
+
+# -- sheets entered ahead ----------------------------------------------------------------------
+
+AHEAD_PANEL = "games/partials/sheet_ahead.html"
+
+
+def sheet_ahead_context(match: Match, game: Game | None, seat: Seat | None, user: Any
+                        ) -> dict[str, Any] | None:
+    """The "Next phase ahead" panel's context for ``user``'s own ``seat`` of a match in a
+    sealed phase whose game offers conditions; None (no panel) for anyone else."""
+    if (not conditions_offered(game) or seat is None or match.status != Match.Status.ACTIVE
+            or match.state is None or seat.status != Seat.Status.TAKEN
+            or match.phase_kind != PhaseKind.SIMULTANEOUS.value
+            or seat.number in game.seats_out(match.state)):
+        return None
+    row = ConditionalSheet.objects.filter(match=match, seat=seat, user=user).first()
+    return {"seat": seat.number, "next_phase": match.phase_number + 1,
+            "help": say(game.conditions_help()), "stored": "", "error": "", "problems": [],
+            "typed_conditions": "", "typed_sheet": "", **sheet_ahead_described(game, row)}
+
+
+def _ahead_panel(request: HttpRequest, match: Match, seat: Seat, status: int = 200,
+                 **extra: Any) -> HttpResponse:
+    ahead = sheet_ahead_context(match, engine.games().get(match.game), seat, request.user)
+    return render(request, AHEAD_PANEL, {"match": match, "ahead": ahead and {**ahead, **extra}},
+                  status=status)
+
+
+@login_required
+@require_POST
+def ahead_save(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    """Enter the sheet for the next phase with its conditions, as written in the panel."""
+    match = match_visible_or_404(request, match_id)
+    seat = _own_seat(request, match, seat_number)
+    conditions, sheet = request.POST.get("conditions", ""), request.POST.get("sheet", "")
+    try:
+        sheet_ahead_set(match_id=match.pk, seat_number=seat.number, user=request.user,
+                        conditions_text=conditions, text=sheet)
+    except ServiceError as error:
+        extra = {"error": error.message,
+                 "problems": [problem_line(problem) for problem in error.problems],
+                 "typed_conditions": conditions, "typed_sheet": sheet}
+        if request.htmx:
+            return _ahead_panel(request, match, seat, status=status_for(error), **extra)
+        from games.views.match import match_page_context, match_template
+
+        context = match_page_context(request, match)
+        if context.get("sheet_ahead") is not None:
+            context["sheet_ahead"] = {**context["sheet_ahead"], **extra}
+        return render(request, match_template(match), context, status=status_for(error))
+    notice = _("Your sheet for the next phase is entered: it is submitted when this phase "
+               "resolves if every condition holds then.")
+    if request.htmx:
+        match.refresh_from_db()
+        return _ahead_panel(request, match, seat, stored=notice)
+    messages.success(request, notice)
+    return redirect_to(request, match_url(match) + "#sheet-ahead")
+
+
+@login_required
+@require_POST
+def ahead_clear(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    match = match_visible_or_404(request, match_id)
+    seat = _own_seat(request, match, seat_number)
+    sheet_ahead_clear(match_id=match.pk, seat_number=seat.number, user=request.user)
+    notice = _("Your sheet for the next phase is withdrawn.")
+    if request.htmx:
+        return _ahead_panel(request, match, seat, stored=notice)
+    messages.success(request, notice)
+    return redirect_to(request, match_url(match) + "#sheet-ahead")

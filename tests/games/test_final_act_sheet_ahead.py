@@ -146,3 +146,36 @@ def test_the_api_enters_reads_and_withdraws_my_sheet_ahead_and_nobody_elses(roun
     gone = client(ann).delete(url)
     assert gone.status_code == 200 and gone.json()["sheet"] is None
     assert not ConditionalSheet.objects.exists()
+
+
+def test_the_panel_enters_the_sheet_in_words_and_only_its_seat_sees_it(round_one, make_user):
+    from django.urls import reverse
+    from django.utils import translation
+
+    from tests.helpers import as_moderator, client_for
+
+    match = round_one
+    page_url = reverse("games:match", args=[match.pk])
+    ann = client_for(match.players[1])
+    assert "Next phase ahead" in ann.get(page_url).content.decode()
+    saved = ann.post(reverse("games:sheet_ahead_save", args=[match.pk, 1]),
+                     {"conditions": "C on board\nenemy within 12 of C",
+                      "sheet": "C stay  # AHEAD-SECRET"}, HTTP_HX_REQUEST="true")
+    assert saved.status_code == 200, saved.content.decode()
+    body = saved.content.decode()
+    assert "C is still on the board" in body and "an enemy unit is within 12 squares of C" in body
+    bad = ann.post(reverse("games:sheet_ahead_save", args=[match.pk, 1]),
+                   {"conditions": "C flies", "sheet": ""}, HTTP_HX_REQUEST="true")
+    assert bad.status_code == 400 and "line 1" in bad.content.decode()
+    for other in (client_for(match.players[2]), client_for(None),
+                  client_for(as_moderator(make_user("mod")))):
+        shown = other.get(page_url).content.decode()
+        assert "AHEAD-SECRET" not in shown and "still on the board" not in shown
+    assert client_for(match.players[2]).post(
+        reverse("games:sheet_ahead_clear", args=[match.pk, 1])).status_code == 403
+    with translation.override("fr"):
+        french = client_for(match.players[1], HTTP_ACCEPT_LANGUAGE="fr").get(page_url)
+    assert "La phase suivante d'avance" in french.content.decode()
+    gone = ann.post(reverse("games:sheet_ahead_clear", args=[match.pk, 1]),
+                    HTTP_HX_REQUEST="true")
+    assert gone.status_code == 200 and not ConditionalSheet.objects.exists()
