@@ -240,8 +240,6 @@ def plans_follow(*, match_id: Any, now: Any = None) -> int:
         try:
             with transaction.atomic():
                 done = _plan_play(match_id, now or timezone.now())
-        except ServiceError:
-            raise
         except Exception:
             logger.exception("playing a plan of match %s failed", match_id)
             return played
