@@ -1,6 +1,7 @@
 """Plans with the real workers (docs/conditional-orders.md): a turn played by default when its
 deadline passes (beat's sweep, a worker's resolution) sets off the next seat's plan through
-the outbox, and a bot's move played by a worker sets off a player's plan at once."""
+the outbox, a bot's move played by a worker sets off a player's plan at once, and a Final Act
+sheet entered ahead is submitted by a worker after the round resolves."""
 
 from __future__ import annotations
 
@@ -62,3 +63,27 @@ def test_a_bots_move_played_by_a_worker_sets_off_a_players_plan(stack, make_user
     match.refresh_from_db()
     assert match.phase_number >= 3
     assert Submission.objects.get(phase__match=match, phase__number=1).source == "bot"
+
+
+def test_a_sheet_entered_ahead_is_submitted_by_a_worker_after_the_round(stack, make_user):
+    stack.worker()
+    ann, ben = make_user("ahead-a"), make_user("ahead-b")
+    match = services.match_create(creator=ann, game="final-act", options={},
+                                  hours_per_phase=24,
+                                  seats=[{"kind": "human", "user": u} for u in (ann, ben)])
+    game = engine.get("final-act")
+
+    def both_send(number: int) -> None:
+        match.refresh_from_db()
+        for seat, user in ((1, ann), (2, ben)):
+            services.orders_submit(match_id=match.pk, seat_number=seat, user=user,
+                                   phase_number=number, source="web",
+                                   data=game.default_submission(match.state, seat))
+
+    both_send(1)  # the setups
+    wait_until(lambda: Phase.objects.filter(match=match, number=2).exists(), 60, "round 1")
+    services.sheet_ahead_set(match_id=match.pk, seat_number=1, user=ann, text="C stay",
+                             conditions=[{"kind": "unit_on_board", "unit": "C"}])
+    both_send(2)
+    wait_until(lambda: planned(match, 3), 60, "round 1's resolution, then the sheet ahead")
+    assert not Match.objects.get(pk=match.pk).sheets_ahead
