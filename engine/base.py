@@ -504,6 +504,52 @@ class Game:
     ) -> Outcome:
         raise NotImplementedError(f"{self.slug} has no simultaneous phases")
 
+    # -- plans (conditional moves) -----------------------------------------------------------
+    # A game whose sequential turns a seat may plan ahead ("if they play X, I play Y") sets
+    # ``plans`` and says in ``plan_move`` what one move of a plan is. The lifecycle stores the
+    # plan and compares the moves actually played with it; legality is decided by ``validate``
+    # when a planned move is played, never when it is stored (the position then is unknown,
+    # and the other seats' secrets would decide it).
+    plans: bool = False
+
+    def plan_move(self, seat: int, move: Any) -> Submission:
+        """The canonical form of ``move`` (a whole turn of ``seat``) by its shape alone, with
+        no position: two moves are the same when their canonical forms are equal. Raise
+        RuleError for a move that is not well formed (any move, for a game without plans)."""
+        raise RuleError([Problem("", f"{self.name or self.slug} takes no plans.")])
+
+    # A game whose sealed phases a seat may fill in ahead ("next round, if my 1A is still on
+    # the board, these orders") names the conditions it offers in ``sheet_conditions``; the
+    # lifecycle checks them against the position after the current phase resolves and, if
+    # every one holds, submits the sheet then (validated as any sheet).
+    sheet_conditions: tuple[str, ...] = ()
+
+    def condition_normalize(self, seat: int, condition: Any) -> dict[str, Any]:
+        """The canonical form of one condition (its ``kind`` one of ``sheet_conditions``), by
+        its shape; RuleError for one that is not well formed."""
+        raise RuleError([Problem("", f"{self.name or self.slug} takes no conditions.")])
+
+    def condition_holds(self, state: State, seat: int, condition: Mapping[str, Any]) -> bool:
+        """Whether a canonical ``condition`` of ``seat`` holds in ``state``."""
+        raise NotImplementedError(f"{self.slug} takes no conditions")
+
+    def condition_from_text(self, seat: int, text: str) -> dict[str, Any]:
+        """One condition written as text (a line of the page's box), canonical; RuleError
+        for a line that is none."""
+        raise RuleError([Problem("", f"{self.name or self.slug} takes no conditions.")])
+
+    def condition_text(self, condition: Mapping[str, Any]) -> str:
+        """A canonical condition as ``condition_from_text`` reads it back."""
+        return str(condition)
+
+    def condition_words(self, condition: Mapping[str, Any]) -> str:
+        """A canonical condition in words (a ``Text`` the portal translates)."""
+        return str(condition)
+
+    def conditions_help(self) -> str:
+        """How conditions are written as text, in a line (a ``Text``)."""
+        return ""
+
     # -- leaving a match ---------------------------------------------------------------------
     def resign(self, state: State, seat: int, now: datetime) -> Outcome:
         """``seat`` concedes at ``now``: what the rules make of a seat whose player gives up

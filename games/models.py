@@ -161,6 +161,10 @@ class Match(models.Model):
         blank=True,
         help_text=_("When every required seat was in for the open phase (resolution is due)."),
     )
+    sheets_ahead = models.BooleanField(
+        _("sheets entered ahead"), default=False,
+        help_text=_("A seat has entered a sheet for the next phase under conditions: the "
+                    "resolution has it checked (docs/conditional-orders.md)."))
     state = JSONField(_("state"), null=True, blank=True,
                       help_text=_("Engine state; never shown raw."))
     logbook_seq = models.PositiveIntegerField(
@@ -485,13 +489,14 @@ class Submission(models.Model):
         API = "api", _("API")
         BOT = "bot", _("Bot")
         DEFAULT = "default", _("Default (missed deadline)")
+        CONDITIONAL = "conditional", _("Played from the seat's plan")
 
     phase = models.ForeignKey(Phase, verbose_name=_("phase"), on_delete=models.CASCADE,
                               related_name="submissions")
     seat = models.ForeignKey(Seat, verbose_name=_("seat"), on_delete=models.CASCADE,
                              related_name="submissions")
     data = JSONField(_("sheet"))
-    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    source = models.CharField(_("source"), max_length=12, choices=Source.choices)
     salt = models.CharField(_("salt"), max_length=64)
     receipt = models.CharField(_("receipt"), max_length=64,
                                help_text=_("SHA-256 of salt + canonical sheet."))
@@ -511,6 +516,63 @@ class Submission(models.Model):
         return gettext("%(phase)s: sheet of seat %(number)s (%(source)s)") % {
             "phase": self.phase, "number": self.seat.number,
             "source": self.get_source_display()}
+
+
+class ConditionalPlan(models.Model):
+    """A seat's moves said ahead of its turn (``games.services.plans``): a tree of branches
+    {"when": [{"seat", "move"}, ...], "play": move, "then": [branches]}, each "when" the moves
+    the other seats play after ``after_phase`` and before the seat's next turn. Sealed like a
+    sheet: only its author ever sees it. ``notice`` says why the last plan ended unplayed
+    (the moves did not match, or the planned move was not legal), until the seat reads it."""
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="plans")
+    seat = models.OneToOneField(Seat, verbose_name=_("seat"), on_delete=models.CASCADE,
+                                related_name="plan")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player"),
+                             on_delete=models.CASCADE, related_name="+",
+                             help_text=_("Who made the plan: it ends with their command."))
+    tree = JSONField(_("plan"), default=list, blank=True)
+    after_phase = models.PositiveIntegerField(
+        _("after phase"), help_text=_("The plan's conditions cover the moves from this phase "
+                                      "on."))
+    played = models.PositiveIntegerField(_("moves played"), default=0)
+    notice = JSONField(_("notice"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"))
+
+    class Meta:
+        verbose_name = _("plan")
+        verbose_name_plural = _("plans")
+
+    def __str__(self) -> str:
+        return gettext("Plan of seat %(number)s") % {"number": self.seat.number}
+
+
+class ConditionalSheet(models.Model):
+    """A seat's sheet for the phase after the open one, entered ahead under conditions in the
+    game's terms (``Game.sheet_conditions``), checked against the position after the open
+    phase resolves (``games.services.plans.sheets_follow``): submitted then if every one
+    holds, else discarded with a ``notice``. Sealed like a sheet: only its author sees it."""
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="sheets_ahead_rows")
+    seat = models.OneToOneField(Seat, verbose_name=_("seat"), on_delete=models.CASCADE,
+                                related_name="sheet_ahead")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player"),
+                             on_delete=models.CASCADE, related_name="+")
+    for_phase = models.PositiveIntegerField(_("for phase"))
+    conditions = JSONField(_("conditions"), default=list, blank=True)
+    data = JSONField(_("sheet"), null=True, blank=True)
+    notice = JSONField(_("notice"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"))
+
+    class Meta:
+        verbose_name = _("sheet entered ahead")
+        verbose_name_plural = _("sheets entered ahead")
+
+    def __str__(self) -> str:
+        return gettext("Sheet of seat %(number)s for phase %(phase)s") % {
+            "number": self.seat.number, "phase": self.for_phase}
 
 
 class SweepRun(models.Model):

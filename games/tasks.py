@@ -53,6 +53,18 @@ def bot_submit(match_id: int, seat_number: int, phase_number: int) -> bool:
     ) is not None
 
 
+@shared_task(name="games.tasks.plans_follow", **TASK_OPTIONS)
+def plans_follow(match_id: int, phase_number: int) -> int:
+    """Play the planned moves due after a turn played by default (a no-op if none is)."""
+    return services.plans_follow_task(match_id=match_id, phase_number=phase_number)
+
+
+@shared_task(name="games.tasks.sheets_follow", **TASK_OPTIONS)
+def sheets_follow(match_id: int, phase_number: int) -> int:
+    """Submit or discard the sheets entered ahead for the phase that has just opened."""
+    return services.sheets_follow(match_id=match_id, phase_number=phase_number)
+
+
 @shared_task(name="games.tasks.gameday_tick", **TASK_OPTIONS)
 def gameday_tick(match_id: int) -> bool:
     """Start a continuous match's due gameday exactly once (a no-op if not due or done)."""

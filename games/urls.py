@@ -4,7 +4,7 @@ mounted under ``matches/<id>/<game>/`` and ``games/<game>/``."""
 from django.urls import path
 
 from games import plugins
-from games.views import lobby, match, orders, records, replay, seeking, votes
+from games.views import lobby, match, orders, plans, records, replay, seeking, votes
 
 app_name = "games"
 
@@ -30,6 +30,15 @@ urlpatterns = [
     path("matches/<int:match_id>/leave/", match.leave, name="leave"),
     path("matches/<int:match_id>/seats/<int:seat_number>/orders/", orders.orders, name="orders"),
     path("matches/<int:match_id>/seats/<int:seat_number>/sheet/", orders.my_sheet, name="sheet"),
+    path("matches/<int:match_id>/seats/<int:seat_number>/plan/", plans.panel, name="plan"),
+    path("matches/<int:match_id>/seats/<int:seat_number>/plan/save/", plans.save,
+         name="plan_save"),
+    path("matches/<int:match_id>/seats/<int:seat_number>/plan/clear/", plans.clear,
+         name="plan_clear"),
+    path("matches/<int:match_id>/seats/<int:seat_number>/ahead/save/", plans.ahead_save,
+         name="sheet_ahead_save"),
+    path("matches/<int:match_id>/seats/<int:seat_number>/ahead/clear/", plans.ahead_clear,
+         name="sheet_ahead_clear"),
     path("games/<slug:slug>/rules/", replay.rules, name="rules"),
     *plugins.url_patterns(),
 ]

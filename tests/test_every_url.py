@@ -23,7 +23,9 @@ than ``DATA_UPLOAD_MAX_MEMORY_SIZE``). The walk fails on:
 - a response to anyone but its author that shows a sealed sheet (its text as stored, or its
   salt) while the phase is still sealed;
 - a response to anyone but the two players that shows their private message (sent in every
-  match, with a public one beside it).
+  match, with a public one beside it);
+- a response to anyone but seat 2 that shows seat 2's plan (stored in every game that takes
+  plans) while it stands, or its sheet entered ahead (in every game that takes them).
 
 Nothing is listed by hand but the real values a path parameter can take, by its name: a new
 URL is walked as soon as it is mounted, and a new parameter name fails here until it has real
@@ -60,7 +62,7 @@ from django.utils.regex_helper import normalize
 import engine
 import tests.portal.notegame  # noqa: F401  (registers games whose sheets are free text)
 from engine import PhaseKind
-from games.models import Match, Phase, Submission
+from games.models import ConditionalPlan, Match, Phase, Submission
 from games.plugins import sheet_text
 from games.services import orders_submit
 from portal.lessons.catalogue import all_lessons
@@ -75,6 +77,7 @@ ROLES = ("anonymous", "spectator", "seat1", "seat2", "moderator")
 JUNK_ROLES = ("seat1", "moderator")
 MARKER = "SEALED-WALK-MARKER-5d0c7e"
 PRIVATE_MARKER = "PRIVATE-WALK-MESSAGE-8e41b2"
+AHEAD_MARKER = "AHEAD-WALK-SHEET-5c07d9"  # seat 2's sheet entered ahead, as text
 # The network alice and bob were traced on, and bob's device: moderators' eyes only (and the
 # players' own exports).
 TRACE_NETWORK = "198.18.77.0/24"
@@ -198,6 +201,7 @@ class World:
     matches: dict[str, Match]
     values: dict[str, list[str]]
     sealed: list[tuple[int, list[str]]] = field(default_factory=list)  # (phase id, markers)
+    plans: list[tuple[int, list[str]]] = field(default_factory=list)  # (plan id, markers)
 
 
 def _first_sheet(game: Any, match: Match) -> Any:
@@ -252,6 +256,24 @@ def build_world() -> World:
             stored = Submission.objects.get(phase__match=match, seat__number=1)
             text = sheet_text(game, match.state, 1, stored.data)
             world.sealed.append((stored.phase_id, _markers(text, stored.salt)))
+
+    # Seat 2's plan in every game that takes plans (docs/conditional-orders.md): as secret
+    # as a sealed sheet, to everyone but seat 2, while it stands.
+    from games.plans import plan_described
+    from games.services import plan_set, sheet_ahead_set
+
+    for slug, game in sorted(engine.games().items()):
+        match = world.matches[slug]
+        if game.plans and match.status == Match.Status.ACTIVE:
+            move = next(iter(game.legal_actions(match.state, 1)), None)
+            plan = plan_set(match_id=match.pk, seat_number=2, user=bob, tree=[
+                {"when": [{"seat": 1, "move": move}], "play": move, "then": []}])
+            told = plan_described(game, match.state, 2, plan)
+            world.plans.append((plan.pk, [told["text"], *(line["text"]
+                                                         for line in told["words"])]))
+        if game.sheet_conditions and match.status == Match.Status.ACTIVE:
+            sheet_ahead_set(match_id=match.pk, seat_number=2, user=bob, text=AHEAD_MARKER,
+                            conditions=[{"kind": game.sheet_conditions[0], "unit": "C"}])
 
     from portal.chat.services import message_post
 
@@ -450,6 +472,9 @@ class Walk:
                 client.force_login(user)
         self.forbidden = [] if self.role == "seat1" else [
             (phase_id, marker) for phase_id, markers in self.world.sealed for marker in markers]
+        self.plans = [] if self.role == "seat2" else [
+            (plan_id, found) for plan_id, markers in self.world.plans for marker in markers
+            for found in (marker, html.escape(marker))]
         self.private = self.role not in ("seat1", "seat2")
         # (alice and bob were traced on one network: each reads it in their own export)
         self.network_hidden = self.role in ("anonymous", "spectator")
@@ -473,7 +498,8 @@ class Walk:
         return response
 
     def check_secrets(self, method: str, url: str, response: Any) -> None:
-        if not self.forbidden and not self.private and not self.device_hidden:
+        if not self.forbidden and not self.private and not self.device_hidden \
+                and self.role == "seat2":
             return
         content = (b"".join(response.streaming_content) if getattr(response, "streaming", False)
                    else response.content)
@@ -492,6 +518,14 @@ class Walk:
         for phase_id, marker in self.forbidden:
             if marker in body and self.still_sealed(phase_id):
                 self.failures.append(f"{self.role} saw a sealed sheet ({marker[:40]!r}) at "
+                                     f"{method.upper()} {url[:160]}")
+        if self.role != "seat2" and AHEAD_MARKER in body:
+            self.failures.append(f"{self.role} saw seat 2's sheet entered ahead at "
+                                 f"{method.upper()} {url[:160]}")
+        for plan_id, marker in self.plans:
+            if marker in body and ConditionalPlan.objects.filter(pk=plan_id).exclude(
+                    tree=[]).exists():
+                self.failures.append(f"{self.role} saw seat 2's plan ({marker[:40]!r}) at "
                                      f"{method.upper()} {url[:160]}")
 
     def post_json_past_the_bounds(self, url: str) -> None:

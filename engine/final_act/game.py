@@ -21,7 +21,7 @@ from engine.base import (
     Text,
 )
 from engine.base import gettext_noop as _
-from engine.final_act import board
+from engine.final_act import board, conditions
 from engine.final_act.end_of_round import CONCEDED
 from engine.final_act.legal import legal_actions
 from engine.final_act.options import OPTIONS_SCHEMA, default_options, validate_options
@@ -139,6 +139,26 @@ class FinalAct(Game):
         except RuleError:
             return []
         return sheet_warnings(Position(state), sheet)
+
+    sheet_conditions = conditions.KINDS
+
+    def condition_normalize(self, seat: int, condition: Any) -> dict[str, Any]:
+        return conditions.normalize_condition(condition)
+
+    def condition_holds(self, state: State, seat: int, condition: Mapping[str, Any]) -> bool:
+        return conditions.condition_holds(state, seat, condition)
+
+    def condition_from_text(self, seat: int, text: str) -> dict[str, Any]:
+        return conditions.condition_from_text(text)
+
+    def condition_text(self, condition: Mapping[str, Any]) -> str:
+        return conditions.condition_text(condition)
+
+    def condition_words(self, condition: Mapping[str, Any]) -> str:
+        return conditions.condition_words(condition)
+
+    def conditions_help(self) -> str:
+        return Text(conditions.HELP)
 
     def default_submission(self, state: State, seat: int) -> Submission:
         _check_seat(seat)

@@ -124,6 +124,13 @@ class FinalStrategy(Game):
         run_steps(Position.from_state(state), seat, steps)
         return {"steps": steps}
 
+    plans = True
+
+    def plan_move(self, seat: int, move: Any) -> Submission:
+        """A planned turn: its steps in canonical form (a default's mark dropped, so a default
+        turn compares equal to the same steps sent by hand)."""
+        return {"steps": normalize_turn(move)}
+
     def check_steps(self, state: State, seat: int, submission: Any) -> dict[str, Any]:
         """A turn in progress (the page's step-by-step check): the position after its steps and
         whether the turn has ended. A RuleError names a refused step."""

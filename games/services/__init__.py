@@ -31,6 +31,16 @@ from games.services.moderation import (
 )
 from games.services.orders import orders_submit
 from games.services.outbox import outbox_dispatch, outbox_sweep
+from games.services.plans import (
+    plan_clear,
+    plan_for,
+    plan_set,
+    plans_follow,
+    plans_follow_task,
+    sheet_ahead_clear,
+    sheet_ahead_set,
+    sheets_follow,
+)
 from games.services.reliability import (
     deadline_miss_excuse,
     deadline_misses_record,
@@ -89,6 +99,14 @@ __all__ = [
     "orders_submit",
     "outbox_dispatch",
     "outbox_sweep",
+    "plan_clear",
+    "plan_for",
+    "plan_set",
+    "plans_follow",
+    "plans_follow_task",
+    "sheet_ahead_clear",
+    "sheet_ahead_set",
+    "sheets_follow",
     "phase_resolve",
     "phases_resolve",
     "phase_retry",

@@ -41,6 +41,8 @@ def _check_author(seat: Seat, user: AbstractBaseUser | None, source: str) -> Non
         return
     if source == Submission.Source.DEFAULT:
         raise ServiceError("invalid", _("Default sheets are filled in by the resolution only."))
+    if source == Submission.Source.CONDITIONAL:
+        raise ServiceError("invalid", _("Planned moves are played by the lifecycle only."))
     if user is None or not user.is_authenticated or seat.user_id != user.pk:
         raise ServiceError("not_your_seat", _("Seat %(number)s is not yours.")
                            % {"number": seat.number})
@@ -157,6 +159,25 @@ def orders_submit(
     if kind not in (PhaseKind.SIMULTANEOUS, PhaseKind.SEQUENTIAL) or phase.kind != kind.value:
         raise ServiceError("unsupported_phase", _("This phase takes actions one at a time, not "
                            "an order sheet."))
+    receipt = sheet_store(match=match, phase=phase, seat=seat, game=game, prompts=prompts,
+                          data=data, text=text, source=source, now=now)
+    if kind == PhaseKind.SEQUENTIAL and game.plans:  # the next seats' planned moves
+        from games.services.plans import plans_follow
+
+        plans_follow(match_id=match.pk, now=now)
+    return receipt
+
+
+def sheet_store(*, match: Match, phase: Phase, seat: Seat, game: Game,
+                prompts: dict[int, Any], data: Any, text: str | None, source: str,
+                now: Any) -> Receipt:
+    """Validate and store ``seat``'s sheet for the open ``phase`` of the locked ``match``
+    (the caller has checked the phase, the seat and its author): a sealed sheet waits for the
+    others, a sequential one is applied at once. Raises ServiceError ("invalid") before
+    writing anything for a sheet the engine refuses. Used by ``orders_submit`` and by the
+    plans (``plans.plans_follow``), whose moves are played as if submitted then."""
+    state = match.state
+    kind = prompts[seat.number].kind
     try:
         if text is not None:
             if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:

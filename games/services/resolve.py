@@ -390,6 +390,14 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
         if next_phase is None:
             match.result = by_nobody().as_json()
             finished_note = "no prompts left"
+        elif match.sheets_ahead:  # sheets entered ahead for this next phase, checked now
+            promised.append(task_event("games.tasks.sheets_follow", match.pk,
+                                       match_id=match.pk, phase_number=next_phase.number))
+        elif missing and game.plans and next_phase.kind == PhaseKind.SEQUENTIAL.value:
+            # A turn played by default: the next seat's plan is followed after the commit
+            # (a turn sent by a seat is followed at once by ``orders_submit``).
+            promised.append(task_event("games.tasks.plans_follow", match.pk, match_id=match.pk,
+                                       phase_number=next_phase.number))
     if finished_note is not None:
         match_set_status(match=match, new_status=Match.Status.FINISHED,
                          note=finished_note[:255], events=promised, save=False)

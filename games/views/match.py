@@ -32,6 +32,7 @@ from games.views.access import (
     redirect_to,
     status_for,
 )
+from games.views.plans import plan_panel_context, sheet_ahead_context
 from games.votes import match_votes
 
 # How often the submission-status partial polls while a phase is open.
@@ -222,6 +223,8 @@ def match_page_context(
     context["moderation_log"] = selectors.match_moderation_log(match)
     if active:
         context["open_phase"] = open_phase
+        context["plan"] = plan_panel_context(match, game, my_seat, user)
+        context["sheet_ahead"] = sheet_ahead_context(match, game, my_seat, user)
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))
@@ -326,8 +329,10 @@ def _history_record(game: Game | None, plugin: plugins.GamePlugin, phase: Phase
 
 
 def _source_label(source: str) -> str:
-    """How a sheet came in ("e-mail"), in words; "" for the web (the usual way)."""
-    if not source or source == Submission.Source.WEB:
+    """How a sheet came in ("e-mail"), in words; "" for the web (the usual way) and for a
+    move played from a plan (that a seat planned is its secret: only a finished match's
+    record tells it)."""
+    if not source or source in (Submission.Source.WEB, Submission.Source.CONDITIONAL):
         return ""
     try:
         return str(Submission.Source(source).label)

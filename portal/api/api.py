@@ -21,18 +21,25 @@ from engine.ending import How
 from engine.jsontext import JSONLimitError, read_json
 from games import plugins, records, selectors
 from games.endings import ending_of, ending_sentence, ending_status, ending_words
-from games.models import Match, Seat, Submission
+from games.models import ConditionalSheet, Match, Seat, Submission
+from games.plans import plan_described, plans_offered
 from games.services import (
     ServiceError,
     match_create,
+    plan_clear,
+    plan_for,
+    plan_set,
     seat_concede,
     seat_join,
     seat_leave,
     seat_take,
+    sheet_ahead_clear,
+    sheet_ahead_set,
     sheet_submit,
     vote_cast,
     vote_propose,
 )
+from games.services.plans import conditions_offered
 from games.views.access import status_for
 from games.votes import match_votes
 from games.words import problem_dicts, sentence
@@ -287,6 +294,102 @@ def orders(request: HttpRequest, match_id: MatchId, body: schemas.SheetIn) -> di
             "salt": receipt.salt, "revision": receipt.revision,
             "data": selectors.json_data(receipt.data),
             "warnings": problem_dicts(receipt.warnings), "complete": receipt.complete}
+
+
+def _plan_seat(request: HttpRequest, match_id: int) -> tuple[Match, Seat, engine.Game]:
+    """My seat in a visible match whose game takes plans (else the API's refusal)."""
+    match = _visible_match(request, match_id)
+    seat = selectors.match_seat_for_user(match, request.user)
+    if seat is None:
+        raise ServiceError("not_your_seat", _("You have no seat in this match."))
+    game = engine.games().get(match.game)
+    if not plans_offered(game):
+        raise ServiceError("unsupported_phase", _("This game takes no plans."))
+    return match, seat, game
+
+
+def _plan_out(match: Match, seat: Seat, game: engine.Game, plan: Any) -> dict[str, Any]:
+    return {"seat": seat.number, **plan_described(game, match.state, seat.number, plan)}
+
+
+@api.get("/matches/{match_id}/plan", response={200: schemas.PlanOut, **ERRORS},
+         tags=["play"])
+def plan(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """My seat's plan: the moves it plays ahead of its turn when the others' moves match
+    (docs/conditional-orders.md), and why the last one ended. Nobody else's."""
+    match, seat, game = _plan_seat(request, match_id)
+    return _plan_out(match, seat, game, plan_for(match=match, seat=seat, user=request.user))
+
+
+@api.put("/matches/{match_id}/plan", response={200: schemas.PlanOut, **ERRORS},
+         tags=["play"])
+def plan_put(request: HttpRequest, match_id: MatchId, body: schemas.PlanIn) -> dict[str, Any]:
+    """Set (replace) my seat's plan, as JSON ``tree`` or ``text``; an empty one clears it.
+    Each move is checked for its shape only: whether it is legal is decided when it is
+    played."""
+    match, seat, game = _plan_seat(request, match_id)
+    if (body.tree is None) == (body.text is None):
+        raise ServiceError("invalid", _("Send the plan as either tree or text."))
+    stored = plan_set(match_id=match.pk, seat_number=seat.number, user=request.user,
+                      tree=body.tree, text=body.text)
+    return _plan_out(match, seat, game, stored if stored.pk else None)
+
+
+@api.delete("/matches/{match_id}/plan", response={200: schemas.PlanOut, **ERRORS},
+            tags=["play"])
+def plan_delete(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """Clear my seat's plan (and the notice of the last one)."""
+    match, seat, game = _plan_seat(request, match_id)
+    plan_clear(match_id=match.pk, seat_number=seat.number, user=request.user)
+    return _plan_out(match, seat, game, None)
+
+
+def _sheet_ahead_out(match: Match, seat: Seat, game: engine.Game) -> dict[str, Any]:
+    row = ConditionalSheet.objects.filter(match=match, seat=seat, user=seat.user_id).first()
+    return {"seat": seat.number, "conditions_offered": list(conditions_offered(game)),
+            "for_phase": row.for_phase if row else None,
+            "conditions": row.conditions if row else [], "sheet": row.data if row else None,
+            "notice": row.notice if row else None}
+
+
+def _sheet_ahead_seat(request: HttpRequest, match_id: int) -> tuple[Match, Seat, engine.Game]:
+    match = _visible_match(request, match_id)
+    seat = selectors.match_seat_for_user(match, request.user)
+    if seat is None:
+        raise ServiceError("not_your_seat", _("You have no seat in this match."))
+    game = engine.games().get(match.game)
+    if not conditions_offered(game):
+        raise ServiceError("unsupported_phase", _("This game takes no sheets entered ahead."))
+    return match, seat, game
+
+
+@api.get("/matches/{match_id}/sheet-ahead", response={200: schemas.SheetAheadOut, **ERRORS},
+         tags=["play"])
+def sheet_ahead(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """My seat's sheet entered ahead for the next phase, its conditions, and what became of
+    the last one. Nobody else's."""
+    return _sheet_ahead_out(*_sheet_ahead_seat(request, match_id))
+
+
+@api.put("/matches/{match_id}/sheet-ahead", response={200: schemas.SheetAheadOut, **ERRORS},
+         tags=["play"])
+def sheet_ahead_put(request: HttpRequest, match_id: MatchId,
+                    body: schemas.SheetAheadIn) -> dict[str, Any]:
+    """Enter my seat's sheet for the next phase, submitted after the open phase resolves if
+    every condition holds then (else discarded, and the notice says why)."""
+    match, seat, game = _sheet_ahead_seat(request, match_id)
+    sheet_ahead_set(match_id=match.pk, seat_number=seat.number, user=request.user,
+                    conditions=body.conditions, data=body.data, text=body.text)
+    return _sheet_ahead_out(match, seat, game)
+
+
+@api.delete("/matches/{match_id}/sheet-ahead",
+            response={200: schemas.SheetAheadOut, **ERRORS}, tags=["play"])
+def sheet_ahead_delete(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """Withdraw my seat's sheet entered ahead."""
+    match, seat, game = _sheet_ahead_seat(request, match_id)
+    sheet_ahead_clear(match_id=match.pk, seat_number=seat.number, user=request.user)
+    return _sheet_ahead_out(match, seat, game)
 
 
 @api.get("/matches/{match_id}/record", response={200: dict[str, Any], **ERRORS},

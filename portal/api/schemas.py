@@ -234,6 +234,51 @@ class SheetIn(Schema):
                              description="Or the sheet in the game's text grammar.")
 
 
+class PlanIn(Schema):
+    tree: Any = Field(default=None, description="The plan as JSON: a list of branches "
+                      "{\"when\": [{\"seat\": 2, \"move\": ...}], \"play\": ..., "
+                      "\"then\": [...]} (docs/conditional-orders.md).")
+    text: str | None = Field(default=None, max_length=20_000,
+                             description="Or the plan in its text grammar, a branch a line.")
+
+
+class PlanLine(Schema):
+    depth: int
+    text: str
+
+
+class PlanOut(Schema):
+    seat: int
+    tree: list[Any] = Field(description="The branches still ahead (empty: no plan).")
+    words: list[PlanLine] = Field(description="The plan in sentences, a branch each.")
+    text: str = Field(description="The plan in its text grammar.")
+    played: int = Field(description="How many moves of the plan have been played.")
+    after_phase: int | None = Field(description="Its conditions cover the moves from this "
+                                                "phase on.")
+    notice: dict[str, Any] | None = Field(description="Why the last plan ended (reason: "
+                                                      "unmatched, illegal, ended).")
+    notice_words: str
+
+
+class SheetAheadIn(Schema):
+    conditions: list[Any] = Field(description="Conditions in the game's terms, all to hold "
+                                  "after the open phase resolves (docs/conditional-orders.md).")
+    data: Any = Field(default=None, description="The sheet for the next phase as JSON.")
+    text: str | None = Field(default=None, max_length=20_000,
+                             description="Or in the game's text grammar.")
+
+
+class SheetAheadOut(Schema):
+    seat: int
+    conditions_offered: list[str] = Field(description="The condition kinds the game offers.")
+    for_phase: int | None
+    conditions: list[Any]
+    sheet: dict[str, Any] | None = Field(description="{\"data\": …} or {\"text\": …}; null "
+                                                     "once it was submitted or discarded.")
+    notice: dict[str, Any] | None = Field(description="What became of the last one (reason: "
+                                                      "submitted, conditions, illegal, sent).")
+
+
 class ReceiptOut(Schema):
     submission_id: int
     receipt: str

@@ -238,7 +238,9 @@ def _sheet_entry(group: Group, sheet: dict, viewer: Viewer, name: Any) -> None:
     if sheet["source"] == "default":
         return  # told in the phase's summary
     own = viewer.seat is not None and viewer.seat.number == number
-    if own:
+    if own and sheet["source"] == "conditional":
+        text = _("Your move was played from your plan.")
+    elif own:
         text = _("Your sheet came in %(source)s.") % {"source": SOURCES.get(sheet["source"], "")}
         if sheet["revision"] > 1:
             text += " " + ngettext(
@@ -246,7 +248,7 @@ def _sheet_entry(group: Group, sheet: dict, viewer: Viewer, name: Any) -> None:
                 "You changed it %(count)s more times, the last time %(at)s.",
                 sheet["revision"] - 1) % {"count": sheet["revision"] - 1,
                                           "at": dates.date(sheet["updated_at"], AT)}
-    elif viewer.moderator:
+    elif viewer.moderator and sheet["source"] != "conditional":  # (a plan is the seat's)
         text = _("The sheet of %(seat)s came in %(source)s (revision %(revision)s).") % {
             "seat": name(number), "source": SOURCES.get(sheet["source"], ""),
             "revision": sheet["revision"]}

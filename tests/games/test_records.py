@@ -356,3 +356,64 @@ def test_a_rolled_back_match_replays_with_its_settings(make_user, tmp_path):
     record = check_replays(match, tmp_path)
     assert [p["number"] for p in record["phases"]] == list(range(1, len(record["phases"]) + 1))
     assert record["phases"][0]["settings"][0]["data"] == REACTION
+
+
+def test_a_match_with_moves_played_from_plans_replays_to_the_same_result(make_user, tmp_path):
+    """Final Strategy, seat 2 planning its answer to seat 1's coming move every other turn:
+    the record marks those moves ``conditional`` and replays offline all the same."""
+    match = new_match(make_user, "final-strategy")
+    game = engine.get("final-strategy")
+    now, turns = timezone.now(), 0
+    for step in range(3000):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        seat = match.state["to_move"]
+        data = game.bot_submission(match.state, seat, "random",
+                                   rng_for(f"plans:{match.seed}:{seat}", match.phase_number))
+        turns += seat == 1
+        if seat == 1 and turns % 2:
+            after = game.apply(match.state, 1, game.validate(match.state, 1, data), now,
+                               rng_for(match.seed, match.phase_number)).state
+            if game.prompts(after).get(2) is not None:
+                answer = game.bot_submission(after, 2, "random", rng_for("answer", step))
+                services.plan_set(match_id=match.pk, seat_number=2, user=match.players[2],
+                                  tree=[{"when": [{"seat": 1, "move": data}], "play": answer,
+                                         "then": []}])
+        services.orders_submit(match_id=match.pk, seat_number=seat, user=match.players[seat],
+                               phase_number=match.phase_number, data=data, source="web")
+    record = check_replays(match, tmp_path)
+    planned = [s for p in record["phases"] for s in p["submissions"]
+               if s["source"] == "conditional"]
+    assert len(planned) >= 3 and {s["seat"] for s in planned} == {2}
+
+
+def test_a_final_act_match_with_sheets_entered_ahead_replays_to_the_same_result(make_user,
+                                                                                tmp_path):
+    """Seat 1 enters each round's sheet ahead (every unit holds), with a condition that
+    holds: the record marks those sheets ``conditional`` and replays."""
+    match = new_match(make_user, "final-act")
+    game = engine.get("final-act")
+    for _ in range(400):
+        carry_out_outbox(match)  # (the promised sheets_follow among the rest)
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        number = match.phase_number
+        if match.state["phase"] == "orders" and not match.sheets_ahead:
+            services.sheet_ahead_set(match_id=match.pk, seat_number=1, user=match.players[1],
+                                     conditions=[{"kind": "unit_on_board", "unit": "C"}],
+                                     text="")
+        sent = set(Submission.objects.filter(phase__match=match, phase__number=number)
+                   .values_list("seat__number", flat=True))
+        for seat in sorted(set(game.prompts(match.state)) - sent):
+            data = game.bot_submission(match.state, seat, "random",
+                                       rng_for(f"record:{match.seed}:{seat}", number))
+            services.orders_submit(match_id=match.pk, seat_number=seat,
+                                   user=match.players[seat], phase_number=number, data=data,
+                                   source="web")
+        services.phase_resolve(match_id=match.pk, phase_number=number)
+    record = check_replays(match, tmp_path)
+    ahead = [s for p in record["phases"] for s in p["submissions"]
+             if s["source"] == "conditional"]
+    assert ahead and {s["seat"] for s in ahead} == {1}

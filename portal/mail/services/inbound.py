@@ -35,7 +35,8 @@ from django.utils.translation import gettext as _
 import engine
 from games import plugins
 from games.models import Match, Phase, Seat
-from games.services import ServiceError, sheet_submit
+from games.plans import is_clear_command, plans_offered
+from games.services import ServiceError, plan_clear, sheet_submit
 from games.services.errors import Code
 from games.words import problem_line
 from portal.mail import authresults, bodies, bounces
@@ -397,6 +398,13 @@ def _handle_in_language(row: InboundMessage) -> None:
             _reply(row, read["sender"], answer)
             return
         match, seat, phase, text = read["match"], read["seat"], read["phase"], read["text"]
+        if is_clear_command(text) and plans_offered(engine.get(match.game)):
+            had = plan_clear(match_id=match.pk, seat_number=seat.number, user=seat.user)
+            row.status, row.outcome = Status.ACCEPTED, "plan_cleared"
+            _reply(row, read["sender"], {"plan_cleared": True, "had_plan": had,
+                                         "match_title": str(match),
+                                         "match_url": match_url(match)})
+            return
         try:
             receipt = sheet_submit(match_id=match.pk, seat_number=seat.number, user=seat.user,
                                    phase_number=phase.number, source="email", text=text)

@@ -30,7 +30,8 @@ from django.utils.translation import gettext as _
 import engine
 from games import dates, plugins
 from games.endings import ending_of, ending_words
-from games.models import Match, Phase, Seat, Submission
+from games.models import ConditionalPlan, Match, Phase, Seat, Submission
+from games.plans import plan_mail_context, plans_offered
 from games.services import presence, timing
 from games.services.moderation import duration_text
 from portal.accounts.models import Channel, Event, Profile
@@ -243,6 +244,10 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
         leave_extended=duration_text(phase.leave_extended) if phase.leave_extended else "",
         **plugin.your_move_context(match, seat, state),
     )
+    if plans_offered(game):  # the seat's own plan, and why it ended if it did (one query)
+        plan = ConditionalPlan.objects.filter(match=match, seat=seat,
+                                              user_id=seat.user_id).first()
+        context.update(plan_mail_context(game, state, seat.number, plan, phase.number))
     if kind == Kind.REMINDER:
         subject = _("Reminder: your orders for %(match)s are due in %(hours)s h") % {
             "match": match, "hours": hours}
