@@ -141,6 +141,18 @@ def _plan_seat(match: Match, seat_number: Any, user: AbstractBaseUser | None) ->
     return seat
 
 
+def _plans_open(match: Match, seat: Seat, game: Any) -> None:
+    """Refuse a plan or a sheet entered ahead where none is taken now: a match not in play or
+    paused, a seat out of the match."""
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("not_active", _("This match is not in play."))
+    if match.paused_at is not None:
+        raise ServiceError("paused", _("A moderator paused this match: plans are taken again "
+                           "when it resumes."))
+    if seat.status != Seat.Status.TAKEN or seat.number in game.seats_out(match.state):
+        raise ServiceError("seat_out", _("This seat is out of the match."))
+
+
 @transaction.atomic
 def plan_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
              tree: Any = None, text: str | None = None) -> ConditionalPlan:
@@ -154,13 +166,7 @@ def plan_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
     if not plans_offered(game):
         raise ServiceError("unsupported_phase", _("%(game)s takes no plans.")
                            % {"game": game.name})
-    if match.status != Match.Status.ACTIVE:
-        raise ServiceError("not_active", _("This match is not in play."))
-    if match.paused_at is not None:
-        raise ServiceError("paused", _("A moderator paused this match: plans are taken again "
-                           "when it resumes."))
-    if seat.status not in (Seat.Status.TAKEN,) or seat.number in game.seats_out(match.state):
-        raise ServiceError("seat_out", _("This seat is out of the match."))
+    _plans_open(match, seat, game)
     if match.phase_kind != PhaseKind.SEQUENTIAL.value:
         raise ServiceError("unsupported_phase", _("Moves are planned in turns taken one seat "
                            "at a time."))
@@ -351,13 +357,7 @@ def sheet_ahead_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser |
     if not conditions_offered(game):
         raise ServiceError("unsupported_phase", _("%(game)s takes no sheets entered ahead.")
                            % {"game": game.name})
-    if match.status != Match.Status.ACTIVE:
-        raise ServiceError("not_active", _("This match is not in play."))
-    if match.paused_at is not None:
-        raise ServiceError("paused", _("A moderator paused this match: plans are taken again "
-                           "when it resumes."))
-    if seat.status != Seat.Status.TAKEN or seat.number in game.seats_out(match.state):
-        raise ServiceError("seat_out", _("This seat is out of the match."))
+    _plans_open(match, seat, game)
     if match.phase_kind != PhaseKind.SIMULTANEOUS.value:
         raise ServiceError("unsupported_phase", _("Sheets are entered ahead in phases whose "
                            "sheets are sealed."))
