@@ -31,6 +31,7 @@ from games.endings import ending_of
 from games.models import Match, ModerationEntry, Seat
 from games.parsing import id_or_none
 from games.services import ServiceError, match_create
+from games.services.common import game_for
 
 MODEL = PlackettLuce()
 DEFAULT_MU = MODEL.mu
@@ -45,17 +46,9 @@ def ladder_lock(ladder_id: Any) -> Ladder:
             "id": str(ladder_id)[:20]}) from None
 
 
-def _game_or_error(slug: str) -> engine.Game:
-    try:
-        return engine.get(slug)
-    except KeyError:
-        raise ServiceError("unknown_game", _("There is no game called “%(game)s”.") % {
-            "game": str(slug)[:40]}) from None
-
-
 def site_ladder(*, game: str) -> Ladder:
     """The site-wide ladder of ``game`` (made on first use)."""
-    the_game = _game_or_error(game)
+    the_game = game_for(game)
     ladder = Ladder.objects.filter(club__isnull=True, game=the_game.slug).first()
     if ladder is None:
         with transaction.atomic():
@@ -73,7 +66,7 @@ def ladder_create(*, by: AbstractBaseUser, club_id: Any, game: str, name: str = 
 
     club = club_lock(club_id)
     require_organiser(club, by)
-    the_game = _game_or_error(game)
+    the_game = game_for(game)
     if not the_game.min_seats <= 2 <= the_game.max_seats:
         raise ServiceError("invalid", _("%(game)s is not played by two: no challenges.") % {
             "game": the_game.name})

@@ -38,6 +38,7 @@ from games.endings import ending_of
 from games.models import DeadlineMiss, Match, Phase, Seat, SeatTenure, Submission
 from games.parsing import id_or_none
 from games.services import ServiceError, match_create
+from games.services.common import game_for
 
 logger = logging.getLogger(__name__)
 LAST_WEEK = timedelta(days=7)
@@ -99,11 +100,7 @@ def league_create(
     name = (name or "").strip()
     if not name or len(name) > 120:
         raise ServiceError("invalid", _("A league needs a name of 1 to 120 characters."))
-    try:
-        the_game = engine.get(game)
-    except KeyError:
-        raise ServiceError("unknown_game", _("There is no game called “%(game)s”.") % {
-            "game": str(game)[:40]}) from None
+    the_game = game_for(game)
     try:
         clean = the_game.validate_options(options or {})
     except engine.RuleError as error:

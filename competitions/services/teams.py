@@ -44,6 +44,7 @@ from games.endings import ending_of
 from games.models import Match, Seat
 from games.parsing import id_or_none
 from games.services import ServiceError, match_create
+from games.services.common import game_for
 
 logger = logging.getLogger(__name__)
 Status = TeamMatch.Status
@@ -99,11 +100,7 @@ def _set_status(team_match: TeamMatch, new_status: str, now: datetime) -> None:
 
 
 def _two_seat_game(slug: str) -> engine.Game:
-    try:
-        the_game = engine.get(slug)
-    except KeyError:
-        raise ServiceError("unknown_game", _("There is no game called “%(game)s”.") % {
-            "game": str(slug)[:40]}) from None
+    the_game = game_for(slug)
     if not the_game.min_seats <= 2 <= the_game.max_seats:
         raise ServiceError("invalid", _("%(game)s is not played by two: a team match needs a "
                                         "two-seat game.") % {"game": the_game.name})

@@ -25,6 +25,7 @@ from competitions.services.ladders import ladder_rating_of, site_ladder
 from games.dates import floatformat
 from games.parsing import InvalidNumber, id_or_none, parse_int
 from games.services import ServiceError, reliability_check
+from games.services.common import game_for
 
 Format = Tournament.Format
 
@@ -104,11 +105,7 @@ def tournament_create(
     name = (name or "").strip()
     if not name or len(name) > 120:
         raise ServiceError("invalid", _("A tournament needs a name of 1 to 120 characters."))
-    try:
-        the_game = engine.get(game)
-    except KeyError:
-        raise ServiceError("unknown_game", _("There is no game called “%(game)s”.") % {
-            "game": str(game)[:40]}) from None
+    the_game = game_for(game)
     if format not in Format.values:
         raise ServiceError("invalid", _("Unknown format “%(format)s”.") % {
             "format": str(format)[:40]})

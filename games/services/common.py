@@ -53,12 +53,14 @@ def removed_seats(revealed: dict[str, Any] | None) -> list[int]:
                   if isinstance(sheet, dict) and sheet.get("removed"))
 
 
-def game_for(slug: str) -> Game:
+def game_for(slug: Any) -> Game:
+    """The game called ``slug``, or ServiceError ``unknown_game`` naming it (cut to 40
+    characters: it may be anything a form or the API sent)."""
     try:
         return engine.get(slug)
     except KeyError:
         raise ServiceError("unknown_game", _("There is no game called “%(game)s”.")
-                           % {"game": slug}) from None
+                           % {"game": str(slug)[:40]}) from None
 
 
 def match_lock(match_id: Any) -> Match:
