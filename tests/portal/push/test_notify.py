@@ -164,3 +164,22 @@ def test_a_gameday_push_names_the_gameday_in_its_readers_language(eager, push_se
     assert len(french) == len(english) == 1
     assert french[0].startswith("Journée ") and " de la partie a commencé." in french[0]
     assert english[0].startswith("Gameday ") and " of the match has begun." in english[0]
+
+
+def test_a_move_played_from_a_plan_wakes_nobody_by_push(eager, push_service, subscribe,
+                                                         make_user):
+    """Blue's plan answers Red's barrier at once: Blue's turn opens and closes in the same
+    moment, so Blue's phone is not woken for it; Green, whose turn it then is, is."""
+    users = [make_user(name) for name in ("red", "blue", "green")]
+    for user in users:
+        subscribe(user, f"{user.username}-phone")
+    match = games_services.match_create(
+        creator=users[0], game="final-strategy", options={}, hours_per_phase=24,
+        title="Planned", seats=[{"kind": "human", "user": user} for user in users])
+    games_services.plan_set(match_id=match.pk, seat_number=2, user=users[1],
+                            text="if Red: wall e5-e6 then wall c3-c4")
+    submit(match, users[0], 1, data={"steps": [{"barrier": "e5-e6"}]})
+    assert match.phase_number == 3  # Red's, then Blue's planned move: Green to move
+    kinds = {user.username: [r.payload["kind"] for r in push_service.to(f"{user.username}-phone")]
+             for user in users}
+    assert kinds == {"red": ["your_move"], "blue": [], "green": ["your_move"]}
