@@ -202,3 +202,15 @@ def log_in(page, username: str, password: str | None = None) -> None:
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
     page.wait_for_url("**/home/")
+
+
+# Loaded, and no HTMX request, swap or settle under way: the fragments a page loads on arrival
+# (hx-trigger="load") are in. (Playwright's "networkidle" waited for the same plus half a
+# second of silence on every page.)
+SETTLED = """() => document.readyState === "complete"
+  && !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")"""
+
+
+def settle(page) -> None:
+    """Wait until the page has settled (see SETTLED) before reading or auditing it."""
+    page.wait_for_function(SETTLED)

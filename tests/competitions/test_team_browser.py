@@ -12,7 +12,7 @@ from competitions import services
 from competitions.models import TeamMatch, TeamPlayer
 from portal.accounts.services import profile_update
 from tests.axe import axe_violations
-from tests.browser import BROWSER_MARKS, browser_page, log_in
+from tests.browser import BROWSER_MARKS, browser_page, log_in, settle
 from tests.french import english_in, text_of
 from tests.portal.builders import fast_password_hashing, make_user  # noqa: F401
 
@@ -51,7 +51,7 @@ def choose(page, selector: str, label: str) -> None:
 
 
 def audit(page, axe_script: str, where: str) -> None:
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert axe_violations(page, axe_script, where=where) == []
 
 

@@ -21,7 +21,7 @@ from competitions.services.tournaments import (
 from games import plugins
 from portal.lessons.catalogue import game_lessons
 from tests.axe import axe_violations
-from tests.browser import BROWSER_MARKS, log_in
+from tests.browser import BROWSER_MARKS, log_in, settle
 from tests.portal.builders import fast_password_hashing  # noqa: F401  (autouse)
 from tests.portal.played import GAMES, played_match, players
 
@@ -35,7 +35,7 @@ def audit(page, script: str, paths: list[str], who: str) -> list[str]:
         response = page.goto(page.base + path)
         assert response is not None and response.ok, (
             f"{path} as {who}: {response and response.status}")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         found += axe_violations(page, script, where=f"{path} as {who}")
     return found
 

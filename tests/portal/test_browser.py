@@ -135,6 +135,54 @@ def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
     assert sealed["tokens"]["smoke"] == {"at": smoke[0]}
 
 
+# Sets a field of the sheet (a select gets the value as an option if it lacks it) and says so
+# as the page's own scripts do; `during_the_swap`: at the moment the live check's next answer
+# is swapped in, as a fast player's second click may land.
+SET_FIELD = """([name, value, during_the_swap]) => {
+  const set = () => {
+    const field = document.querySelector(`[name="${name}"]`);
+    if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) {
+      field.add(new Option(value, value));
+    }
+    field.value = value;
+    field.dispatchEvent(new Event("change", {bubbles: true}));
+  };
+  if (!during_the_swap) return set();
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.target.closest("#fa-sheet-check")) set();
+  }, {once: true});
+}"""
+
+
+def test_a_change_made_while_the_live_check_is_swapped_in_is_checked_too(page):
+    """The live check listens to the sheet from a block that stays in place: a change that
+    lands while an answer is being swapped in is heard and checked, so the check never shows
+    an earlier draft than the one on screen."""
+    import engine
+
+    game = engine.get("final-act")
+    alice, bob = make_user("alice"), make_user("bob")
+    match = duel(alice, bob, game="final-act")
+    for seat, user in ((1, alice), (2, bob)):
+        orders_submit(match_id=match.pk, seat_number=seat, user=user, phase_number=1,
+                      data=game.default_submission(match.state, seat), source="web")
+    phase_resolve(match_id=match.pk, phase_number=1)
+    log_in(page, "alice")
+    page.goto(f"{page.base}/matches/{match.pk}/")
+    page.wait_for_selector("#fa-sheet-check .fa-ok")
+    page.evaluate(SET_FIELD, ["u-C-fire", "z99", False])  # no such square: refused
+    page.wait_for_selector("#fa-sheet-check .errors")
+    settled(page)
+    page.evaluate(SET_FIELD, ["u-C-fire", "", True])
+    page.dispatch_event("#fa-sheet-form", "change")  # checked again, still refused...
+    # ... and as that answer was swapped in, the shot was taken back: the last word is the
+    # check of the sheet without it.
+    page.wait_for_selector("#fa-sheet-check .fa-ok")
+    settled(page)
+    assert page.input_value('[name="u-C-fire"]') == ""
+    assert page.locator("#fa-sheet-check .errors").count() == 0
+
+
 def test_the_notification_table_is_used_with_the_keyboard_alone(page):
     """Tab reaches a row's radio buttons, the arrow keys choose in the row, Enter saves."""
     alice = make_user("alice")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from tests.axe import axe_violations
-from tests.browser import BROWSER_MARKS, log_in
+from tests.browser import BROWSER_MARKS, log_in, settle
 from tests.french import english_in
 from tests.portal.played import GAMES, played_match, players
 
@@ -32,7 +32,7 @@ def test_the_embeds_offline_page_and_phone_match_page_have_no_serious_violation(
     for match in matches:
         path = reverse("games:match", args=[match.pk])
         phone.goto(phone.base + path)
-        phone.wait_for_load_state("networkidle")
+        settle(phone)
         assert phone.locator(".match-jump a[href='#messages']").is_visible()
         found += axe_violations(phone, axe_script, where=f"{path} on a phone")
     assert found == [], "\n".join(found)

@@ -15,7 +15,7 @@ from competitions.services.tournaments import (
     tournament_start,
 )
 from games.models import Submission
-from tests.browser import BROWSER_MARKS, log_in
+from tests.browser import BROWSER_MARKS, log_in, settle
 from tests.portal.builders import duel, make_user
 from tests.portal.played import GAMES, played_match, players
 
@@ -55,7 +55,7 @@ def sideways(page, paths: list[str], who: str) -> list[str]:
     for path in paths:
         response = page.goto(page.base + path)
         assert response is not None and response.ok, f"{path} as {who}: {response.status}"
-        page.wait_for_load_state("networkidle")
+        settle(page)
         wide, width = page.evaluate(
             "() => [document.scrollingElement.scrollWidth, innerWidth]")
         if wide > width:
@@ -103,7 +103,7 @@ def test_the_board_fits_the_phone_and_its_targets_fit_a_thumb(slug, new_page):
     page = new_page(**PHONE)
     log_in(page, people["seat1"].username)
     page.goto(page.base + reverse("games:match", args=[match.pk]))
-    page.wait_for_load_state("networkidle")
+    settle(page)
     if page.locator("#ps-activate-form").count():  # Panzer Squadron: a tank's move, then hexes
         page.locator("#ps-activate-form input[data-action^=move]").first.check()
         page.click("#ps-activate-form button[type=submit]")
