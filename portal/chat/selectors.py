@@ -196,7 +196,13 @@ def panel_reads(reader: Reader, key: Any = None, *, before: int | None = None
     if latest:
         calls.append((_latest_messages(PAGE), {"channel_id": current.row.pk,
                                                "muted": sorted(muted)}))
+        # (whether the reader may hide the messages shown: asked by their rows)
+        moderator = reader.moderator_call()
+        if moderator is not None:
+            calls.insert(0, moderator)
     found = run_together(*calls) if calls else []
+    if latest and moderator is not None:
+        reader.moderator_found(found.pop(0))
     _set_unread(views, found[0] if count is not None else [])
     if current is None:
         return muted, views, None, []
