@@ -158,7 +158,7 @@ def match_page_context(
     prompts = game.prompts(match.state) if active else {}
     must_act = active and my_seat is not None and my_seat.number in prompts
     my_sheet = None
-    if full:  # the page: its phases, and who is in with the reader's own sheet, in two queries
+    if full:  # the page: its phases (read above), and who is in with the reader's own sheet
         resolved, open_phase = selectors.match_page_phases(match, latest=HISTORY_ON_PAGE,
                                                            rows=read["phases"])
         submitted, my_sheet = selectors.phase_sheets(
