@@ -273,10 +273,10 @@ _MATCH_SEATS = Prepared(Seat, lambda match_id: Seat.objects.filter(match_id=matc
                         .select_related("user").order_by("number"), match_id="int")
 
 
-def match_seats(match: Match) -> list[Seat]:
+def match_seats(match: Match, rows: list[Seat] | None = None) -> list[Seat]:
     """``list(match.seats.select_related("user"))``, by SQL compiled once per connection
-    (every page of a match reads it)."""
-    seats = _MATCH_SEATS(match_id=match.pk)
+    (every page of a match reads it). ``rows``: ``MATCH_SEATS``' answer, read already."""
+    seats = _MATCH_SEATS(match_id=match.pk) if rows is None else rows
     for seat in seats:
         Seat.match.field.set_cached_value(seat, match)
     return seats
@@ -334,14 +334,23 @@ _PAGE_PHASE_ROWS = Prepared(Phase, lambda match_id, number: (
     .order_by("number").values_list(*PAGE_PHASE_FIELDS)), match_id="int", number="int")
 
 
-def match_page_phases(match: Match, *, latest: int) -> tuple[list[Phase | PhaseNumber],
-                                                               Phase | None]:
+def page_phase_values(match: Match) -> dict[str, int]:
+    return {"match_id": match.pk, "number": match.phase_number}
+
+
+PAGE_PHASE_ROWS = _PAGE_PHASE_ROWS
+MATCH_SEATS = _MATCH_SEATS
+
+
+def match_page_phases(match: Match, *, latest: int, rows: list[tuple] | None = None
+                      ) -> tuple[list[Phase | PhaseNumber], Phase | None]:
     """For the match page, in one query: every resolved phase, oldest first (as
     ``match_history`` orders them), and the current unresolved phase (open or quarantined;
     what its notes show) or None. Only the ``latest`` resolved phases (the page shows them)
     and the current one are made models (their other fields deferred); the older ones are
     ``PhaseNumber`` rows, so that a long match costs a small row per phase, not a model."""
-    rows = _PAGE_PHASE_ROWS(match_id=match.pk, number=match.phase_number)
+    if rows is None:  # (else ``page_phase_rows``' answer, read already)
+        rows = _PAGE_PHASE_ROWS(**page_phase_values(match))
     pk, number, name, status = (PAGE_PHASE_FIELDS.index(field)
                                 for field in ("id", "number", "name", "status"))
     resolved_rows = [row for row in rows if row[status] == Phase.Status.RESOLVED]
@@ -405,11 +414,15 @@ def match_open_phase(match: Match) -> Phase | None:
     )
 
 
-def match_moderation_log(match: Match) -> list[dict[str, Any]]:
+def match_moderation_log(match: Match, rows: list[tuple] | None = None
+                         ) -> list[dict[str, Any]]:
     """The public short form of the match's audit trail (moderators' actions and leave), oldest
-    first: when and what, never who moderated or why (those stay in the admin)."""
+    first: when and what, never who moderated or why (those stay in the admin). ``rows``:
+    ``MODERATION_LOG_ROWS``' answer, read already."""
+    if rows is None:
+        rows = _MODERATION_LOG_ROWS(match_id=match.pk)
     return [{"at": at, "summary": told(words, summary), "phase": phase}
-            for at, summary, phase, words in _MODERATION_LOG_ROWS(match_id=match.pk)]
+            for at, summary, phase, words in rows]
 
 
 # ``match_moderation_log``'s rows: when, what (its words, and the English line) and in which
@@ -417,6 +430,7 @@ def match_moderation_log(match: Match) -> list[dict[str, Any]]:
 _MODERATION_LOG_ROWS = Prepared(ModerationEntry, lambda match_id: (
     ModerationEntry.objects.filter(match_id=match_id).order_by("at", "pk")
     .values_list("at", "summary", "phase_number", "details__words")), match_id="int")
+MODERATION_LOG_ROWS = _MODERATION_LOG_ROWS
 
 
 def match_history(match: Match) -> QuerySet[Phase]:

@@ -139,13 +139,15 @@ def _latest_votes(match_id: int) -> Any:
 
 
 # (compiled once per connection: building this queryset cost the match page 2 ms a request)
-_LATEST_VOTES = Prepared(MatchVote, _latest_votes, match_id="int")
+LATEST_VOTES = Prepared(MatchVote, _latest_votes, match_id="int")
 
 
-def _votes(match: Match) -> list[MatchVote]:
-    """The open votes (oldest first) and the latest closed ones (newest first): one query,
-    and one for their ballots when there are any."""
-    votes = _LATEST_VOTES(match_id=match.pk)
+def _votes(match: Match, votes: list[MatchVote] | None = None) -> list[MatchVote]:
+    """The open votes (oldest first) and the latest closed ones (newest first): one query
+    (``votes``: ``LATEST_VOTES``' answer, when read already), and one for their ballots when
+    there are any."""
+    if votes is None:
+        votes = LATEST_VOTES(match_id=match.pk)
     if votes:
         prefetch_related_objects(votes, Prefetch(
             "ballots", queryset=MatchBallot.objects.select_related("user")
@@ -158,14 +160,15 @@ def _votes(match: Match) -> list[MatchVote]:
 
 
 def match_votes(match: Match, user: AbstractBaseUser | None,
-                seats: list[Seat] | None = None) -> dict[str, Any]:
+                seats: list[Seat] | None = None, votes: list[MatchVote] | None = None
+                ) -> dict[str, Any]:
     """Everything a reader may see of the match's votes, and what they may do: the open
     proposals, the latest closed ones and concessions, whether voting is locked, and for a
     seat still in a match in play which proposals it may make and whether it may concede."""
     game = engine.games().get(match.game)
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("number"))
-    votes = _votes(match)
+    votes = _votes(match, votes)
     names = seat_names(match, seats, closed=any(v.status != MatchVote.Status.OPEN
                                                 for v in votes))
     mine = next((seat for seat in seats if user is not None and user.is_authenticated

@@ -124,6 +124,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "portal.mail.bounces.failing_banner",
                 "portal.context_processors.site_links",
+                "games.csrf.once",  # (Django's token, masked once per request)
             ],
         },
     },
@@ -132,7 +133,7 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates_jinja"],
         "APP_DIRS": False,
         "OPTIONS": {"environment": "portal.jinja2.environment",
-                    "context_processors": ["portal.jinja2.locale"]},
+                    "context_processors": ["portal.jinja2.locale", "games.csrf.once"]},
     },
 ]
 

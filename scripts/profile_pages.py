@@ -90,6 +90,8 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30, help="functions shown per page (0: none)")
     parser.add_argument("--sort", default="tottime", help="pstats sort key")
     parser.add_argument("--json", action="store_true", help="one JSON line of figures only")
+    parser.add_argument("--sql", action="store_true",
+                        help="print each page's SQL statements (one request's, shortened)")
     parser.add_argument("--dump", type=Path, default=None,
                         help="a folder to write each page's profile to (<page>.prof, for pstats)")
     args = parser.parse_args()
@@ -151,6 +153,14 @@ def main() -> None:
             if not status.startswith("304"):
                 raise SystemExit(f"status: the revalidation answered {status}, not 304")
         call(path_, headers)  # warm
+        if args.sql:
+            from django.db import connection
+            from django.test.utils import CaptureQueriesContext
+
+            with CaptureQueriesContext(connection) as captured:
+                call(path_, headers)
+            for number, query in enumerate(captured.captured_queries, 1):
+                print(f"   sql {name} {number}: {query['sql'][:300]}")
         counts.update(queries=0, cache=0)
         # Timed by the process's CPU clock: what other processes do (the database included)
         # does not count, so the profile holds under load.

@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.template.backends.utils import csrf_input
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from games import pagecache
+from games import csrf, pagecache
 
 register = template.Library()
 
@@ -31,4 +30,4 @@ def jinja_include(context: template.Context, name: str, key: Any = None) -> Safe
         return mark_safe(html)  # noqa: S308 (autoescaped by Jinja2)
     kept = pagecache.cached(key, lambda: render_to_string(
         name, {**context.flatten(), "csrf_input": mark_safe(CSRF_MARK)}, using="jinja2"))
-    return mark_safe(kept.replace(CSRF_MARK, csrf_input(request)))  # noqa: S308 (made by Jinja2, escaped)
+    return mark_safe(kept.replace(CSRF_MARK, csrf.field(request)))  # noqa: S308 (made by Jinja2, escaped)

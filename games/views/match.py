@@ -22,6 +22,7 @@ from games import pagecache, plugins, selectors
 from games.endings import ending_of, ending_sentence, ending_status, ending_words
 from games.forms import JoinForm, OrdersForm
 from games.models import Match, Phase, Seat, Submission
+from games.prepared import run_together
 from games.services import ServiceError, presence, receipt_verify, seat_join, seat_leave
 from games.services.timing import moved_deadline, seat_clocks
 from games.services.votes import OUT
@@ -32,8 +33,8 @@ from games.views.access import (
     redirect_to,
     status_for,
 )
-from games.views.plans import plan_panel_context, sheet_ahead_context
-from games.votes import match_votes
+from games.views.plans import plan_panel_context, sheet_ahead_context, sheets_ahead_call
+from games.votes import LATEST_VOTES, match_votes
 
 # How often the submission-status partial polls while a phase is open.
 POLL_SECONDS = 5
@@ -149,15 +150,17 @@ def match_page_context(
     seat, everything else through the engine's ``view`` for that seat (or a spectator)."""
     game = engine.games().get(match.game)
     user = request.user
-    seats = selectors.match_seats(match)
+    read = _page_reads(match, game, user) if full else {}
+    seats = selectors.match_seats(match, read.get("seats"))
     my_seat = next((seat for seat in seats if user.is_authenticated
                     and seat.user_id == user.pk), None)
     active = match.status == Match.Status.ACTIVE and match.state is not None and game is not None
     prompts = game.prompts(match.state) if active else {}
     must_act = active and my_seat is not None and my_seat.number in prompts
     my_sheet = None
-    if full:  # the page: its phases, and who is in with the reader's own sheet, in two queries
-        resolved, open_phase = selectors.match_page_phases(match, latest=HISTORY_ON_PAGE)
+    if full:  # the page: its phases (read above), and who is in with the reader's own sheet
+        resolved, open_phase = selectors.match_page_phases(match, latest=HISTORY_ON_PAGE,
+                                                           rows=read["phases"])
         submitted, my_sheet = selectors.phase_sheets(
             match, open_phase, prompted=set(prompts), seats=seats,
             author=my_seat if must_act else None, user=user) if active else ({}, None)
@@ -218,13 +221,14 @@ def match_page_context(
     # is rendered once for them ({% kept %}).
     context["history_key"] = [[entry["phase"].pk for entry in context["history"]],
                               context["history_older"]]
-    context["votes"] = match_votes(match, user, seats=seats)
+    context["votes"] = match_votes(match, user, seats=seats, votes=read["votes"])
     context.update(_ending_context(match))
-    context["moderation_log"] = selectors.match_moderation_log(match)
+    context["moderation_log"] = selectors.match_moderation_log(match, read["moderation"])
     if active:
         context["open_phase"] = open_phase
         context["plan"] = plan_panel_context(match, game, my_seat, user)
-        context["sheet_ahead"] = sheet_ahead_context(match, game, my_seat, user)
+        context["sheet_ahead"] = sheet_ahead_context(match, game, my_seat, user,
+                                                     read.get("ahead", ()))
     context["plugin"] = plugins.plugin_for(match.game)
     if game is not None:
         context.update(context["plugin"].page_context(request, match, context))
@@ -248,6 +252,20 @@ def match_page_context(
         context["typed_orders_kept"] = typed_key if orders_form is None else ""
         context.setdefault("my_orders_anchor", context["plugin"].orders_anchor)
     return context
+
+
+def _page_reads(match: Match, game: Game | None, user: Any) -> dict[str, Any]:
+    """What the page reads of the match alone (and of the reader), in one round trip: its
+    seats, its phases, its votes, its moderation log and, where the game offers conditions,
+    the reader's sheets entered ahead (each compiled once per connection)."""
+    calls = {"seats": (selectors.MATCH_SEATS, {"match_id": match.pk}),
+             "phases": (selectors.PAGE_PHASE_ROWS, selectors.page_phase_values(match)),
+             "votes": (LATEST_VOTES, {"match_id": match.pk}),
+             "moderation": (selectors.MODERATION_LOG_ROWS, {"match_id": match.pk})}
+    ahead = sheets_ahead_call(match, game, user)
+    if ahead is not None:
+        calls["ahead"] = ahead
+    return dict(zip(calls, run_together(*calls.values()), strict=True))
 
 
 def _ending_context(match: Match) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from engine import Game, PhaseKind
 from games import plugins, selectors
 from games.models import ConditionalSheet, Match, Seat
 from games.plans import plan_described, plans_offered, sheet_ahead_described
+from games.prepared import Prepared
 from games.services import (
     ServiceError,
     plan_clear,
@@ -131,16 +132,43 @@ def clear(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse
 AHEAD_PANEL = "games/partials/sheet_ahead.html"
 
 
-def sheet_ahead_context(match: Match, game: Game | None, seat: Seat | None, user: Any
-                        ) -> dict[str, Any] | None:
+# A reader's sheets entered ahead in a match (each for one of their seats), oldest first: the
+# match page reads them with its other reads, in one round trip, where its game offers
+# conditions (``sheets_ahead_call``).
+SHEETS_AHEAD = Prepared(ConditionalSheet, lambda match_id, user_id: ConditionalSheet.objects
+                        .filter(match_id=match_id, user_id=user_id).order_by("pk"),
+                        match_id="int", user_id="int")
+
+
+def sheets_ahead_call(match: Match, game: Game | None, user: Any
+                      ) -> tuple[Prepared, dict[str, Any]] | None:
+    """The read of ``user``'s sheets entered ahead, to send with the page's, or None where
+    the panel cannot show (the game offers no conditions, the match is not in play, nobody
+    logged in): no query then."""
+    if (not conditions_offered(game) or match.status != Match.Status.ACTIVE
+            or not getattr(user, "is_authenticated", False)
+            or match.phase_kind != PhaseKind.SIMULTANEOUS.value):
+        return None
+    return SHEETS_AHEAD, {"match_id": match.pk, "user_id": user.pk}
+
+
+_NOT_READ = object()
+
+
+def sheet_ahead_context(match: Match, game: Game | None, seat: Seat | None, user: Any,
+                        rows: Any = _NOT_READ) -> dict[str, Any] | None:
     """The "Next phase ahead" panel's context for ``user``'s own ``seat`` of a match in a
-    sealed phase whose game offers conditions; None (no panel) for anyone else."""
+    sealed phase whose game offers conditions; None (no panel) for anyone else. ``rows``:
+    ``SHEETS_AHEAD``' answer for the match and ``user``, when read already."""
     if (not conditions_offered(game) or seat is None or match.status != Match.Status.ACTIVE
             or match.state is None or seat.status != Seat.Status.TAKEN
             or match.phase_kind != PhaseKind.SIMULTANEOUS.value
             or seat.number in game.seats_out(match.state)):
         return None
-    row = ConditionalSheet.objects.filter(match=match, seat=seat, user=user).first()
+    if rows is _NOT_READ:
+        row = ConditionalSheet.objects.filter(match=match, seat=seat, user=user).first()
+    else:
+        row = next((row for row in rows if row.seat_id == seat.pk), None)
     return {"seat": seat.number, "next_phase": match.phase_number + 1,
             "help": say(game.conditions_help()), "stored": "", "error": "", "problems": [],
             "typed_conditions": "", "typed_sheet": "", **sheet_ahead_described(game, row)}

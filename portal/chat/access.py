@@ -145,9 +145,21 @@ class Reader:
                 for channel in plugins.plugin_for(self.match.game).message_channels(self.match)
                 if GAME_KEY.fullmatch(channel.key) and channel.key != PUBLIC_KEY}
 
-    @property
+    @cached_property
     def is_moderator(self) -> bool:
         return self.user is not None and may_hide_messages(self.user)
+
+    def moderator_call(self) -> tuple[Prepared, dict[str, Any]] | None:
+        """The permission's read, to send with other reads, where ``is_moderator`` needs it
+        (an active user, not a superuser, whose answer is not known yet); else None."""
+        if (self.user is None or "is_moderator" in self.__dict__ or not self.user.is_active
+                or self.user.is_superuser):
+            return None
+        return _HIDE_PERMISSION, {"user_id": self.user.pk}
+
+    def moderator_found(self, rows: list[tuple]) -> None:
+        """``moderator_call``'s answer."""
+        self.__dict__["is_moderator"] = bool(rows)
 
     def members(self, kind: str, key: str, seats: Any = ()) -> frozenset[int] | None:
         """The seats in a channel now; None for the public channel (everyone)."""

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from games.models import Match
-from games.prepared import Prepared
+from games.prepared import Prepared, run_together
 from games.services.errors import ServiceError
 from portal.chat.access import ChannelSpec, Reader, channel_spec
 from portal.chat.models import PUBLIC_KEY, Channel, ChannelRead, Message, Mute
@@ -81,40 +82,68 @@ def _latest_messages(limit: int) -> Prepared:
         .order_by("-pk")[:limit], channel_id="int", muted="ints")
 
 
+# The match's channel rows, oldest first: which of them the reader may read is decided by
+# ``Reader.can_read`` (a match has a handful; the others are dropped before anything is made
+# of them).
+_CHANNELS = Prepared(Channel, lambda match_id: Channel.objects.filter(match_id=match_id)
+                     .order_by("pk"), match_id="int")
+
+# Unread messages per channel: others', not hidden, not muted, after the reader's last read
+# one (0 where they never read the channel).
+_UNREAD = Prepared(Message, lambda channel_ids, user_id, muted: Message.objects.filter(
+    channel_id__any_of=channel_ids, hidden=False).exclude(author_id=user_id)
+    .exclude(author_id__any_of=muted)
+    .filter(pk__gt=Coalesce(Subquery(ChannelRead.objects.filter(
+        user_id=user_id, channel_id=OuterRef("channel_id")).values("last_read_id")[:1]),
+        Value(0)))
+    .values("channel_id").annotate(n=Count("id")).values_list("channel_id", "n"),
+    channel_ids="ints", user_id="int", muted="ints")
+
+
+def _readable(reader: Reader, rows: list[Channel]) -> list[Channel]:
+    return [row for row in rows if reader.can_read(row)]
+
+
 def _rows_for(reader: Reader) -> list[Channel]:
     """The channel rows of the match the reader may read, read in one query."""
-    rows = Channel.objects.filter(match=reader.match)
-    if not reader.revealed:
-        wanted = Q(kind=Channel.Kind.PUBLIC) | Q(kind=Channel.Kind.GAME)
-        if reader.seat is not None:
-            number = reader.seat.number
-            wanted |= Q(kind=Channel.Kind.PRIVATE, key__regex=rf"^seats-([0-9]+-)*{number}"
-                                                               rf"(-[0-9]+)*$")
-        rows = rows.filter(wanted)
-    return [row for row in rows.order_by("pk") if reader.can_read(row)]
+    return _readable(reader, _CHANNELS(match_id=reader.match.pk))
+
+
+def _muted_and_rows(reader: Reader) -> tuple[set[int], list[Channel]]:
+    """The players the reader muted and the channel rows they may read, in one round trip."""
+    if reader.user_id is None:
+        return set(), _rows_for(reader)
+    muted, rows = run_together((_MUTED, {"user_id": reader.user_id}),
+                               (_CHANNELS, {"match_id": reader.match.pk}))
+    return {row[0] for row in muted}, _readable(reader, rows)
+
+
+def _unread_call(reader: Reader, views: list[ChannelView], muted: set[int]
+                 ) -> tuple[Prepared, dict[str, Any]] | None:
+    ids = [view.row.pk for view in views if view.row is not None]
+    if reader.user is None or not ids:
+        return None
+    return _UNREAD, {"channel_ids": ids, "user_id": reader.user_id, "muted": sorted(muted)}
+
+
+def _set_unread(views: list[ChannelView], counted: list[tuple[int, int]]) -> None:
+    counts = dict(counted)
+    for view in views:
+        view.unread = counts.get(view.row.pk, 0) if view.row is not None else 0
 
 
 def unread_counts(reader: Reader, rows: list[Channel], muted: set[int]) -> dict[int, int]:
     """Channel id → messages the reader has not read (others', not hidden, not muted)."""
     if reader.user is None or not rows:
         return {}
-    reads = dict(ChannelRead.objects.filter(user_id=reader.user_id, channel__in=rows)
-                 .values_list("channel_id", "last_read_id"))
-    after = Q()
-    for row in rows:
-        after |= Q(channel_id=row.pk, pk__gt=reads.get(row.pk, 0))
-    counted = (Message.objects.filter(after, hidden=False).exclude(author_id=reader.user_id)
-               .exclude(author_id__in=muted).values("channel_id").annotate(n=Count("id")))
-    return {entry["channel_id"]: entry["n"] for entry in counted}
+    return dict(_UNREAD(channel_ids=[row.pk for row in rows], user_id=reader.user_id,
+                        muted=sorted(muted)))
 
 
-def reader_channels(reader: Reader, muted: set[int] | None = None) -> list[ChannelView]:
-    """The channels the reader sees, public first, then the game's, then the private ones,
-    each with its unread count and whether the reader may send to it now."""
+def _channel_views(reader: Reader, rows: list[Channel]) -> list[ChannelView]:
+    """The channels the reader sees (from the rows they may read), unread counts not set."""
     from portal.chat.services import post_refusal
 
-    muted = muted_ids(reader.user_id) if muted is None else muted
-    rows = _rows_for(reader)
     by_key = {row.key: row for row in rows}
     may_post = post_refusal(reader) is None
     full = reader.match.press == Match.Press.FULL
@@ -137,10 +166,53 @@ def reader_channels(reader: Reader, muted: set[int] | None = None) -> list[Chann
                                                                      row.seats),
                                      seats=tuple(row.seats), row=row,
                                      can_post=may_post and full))
-    counts = unread_counts(reader, [view.row for view in views if view.row is not None], muted)
-    for view in views:
-        view.unread = counts.get(view.row.pk, 0) if view.row is not None else 0
     return views
+
+
+def reader_channels(reader: Reader, muted: set[int] | None = None) -> list[ChannelView]:
+    """The channels the reader sees, public first, then the game's, then the private ones,
+    each with its unread count and whether the reader may send to it now."""
+    muted = muted_ids(reader.user_id) if muted is None else muted
+    views = _channel_views(reader, _rows_for(reader))
+    call = _unread_call(reader, views, muted)
+    _set_unread(views, run_together(call)[0] if call is not None else [])
+    return views
+
+
+def panel_reads(reader: Reader, key: Any = None, *, before: int | None = None
+                ) -> tuple[set[int], list[ChannelView], ChannelView | None, list[MessageView]]:
+    """What the messages panel shows the reader, in two round trips: the players they muted
+    and the channels they may read; then the unread counts and the shown channel's latest
+    messages. Returns (muted, channels, the channel named ``key`` or None, its messages)."""
+    muted, rows = _muted_and_rows(reader)
+    views = _channel_views(reader, rows)
+    current = channel_view(reader, views, key)
+    calls = []
+    count = _unread_call(reader, views, muted)
+    if count is not None:
+        calls.append(count)
+    latest = (before is None and current is not None and current.row is not None
+              and reader.can_read(current.row))
+    if latest:
+        calls.append((_latest_messages(PAGE), {"channel_id": current.row.pk,
+                                               "muted": sorted(muted)}))
+        # (whether the reader may hide the messages shown: asked by their rows)
+        moderator = reader.moderator_call()
+        if moderator is not None:
+            calls.insert(0, moderator)
+    found = run_together(*calls) if calls else []
+    if latest and moderator is not None:
+        reader.moderator_found(found.pop(0))
+    _set_unread(views, found[0] if count is not None else [])
+    if current is None:
+        return muted, views, None, []
+    if latest:
+        messages = found[-1]
+        messages.reverse()
+        shown = [message_view(reader, current, message) for message in messages]
+    else:
+        shown = channel_messages(reader, current, muted, before=before)
+    return muted, views, current, shown
 
 
 def channel_view(reader: Reader, views: list[ChannelView], key: Any) -> ChannelView | None:

@@ -37,12 +37,9 @@ def panel_context(request: HttpRequest, match: Match, *, key: Any = None,
     to its last message. Http404 for a channel they may not read (or that is not there).
     ``seats``: the match's seats with their players, when the caller read them already."""
     reader = Reader(match, request.user, seats=seats)
-    muted = selectors.muted_ids(reader.user_id)
-    views = selectors.reader_channels(reader, muted)
-    current = selectors.channel_view(reader, views, key)
+    muted, views, current, shown = selectors.panel_reads(reader, key, before=before)
     if current is None:
         raise Http404(_("This match has no such channel for you."))
-    shown = selectors.channel_messages(reader, current, muted, before=before)
     if shown and before is None and current.unread:  # (a poll with nothing new writes nothing)
         services.channel_read(reader=reader, channel=current.row, up_to=shown[-1].id)
         current.unread = 0
