@@ -87,6 +87,16 @@ class FinalStrategyPlugin(plugins.GamePlugin):
             "check_url": check_url, "sandbox": bool(check_url),
         })
 
+    def plan_builder(self, match: Any, state: Any, seat: int, *,
+                     others: list[dict[str, Any]], lines: list[dict[str, Any]]) -> str:
+        """A branch of the plan built on a board of its own, clicked (or keyed) as a turn is
+        (static/final-strategy/plan.js): the others' moves, then the reply. The moves are not
+        played on it: whether they are legal is only known when they are played."""
+        view = self.game.view(state, seat)
+        return render_to_string("games/final-strategy/plan_builder.html", {
+            **board_context(view, interactive=True), "board_id": "fs-plan-board",
+            "match": match, "seat": seat, "others": others, "lines": lines})
+
     def orders_hint(self, state: Any, seat: int) -> str:
         return _("The steps of your turn, one per line or separated by “;”, e.g. “occupy e5; "
                  "wall e5-e6; kidnapper c3 ne”.")

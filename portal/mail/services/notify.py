@@ -30,8 +30,8 @@ from django.utils.translation import gettext as _
 import engine
 from games import dates, plugins
 from games.endings import ending_of, ending_words
-from games.models import ConditionalPlan, Match, Phase, Seat, Submission
-from games.plans import plan_mail_context, plans_offered
+from games.models import ConditionalPlan, ConditionalSheet, Match, Phase, Seat, Submission
+from games.plans import plan_mail_context, plans_offered, sheet_ahead_mail_context
 from games.services import presence, timing
 from games.services.moderation import duration_text
 from portal.accounts.models import Channel, Event, Profile
@@ -248,6 +248,10 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
         plan = ConditionalPlan.objects.filter(match=match, seat=seat,
                                               user_id=seat.user_id).first()
         context.update(plan_mail_context(game, state, seat.number, plan, phase.number))
+    if game.sheet_conditions:  # what became of its sheet entered ahead (one query)
+        ahead = ConditionalSheet.objects.filter(match=match, seat=seat,
+                                                user_id=seat.user_id).first()
+        context.update(sheet_ahead_mail_context(game, ahead, phase.number))
     if kind == Kind.REMINDER:
         subject = _("Reminder: your orders for %(match)s are due in %(hours)s h") % {
             "match": match, "hours": hours}
