@@ -500,6 +500,15 @@ def _digest_queue(user: Any, now: datetime, since: datetime) -> int:
             )
         else:
             item["result"] = result_text(match, game)
+        # The moves played for the seat from its plan (sheets entered ahead too) since the
+        # last digest, in its player's command of it: the turns nobody woke them for.
+        planned = list(Submission.objects.filter(
+            seat=seat, source=Submission.Source.CONDITIONAL,
+            submitted_at__gte=max(since, seat.joined_at or since),
+        ).order_by("phase__number").values_list("phase__number", flat=True))
+        if planned:
+            item.update(planned_count=len(planned),
+                        planned_phases=", ".join(str(number) for number in planned))
         if reads_messages:
             item["messages"] = unread_summary(match, user)
         items.append(item)
