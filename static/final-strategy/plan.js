@@ -112,16 +112,25 @@
     el("fs-plan-sentence").textContent = el("fs-plan-sentence").dataset.empty;
     el("fs-plan-branch").value = "";
     el("fs-plan-add").disabled = true;
-    var first = root.querySelector("input[name=fs-plan-who]");
-    if (first) { first.checked = true; }
+    firstWho();
     showProblems([]);
     mark();
   });
   el("fs-plan-sentence").dataset.empty = el("fs-plan-sentence").textContent;
+  // The first move to build: at the top of the plan, the seat to move now's; under a line,
+  // the first seat after the player's (the radios are in the order the seats play).
+  function firstWho() {
+    var radios = root.querySelectorAll("input[name=fs-plan-who]");
+    var now = el("fs-plan-under").value === "" && root.dataset.toMove !== String(seat)
+      && root.querySelector('input[name=fs-plan-who][value="' + root.dataset.toMove + '"]');
+    (now || radios[0]).checked = true;
+  }
   el("fs-plan-under").addEventListener("change", function () {
     el("fs-plan-under-field").value = el("fs-plan-under").value;
+    if (!when.length && !play && !steps.length) { firstWho(); }
   });
   el("fs-plan-under-field").value = el("fs-plan-under").value;
+  firstWho();
 
   // The board: the same gestures as the turn builder (static/final-strategy/turn.js).
   var COLUMNS = "abcdefghij";

@@ -47,6 +47,10 @@ def test_the_builder_is_on_the_panel_of_its_seat_only(fs_match):
     mine = client_for(fs_match.players[2]).get(url).content.decode()
     assert 'id="fs-plan-builder"' in mine and "Red’s move" in mine and "Green’s move" in mine
     assert reverse("games:plan_branch_check", args=[fs_match.pk, 2]) in mine
+    # The seats in the order they play after Blue (Green, then Red); Red is to move now.
+    who = mine[mine.index('class="fs-plan-who"'):]
+    assert who.index("Green’s move") < who.index("Red’s move") < who.index("your reply")
+    assert 'data-to-move="1"' in mine
     assert 'id="fs-plan-builder"' not in client_for(None).get(url).content.decode()
     with translation.override("fr"):
         french = client_for(fs_match.players[2], HTTP_ACCEPT_LANGUAGE="fr").get(url)
