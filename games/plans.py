@@ -143,6 +143,34 @@ def plan_words(game: Game, state: Any, seat: int, tree: list[dict]) -> list[dict
     return lines
 
 
+def plan_paths(tree: list[dict]) -> list[str]:
+    """Each branch's path ("0", "0.1": its indexes), in the order ``plan_words`` says them."""
+    paths: list[str] = []
+
+    def walk(branches: list[dict], above: str) -> None:
+        for index, branch in enumerate(branches):
+            paths.append(f"{above}.{index}" if above else str(index))
+            walk(branch["then"], paths[-1])
+
+    walk(tree, "")
+    return paths
+
+
+def plan_graft(tree: list[dict], under: str, branch: dict) -> list[dict]:
+    """A copy of ``tree`` with ``branch`` added under the branch at ``under`` (its indexes,
+    "0.1": the second branch under the first; "" for the top), as the board's branch builder
+    adds one. A RuleError for a path that names no branch."""
+    grafted = json.loads(json.dumps(tree))
+    level = grafted
+    for part in filter(None, str(under or "").split(".")):
+        if not part.isdigit() or int(part) >= len(level):
+            raise RuleError([Problem("under", _("The plan has no such line to add a branch "
+                                                "under; reload the page."))])
+        level = level[int(part)]["then"]
+    level.append(branch)
+    return grafted
+
+
 def notice_words(game: Game, state: Any, seat: int, notice: dict[str, Any] | None) -> str:
     """Why the seat's last plan ended, in a sentence ("" for none)."""
     if not notice:
@@ -254,8 +282,9 @@ def _sheet_notice(game: Game, notice: dict[str, Any] | None) -> str:
                  "held.") % {"phase": phase}
     if reason == "conditions":
         failed = "; ".join(say(game.condition_words(c)) for c in notice.get("failed") or [])
-        return _("Your sheet entered ahead for phase %(phase)s was discarded: this did not "
-                 "hold: %(failed)s.") % {"phase": phase, "failed": failed or _("its phase")}
+        return _("Your sheet entered ahead for phase %(phase)s was discarded because this "
+                 "did not hold: %(failed)s.") % {"phase": phase,
+                                                 "failed": failed or _("its phase")}
     if reason == "illegal":
         why = " ".join(stored(game, problem) for problem in notice.get("problems") or [])
         return _("Your sheet entered ahead for phase %(phase)s was refused by the rules: "
@@ -264,3 +293,11 @@ def _sheet_notice(game: Game, notice: dict[str, Any] | None) -> str:
         return _("Your sheet entered ahead for phase %(phase)s was discarded: you had sent "
                  "one yourself.") % {"phase": phase}
     return ""
+
+
+def sheet_ahead_mail_context(game: Game, sheet: Any, phase_number: int) -> dict[str, Any]:
+    """What the "your move" mail of phase ``phase_number`` says of the seat's sheet entered
+    ahead for it: submitted, or discarded and why ("" when none was entered for it)."""
+    notice = (sheet.notice or {}) if sheet is not None else {}
+    return {"sheet_ahead_notice": _sheet_notice(game, notice)
+            if notice.get("phase") == phase_number else ""}

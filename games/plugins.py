@@ -201,6 +201,13 @@ class GamePlugin:
             "seat": seat,
         })
 
+    def plan_builder(self, match: Match, state: Any, seat: int, *,
+                     others: list[dict[str, Any]], lines: list[dict[str, Any]]) -> str:
+        """The "Plan ahead" panel's builder of a branch on the board (HTML; "" for none: the
+        plan is then written in the box alone). ``others``: the other seats (number, name);
+        ``lines``: the plan's branches in words, each with its path, to add a branch under."""
+        return ""
+
     # -- messages (portal.chat, docs/messages.md) -----------------------------------------
     def message_channels(self, match: Match) -> list[GameChannel]:
         """The game's own channels of messages and who is in each now, decided from the

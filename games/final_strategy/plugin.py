@@ -87,6 +87,23 @@ class FinalStrategyPlugin(plugins.GamePlugin):
             "check_url": check_url, "sandbox": bool(check_url),
         })
 
+    def plan_builder(self, match: Any, state: Any, seat: int, *,
+                     others: list[dict[str, Any]], lines: list[dict[str, Any]]) -> str:
+        """A branch of the plan built on a board of its own, clicked (or keyed) as a turn is
+        (static/final-strategy/plan.js): the others' moves, then the reply. The moves are not
+        played on it: whether they are legal is only known when they are played."""
+        view = self.game.view(state, seat)
+        # The seats in the order they play after this one (a seat out of the game plays no
+        # more): a branch under a line starts with the first; one at the top of the plan
+        # with the seat to move now (the script picks it, ``data-to-move``).
+        out = set(self.game.seats_out(state))
+        by_number = {other["number"]: other for other in others if other["number"] not in out}
+        order = sorted(by_number, key=lambda number: (number < seat, number))
+        return render_to_string("games/final-strategy/plan_builder.html", {
+            **board_context(view, interactive=True), "board_id": "fs-plan-board",
+            "match": match, "seat": seat, "others": [by_number[n] for n in order],
+            "to_move": view["to_move"], "lines": lines})
+
     def orders_hint(self, state: Any, seat: int) -> str:
         return _("The steps of your turn, one per line or separated by “;”, e.g. “occupy e5; "
                  "wall e5-e6; kidnapper c3 ne”.")

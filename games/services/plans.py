@@ -34,6 +34,7 @@ from games.plans import (
     NOTICE_ILLEGAL,
     NOTICE_UNMATCHED,
     conditions_parse,
+    plan_graft,
     plan_parse,
     plans_offered,
 )
@@ -194,6 +195,27 @@ def plan_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
     plan.updated_at = now
     plan.save()
     return plan
+
+
+@transaction.atomic
+def plan_branch_add(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
+                    under: str, branch: Any) -> ConditionalPlan:
+    """Add ``branch`` to the seat's plan, under the branch at ``under`` ("0.1"; "" for the
+    top): the board's branch builder. The plan is stored whole as by ``plan_set``, still
+    counted from the phase it was counted from (its other branches keep their meaning).
+    Locks the match."""
+    match = match_lock(match_id)
+    seat = _plan_seat(match, seat_number, user)
+    plan = ConditionalPlan.objects.filter(seat=seat, user=user).exclude(tree=[]).first()
+    try:
+        tree = plan_graft(plan.tree if plan else [], under, branch)
+    except RuleError as error:
+        raise ServiceError("invalid", _("The plan is not valid."), error.problems) from None
+    stored = plan_set(match_id=match.pk, seat_number=seat.number, user=user, tree=tree)
+    if plan is not None and stored.pk:
+        stored.after_phase, stored.played = plan.after_phase, plan.played
+        stored.save(update_fields=["after_phase", "played"])
+    return stored
 
 
 @transaction.atomic

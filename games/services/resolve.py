@@ -241,8 +241,12 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
             tenure_end(match_id=done.match.pk, seat_number=seat_number, at=now, ending=ending)
         if done.vacated:
             done.promised += votes_seat_changed(match=done.match, now=now)
-    # The writes below: one string of statements, one wait (with the COMMIT, when ``own``).
-    with one_round_trip(commit=own):
+    # Sheets entered ahead for the phases now opening are carried out in this transaction,
+    # after these writes: before its commit, so before any mail of those phases is made.
+    ahead = [done for done in settled if done.sheets_ahead]
+    # The writes below: one string of statements, one wait (with the COMMIT, when ``own``
+    # and nothing follows them).
+    with one_round_trip(commit=own and not ahead):
         rows_insert([sheet for done in settled for sheet in done.missing])
         rows_update([done.phase for done in settled],
                     ["revealed", "events", "resolved_at", "status"])
@@ -255,7 +259,28 @@ def _resolve_many(pairs: list[tuple[Any, int]], *, skip_locked: bool, must_exist
         rows_update([done.match for done in settled],
                     sorted({field for done in settled for field in done.fields}))
         outbox_write([event for done in settled for event in done.promised])
+    for done in ahead:
+        _sheets_ahead_follow(done.match.pk, done.match.phase_number)
     return len(settled), failures
+
+
+def _sheets_ahead_follow(match_id: int, phase_number: int) -> None:
+    """The sheets entered ahead for the phase ``phase_number`` just opened, submitted or
+    discarded in the resolution's transaction (``plans.sheets_follow``), so the "your move"
+    mail of that phase, made after the commit, says what became of them. Should that fail,
+    the phase stays as opened and the task is promised to try again after the commit."""
+    from games.services.plans import sheets_follow
+
+    try:
+        with transaction.atomic():
+            sheets_follow(match_id=match_id, phase_number=phase_number)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:
+        logger.exception("the sheets entered ahead of match %s phase %s failed",
+                         match_id, phase_number)
+        outbox_write([task_event("games.tasks.sheets_follow", match_id, match_id=match_id,
+                                 phase_number=phase_number)])
 
 
 @dataclass
@@ -271,6 +296,7 @@ class _Settled:
     promised: list[tuple] = field(default_factory=list)
     vacated: set[int] = field(default_factory=set)  # seats offered to a new commander
     tenures_ended: list[tuple[int, str]] = field(default_factory=list)  # (seat, ending)
+    sheets_ahead: bool = False  # sheets entered ahead wait for the phase it opens
 
 
 def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int, Submission],
@@ -374,6 +400,7 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
               "deadline", "queued_at", "timing"]
     next_phase = None
     finished_note = None
+    sheets_ahead = False
     if result is not None:
         match.result = rules_ending(game, result)
         finished_note = result.reason
@@ -390,9 +417,8 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
         if next_phase is None:
             match.result = by_nobody().as_json()
             finished_note = "no prompts left"
-        elif match.sheets_ahead:  # sheets entered ahead for this next phase, checked now
-            promised.append(task_event("games.tasks.sheets_follow", match.pk,
-                                       match_id=match.pk, phase_number=next_phase.number))
+        elif match.sheets_ahead:  # sheets entered ahead: checked once the phase is written
+            sheets_ahead = True
         elif missing and game.plans and next_phase.kind == PhaseKind.SEQUENTIAL.value:
             # A turn played by default: the next seat's plan is followed after the commit
             # (a turn sent by a seat is followed at once by ``orders_submit``).
@@ -406,7 +432,8 @@ def _settle(match: Match, phase: Phase, seats: dict[int, Seat], sheets: dict[int
                                    phase_number=phase_number, finished=True)
     return _Settled(match=match, phase=phase, fields=fields, missing=missing,
                     changed=list(changed.values()), next_phase=next_phase, promised=promised,
-                    vacated=vacated, tenures_ended=tenures_ended)
+                    vacated=vacated, tenures_ended=tenures_ended,
+                    sheets_ahead=sheets_ahead)
 
 
 def _miss_policy(match: Match, seats: dict[int, Seat]) -> tuple[list[int], list[int]]:

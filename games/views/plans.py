@@ -9,16 +9,23 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
-from engine import Game, PhaseKind
+from engine import Game, PhaseKind, Problem, RuleError
+from engine.jsontext import JSONLimitError, read_json
 from games import plugins, selectors
 from games.models import ConditionalSheet, Match, Seat
-from games.plans import plan_described, plans_offered, sheet_ahead_described
+from games.plans import (
+    plan_described,
+    plan_paths,
+    plan_words,
+    plans_offered,
+    sheet_ahead_described,
+)
 from games.prepared import Prepared
 from games.services import (
     ServiceError,
@@ -28,9 +35,9 @@ from games.services import (
     sheet_ahead_clear,
     sheet_ahead_set,
 )
-from games.services.plans import conditions_offered
+from games.services.plans import MAX_WHEN, conditions_offered, plan_branch_add
 from games.views.access import match_url, match_visible_or_404, redirect_to, status_for
-from games.words import problem_line, say
+from games.words import problem_dicts, problem_line, say, sentence
 
 PANEL = "games/partials/plan.html"
 
@@ -44,10 +51,18 @@ def plan_panel_context(match: Match, game: Game | None, seat: Seat | None, user:
             or seat.number in game.seats_out(match.state)):
         return None
     plan = plan_for(match=match, seat=seat, user=user)
-    others = [plugins.seat_name(match.game, number) for number in
-              sorted(match.seats.exclude(number=seat.number).values_list("number", flat=True))]
+    numbers = sorted(match.seats.exclude(number=seat.number).values_list("number", flat=True))
+    others = [plugins.seat_name(match.game, number) for number in numbers]
+    described = plan_described(game, match.state, seat.number, plan)
+    # Each line with its path, for the board's branch builder to add a branch under it.
+    lines = [{**line, "path": path} for line, path in
+             zip(described["words"], plan_paths(described["tree"]), strict=True)]
+    builder = plugins.plugin_for(match.game).plan_builder(
+        match, match.state, seat.number,
+        others=[{"number": n, "name": name} for n, name in zip(numbers, others, strict=True)],
+        lines=lines)
     return {"seat": seat.number, "others": others, "stored": "", "error": "", "problems": [],
-            "typed": "", **plan_described(game, match.state, seat.number, plan)}
+            "typed": "", "builder": builder, **described}
 
 
 def _own_seat(request: HttpRequest, match: Match, seat_number: int) -> Seat:
@@ -113,6 +128,78 @@ def save(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
     return _answer(request, match, seat, _("Your plan is stored: its moves are played the "
                                            "moment the moves before them are.")
                    if stored.pk else _("Your plan is cleared."))
+
+
+def _posted_json(request: HttpRequest, name: str) -> Any:
+    """The JSON of the form field ``name`` (a RuleError naming it when it is not JSON)."""
+    try:
+        return read_json(request.POST.get(name, ""))
+    except JSONLimitError as error:
+        raise RuleError([Problem(name, sentence(error.text))]) from None
+    except ValueError:
+        raise RuleError([Problem(name, _("This is not a branch built on the board; "
+                                         "reload the page."))]) from None
+
+
+@login_required
+@require_POST
+def branch_check(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    """A branch being built on the board, its moves each checked for their shape alone (never
+    against the position: that is decided when the move is played): each move as written,
+    and the branch in a sentence once it has its reply. Stores nothing."""
+    match = match_visible_or_404(request, match_id)
+    seat = _own_seat(request, match, seat_number)
+    game = engine.games().get(match.game)
+    if not plans_offered(game) or match.state is None:
+        return JsonResponse({"ok": False, "problems": [
+            {"path": "", "message": _("This match takes no plans.")}]}, status=409)
+    others = set(match.seats.exclude(number=seat.number).values_list("number", flat=True))
+    try:
+        when, play = _posted_json(request, "when"), _posted_json(request, "play")
+        if not isinstance(when, list) or len(when) > MAX_WHEN:
+            raise RuleError([Problem("when", _("A condition lists at most %(count)s moves of "
+                                               "the other seats.") % {"count": MAX_WHEN})])
+        moves = []
+        for index, entry in enumerate(when):
+            other = entry.get("seat") if isinstance(entry, dict) else None
+            if type(other) is not int or other not in others:
+                raise RuleError([Problem(f"when.{index}", _("A condition names another seat "
+                                                            "of the match and its move."))])
+            moves.append({"seat": other, "move": game.plan_move(other, entry.get("move"))})
+        played = None if play is None else game.plan_move(seat.number, play)
+    except RuleError as error:
+        return JsonResponse({"ok": False, "problems": problem_dicts(error.problems)},
+                            status=400)
+    state = match.state
+    answer: dict[str, Any] = {
+        "ok": True, "when": moves, "play": played,
+        "moves": [plugins.sheet_text(game, state, m["seat"], m["move"]) for m in moves],
+        "play_text": "" if played is None else plugins.sheet_text(game, state, seat.number,
+                                                                   played),
+        "sentence": "" if played is None else plan_words(game, state, seat.number, [
+            {"when": moves, "play": played, "then": []}])[0]["text"]}
+    return JsonResponse(answer)
+
+
+@login_required
+@require_POST
+def branch_add(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    """Add the branch built on the board (``branch``, JSON) under the line ``under``."""
+    match = match_visible_or_404(request, match_id)
+    seat = _own_seat(request, match, seat_number)
+    try:
+        branch = _posted_json(request, "branch")
+    except RuleError as error:
+        return _refused(request, match, seat, ServiceError("invalid", _("The plan is not "
+                                                                        "valid."), error.problems))
+    if isinstance(branch, dict):
+        branch = {"when": branch.get("when", []), "play": branch.get("play"), "then": []}
+    try:
+        plan_branch_add(match_id=match.pk, seat_number=seat.number, user=request.user,
+                        under=request.POST.get("under", ""), branch=branch)
+    except ServiceError as error:
+        return _refused(request, match, seat, error)
+    return _answer(request, match, seat, _("The branch is added to your plan."))
 
 
 @login_required

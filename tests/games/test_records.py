@@ -395,7 +395,7 @@ def test_a_final_act_match_with_sheets_entered_ahead_replays_to_the_same_result(
     match = new_match(make_user, "final-act")
     game = engine.get("final-act")
     for _ in range(400):
-        carry_out_outbox(match)  # (the promised sheets_follow among the rest)
+        carry_out_outbox(match)
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
             break

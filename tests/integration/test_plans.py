@@ -1,7 +1,7 @@
 """Plans with the real workers (docs/conditional-orders.md): a turn played by default when its
 deadline passes (beat's sweep, a worker's resolution) sets off the next seat's plan through
 the outbox, a bot's move played by a worker sets off a player's plan at once, and a Final Act
-sheet entered ahead is submitted by a worker after the round resolves."""
+sheet entered ahead is submitted by a worker as the round resolves, before its mails."""
 
 from __future__ import annotations
 
@@ -87,3 +87,15 @@ def test_a_sheet_entered_ahead_is_submitted_by_a_worker_after_the_round(stack, m
     both_send(2)
     wait_until(lambda: planned(match, 3), 60, "round 1's resolution, then the sheet ahead")
     assert not Match.objects.get(pk=match.pk).sheets_ahead
+    # Carried out in the resolution's own transaction: the "your move" mail of round 2,
+    # made after its commit, always says so (to its seat alone).
+    from portal.mail.models import OutgoingEmail
+
+    def your_move(user):
+        return OutgoingEmail.objects.filter(user=user, kind="phase_opened",
+                                            phase_number=3).first()
+
+    wait_until(lambda: your_move(ann) and your_move(ben), 60, "round 2's your-move mails")
+    assert ("Your sheet entered ahead was submitted for phase 3"
+            in " ".join(your_move(ann).body_text.split()))
+    assert "entered ahead" not in your_move(ben).body_text

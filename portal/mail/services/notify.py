@@ -30,8 +30,8 @@ from django.utils.translation import gettext as _
 import engine
 from games import dates, plugins
 from games.endings import ending_of, ending_words
-from games.models import ConditionalPlan, Match, Phase, Seat, Submission
-from games.plans import plan_mail_context, plans_offered
+from games.models import ConditionalPlan, ConditionalSheet, Match, Phase, Seat, Submission
+from games.plans import plan_mail_context, plans_offered, sheet_ahead_mail_context
 from games.services import presence, timing
 from games.services.moderation import duration_text
 from portal.accounts.models import Channel, Event, Profile
@@ -248,6 +248,10 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
         plan = ConditionalPlan.objects.filter(match=match, seat=seat,
                                               user_id=seat.user_id).first()
         context.update(plan_mail_context(game, state, seat.number, plan, phase.number))
+    if game.sheet_conditions:  # what became of its sheet entered ahead (one query)
+        ahead = ConditionalSheet.objects.filter(match=match, seat=seat,
+                                                user_id=seat.user_id).first()
+        context.update(sheet_ahead_mail_context(game, ahead, phase.number))
     if kind == Kind.REMINDER:
         subject = _("Reminder: your orders for %(match)s are due in %(hours)s h") % {
             "match": match, "hours": hours}
@@ -496,6 +500,15 @@ def _digest_queue(user: Any, now: datetime, since: datetime) -> int:
             )
         else:
             item["result"] = result_text(match, game)
+        # The moves played for the seat from its plan (sheets entered ahead too) since the
+        # last digest, in its player's command of it: the turns nobody woke them for.
+        planned = list(Submission.objects.filter(
+            seat=seat, source=Submission.Source.CONDITIONAL,
+            submitted_at__gte=max(since, seat.joined_at or since),
+        ).order_by("phase__number").values_list("phase__number", flat=True))
+        if planned:
+            item.update(planned_count=len(planned),
+                        planned_phases=", ".join(str(number) for number in planned))
         if reads_messages:
             item["messages"] = unread_summary(match, user)
         items.append(item)

@@ -50,7 +50,9 @@ def test_no_seat_sees_another_seats_bunker_split(client, fs_match):
         client.force_login(fs_match.players[seat])
         page = client.get(reverse("games:match", args=[fs_match.pk])).content.decode()
         assert "17 troops" not in page and "2 kidnappers" not in page
-        assert "fs-interactive" not in page
+        # No turn to build (the plan's own board, id fs-plan-board, builds no turn).
+        assert 'id="fs-play"' not in page and 'id="fs-board"' not in page
+        assert check_url(fs_match, seat) not in page
     client.logout()
     match = Match.objects.get(pk=fs_match.pk)
     match.is_public = True

@@ -183,3 +183,43 @@ def test_a_move_played_from_a_plan_wakes_nobody_by_push(eager, push_service, sub
     kinds = {user.username: [r.payload["kind"] for r in push_service.to(f"{user.username}-phone")]
              for user in users}
     assert kinds == {"red": ["your_move"], "blue": [], "green": ["your_move"]}
+
+
+def test_a_move_played_from_a_plan_wakes_its_seat_by_no_push_nor_mail_and_the_digest_tells(
+        eager, push_service, subscribe, make_user):
+    """Blue's planned reply is played the moment Red moves: no push, no "your move" mail for
+    that turn (Green, to move next, gets both); Blue's next digest says the move was played
+    from the plan, and Green's (who had none) says nothing of plans."""
+    from django.utils import timezone
+
+    from portal.accounts.models import Profile
+    from portal.mail.models import OutgoingEmail
+    from portal.mail.services import digests_send
+
+    users = [make_user(name) for name in ("pred", "pblue", "pgreen")]
+    for user in users:
+        subscribe(user, f"{user.username}-phone")
+    red, blue, green = users
+    match = games_services.match_create(
+        creator=red, game="final-strategy", options={}, hours_per_phase=24,
+        title="Planned", seats=[{"kind": "human", "user": user} for user in users])
+    games_services.plan_set(match_id=match.pk, seat_number=2, user=blue,
+                            text="if Red: wall e5-e6 then wall c3-c4")
+    submit(match, red, 1, data={"steps": [{"barrier": "e5-e6"}]})
+    assert match.phase_number == 3
+
+    def your_moves(user):
+        return list(OutgoingEmail.objects.filter(user=user, kind="phase_opened")
+                    .values_list("phase_number", flat=True))
+
+    assert [r.payload["kind"] for r in push_service.to("pblue-phone")] == []
+    assert your_moves(blue) == [] and your_moves(green) == [3]
+    assert [r.payload["kind"] for r in push_service.to("pgreen-phone")] == ["your_move"]
+
+    Profile.objects.filter(user__in=[blue, green]).update(
+        mail_delivery=Profile.Delivery.DAILY_DIGEST)
+    assert digests_send(now=timezone.now()) == 2
+    digest = OutgoingEmail.objects.get(user=blue, kind="digest")
+    said = "1 move was played for you from your plan, in phase 2."
+    assert said in digest.body_text and said in digest.body_html
+    assert "from your plan" not in OutgoingEmail.objects.get(user=green, kind="digest").body_text
