@@ -46,7 +46,8 @@ def plan_panel_context(match: Match, game: Game | None, seat: Seat | None, user:
     others = [plugins.seat_name(match.game, number) for number in
               sorted(match.seats.exclude(number=seat.number).values_list("number", flat=True))]
     return {"seat": seat.number, "others": others, "stored": "", "error": "", "problems": [],
-            "typed": "", **plan_described(game, match.state, seat.number, plan)}
+            "typed": "", "example": str(plugins.plugin_for(match.game).plan_example),
+            **plan_described(game, match.state, seat.number, plan)}
 
 
 def _own_seat(request: HttpRequest, match: Match, seat_number: int) -> Seat:
