@@ -99,7 +99,7 @@ class PanzerSquadron(Game):
         return 1 if state["phase"] == "path" else 0
 
     def plan_opens(self, state: State, seat: int) -> bool:
-        return state["phase"] == "activate" and state["to_move"] == seat
+        return bool(state["phase"] == "activate" and state["to_move"] == seat)
 
     def plan_step(self, state: State, seat: int, move: Any, index: int) -> Submission | None:
         return plans.plan_step(state, seat, move, index)
