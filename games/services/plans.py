@@ -52,6 +52,8 @@ MAX_MOVES = 120
 MAX_WHEN = 6
 # How many planned moves one submission may set off in a row (every seat's plan in turn).
 MAX_CHAIN = 100
+# How many phases one planned move may take (``Game.plan_step``).
+MAX_STEPS = 8
 
 
 def plan_for(*, match: Match, seat: Seat | None, user: AbstractBaseUser | None
@@ -317,7 +319,7 @@ def _plan_steps(match: Match, phase: Phase, seat: Seat, game: Game, prompts: dic
     from games.services.orders import sheet_store
 
     stored: list[tuple[int, int, Any]] = []
-    for index in range(MAX_CHAIN):
+    for index in range(MAX_STEPS):
         if index:
             match = match_lock(match.pk)  # the step before moved the match on
             phase = Phase.objects.filter(match=match, number=match.phase_number,
