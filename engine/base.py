@@ -518,6 +518,45 @@ class Game:
         RuleError for a move that is not well formed (any move, for a game without plans)."""
         raise RuleError([Problem("", f"{self.name or self.slug} takes no plans.")])
 
+    # A move may take the seat more than one phase (Panzer Squadron: an activation is its
+    # choice, then its path). The four hooks below say how; their defaults are one phase a
+    # move, which is all a game whose turn is one submission needs.
+    def plan_played(self, steps: Sequence[tuple[int, int, Any]]
+                    ) -> list[tuple[int, int, Any]]:
+        """The whole moves in ``steps``, the submissions played one phase each as (phase
+        number, seat, data) in order: each as (the phase of its first step, seat, canonical
+        move, or None for one a plan cannot hold). The default: a step is a move."""
+        out: list[tuple[int, int, Any]] = []
+        for number, seat, data in steps:
+            try:
+                move = self.plan_move(seat, data)
+            except RuleError:
+                move = None
+            out.append((number, seat, move))
+        return out
+
+    def plan_begun(self, state: State) -> int:
+        """How many phases before the open one belong to the move in progress (a plan stored
+        now counts the moves from its first step). The default: none."""
+        return 0
+
+    def plan_opens(self, state: State, seat: int) -> bool:
+        """Whether ``seat``, prompted in ``state``, starts a move now (and not the next step
+        of one it has begun), so that its plan may play. The default: always."""
+        return True
+
+    def plan_step(self, state: State, seat: int, move: Any, index: int) -> Submission | None:
+        """The submission that plays step ``index`` (0, 1, ...) of the planned canonical
+        ``move`` in ``state``, or None once the move is whole; the lifecycle validates and
+        applies each as any submission, all of them or none. RuleError for a move the
+        position refuses before anything is played. The default: the move, in one step."""
+        return move if index == 0 else None
+
+    def plan_from_text(self, state: State, seat: int, text: str) -> Any:
+        """One planned move written as text (in a plan's line). The default: the game's
+        order grammar (``parse_text``)."""
+        return self.parse_text(state, seat, text)
+
     # A game whose sealed phases a seat may fill in ahead ("next round, if my 1A is still on
     # the board, these orders") names the conditions it offers in ``sheet_conditions``; the
     # lifecycle checks them against the position after the current phase resolves and, if

@@ -29,6 +29,7 @@ MAX_PLAN_TEXT = 20_000
 NOTICE_UNMATCHED = "unmatched"  # the moves played are in no branch: the plan is cleared
 NOTICE_ILLEGAL = "illegal"      # the branch's move is not legal now: dropped with the plan
 NOTICE_ENDED = "ended"          # the plan's last move was played
+NOTICE_CHANGED = "changed"      # played, but the rules completed it otherwise: plan cleared
 _LINE = re.compile(r"^(?:(?:if|si)\s+(?P<when>.+?)\s+)?(?:then|alors)\s+(?P<play>.+)$",
                    re.IGNORECASE)
 
@@ -93,7 +94,7 @@ def plan_parse(game: Game, state: Any, seat: int, seats: list[int], text: str) -
 def _move(game: Game, state: Any, seat: int, text: str, where: str,
           problems: list[Problem]) -> Any:
     try:
-        return game.parse_text(state, seat, text.strip())
+        return game.plan_from_text(state, seat, text.strip())
     except RuleError as error:
         problems.extend(Problem(where, p.text) for p in error.problems)
     except NotImplementedError:
@@ -194,6 +195,14 @@ def notice_words(game: Game, state: Any, seat: int, notice: dict[str, Any] | Non
                  "%(why)s Your plan was cleared: play your turn yourself.") % {
             "move": plugins.sheet_text(game, state, seat, notice.get("move")),
             "phase": notice.get("phase"), "why": why}
+    if reason == NOTICE_CHANGED:
+        return _("Your planned move “%(move)s” was played in phase %(phase)s, but what "
+                 "happened as it was played (a roll, say) did not let it end as written: the "
+                 "rules completed it as “%(played)s”. Your plan was cleared: play your next "
+                 "turn yourself.") % {
+            "move": plugins.sheet_text(game, state, seat, notice.get("move")),
+            "phase": notice.get("phase"),
+            "played": plugins.sheet_text(game, state, seat, notice.get("played"))}
     return ""
 
 

@@ -85,6 +85,10 @@ class GamePlugin:
     # The game's bots (the engine's ``Game.bots``, keys such as "greedy") as people name them,
     # translated ("greedy bot"); a bot neither here nor in ``BOT_NAMES`` is "bot “name”".
     bot_names: Mapping[str, Any] = {}
+    # For a game that takes plans: one line of a plan as an example, for the "Plan ahead"
+    # panel, where a planned move is not written as a turn's orders are (translated; "" for
+    # none: the orders' own grammar).
+    plan_example: Any = ""
 
     def __init__(self, slug: str | None = None) -> None:
         if slug is not None:

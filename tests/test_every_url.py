@@ -63,7 +63,7 @@ from django.utils.regex_helper import normalize
 
 import engine
 import tests.portal.notegame  # noqa: F401  (registers games whose sheets are free text)
-from engine import PhaseKind
+from engine import PhaseKind, RuleError
 from games.models import ConditionalPlan, Match, Phase, Submission
 from games.plugins import sheet_text
 from games.services import orders_submit
@@ -259,6 +259,13 @@ def build_world() -> World:
             text = sheet_text(game, match.state, 1, stored.data)
             world.sealed.append((stored.phase_id, _markers(text, stored.salt)))
 
+    def _plannable(game: Any, move: Any) -> bool:  # a whole move, as a plan holds one
+        try:
+            game.plan_move(1, move)
+        except RuleError:
+            return False
+        return True
+
     # Seat 2's plan in every game that takes plans (docs/conditional-orders.md): as secret
     # as a sealed sheet, to everyone but seat 2, while it stands.
     from games.plans import plan_described
@@ -267,7 +274,9 @@ def build_world() -> World:
     for slug, game in sorted(engine.games().items()):
         match = world.matches[slug]
         if game.plans and match.status == Match.Status.ACTIVE:
-            move = next(iter(game.legal_actions(match.state, 1)), None)
+            move = next((m for m in game.legal_actions(match.state, 1)
+                         if _plannable(game, m)), None)
+            assert move is not None, f"{slug}: no move seat 2's plan could hold"
             plan = plan_set(match_id=match.pk, seat_number=2, user=bob, tree=[
                 {"when": [{"seat": 1, "move": move}], "play": move, "then": []}])
             told = plan_described(game, match.state, 2, plan)

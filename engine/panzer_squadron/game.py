@@ -23,7 +23,7 @@ from engine.base import (
     pgettext,
 )
 from engine.base import gettext_noop as _
-from engine.panzer_squadron import board_text, legal, options, rules, text
+from engine.panzer_squadron import board_text, legal, options, plans, rules, text
 from engine.panzer_squadron.rules import PHRASEBOOK
 from engine.panzer_squadron.view import view as _view
 
@@ -84,6 +84,32 @@ class PanzerSquadron(Game):
         """Standing reactions: an out-of-turn setting, not a move (see DESIGN.md)."""
         return isinstance(submission, Mapping) and "reactions" in submission
 
+    # -- plans (docs/conditional-orders.md; engine/panzer_squadron/plans.py) ------------
+    plans = True
+
+    def plan_move(self, seat: int, move: Any) -> Submission:
+        """A planned move is a whole activation: tank, action, and a move's path."""
+        return plans.plan_move(seat, move)
+
+    def plan_played(self, steps: Any) -> list[tuple[int, int, Any]]:
+        return plans.plan_played(steps)
+
+    def plan_begun(self, state: State) -> int:
+        """A path phase continues the activation chosen in the phase before."""
+        return 1 if state["phase"] == "path" else 0
+
+    def plan_opens(self, state: State, seat: int) -> bool:
+        return bool(state["phase"] == "activate" and state["to_move"] == seat)
+
+    def plan_step(self, state: State, seat: int, move: Any, index: int) -> Submission | None:
+        return plans.plan_step(state, seat, move, index)
+
+    def plan_from_text(self, state: State, seat: int, txt: str) -> Any:
+        """A whole activation on one line: ``activate M1 move; path c5 12; end moving``."""
+        if not isinstance(txt, str):
+            raise TextError(_("Orders are text."))
+        return self._names(state, text.parse(txt, whole=True))
+
     # -- reading -------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
@@ -116,7 +142,11 @@ class PanzerSquadron(Game):
     def parse_text(self, state: State, seat: int, txt: str) -> Submission:
         if not isinstance(txt, str):
             raise TextError(_("Orders are text."))
-        sub = text.parse(txt)
+        return self._names(state, text.parse(txt))
+
+    @staticmethod
+    def _names(state: State, sub: dict[str, Any]) -> dict[str, Any]:
+        """The tanks as the position names them (the grammar reads them in upper case)."""
         names = {t["name"].upper(): t["name"] for t in state["tanks"]}
         if "activate" in sub:
             sub["activate"] = names.get(sub["activate"], sub["activate"])

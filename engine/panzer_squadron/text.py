@@ -40,7 +40,9 @@ def _step(words: list[str]) -> dict[str, Any] | None:
     return None
 
 
-def parse(text: str) -> Submission:
+def parse(text: str, *, whole: bool = False) -> Submission:
+    """One reply's orders; ``whole``: one whole activation, its choice and its path together
+    (a plan's move: ``activate M1 move; path c5 12; end moving``)."""
     problems: list[Problem] = []
     sub: dict[str, Any] = {}
     reactions: dict[str, Any] = {}
@@ -89,7 +91,12 @@ def parse(text: str) -> Submission:
                                     {"line": repr(line)}))
     if reactions and sub:
         problems.append(Problem("", _("Reactions go in a reply of their own.")))
-    if "activate" in sub and "path" in sub:
+    if whole:
+        if reactions or "activate" not in sub:
+            problems.append(Problem("", _("A planned activation starts “activate TANK "
+                                          "ACTION”; a move adds its path: “activate M1 move; "
+                                          "path c5 12”.")))
+    elif "activate" in sub and "path" in sub:
         problems.append(Problem("", _("Choose the action first; the path follows the roll.")))
     if not reactions and not sub and not problems:
         problems.append(Problem("", _("No orders found.")))
@@ -119,8 +126,14 @@ def format(sub: Submission) -> str:
             extra = f" max {r['max_range']}" if r.get("max_range") is not None else ""
             lines.append(f"reaction {name} {r['mode']}{extra}")
         return "\n".join(lines)
+    if "activate" in sub and "path" in sub:  # a whole activation (a plan's), on one line
+        clauses = [f"activate {sub['activate']} {sub['action']}",
+                   *format({k: sub[k] for k in ("path", "target", "end") if k in sub}
+                           ).split("\n")]
+        return "; ".join(clauses)
     if "activate" in sub:
-        target = f" {sub['target']}" if sub.get("target") else ""
+        target = f" {sub['target']}" if sub.get("target") and sub.get("action") == "fire" \
+            else ""
         return f"activate {sub['activate']} {sub['action']}{target}"
     steps = ", ".join(_step_text(s) for s in sub.get("path", [])) or "none"
     lines = [f"path {steps}"]

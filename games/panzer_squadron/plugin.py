@@ -27,6 +27,11 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
     text_panel = False  # the activation panel and the board; the grammar is on demand
     orders_anchor = "ps-activation"
     seat_names = {1: pgettext_lazy("seat name", "South"), 2: pgettext_lazy("seat name", "North")}
+    plan_example = pgettext_lazy(
+        "plan example", "A planned move is a whole activation on one line, its path given "
+        "before the roll: “if North: activate H2 ambush then activate M1 move; path f2 12, "
+        "f3 12; end moving”. If the roll cannot pay for the path, the tank takes the shortest "
+        "path the rules allow and your plan is cleared.")
     phase_names = {"activate": pgettext_lazy("phase name", "activation"),
                    "path": pgettext_lazy("phase name", "path")}
 

@@ -30,6 +30,7 @@ from engine import Game, PhaseKind, Problem, RuleError
 from games.models import ConditionalPlan, ConditionalSheet, Match, Phase, Seat, Submission
 from games.parsing import id_or_none
 from games.plans import (
+    NOTICE_CHANGED,
     NOTICE_ENDED,
     NOTICE_ILLEGAL,
     NOTICE_UNMATCHED,
@@ -52,6 +53,8 @@ MAX_MOVES = 120
 MAX_WHEN = 6
 # How many planned moves one submission may set off in a row (every seat's plan in turn).
 MAX_CHAIN = 100
+# How many phases one planned move may take (``Game.plan_step``).
+MAX_STEPS = 8
 
 
 def plan_for(*, match: Match, seat: Seat | None, user: AbstractBaseUser | None
@@ -189,7 +192,7 @@ def plan_set(*, match_id: Any, seat_number: Any, user: AbstractBaseUser | None,
         plan = ConditionalPlan(match=match, seat=seat, user=user)
     plan.user = user
     plan.tree = normalized
-    plan.after_phase = match.phase_number
+    plan.after_phase = match.phase_number - game.plan_begun(match.state)
     plan.played = 0
     plan.notice = None
     plan.updated_at = now
@@ -237,18 +240,15 @@ def _played_since(match: Match, game: Game, seat: int, after: int, before: int
                                    status=Phase.Status.RESOLVED,
                                    kind=PhaseKind.SEQUENTIAL.value)
               .order_by("number").values_list("number", "revealed"))
+    steps = [(number, int(key), sheet.get("data")) for number, revealed in phases
+             for key, sheet in sorted((revealed or {}).items(), key=lambda item: int(item[0]))]
     played = []
-    for number, revealed in phases:
-        for key, sheet in sorted((revealed or {}).items(), key=lambda item: int(item[0])):
-            if int(key) == seat:
-                if number > after:
-                    return None
-                continue
-            try:
-                move = game.plan_move(int(key), sheet.get("data"))
-            except RuleError:
-                move = None
-            played.append({"seat": int(key), "move": move})
+    for number, other, move in game.plan_played(steps):  # whole moves (``Game.plan_played``)
+        if other == seat:
+            if number > after:
+                return None
+            continue
+        played.append({"seat": other, "move": move})
     return played
 
 
@@ -280,8 +280,6 @@ def plans_follow(*, match_id: Any, now: Any = None) -> int:
 def _plan_play(match_id: Any, now: Any) -> bool:
     """Play the planned move of the seat to move now, if its plan says one (True), or clear
     the plan with a notice when it cannot."""
-    from games.services.orders import sheet_store
-
     match = match_lock(match_id)
     if (match.status != Match.Status.ACTIVE or match.paused_at is not None
             or match.phase_kind != PhaseKind.SEQUENTIAL.value):
@@ -295,6 +293,8 @@ def _plan_play(match_id: Any, now: Any) -> bool:
     if plan is None or plan.after_phase >= match.phase_number:
         return False
     seat = plan.seat
+    if not game.plan_opens(match.state, seat.number):
+        return False  # the next step of a move begun: its plan waits for the move's end
     if plan.user_id != seat.user_id or seat.status != Seat.Status.TAKEN:
         plan.delete()  # the plan ended with its author's command of the seat
         return False
@@ -309,16 +309,20 @@ def _plan_play(match_id: Any, now: Any) -> bool:
                               "played": played or []})
         return False
     try:
-        with transaction.atomic():
-            sheet_store(match=match, phase=phase, seat=seat, game=game, prompts=prompts,
-                        data=branch["play"], text=None,
-                        source=Submission.Source.CONDITIONAL, now=now)
+        with transaction.atomic():  # every step of the move, or none
+            steps = _plan_steps(match, phase, seat, game, prompts, branch["play"], now)
     except ServiceError as error:
         _plan_end(plan, now, {"reason": NOTICE_ILLEGAL, "phase": phase.number,
                               "move": branch["play"],
                               "problems": [problem.message for problem in error.problems]
                               or [error.message]})
         return False
+    whole = game.plan_played(steps)
+    if [move for _number, _seat, move in whole] != [branch["play"]]:
+        _plan_end(plan, now, {"reason": NOTICE_CHANGED, "phase": phase.number,
+                              "move": branch["play"],
+                              "played": whole[0][2] if len(whole) == 1 else None})
+        return True
     plan.played += 1
     plan.after_phase = phase.number
     plan.tree = branch["then"]
@@ -326,6 +330,37 @@ def _plan_play(match_id: Any, now: Any) -> bool:
     plan.updated_at = now
     plan.save()
     return True
+
+
+def _plan_steps(match: Match, phase: Phase, seat: Seat, game: Game, prompts: dict[int, Any],
+                move: Any, now: Any) -> list[tuple[int, int, Any]]:
+    """Play the planned ``move`` in as many steps as the game says (``Game.plan_step``), a
+    phase each, through ``orders.sheet_store`` like any sheet. The caller's savepoint undoes
+    them all when one is refused (a ServiceError): a move is never half-played. The steps
+    stored, as (phase, seat, data)."""
+    from games.services.orders import sheet_store
+
+    stored: list[tuple[int, int, Any]] = []
+    for index in range(MAX_STEPS):
+        if index:
+            match = match_lock(match.pk)  # the step before moved the match on
+            phase = Phase.objects.filter(match=match, number=match.phase_number,
+                                         status=Phase.Status.OPEN).first()
+            prompts = game.prompts(match.state) if match.status == Match.Status.ACTIVE else {}
+            if phase is None or seat.number not in prompts:
+                break
+        try:
+            data = game.plan_step(match.state, seat.number, move, index)
+        except RuleError as error:
+            raise ServiceError("invalid", _("The orders are not valid."),
+                               error.problems) from None
+        if data is None:
+            break
+        receipt = sheet_store(match=match, phase=phase, seat=seat, game=game, prompts=prompts,
+                              data=data, text=None, source=Submission.Source.CONDITIONAL,
+                              now=now)
+        stored.append((phase.number, seat.number, receipt.data))
+    return stored
 
 
 def _plan_end(plan: ConditionalPlan, now: Any, notice: dict[str, Any]) -> None:

@@ -57,12 +57,14 @@ def plan_panel_context(match: Match, game: Game | None, seat: Seat | None, user:
     # Each line with its path, for the board's branch builder to add a branch under it.
     lines = [{**line, "path": path} for line, path in
              zip(described["words"], plan_paths(described["tree"]), strict=True)]
-    builder = plugins.plugin_for(match.game).plan_builder(
+    plugin = plugins.plugin_for(match.game)
+    builder = plugin.plan_builder(
         match, match.state, seat.number,
         others=[{"number": n, "name": name} for n, name in zip(numbers, others, strict=True)],
         lines=lines)
     return {"seat": seat.number, "others": others, "stored": "", "error": "", "problems": [],
-            "typed": "", "builder": builder, **described}
+            "typed": "", "builder": builder,
+            "example": str(plugin.plan_example), **described}
 
 
 def _own_seat(request: HttpRequest, match: Match, seat_number: int) -> Seat:
