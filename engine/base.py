@@ -518,8 +518,8 @@ class Game:
         RuleError for a move that is not well formed (any move, for a game without plans)."""
         raise RuleError([Problem("", f"{self.name or self.slug} takes no plans.")])
 
-    # A move may take the seat more than one phase (Panzer Squadron: an activation is its
-    # choice, then its path). The four hooks below say how; their defaults are one phase a
+    # A move may take the seat more than one phase (a game whose activation is a choice, then
+    # its path). The four hooks below say how; their defaults are one phase a
     # move, which is all a game whose turn is one submission needs.
     def plan_played(self, steps: Sequence[tuple[int, int, Any]]
                     ) -> list[tuple[int, int, Any]]:
