@@ -217,19 +217,42 @@ def _base_context(match: Match, seat: Seat, game: Any) -> dict[str, Any]:
     }
 
 
+# Each seat's plan and sheet entered ahead, by seat id, as read for a batch of mails.
+StoredAhead = tuple[dict[int, ConditionalPlan], dict[int, ConditionalSheet]]
+
+
+def stored_ahead(pairs: Iterable[tuple[Match, Seat]]) -> StoredAhead:
+    """The plans and sheets entered ahead of ``pairs``' seats, in one query each for the whole
+    batch (none for games that take neither), each kept only while its seat's player wrote
+    it."""
+    pairs = list(pairs)
+    games = {match.game: engine.get(match.game) for match, _ in pairs}
+    planned = [seat.pk for match, seat in pairs if plans_offered(games[match.game])]
+    ahead = [seat.pk for match, seat in pairs if games[match.game].sheet_conditions]
+    users = {seat.pk: seat.user_id for _, seat in pairs}
+    plans = {plan.seat_id: plan for plan in ConditionalPlan.objects.filter(seat_id__in=planned)
+             if plan.user_id == users[plan.seat_id]} if planned else {}
+    sheets = {sheet.seat_id: sheet for sheet in ConditionalSheet.objects.filter(
+        seat_id__in=ahead) if sheet.user_id == users[sheet.seat_id]} if ahead else {}
+    return plans, sheets
+
+
 def phase_email_content(*, match: Match, phase: Phase, seat: Seat,
                         kind: str = Kind.PHASE_OPENED, hours: int | None = None,
-                        renderer: SeatViewRenderer | None = None) -> dict[str, Any]:
+                        renderer: SeatViewRenderer | None = None,
+                        ahead: StoredAhead | None = None) -> dict[str, Any]:
     """Subject, bodies and reply-to of the "your move" email (or a reminder of it), in the
-    player's language where the game's parts are translated."""
+    player's language where the game's parts are translated. ``ahead``: the batch's plans and
+    sheets entered ahead (``stored_ahead``), else this seat's are read."""
     with translation.override(language_of(seat.user)):
         return _phase_email_content(match=match, phase=phase, seat=seat, kind=kind,
-                                    hours=hours, renderer=renderer)
+                                    hours=hours, renderer=renderer,
+                                    ahead=ahead or stored_ahead([(match, seat)]))
 
 
 def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
-                         hours: int | None, renderer: SeatViewRenderer | None
-                         ) -> dict[str, Any]:
+                         hours: int | None, renderer: SeatViewRenderer | None,
+                         ahead: StoredAhead) -> dict[str, Any]:
     game = engine.get(match.game)
     plugin = plugins.plugin_for(match.game)
     state = phase.state_before
@@ -244,14 +267,12 @@ def _phase_email_content(*, match: Match, phase: Phase, seat: Seat, kind: str,
         leave_extended=duration_text(phase.leave_extended) if phase.leave_extended else "",
         **plugin.your_move_context(match, seat, state),
     )
-    if plans_offered(game):  # the seat's own plan, and why it ended if it did (one query)
-        plan = ConditionalPlan.objects.filter(match=match, seat=seat,
-                                              user_id=seat.user_id).first()
-        context.update(plan_mail_context(game, state, seat.number, plan, phase.number))
-    if game.sheet_conditions:  # what became of its sheet entered ahead (one query)
-        ahead = ConditionalSheet.objects.filter(match=match, seat=seat,
-                                                user_id=seat.user_id).first()
-        context.update(sheet_ahead_mail_context(game, ahead, phase.number))
+    plans, sheets = ahead
+    if plans_offered(game):  # the seat's own plan, and why it ended if it did
+        context.update(plan_mail_context(game, state, seat.number, plans.get(seat.pk),
+                                         phase.number))
+    if game.sheet_conditions:  # what became of its sheet entered ahead
+        context.update(sheet_ahead_mail_context(game, sheets.get(seat.pk), phase.number))
     if kind == Kind.REMINDER:
         subject = _("Reminder: your orders for %(match)s are due in %(hours)s h") % {
             "match": match, "hours": hours}
@@ -303,13 +324,16 @@ def phases_opened_notify(payloads: list[dict[str, Any]]) -> int:
              for match, phase in opened for seat in wanting.get(match.pk, ())
              if not presence.at_the_page(seat, phase.deadline, now)]
     queued = queued_keys("mail", (key for *_, key in keyed))
+    keyed = [entry for entry in keyed if entry[3][:200] not in queued]
+    ahead = stored_ahead((match, seat) for match, _, seat, _ in keyed)
     renderers: dict[int, SeatViewRenderer] = {}
     return len(emails_queue(
         {"kind": Kind.PHASE_OPENED, "dedupe_key": key, "to": seat.user.email, "user": seat.user,
          "match_id": match.pk, "phase_number": phase.number,
-         **phase_email_content(match=match, phase=phase, seat=seat, renderer=renderers.setdefault(
-             match.pk, SeatViewRenderer(match.game)))}
-        for match, phase, seat, key in keyed if key[:200] not in queued))
+         **phase_email_content(match=match, phase=phase, seat=seat, ahead=ahead,
+                               renderer=renderers.setdefault(match.pk,
+                                                             SeatViewRenderer(match.game)))}
+        for match, phase, seat, key in keyed))
 
 
 def _phases(payloads: list[dict[str, Any]], status: str) -> list[tuple[Match, Phase]]:
