@@ -6,7 +6,7 @@ import re
 
 from games.models import Match, Submission
 from games.services import orders_submit, phase_resolve
-from tests.browser import BROWSER_MARKS, browser_page, log_in
+from tests.browser import BROWSER_MARKS, browser_page, log_in, settle
 from tests.portal.builders import duel, make_user
 
 pytestmark = BROWSER_MARKS
@@ -77,27 +77,27 @@ def test_broken_options_json_sets_the_fields_aside_and_the_server_explains(page)
     assert not Match.objects.exists()
 
 
-def settled(page) -> None:
-    """No HTMX request in flight and the last swap settled (its marks redrawn)."""
-    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-settling, "
-                           ".htmx-swapping')")
-
-
-def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
-    """The token panel's 'pick on the board' buttons: a smoke square and an air strike's two
-    shells are chosen by clicking marked squares; the live check judges the result."""
+def alices_first_round(page, **options) -> Match:
+    """A Final Act match of alice and bob (``options``) past its setups, both by default,
+    and alice's page of it open at round 1's order sheet."""
     import engine
 
     game = engine.get("final-act")
     alice, bob = make_user("alice"), make_user("bob")
-    match = duel(alice, bob, game="final-act",
-                 options={"tokens": {"mode": "all", "k": 3}})
+    match = duel(alice, bob, game="final-act", **options)
     for seat, user in ((1, alice), (2, bob)):
         orders_submit(match_id=match.pk, seat_number=seat, user=user, phase_number=1,
                       data=game.default_submission(match.state, seat), source="web")
     phase_resolve(match_id=match.pk, phase_number=1)
     log_in(page, "alice")
     page.goto(f"{page.base}/matches/{match.pk}/")
+    return match
+
+
+def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
+    """The token panel's 'pick on the board' buttons: a smoke square and an air strike's two
+    shells are chosen by clicking marked squares; the live check judges the result."""
+    alices_first_round(page, options={"tokens": {"mode": "all", "k": 3}})
 
     page.click("#fa-token-smoke summary")
     page.click('.fa-token-pick[data-token="smoke"]')
@@ -113,9 +113,9 @@ def test_final_act_tokens_are_placed_and_aimed_on_the_board(page):
     page.select_option('select[name="t-air_strike-at"]', "c1")
     # That change posts the live check, whose answer redraws the board (and then its marks):
     # let it land before picking, or the marks are read off a board about to be replaced.
-    settled(page)
+    settle(page)
     page.click('.fa-token-fire-pick[data-token="air_strike"]')
-    settled(page)
+    settle(page)
     marked = page.eval_on_selector_all("#fa-board-live rect.is-cone",
                                        "els => els.map(e => e.dataset.square)")
     assert marked == [f"c{rank}" for rank in range(2, 13)]
@@ -158,27 +158,17 @@ def test_a_change_made_while_the_live_check_is_swapped_in_is_checked_too(page):
     """The live check listens to the sheet from a block that stays in place: a change that
     lands while an answer is being swapped in is heard and checked, so the check never shows
     an earlier draft than the one on screen."""
-    import engine
-
-    game = engine.get("final-act")
-    alice, bob = make_user("alice"), make_user("bob")
-    match = duel(alice, bob, game="final-act")
-    for seat, user in ((1, alice), (2, bob)):
-        orders_submit(match_id=match.pk, seat_number=seat, user=user, phase_number=1,
-                      data=game.default_submission(match.state, seat), source="web")
-    phase_resolve(match_id=match.pk, phase_number=1)
-    log_in(page, "alice")
-    page.goto(f"{page.base}/matches/{match.pk}/")
+    alices_first_round(page)
     page.wait_for_selector("#fa-sheet-check .fa-ok")
     page.evaluate(SET_FIELD, ["u-C-fire", "z99", False])  # no such square: refused
     page.wait_for_selector("#fa-sheet-check .errors")
-    settled(page)
+    settle(page)
     page.evaluate(SET_FIELD, ["u-C-fire", "", True])
     page.dispatch_event("#fa-sheet-form", "change")  # checked again, still refused...
     # ... and as that answer was swapped in, the shot was taken back: the last word is the
     # check of the sheet without it.
     page.wait_for_selector("#fa-sheet-check .fa-ok")
-    settled(page)
+    settle(page)
     assert page.input_value('[name="u-C-fire"]') == ""
     assert page.locator("#fa-sheet-check .errors").count() == 0
 
