@@ -43,11 +43,13 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
               targets: Mapping[str, bool] | None = None,
               lines: Iterable[tuple[str, int, str, int, bool]] = (),
               label: str = "", small: bool = False,
-              interactive: bool = False) -> SafeString:
+              interactive: bool = False, open_hexes: bool = False) -> SafeString:
     """``reach``: hex → cheapest path text; ``targets``: hex → in cover; ``lines``: (from hex,
     corner, to hex, corner, blocked) drawn as lines of fire. ``interactive``: the board the
     player chooses on (static/panzer-squadron/board.js): every hex a button, one tab stop
-    (the first hex to choose), the arrow keys between hexes, Enter to choose a marked one."""
+    (the first hex to choose), the arrow keys between hexes, Enter to choose a marked one.
+    ``open_hexes`` (with ``interactive``): every hex may be chosen, not only the marked ones
+    (the plan's branch builder, static/panzer-squadron/plan.js)."""
     from games.panzer_squadron.words import card_word
 
     label = label or _("Panzer Squadron board")
@@ -60,6 +62,8 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
     flip = seat == 2
     on_hex = {t["at"]: t for t in view["tanks"] if t["alive"]} if interactive else {}
     tab_stop = next(iter(reach), next(iter(targets), None))
+    if tab_stop is None and open_hexes:
+        tab_stop = hexes.name((0, 1))
     parts: list[str] = []
     for row in range(1, rows + 1):
         for col in range(cols):
@@ -87,7 +91,7 @@ def board_svg(view: Mapping[str, Any], seat: int | None, *,
                 extra = format_html(
                     '{} data-col="{}" data-row="{}" tabindex="{}"{}', extra, col, row,
                     0 if name == tab_stop else -1,
-                    mark_safe("") if name in reach or name in targets
+                    mark_safe("") if open_hexes or name in reach or name in targets
                     else mark_safe(' aria-disabled="true"'))
             cx, cy = _px(hexes.centre(h), rows)
             parts.append(format_html(

@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from engine import Problem
+from engine.panzer_squadron.hexes import FACINGS
+from engine.panzer_squadron.rules import ACTIONS
 from games import plugins
 from games.panzer_squadron import lessons, position, rules_page, views, words
 from games.panzer_squadron.board import board_svg, legend
@@ -51,6 +53,24 @@ class PanzerSquadronPlugin(plugins.GamePlugin):
         extra["board"] = views.panel_context(match, seat)["board"]
         extra["ps_legend"] = legend()
         return extra
+
+    def plan_builder(self, match: Any, state: Any, seat: int, *,
+                     others: list[dict[str, Any]], lines: list[dict[str, Any]]) -> str:
+        """A branch of the plan built on a board of its own (static/panzer-squadron/plan.js):
+        the other seat's expected activation, then the reply, each a tank, an action and hexes
+        clicked (or keyed) for the path or the target. Drawn from the seat's own view, as the
+        page's board is; the activations are not played on it (their legality is only known
+        when they are played)."""
+        view = self.game.view(state, seat)
+        tanks = [{"name": t["name"], "seat": t["seat"], "side": self.seat_name(t["seat"])}
+                 for t in view["tanks"] if t["alive"]]
+        return render_to_string("games/panzer-squadron/plan_builder.html", {
+            "match": match, "seat": seat, "others": others, "lines": lines,
+            "to_move": view.get("to_move"), "tanks": tanks,
+            "actions": [(action, words.action_word(action)) for action in ACTIONS],
+            "facings": FACINGS,
+            "board_svg": board_svg(view, seat, interactive=True, open_hexes=True,
+                                   label=_("The board of the branch you are building"))})
 
     def orders_hint(self, state: Any, seat: int) -> str:
         if state.get("phase") == "path":

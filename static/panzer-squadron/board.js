@@ -54,7 +54,8 @@
     var hex = event.target.closest && event.target.closest(".ps-hex, .ps-tank");
     if (hex && hex.closest(".ps-board")) {
       var name = hex.getAttribute("data-hex");
-      var cell = document.querySelector('.ps-hex[data-hex="' + name + '"]');
+      // The hex of the board clicked (the plan's branch builder has a board of its own).
+      var cell = hex.closest(".ps-board").querySelector('.ps-hex[data-hex="' + name + '"]');
       if (cell && cell.classList.contains("ps-target") && document.getElementById("ps-target")) {
         fill("ps-target", name);
       } else if (cell && cell.getAttribute("data-path")) {

@@ -57,7 +57,7 @@ def test_a_whole_match_against_the_bot_through_the_pages(stack, page):
     page.wait_for_url(re.compile(r".*/matches/\d+/$"))
     url = page.url
     match = Match.objects.get(title="Alice against the panzer bot")
-    assert page.locator(".ps-board .ps-hex").count() == 9 * 7
+    assert page.locator(".ps-board-section .ps-hex").count() == 9 * 7
     page.screenshot(path=str(artifacts_dir() / "panzer-squadron-start.png"), full_page=True)
 
     # a standing reaction, at once and without passing the turn

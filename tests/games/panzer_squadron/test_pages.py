@@ -40,9 +40,15 @@ def page(client, match):
     return response.content.decode()
 
 
+def field(html):
+    """The page without the plan's branch builder (a board of its own: its own tab stop)."""
+    return html.split('id="ps-plan-builder"')[0]
+
+
 def test_the_match_page_draws_the_hex_board_and_the_activation_panel(match):
     html = page(client_for(match.players[1]), match)
-    assert 'class="ps-board' in html and html.count('class="ps-hex') == 15 * 11
+    assert 'class="ps-board' in html and field(html).count('class="ps-hex') == 15 * 11
+    assert 'id="ps-plan-builder"' in html  # the plan's board, after the page's
     assert 'data-tank="M1"' in html and 'id="ps-activation"' in html
     html2 = page(client_for(match.players[2]), match)
     assert "rotate(180" in html2 and 'id="ps-activation"' not in html2
@@ -74,7 +80,7 @@ def test_the_two_step_activation_through_the_panels(match):
     # board is one tab stop (roving tabindex: the arrow keys move between hexes)
     assert re.search(r'data-hex="f2" data-path="f2 (10|12)" data-col="\d+" data-row="\d+" '
                      r'tabindex="(0|-1)" role="button"', html)
-    assert len(re.findall(r'class="ps-hex[^"]*"[^>]*tabindex="0"', html)) == 1
+    assert len(re.findall(r'class="ps-hex[^"]*"[^>]*tabindex="0"', field(html))) == 1
     response = alice.post(url(match, "ps_path"), {"path": "f2 12, f3 12", "end": "moving",
                                                   "phase_number": m.phase_number})
     assert response.status_code == 302, response.content.decode()[:500]

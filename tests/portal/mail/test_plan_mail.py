@@ -84,3 +84,33 @@ def test_the_mail_shows_the_plan_and_a_reply_clears_it(fs_match, mailboxes):
     assert "Your plan for" in answer.text and "is cleared" in answer.text
     fs_match.refresh_from_db()
     assert fs_match.phase_number == 1  # no orders were taken from it
+
+
+def test_a_panzer_squadron_mail_shows_the_planned_activation_and_a_reply_clears_it(
+        eager, mailboxes, make_user):
+    ann, ben = make_user("plm_ps_ann"), make_user("plm_ps_ben")
+    match = games_services.match_create(
+        creator=ann, game="panzer-squadron", options={}, hours_per_phase=24,
+        seats=[{"kind": "human", "user": u} for u in (ann, ben)])
+    first = mailboxes.wait_for(ann.email, 1)[0]
+    games_services.plan_set(match_id=match.pk, seat_number=1, user=ann,
+                            text="if North: activate H2 ambush then activate M1 move; "
+                                 "path f2 12, f3 12; end moving")
+    phase = Phase.objects.get(match=match, number=1)
+    content = phase_email_content(match=match, phase=phase, seat=match.seats.get(number=1))
+    body = content["body_text"]
+    assert "Your plan</h2>" in content["body_html"] and "f3 12" in content["body_html"]
+    assert "YOUR PLAN" in body and ("If North plays “activate H2 ambush”, play “activate M1 "
+                                    "move; path f2 12, f3 12; end moving”.") in " ".join(
+        body.split())
+    assert "“clear plan”" in " ".join(body.split())
+    others = phase_email_content(match=match, phase=phase,
+                                 seat=match.seats.get(number=2))["body_text"]
+    assert "f3 12" not in others and "YOUR PLAN" not in others
+    cleared = receive(reply_to(first, sender=ann.email, orders="clear plan"))
+    assert cleared.status == InboundMessage.Status.ACCEPTED and cleared.outcome == "plan_cleared"
+    assert not ConditionalPlan.objects.exists()
+    answer = mailboxes.wait_for(ann.email, 2)[-1]
+    assert "Your plan for" in answer.text and "is cleared" in answer.text
+    match.refresh_from_db()
+    assert match.phase_number == 1  # no orders were taken from it
