@@ -31,7 +31,7 @@ run: $(STAMP)
 # and Chromium (tests/settings.py, tests/browser.py).
 TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --maxschedchunk 2 $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine games portal competitions clocks tests scripts

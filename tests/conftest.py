@@ -64,15 +64,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if touches_services(item):
             item.add_marker(pytest.mark.database)
-    # The browser tests come first and together: each process's Chromium serves its run of
-    # them in turn (tests/browser.py), and the longest tests start first. (Under pytest-xdist
-    # both workers take some: each has its own live server, database and Chromium. xdist's
-    # groups would keep them on one worker, but with pytest 9 its worker does not read the
-    # xdist_group marks: its pytest_collection_modifyitems is not called there.)
-    browser_tests = [item for item in items if is_browser_test(item)]
-    if browser_tests:
-        others = [item for item in items if not is_browser_test(item)]
-        items[:] = browser_tests + others
+    # The order the tests are handed out in (make test gives them to the workers one or two
+    # at a time, so a free worker takes the next): the browser tests first and together (each
+    # process's Chromium serves its run of them in turn: tests/browser.py), and the tests
+    # marked ``long`` first within each part, so that the run does not end with one worker
+    # busy on a minute-long test while the others have finished.
+    items[:] = sorted(items, key=lambda item: (not is_browser_test(item),
+                                               item.get_closest_marker("long") is None))
 
     missing = services_missing()
     if not missing:

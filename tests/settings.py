@@ -30,3 +30,11 @@ from portal.settings import *  # noqa: E402,F403
 
 # Requests in flight are counted, for the browser tests' teardown (tests/inflight.py).
 MIDDLEWARE = ["tests.inflight.InFlight", *MIDDLEWARE]  # noqa: F405
+
+# On PostgreSQL the tests' commits do not wait for the write-ahead log to reach the disk
+# (synchronous_commit off: a crash of the server could lose the last commits, never corrupt
+# them; the tests never crash the server). A test that commits (the browser, live-server and
+# integration tests) and each emptying of the database between them waited for it.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
+    _options["options"] = f"{_options.get('options', '')} -c synchronous_commit=off".strip()

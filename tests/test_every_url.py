@@ -623,6 +623,7 @@ def quiet_request_log():
 SHARDS = 2
 
 
+@pytest.mark.long
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("shard", range(SHARDS), ids=lambda shard: f"part{shard + 1}")
 @pytest.mark.parametrize("role", ROLES)

@@ -4,6 +4,8 @@ and see bad orders refused in place."""
 
 from __future__ import annotations
 
+import pytest
+
 from analysis.models import Analysis
 from tests.browser import BROWSER_MARKS, browser_page, log_in
 from tests.portal.builders import duel, make_user
@@ -17,6 +19,7 @@ def heading(page) -> str:
     return page.inner_text("#position-heading")
 
 
+@pytest.mark.long
 def test_stepping_through_an_analysis_board(page):
     alice, bob = make_user("alice"), make_user("bob")
     match = duel(alice, bob)

@@ -90,6 +90,7 @@ def divisions_of(season):
             for d in Division.objects.filter(season=season).order_by("number")]
 
 
+@pytest.mark.long
 def test_a_season_of_thirty_in_divisions_of_eight_played_to_its_end(club, finish, make_user):
     club_, owner, members = club(29)
     league = create(club_, owner, relegate_forfeits=3)

@@ -2,6 +2,8 @@
 reads the divisions and reaches the archive (in English); a player does the same in French.
 axe runs on every league page."""
 
+import pytest
+
 from competitions import services
 from competitions.models import League, LeagueMember
 from portal.accounts.services import profile_update
@@ -52,6 +54,7 @@ def main_text(page) -> str:
     return text_of(html[html.index("<main"):html.index("</main>")])
 
 
+@pytest.mark.long
 def test_an_organiser_and_a_player_use_a_league_by_keyboard(page, new_page, axe_script):
     owner = make_user("organiser")
     club = services.club_create(by=owner, name="Keyboard club")

@@ -92,6 +92,7 @@ def from_scratch(match):
     return list(zip(rows, GAME.replay_steps(start, match.seed, inputs), strict=True))
 
 
+@pytest.mark.long
 def test_a_2000_action_match_replays_to_its_live_states(long_match):
     match, live = long_match
     assert Action.objects.filter(match=match, kind="action").count() == ACTIONS

@@ -360,6 +360,7 @@ def assert_nothing_leaks(client: Client, match: Match, secret: Secret, *, setup_
 
 # -- before the reveal: nobody but alice --------------------------------------------------
 
+@pytest.mark.long
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_a_sealed_setup_is_shown_to_nobody_but_its_author(viewer, match, people):
     secret = seal_alice_setup(match, people)
@@ -370,6 +371,7 @@ def test_a_sealed_setup_is_shown_to_nobody_but_its_author(viewer, match, people)
     assert Submission.objects.get(phase__match=match).receipt == secret.receipt
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_a_sealed_order_sheet_is_shown_to_nobody_but_its_author(viewer, match, people):
     secret = seal_alice_sheet(match, people)

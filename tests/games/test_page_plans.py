@@ -71,6 +71,7 @@ def crowded():
     return alice, bob
 
 
+@pytest.mark.long
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="plans are PostgreSQL's")
 def test_the_lobby_and_my_matches_read_a_page_not_the_history(crowded):
     alice, bob = crowded

@@ -227,6 +227,7 @@ def check_uploads_into_the_analysis_board(match: Match, record: dict) -> None:
     assert state_sha256(analysis.nodes[-1]["state"]) == record["state_sha256"]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("slug", ["final-act", "final-strategy"])
 def test_a_finished_match_replays_offline_to_its_result_and_state(make_user, tmp_path, slug):
     match = new_match(make_user, slug)
@@ -317,6 +318,7 @@ def test_a_match_in_play_has_no_record_and_shows_only_its_commitment(make_user):
         assert str(match.seed) not in json.dumps(view) and match.seed_salt not in json.dumps(view)
 
 
+@pytest.mark.long
 def test_an_older_match_without_a_salt_says_it_has_no_commitment(make_user, tmp_path):
     match = new_match(make_user, "final-strategy")
     Match.objects.filter(pk=match.pk).update(seed_salt="")

@@ -19,6 +19,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 CLIENT = Path(__file__).resolve().parents[2] / "scripts" / "api_client.py"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", ["toy-duel", "final-act"])
 def test_the_example_client_plays_a_whole_match_against_the_bot(game, stack, live_server):
     stack.worker()

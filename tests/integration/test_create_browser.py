@@ -49,6 +49,7 @@ def create_against_the_bot(page, game: str, title: str) -> Match:
     return match
 
 
+@pytest.mark.long
 def test_tank_game_against_the_bot(stack, page):
     stack.worker()
     stack.beat()
@@ -83,6 +84,7 @@ def test_tank_game_against_the_bot(stack, page):
     assert ticks.filter(at__gt=mine.earliest("seq").at).exists()
 
 
+@pytest.mark.long
 def test_final_act_against_the_bot(stack, page):
     stack.worker()
     create_against_the_bot(page, "final-act", "Final Act now")
@@ -127,6 +129,7 @@ def test_panzer_squadron_against_the_bot(stack, page):
     assert "Phase" in page.inner_text("#history") or "activat" in page.inner_text("#history")
 
 
+@pytest.mark.long
 def test_final_strategy_against_the_bot(stack, page):
     stack.worker()
     match = create_against_the_bot(page, "final-strategy", "Strategy now")

@@ -137,6 +137,7 @@ def start_round_one(alice, bob) -> Match:
 
 # -- a) a whole match against the bot ----------------------------------------------------------
 
+@pytest.mark.long
 def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_page):
     stack.worker()
     make_user("alice")
@@ -252,6 +253,7 @@ def test_a_whole_match_against_the_bot_is_played_through_the_pages(stack, new_pa
 
 # -- b) two players: nothing sealed crosses over ----------------------------------------------
 
+@pytest.mark.long
 def test_two_players_never_see_the_other_s_sealed_setup_or_sheet(stack, new_page):
     stack.worker()
     alice, bob = make_user("alice"), make_user("bob")

@@ -46,6 +46,7 @@ def wait_turn(match: Match, to_move: int) -> None:
     raise AssertionError(f"seat {to_move} never got the move: {state_of(match)['to_move']}")
 
 
+@pytest.mark.long
 def test_a_three_player_match_through_the_pages(new_page):
     users = [make_user(f"fsb_{n}") for n in ("ann", "ben", "cat")]
     match = match_create(creator=users[0], game="final-strategy",

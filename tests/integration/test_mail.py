@@ -52,6 +52,7 @@ def latest(boxes, address: str, subject_start: str):
     return found[-1] if found else None
 
 
+@pytest.mark.long
 def test_a_match_is_played_by_mail_through_the_worker_and_an_mta_pipe(stack, smtp, make_user):
     controller, boxes = smtp
     stack.worker(**mail_env(controller))

@@ -49,6 +49,7 @@ def notices(boxes, user) -> list:
     return [d for d in boxes.to(user.email) if str(d.message["Subject"]).startswith("New messages")]
 
 
+@pytest.mark.long
 def test_fifty_messages_in_a_burst_make_one_mail_per_reader(stack, smtp, settings):
     # The burst must fit in the gathering window for one mail: twenty seconds here (however
     # slow a shared machine is, fifty messages take far less); were it to take longer, every
@@ -90,6 +91,7 @@ def pipe(stack, controller, raw: bytes) -> str:
     return done.stdout.decode()
 
 
+@pytest.mark.long
 def test_a_reply_piped_in_twice_lands_once_in_the_same_channel(stack, smtp):
     controller, boxes = smtp
     stack.worker(concurrency=2, **mail_env(controller))

@@ -137,6 +137,7 @@ def test_final_act_plays_a_phase_through_the_worker(stack, make_user):
         assert phase.revealed["2"]["source"] == "bot"
 
 
+@pytest.mark.long
 def test_what_a_commit_promised_is_done_by_the_sweeper_when_its_queueing_failed(
     stack, make_user, settings
 ):

@@ -89,6 +89,7 @@ def queue_pushes(subscriptions, prefix: str) -> None:
                        payload={"title": "Your move", "body": prefix})
 
 
+@pytest.mark.long
 def test_a_push_worker_killed_mid_batch_pushes_each_device_once(stack, push_service, make_user,
                                                                 settings):
     """Killed while the push service keeps it waiting at the third device: the next worker

@@ -108,6 +108,7 @@ class LeadHeld:
         self.conn.close()
 
 
+@pytest.mark.long
 def test_a_new_leader_carries_out_every_row_written_while_no_relay_listened(stack, make_user):
     workers = {"OUTBOX_DISPATCH_BATCH": str(BATCH), "OUTBOX_GRACE_SECONDS": "300",
                "TEST_VISIBILITY_TIMEOUT": "5", "TOY_DUEL_RESOLVE_SLEEP": "0.1"}

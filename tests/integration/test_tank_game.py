@@ -149,6 +149,7 @@ def test_thirty_players_acting_at_once_are_logged_exactly_once_in_commit_order(m
     assert services.match_replay(match=match) == match.state
 
 
+@pytest.mark.long
 def test_beat_and_the_worker_start_the_gameday_exactly_once(stack, make_user):
     match = continuous_match(make_user, "tick", 3)
     stack.worker()

@@ -21,6 +21,7 @@ def subjects(boxes, user) -> list[str]:
     return [str(d.message["Subject"]) for d in boxes.to(user.email)]
 
 
+@pytest.mark.long
 def test_an_expired_vote_mails_every_player_once(stack, smtp, make_user, settings,  # noqa: F811
                                                  monkeypatch):
     controller, boxes = smtp

@@ -13,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PY = str(ROOT / ".venv" / "bin" / "python")
 
@@ -83,6 +85,7 @@ def test_a_command_that_dies_is_restarted_with_a_notice_and_a_stop_is_not(tmp_pa
     assert not pid_file.exists()
 
 
+@pytest.mark.long
 def test_make_run_stack_restarts_a_killed_worker_and_the_web_server_stays_up(tmp_path):
     """The stack as `make run` starts it (honcho, Procfile.dev): the worker killed by hand
     (SIGKILL) is started again, and the web server answers all along."""

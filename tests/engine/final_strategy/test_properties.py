@@ -125,6 +125,7 @@ def test_default_move_playout_ends():
     assert GAME.result(state) is not None
 
 
+@pytest.mark.long
 def test_greedy_beats_random_in_90_percent_of_200_seeded_games():
     """greedy beats random in >= 90 % of 200 seeded 2-player games (seats alternate)."""
     wins = 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +63,7 @@ def test_every_legal_action_is_accepted(seed):
         assert GAME.legal_actions(state, 3 - seat) == []
 
 
+@pytest.mark.long
 def test_greedy_beats_random_in_at_least_80_percent_of_200_seeded_games():
     wins = 0
     for seed in range(200):

@@ -89,6 +89,7 @@ def token(wsgi_in_test_transaction):
     return api_token_create(user=alice, name="fuzz").token
 
 
+@pytest.mark.long
 @schema.parametrize()
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,

@@ -4,6 +4,7 @@ reads in French for a French reader; its links are reached by the keyboard."""
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from tests.axe import axe_violations
@@ -16,6 +17,7 @@ pytestmark = BROWSER_MARKS
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
+@pytest.mark.long
 def test_the_embeds_offline_page_and_phone_match_page_have_no_serious_violation(
         new_page, axe_script):
     people = players("emb")

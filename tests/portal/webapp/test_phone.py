@@ -63,6 +63,7 @@ def sideways(page, paths: list[str], who: str) -> list[str]:
     return found
 
 
+@pytest.mark.long
 def test_no_page_scrolls_sideways_on_a_phone(new_page):
     people = players("ph")
     alice, bob = people["seat1"], people["seat2"]
