@@ -53,8 +53,14 @@ DATABASE_FIXTURE = "django_db_setup"
 def touches_services(item) -> bool:
     """A test whose outcome PostgreSQL or Redis can change: it uses the database, or is marked
     ``integration`` (real PostgreSQL, Redis, Celery workers) or ``services`` (Redis without the
-    database). These run in both passes of .ci/run; every other test (the engine's rules, pure
-    pairing, parsers, text) runs in the first, the no-services pass, only."""
+    database), and is not marked ``presentation`` (how pages read and look in a browser:
+    accessibility, colours, a phone's width, the CSP, the words of every page; their answer is
+    the templates', styles' and scripts', which no database changes, and the pages' data
+    is tested in both passes by the page tests and the URL walk). These run in both passes of
+    .ci/run; every other test (the engine's rules, pure pairing, parsers, texts, presentation)
+    runs in the first, the no-services pass, only."""
+    if item.get_closest_marker("presentation") and not item.get_closest_marker("integration"):
+        return False
     return (DATABASE_FIXTURE in getattr(item, "fixturenames", ())
             or any(item.get_closest_marker(name)
                    for name in ("django_db", "integration", "services")))

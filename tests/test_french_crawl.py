@@ -200,6 +200,7 @@ def quiet_request_log():
     logger.setLevel(level)
 
 
+@pytest.mark.presentation
 @pytest.mark.long
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_every_page_and_mail_reads_in_french(quiet_request_log, monkeypatch):

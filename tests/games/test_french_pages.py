@@ -99,6 +99,7 @@ def own_part(page: str) -> str:
     return title.rsplit("·", 1)[0] + page[page.index("<main"):page.index("</main>")]
 
 
+@pytest.mark.presentation
 @pytest.mark.parametrize("slug", GAMES)
 def test_a_played_matchs_pages_read_in_french(slug, settings):
     settings.SITE_URL = "https://portal.test"

@@ -56,6 +56,7 @@ def match_paths(match, slug: str, who: str) -> list[str]:
     return paths
 
 
+@pytest.mark.presentation
 @pytest.mark.long
 @pytest.mark.parametrize("slug", GAMES)
 def test_every_page_of_a_played_match_has_no_serious_violation(slug, new_page, axe_script):
@@ -86,6 +87,7 @@ def test_every_page_of_a_played_match_has_no_serious_violation(slug, new_page, a
     assert found == [], "\n".join(found)
 
 
+@pytest.mark.presentation
 @pytest.mark.long
 def test_the_site_around_the_matches_has_no_serious_violation(new_page, axe_script):
     people = players("site")

@@ -203,6 +203,7 @@ def open_board(new_page):
     return open_
 
 
+@pytest.mark.presentation
 def test_final_act_sides_are_told_by_letter_and_stay_apart(open_board):
     alice, bob = make_user("alice"), make_user("bob")
     match = duel(alice, bob, game="final-act", options={"scenario": {
@@ -218,6 +219,7 @@ def test_final_act_sides_are_told_by_letter_and_stay_apart(open_board):
     assert_sides_apart("final-act", report)
 
 
+@pytest.mark.presentation
 def test_final_strategy_every_piece_says_its_seat(open_board):
     people = [make_user(name) for name in ("ann", "ben", "cat", "dan")]
     pieces = [*FINAL_STRATEGY["pieces"], {"seat": 3, "kind": "troop", "at": "b6"},
@@ -238,6 +240,7 @@ def test_final_strategy_every_piece_says_its_seat(open_board):
     record("final-strategy", page, report, "#fs-board")
 
 
+@pytest.mark.presentation
 def test_panzer_squadron_sides_differ_in_shape_and_stay_apart(open_board):
     alice, bob = make_user("alice"), make_user("bob")
     scenario = {"size": [9, 7], "turn": 1, "initiative": 1,
@@ -254,6 +257,7 @@ def test_panzer_squadron_sides_differ_in_shape_and_stay_apart(open_board):
     assert_sides_apart("panzer-squadron", report)
 
 
+@pytest.mark.presentation
 def test_tank_game_tanks_say_their_seat_and_mine_has_a_ring(open_board):
     people = [make_user(name) for name in ("ann", "ben", "cat")]
     match = services.match_create(

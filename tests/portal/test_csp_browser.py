@@ -4,6 +4,8 @@ on the public pages, a player's pages, and every installed game's match and rule
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from games import plugins
 from games.services import match_create
@@ -40,6 +42,7 @@ def violations_after_load(page) -> list[str]:
             if not (v["blocked"] == "inline" and v["source"] == "")]
 
 
+@pytest.mark.presentation
 def test_the_main_pages_report_no_csp_violation(new_page):
     alice, bob = make_user("alice"), make_user("bob")
     matches = []

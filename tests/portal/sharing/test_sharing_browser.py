@@ -17,6 +17,7 @@ pytestmark = BROWSER_MARKS
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
+@pytest.mark.presentation
 @pytest.mark.long
 def test_the_embeds_offline_page_and_phone_match_page_have_no_serious_violation(
         new_page, axe_script):

@@ -63,6 +63,7 @@ def sideways(page, paths: list[str], who: str) -> list[str]:
     return found
 
 
+@pytest.mark.presentation
 @pytest.mark.long
 def test_no_page_scrolls_sideways_on_a_phone(new_page):
     people = players("ph")
@@ -97,6 +98,7 @@ def test_no_page_scrolls_sideways_on_a_phone(new_page):
     assert found == [], "\n".join(found)
 
 
+@pytest.mark.presentation
 @pytest.mark.parametrize("slug", GAMES)
 def test_the_board_fits_the_phone_and_its_targets_fit_a_thumb(slug, new_page):
     people = players(slug[:4])
