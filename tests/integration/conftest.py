@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -198,7 +199,30 @@ def stack(test_database_url, tmp_path, request, settings) -> Iterator[Services]:
         if report is not None and report.failed:
             # What the workers and beat saw is what explains a failure here: print its end.
             for proc in started.procs:
-                sys.stderr.write(f"----- {proc.name} log (end) -----\n{proc.log()[-6000:]}\n")
+                sys.stderr.write(f"----- {proc.name} log, beat's routine lines left out "
+                                 f"-----\n{telling(proc.log())[-20_000:]}\n")
+            sys.stderr.write(f"----- the sweeper's heartbeat -----\n{sweep_runs()}\n")
+
+
+# Beat's sendings and the sweeps that found nothing to do, once a second: they filled the
+# end of a failed test's log, where what explains the failure was cut off.
+_ROUTINE = re.compile(r"Sending due task|(?:_sweep|sweep_deliveries|votes_expire)\[[^\]]+\] "
+                      r"(?:received|succeeded in [\d.]+s: (?:0|\{[^}]*\}))\s*$")
+
+
+def telling(log: str) -> str:
+    """A worker's or beat's log without its routine lines (see _ROUTINE)."""
+    return "\n".join(line for line in log.splitlines() if not _ROUTINE.search(line))
+
+
+def sweep_runs() -> str:
+    """The sweeper's heartbeat rows, as the test's database holds them at its end."""
+    from games.models import SweepRun
+
+    try:
+        return "\n".join(str(row) for row in SweepRun.objects.values()) or "(none)"
+    except Exception as error:  # noqa: BLE001  (a report, whatever the database's state)
+        return f"(unreadable: {error!r})"
 
 
 @contextlib.contextmanager
