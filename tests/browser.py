@@ -1,6 +1,12 @@
 """What every Playwright browser test shares: Debian's Chromium (no browser download), the marks,
 a fresh browser per test, pages that fail the test on any JavaScript error, and the log-in.
 
+Pages are opened in Debian's ``chromium-headless-shell`` where it is installed (.ci/run installs
+it): Chromium's own headless build, the one Playwright itself runs headless, which took three
+quarters of the full browser's CPU for the same tests. A test that needs what only the full
+browser has (web push's notifications) is marked ``full_chromium``. Without the shell, every
+test runs in the full ``chromium``.
+
 A browser test module::
 
     pytestmark = BROWSER_MARKS              # [pytest.mark.integration, *BROWSER_MARKS] on the stack
@@ -25,6 +31,8 @@ from tests import inflight
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
     "chromium-browser")
+HEADLESS_SHELL = os.environ.get("CHROMIUM_HEADLESS_SHELL") or shutil.which(
+    "chromium-headless-shell") or CHROMIUM
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 # --no-sandbox: the tests run as root in a container. The rest keep Chromium from starting
@@ -65,9 +73,10 @@ def browser_test(test: Callable) -> Callable:
     return test
 
 
-def launch(playwright):
-    """Debian's Chromium, headless, with CHROMIUM_ARGS."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+def launch(playwright, *, full: bool = False):
+    """Debian's Chromium, headless (its headless shell unless ``full``), with CHROMIUM_ARGS."""
+    return playwright.chromium.launch(executable_path=CHROMIUM if full else HEADLESS_SHELL,
+                                      args=CHROMIUM_ARGS)
 
 
 class _SharedChromium:
@@ -81,34 +90,40 @@ class _SharedChromium:
     def __init__(self) -> None:
         self._playwright: Any = None
         self._manager: Any = None
-        self.chromium: Any = None
+        self.browsers: dict[bool, Any] = {}  # full? -> the running browser
 
-    def get(self) -> Any:
-        if self.chromium is None or not self.chromium.is_connected():
-            self.stop()
+    def get(self, *, full: bool = False) -> Any:
+        """The headless shell, or the full browser if ``full`` (each started when first
+        asked for)."""
+        running = self.browsers.get(full)
+        if running is not None and running.is_connected():
+            return running
+        self.playwright()
+        self.browsers[full] = launch(self._playwright, full=full)
+        return self.browsers[full]
+
+    def playwright(self) -> Any:
+        """The running Playwright (started with the first browser)."""
+        if self._manager is None:
             from playwright import sync_api
 
             self._manager = sync_api.sync_playwright()
             self._playwright = self._manager.__enter__()
             # The ORM is used from this thread while Playwright's loop is in it (see above).
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-            self.chromium = launch(self._playwright)
-        return self.chromium
-
-    def playwright(self) -> Any:
-        """The running Playwright (started with the shared Chromium)."""
-        self.get()
         return self._playwright
 
     def stop(self) -> None:
         if self._manager is None:
             return
         try:
-            if self.chromium is not None and self.chromium.is_connected():
-                self.chromium.close()
+            for running in self.browsers.values():
+                if running.is_connected():
+                    running.close()
         finally:
             self._manager.__exit__(None, None, None)
-            self._manager = self._playwright = self.chromium = None
+            self._manager = self._playwright = None
+            self.browsers = {}
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
@@ -120,16 +135,17 @@ def is_browser_test(item) -> bool:
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
-    """The process's Chromium (SHARED_CHROMIUM); a test's pages live in contexts of their own,
-    which ``new_page`` closes after the test."""
+def browser(request) -> Iterator[Any]:
+    """The process's Chromium (SHARED_CHROMIUM: its headless shell, or the full browser for a
+    test marked ``full_chromium``); a test's pages live in contexts of their own, which
+    ``new_page`` closes after the test."""
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         if IN_CI:
             pytest.fail("CI=true needs Playwright")
         pytest.skip("needs Playwright")
-    yield SHARED_CHROMIUM.get()
+    yield SHARED_CHROMIUM.get(full=request.node.get_closest_marker("full_chromium") is not None)
 
 
 @pytest.fixture

@@ -78,6 +78,9 @@ def eventually(page, script: str, arg, seconds: float = 20):
             return value
         page.wait_for_timeout(100)
 
+
+# Notifications and the push service's hand-over are the full browser's (not its headless shell).
+@pytest.mark.full_chromium
 def test_turning_push_on_receiving_a_push_and_stopping_it_in_one_click(
         page, push_service, eager):
     from portal.push.vapid import b64url_decode, public_key
