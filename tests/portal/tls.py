@@ -47,7 +47,9 @@ class TLSServer(ThreadingHTTPServer):
         self.connections = 0  # TCP connections accepted: a contact even if TLS then fails
         super().__init__(("127.0.0.1", 0), handler)
         self.port = self.server_address[1]
-        self.thread = threading.Thread(target=self.serve_forever, daemon=True)
+        # (polled every 10 ms: ``shutdown`` waits for the next poll, half a second by default,
+        # which was half a second of every test that stopped a stand-in)
+        self.thread = threading.Thread(target=self.serve_forever, args=(0.01,), daemon=True)
         self.thread.start()
 
     def get_request(self) -> tuple[Any, Any]:
