@@ -15,6 +15,7 @@ os.environ.setdefault("ENGINE_EXTRA_GAMES", "tests.toygame,tests.plugged")
 import hypothesis  # noqa: E402
 import pytest  # noqa: E402
 
+import tests.flush  # noqa: E402,F401  (a committing test's database emptied faster)
 import tests.plugged  # noqa: E402,F401  (registers "toy-phases", "toy-plugged" and its plug-in)
 import tests.toygame  # noqa: E402,F401  (registers "toy-duel")
 from tests.axe import axe_script  # noqa: E402,F401  (the accessibility tests' axe-core)

@@ -202,6 +202,7 @@ def pages_of(match: Match) -> list[str]:
 
 
 @pytest.mark.presentation
+@pytest.mark.long
 @pytest.mark.parametrize("slug", GAMES)
 def test_every_page_and_mail_of_a_played_match_reads_as_words(slug, played, client):
     match, player = played(slug)

@@ -51,6 +51,7 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.long
 def test_a_command_that_dies_is_restarted_with_a_notice_and_a_stop_is_not(tmp_path):
     marker = tmp_path / "ran-once"
     child = ("import os, pathlib, signal, time\n"

@@ -47,6 +47,7 @@ def test_a_three_player_turn_by_email(eager, mailboxes, make_user):
     assert accepted.status == InboundMessage.Status.ACCEPTED
 
 
+@pytest.mark.long
 def test_a_four_player_match_with_bots_is_played_to_the_end(eager, mailboxes, make_user):
     ann = make_user("fsm_four")
     match = games_services.match_create(

@@ -100,6 +100,7 @@ def test_turned_off_webhooks_answer_404_and_store_nothing(duel, client, settings
     assert not InboundMessage.objects.exists() and not FailingAddress.objects.exists()
 
 
+@pytest.mark.long
 def test_the_mta_pipe_still_takes_mail_when_the_sites_checks_fail():
     """A check refuses to start the site; the pipe the MTA runs per message goes on (the MTA
     would bounce players' mail otherwise)."""
