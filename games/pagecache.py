@@ -14,11 +14,15 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import timedelta
+from decimal import Decimal
 from typing import Any, TypeVar
 
 import orjson
 from django.core.cache import cache
+from django.db.models import Model
 from django.utils import translation
+from django.utils.functional import Promise
 
 T = TypeVar("T")
 
@@ -37,6 +41,34 @@ def digest(data: Any) -> str:
     """A short fingerprint of JSON-like data (a draft sheet drawn on a board)."""
     raw = json.dumps(data, sort_keys=True, default=str)
     return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()
+
+
+def fingerprint(*data: Any) -> str:
+    """A fingerprint of what a rendered part is made from, for a key: rows, model objects (their
+    loaded fields, what a view set on them and the related objects read with them), tuples,
+    dates. Whatever the part shows must be in ``data`` (a time-dependent text as the text, not
+    the clock it was worked out from): the same fingerprint must mean the same rendering."""
+    raw = orjson.dumps(data, default=_plain, option=orjson.OPT_NON_STR_KEYS)
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Model):  # (and the objects it points at, one level down: a seat
+        return [_shallow(value), {name: _shallow(other)  # and its match point at each other)
+                                  for name, other in value._state.fields_cache.items()}]
+    if isinstance(value, tuple):  # (named tuples)
+        return list(value)
+    if isinstance(value, Promise | Decimal | timedelta):  # (lazy translations)
+        return str(value)
+    raise TypeError(f"cannot fingerprint {type(value).__name__}")
+
+
+def _shallow(value: Any) -> Any:
+    if not isinstance(value, Model):
+        return value
+    return [value._meta.label, {name: field.pk if isinstance(field, Model) else field
+                                for name, field in vars(value).items()
+                                if not name.startswith("_")}]
 
 
 def state_key(match: Any) -> str:

@@ -11,10 +11,12 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 
 from competitions.models import Challenge, Entry, Membership, Round, Tournament
-from games import selectors
+from games import pagecache, selectors
 from games.endings import ending_for_seat, ending_of, ending_sentence
 from games.models import Match
 from games.prepared import Prepared, run_together
@@ -80,7 +82,14 @@ def _result_for(match: Match) -> dict[str, Any]:
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home/home.html", {"home": home_for(request.user)})
+    """The page is rendered once for what it shows (``games.pagecache``): its rows, and the time
+    left to each deadline in words (the same words for a minute or more)."""
+    mine = home_for(request.user)
+    now = timezone.now()
+    for match in mine.waiting:
+        match.left = timeuntil(match.deadline, now) if match.deadline else ""
+    return render(request, "home/home.html", {
+        "home": mine, "home_key": pagecache.fingerprint(request.user.pk, mine)})
 
 
 @login_required

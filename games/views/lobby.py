@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import NamedTuple
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,7 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import plugins, selectors
+from games import pagecache, plugins, selectors
 from games.forms import JoinForm, MatchCreateForm
 from games.models import Match, Seat
 from games.option_fields import FIELD_PREFIX
@@ -21,6 +24,17 @@ from games.services import ServiceError, match_create, seat_join
 from games.services.timing import seat_clocks
 from games.views.access import match_path, match_url, redirect_to, status_for
 from games.words import problem_line, problem_message
+
+
+class ClockShown(NamedTuple):
+    """A seat's clock as a lobby row shows it (its time left in words: the row is kept for
+    what it shows, not for the second it was read)."""
+
+    seat: int
+    text: str
+    running: bool
+    on_leave_until: datetime | None
+
 
 LOBBY_SIZE = 25  # per list and page (the lobby shows two lists)
 CREATE_FIELDS = (
@@ -51,16 +65,25 @@ def lobby(request: HttpRequest) -> HttpResponse:
         match.players = players.get(match.pk, [])
     for match in open_matches:
         match.open_seats = open_seats.get(match.pk, 0)
-    for match in running:  # each seat's clock, from the match row (no query)
-        match.clocks = list(seat_clocks(match, now).values())
+    for match in running:  # each seat's clock as shown, from the match row (no query)
+        match.clocks = [ClockShown(clock.seat, clock.text, clock.running, clock.on_leave_until)
+                        for clock in seat_clocks(match, now).values()]
     # Seats of matches in play whose player is gone (games.services.seeking): first page only.
     seeking = selectors.seats_seeking(limit=LOBBY_SIZE, user=request.user) if page == 1 else []
     offered = [plugins.plugin_for(slug) for slug in plugins.installed()]
-    # The lists are most of the page's rows: rendered with Jinja2 (portal/jinja2.py).
-    lists = mark_safe(render_to_string(  # noqa: S308 (autoescaped by Jinja2)
+    # The lists are most of the page's rows: rendered with Jinja2 (portal/jinja2.py), once for
+    # what they show (the matches' rows, their players and clocks as worked out above, in the
+    # reader's language and time zone): the same for every reader until a row changes.
+    key = pagecache.key_for("lobby-lists", timezone.get_current_timezone_name(),
+                            pagecache.fingerprint(open_matches, running))
+    lists = mark_safe(pagecache.cached(key, lambda: render_to_string(  # noqa: S308 (Jinja2)
         "games/lobby_lists.jinja", {"open_matches": open_matches, "running": running},
-        request=request, using="jinja2"))
+        request=request, using="jinja2")))
     return render(request, "games/lobby.html", {
+        # The page around them too, for what it shows (the seats seeking a commander are the
+        # reader's own: theirs are left out).
+        "lobby_key": pagecache.fingerprint(request.user.is_authenticated, key, seeking, page,
+                                           more),
         "lists": lists, "offered": offered, "seeking": seeking, "page": page,
         "next_page": page + 1 if more else None,
         "previous_page": page - 1 if page > 1 else None,

@@ -1,5 +1,6 @@
 """What the match page keeps (games.pagecache: the position in words, the grammar's help, the
-order panel, the boards; portal.translations: the looked-up words) never crosses readers.
+order panel, the boards; portal.translations: the looked-up words), and the lobby's lists and
+the home page kept for what they show, never cross readers and never go stale.
 
 Each reader of a Final Act match in play (the player whose sheet is sealed, her opponent who
 has not sealed, a signed-in spectator, an anonymous one; in English and in French) gets, with
@@ -94,13 +95,13 @@ VARYING = [
     (re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"'), 'name="csrfmiddlewaretoken"'),
     (re.compile(r'"X-CSRFToken": "[^"]*"'), '"X-CSRFToken"'),
     (re.compile(r'<span class="fa-countdown".*?</span>', re.S), "<countdown>"),
-    (re.compile(r"\((?:in|dans) [^()]*\)"), "(left)"),
+    (re.compile(r"\((?:in|dans) [^()]*\)"), "(…)"),
 ]
 
 
 def pages(match, reader: str | None, language: str) -> dict[str, str]:
-    """The match page and the messages panel it loads on arrival, as ``reader`` reads them in
-    ``language``."""
+    """The match page and the messages panel it loads on arrival, the lobby and (signed in) the
+    home page, as ``reader`` reads them in ``language``."""
     client = Client()
     client.cookies["django_language"] = language
     if reader:
@@ -108,7 +109,9 @@ def pages(match, reader: str | None, language: str) -> dict[str, str]:
     got = {}
     for name, url, headers in [
             ("page", reverse("games:match", args=[match.pk]), {}),
-            ("messages", reverse("chat:panel", args=[match.pk]), {"HTTP_HX_REQUEST": "true"})]:
+            ("messages", reverse("chat:panel", args=[match.pk]), {"HTTP_HX_REQUEST": "true"}),
+            ("lobby", reverse("games:lobby"), {}),
+            *([("home", reverse("home"), {})] if reader else [])]:
         response = client.get(url, **headers)
         assert response.status_code == 200, (reader, language, name)
         body = response.content.decode()
@@ -166,3 +169,43 @@ def test_every_csrf_field_of_a_kept_part_is_the_readers_own(fresh_cache, match):
         assert 'id="typed-orders"' in body and len(tokens) >= 3
         secret = client.cookies["csrftoken"].value
         assert {_unmask_cipher_token(token) for token in tokens} == {secret}
+
+
+def test_the_lobby_and_home_show_what_changed_since_they_were_kept(fresh_cache, match,
+                                                                  monkeypatch):
+    """The lobby's lists and the home page are kept for what they show: a new match, a sheet
+    sent, a moved deadline and the passing time each show at once."""
+    from datetime import timedelta
+
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from games.models import Match
+
+    bob = Client()
+    assert bob.login(username="bob", password=PASSWORD)
+    fresh_cache()
+    home = bob.get(reverse("home")).content.decode()
+    assert reverse("games:match", args=[match.pk]) in home.split('id="home-invitations"')[0]
+    lobby = bob.get(reverse("games:lobby")).content.decode()
+    assert "A new skirmish" not in lobby
+
+    duel(make_user("dave"), game="final-act", title="A new skirmish")
+    assert "A new skirmish" in bob.get(reverse("games:lobby")).content.decode()
+
+    now = timezone.now()
+    Match.objects.filter(pk=match.pk).update(deadline=now + timedelta(hours=30, minutes=30))
+    def home_text() -> str:
+        return bob.get(reverse("home")).content.decode().replace("\xa0", " ")
+
+    assert "(in 1 day, 6 hours)" in home_text()
+    later = now + timedelta(hours=7)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    assert "(in 23 hours, 30 minutes)" in home_text()
+    monkeypatch.undo()
+
+    orders_submit(match_id=match.pk, seat_number=2, user=User.objects.get(username="bob"),
+                  phase_number=match.phase_number, source="web",
+                  data=GAME.default_submission(match.state, 2))
+    home = bob.get(reverse("home")).content.decode()
+    assert reverse("games:match", args=[match.pk]) not in home.split('id="home-invitations"')[0]
