@@ -58,6 +58,8 @@ def _plain(value: Any) -> Any:
                                   for name, other in value._state.fields_cache.items()}]
     if isinstance(value, tuple):  # (named tuples)
         return list(value)
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
     if isinstance(value, Promise | Decimal | timedelta):  # (lazy translations)
         return str(value)
     raise TypeError(f"cannot fingerprint {type(value).__name__}")

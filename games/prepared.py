@@ -73,7 +73,9 @@ def _stand_in(kind: str, index: int, second: bool) -> Any:
         return [base, base + 1]
     if kind == "time":
         return datetime(1901, 2, 3 + second, 4, 5, 6, 700_000 + index, tzinfo=UTC)
-    raise ValueError(f"unknown kind of value {kind!r}: int, ints or time")
+    if kind == "text":
+        return f"stand-in text {base}"
+    raise ValueError(f"unknown kind of value {kind!r}: int, ints, text or time")
 
 
 def _is(param: Any, value: Any) -> bool:

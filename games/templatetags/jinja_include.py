@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
@@ -28,6 +29,14 @@ def jinja_include(context: template.Context, name: str, key: Any = None) -> Safe
     if not key or request is None:
         html = render_to_string(name, context.flatten(), request=request, using="jinja2")
         return mark_safe(html)  # noqa: S308 (autoescaped by Jinja2)
+    return render_kept(name, context.flatten(), key, request)
+
+
+def render_kept(name: str, context: dict[str, Any], key: str, request: HttpRequest
+                ) -> SafeString:
+    """Jinja2 template ``name`` rendered once with ``context`` and kept under ``key``
+    (games.pagecache), which must name everything the rendering shows; the request's CSRF
+    field is put in on each request."""
     kept = pagecache.cached(key, lambda: render_to_string(
-        name, {**context.flatten(), "csrf_input": mark_safe(CSRF_MARK)}, using="jinja2"))
+        name, {**context, "csrf_input": mark_safe(CSRF_MARK)}, using="jinja2"))
     return mark_safe(kept.replace(CSRF_MARK, csrf.field(request)))  # noqa: S308 (made by Jinja2, escaped)

@@ -24,6 +24,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from games.prepared import Prepared
 from portal.mail.models import FailingAddress
 
 logger = logging.getLogger(__name__)
@@ -54,10 +55,15 @@ def address_resume(*, address: str) -> bool:
     return bool(deleted)
 
 
+# (asked by every page's banner: compiled once per connection)
+_FAILING = Prepared(FailingAddress, lambda address: FailingAddress.objects.filter(
+    address=address).order_by("pk")[:1], address="text")
+
+
 def failing_address_of(user: Any) -> FailingAddress | None:
     if not getattr(user, "is_authenticated", False) or not user.email:
         return None
-    return FailingAddress.objects.filter(address=user.email.strip().lower()).first()
+    return next(iter(_FAILING(address=user.email.strip().lower())), None)
 
 
 def _field(block: Any, name: str) -> str:
