@@ -48,14 +48,23 @@ def fingerprint(*data: Any) -> str:
     loaded fields, what a view set on them and the related objects read with them), tuples,
     dates. Whatever the part shows must be in ``data`` (a time-dependent text as the text, not
     the clock it was worked out from): the same fingerprint must mean the same rendering."""
-    raw = orjson.dumps(data, default=_plain, option=orjson.OPT_NON_STR_KEYS)
+    seen: set[int] = set()
+    raw = orjson.dumps(data, default=lambda value: _plain(value, seen),
+                       option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS)
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Model):  # (and the objects it points at, one level down: a seat
-        return [_shallow(value), {name: _shallow(other)  # and its match point at each other)
-                                  for name, other in value._state.fields_cache.items()}]
+def _plain(value: Any, seen: set[int]) -> Any:
+    if isinstance(value, str):  # (a str's subclass: rendered HTML, marked safe)
+        return _text(value)
+    if isinstance(value, Model):
+        return _model(value, seen)
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, int):  # (an IntEnum)
+        return int(value)
     if isinstance(value, tuple):  # (named tuples)
         return list(value)
     if isinstance(value, set | frozenset):
@@ -65,12 +74,40 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"cannot fingerprint {type(value).__name__}")
 
 
-def _shallow(value: Any) -> Any:
-    if not isinstance(value, Model):
-        return value
-    return [value._meta.label, {name: field.pk if isinstance(field, Model) else field
-                                for name, field in vars(value).items()
-                                if not name.startswith("_")}]
+# Rendered pieces (a board, a report) are mostly the same objects from one request to the next
+# (this process's copies above): each one's digest is kept with it, by identity.
+_digests: OrderedDict[int, tuple[str, str]] = OrderedDict()
+
+
+def _text(value: str) -> str:
+    if len(value) < 2048:
+        return str.__str__(value)  # (a plain str: SafeString's own __str__ is itself)
+    kept = _digests.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    made = "digest " + hashlib.blake2b(value.encode(), digest_size=16).hexdigest()
+    _digests[id(value)] = (value, made)
+    while len(_digests) > LOCAL_SIZE:
+        try:
+            _digests.popitem(last=False)
+        except KeyError:
+            break
+    return made
+
+
+def _model(value: Model, seen: set[int]) -> Any:
+    """A model object's loaded fields, what was set on it and the objects read with it (each
+    object once: where it comes again, as a seat's match does, its name stands for it)."""
+    if id(value) in seen:
+        return [value._meta.label, value.pk]
+    seen.add(id(value))
+    return [value._meta.label,
+            {name: _model(field, seen) if isinstance(field, Model) else field
+             for name, field in vars(value).items() if not name.startswith("_")},
+            {name: _model(other, seen) if isinstance(other, Model) else other
+             for name, other in value._state.fields_cache.items()},
+            {name: [_model(item, seen) for item in items] for name, items in
+             getattr(value, "_prefetched_objects_cache", {}).items()}]
 
 
 def state_key(match: Any) -> str:

@@ -1,6 +1,7 @@
 """Benchmark: the portal's pages under a real server, against a bare Django page.
 
-    .venv/bin/python scripts/bench_http.py [--duration 10] [--finished 100000] [--rounds 9]
+    .venv/bin/python scripts/bench_http.py [--duration 10] [--warm 2] [--finished 100000]
+        [--rounds 9] [--reuse]
 
 Starts gunicorn exactly as the docker stack does (``docker/gunicorn.conf.py``, the project's
 WSGI application, ``DEBUG=false``, persistent database connections) on a database of its own
@@ -9,10 +10,11 @@ machine's PostgreSQL; dropped and made anew, then migrated) and a Redis database
 (``BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; the servers get it as CACHE_URL,
 as docker's web does), then
 times with Debian's ``wrk`` (``apt-get install wrk``; this script installs nothing)
-``wrk -t2 -c8 -d10s`` per page, logged in as a player (alice) of a Final Act match at round 9,
-every option on, whose orders are not sealed yet (200 other matches in the lobby, some of them
-alice's, and ``--finished`` finished matches, half of them alice's; a dozen messages between
-the measured match's players, public and private):
+``wrk -t2 -c8 -d10s`` per page (after ``--warm`` seconds of the same load, untimed), logged
+in as a player (alice) of a Final Act match at round 9, every option on, whose orders are not
+sealed yet (200 other matches in the lobby, some of them alice's, and ``--finished`` finished
+matches, half of them alice's; a dozen messages between the measured match's players, public
+and private):
 
 - ``bare``: a bare Django page under the same gunicorn configuration and settings (middleware
   and all): one indexed query and a 50-row template (``scripts/bench_http_bare.py``), timed
@@ -237,14 +239,25 @@ def _ms(text: str) -> float:
     return round(float(value) * UNITS[unit], 2)
 
 
-def wrk(url: str, headers: dict, args, script: Path | None = None) -> dict:
-    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s",
-               "--latency", url]
-    if script is not None:
-        command[1:1] = ["-s", str(script)]
-    for name, value in headers.items():
-        command[1:1] = ["-H", f"{name}: {value}"]
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+def wrk(url: str, headers: dict, args, script: Path | None = None, *, warm: bool = True
+        ) -> dict:
+    """``wrk`` on ``url``: its requests/s, p50 and p99. With ``warm``, the same load for
+    ``--warm`` seconds first, untimed: each server process then has its caches and its
+    database session's prepared statements, as a server that has been up a while has (the
+    first second of a cold page was most of its p99)."""
+    def command(seconds: int) -> list[str]:
+        made = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s",
+                "--latency", url]
+        if script is not None:
+            made[1:1] = ["-s", str(script)]
+        for name, value in headers.items():
+            made[1:1] = ["-H", f"{name}: {value}"]
+        return made
+
+    if warm and args.warm > 0:
+        subprocess.run(command(args.warm), check=True, capture_output=True)
+    out = subprocess.run(command(args.duration), check=True, capture_output=True,
+                         text=True).stdout
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if bad:
         raise SystemExit(f"{url}: {bad.group(1)} answers were errors\n{out}")
@@ -273,6 +286,20 @@ def configure(database: str, tmp: Path, *, fresh: bool = True) -> dict:
     os.environ.update({**server_env, "REDIS_URL": "", "CACHE_URL": redis_url,
                        "DJANGO_SETTINGS_MODULE": "portal.settings"})
     return server_env
+
+
+def existing_data() -> dict:
+    """What the requests need, read from a database ``fill_database`` filled before."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games.models import Match
+
+    match = Match.objects.get(title="Measured match", status=Match.Status.ACTIVE)
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="alice"))
+    return {"match": match.pk, "phase": match.phase_number, "round": match.state["round"],
+            "session": client.cookies["sessionid"].value}
 
 
 def fill_database(args) -> dict:
@@ -352,6 +379,8 @@ end
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10, help="seconds per page (wrk -d)")
+    parser.add_argument("--warm", type=int, default=2,
+                        help="seconds of untimed load on each page first (0: none)")
     parser.add_argument("--threads", type=int, default=2, help="wrk -t")
     parser.add_argument("--connections", type=int, default=8, help="wrk -c")
     parser.add_argument("--rounds", type=int, default=9, help="the measured match's round")
@@ -361,14 +390,25 @@ def main() -> None:
                         help="which pages to time (comma-separated)")
     parser.add_argument("--database", default="bench_http",
                         help="the database to drop, make anew and fill (DATABASE_URL's server)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="time on the database a previous run (or profile_pages) filled")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("needs wrk: apt-get install wrk")
 
     load_start = os.getloadavg()
     tmp = Path(tempfile.mkdtemp(prefix="bench-http-"))
-    server_env = configure(args.database, tmp)
-    data = fill_database(args)
+    server_env = configure(args.database, tmp, fresh=not args.reuse)
+    if args.reuse:
+        import django
+
+        django.setup()
+        from django.core.cache import cache
+
+        cache.clear()
+        data = existing_data()
+    else:
+        data = fill_database(args)
 
     pages = page_requests(data)
     wanted = [name for name in args.pages.split(",") if name]
@@ -420,7 +460,7 @@ def main() -> None:
             else:
                 url, page_headers = prepared(name, portal_port)
                 results[name] = wrk(url, page_headers, args)
-            bare_runs.append(wrk(bare_url, bare_headers, args))
+            bare_runs.append(wrk(bare_url, bare_headers, args, warm=False))
             around = (bare_runs[-2]["rps"] + bare_runs[-1]["rps"]) / 2
             ratios[name] = round(results[name]["rps"] / around, 3)
     finally:

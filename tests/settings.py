@@ -38,3 +38,7 @@ MIDDLEWARE = ["tests.inflight.InFlight", *MIDDLEWARE]  # noqa: F405
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
     _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
     _options["options"] = f"{_options.get('options', '')} -c synchronous_commit=off".strip()
+
+# A query while a {% pagekept %} block of the match page renders is an error (games/templatetags/
+# kept.py): everything such a block shows must be in the context its key is made of.
+PAGE_KEPT_STRICT = True

@@ -8,6 +8,9 @@ see must never be shared with one who may: give the seat). The CSRF field inside
 per request, as for ``{% jinja_include … key=… %}``. ``{% kept "" … %}`` (an empty name, as
 ``{% kept key_or_empty %}`` would give) renders the block every time: for a request whose
 page is not the usual one (a form shown again with its errors).
+
+``{% pagekept "name" %}…{% endpagekept %}``: the same, under the page's own key
+(``page_key``): see ``PageKeptNode``.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import pagecache
+from games import csrf, pagecache
 
 register = template.Library()
 
@@ -39,14 +44,62 @@ class KeptNode(template.Node):
         parts: list[Any] = [part.resolve(context) for part in self.parts]
         key = pagecache.key_for(f"kept-{name}", timezone.get_current_timezone_name(), *parts)
 
-        def made() -> str:
+        html = pagecache.cached(key, lambda: self.made(context))
+        if CSRF_MARK in html:
+            request = getattr(context, "request", None)
+            html = html.replace(CSRF_MARK, csrf.token(request) if request is not None
+                                else str(context.get("csrf_token", "")))
+        return mark_safe(html)  # noqa: S308 (a template's output)
+
+    def made(self, context: template.Context) -> str:
+        """The block rendered with a stand-in for the CSRF token, in Django's templates and in
+        the Jinja2 parts inside (``games.csrf.token`` gives it while the block renders)."""
+        request = getattr(context, "request", None)
+        masked = getattr(request, "_csrf_masked", None)
+        if request is not None:
+            request._csrf_masked = (request.META.get("CSRF_COOKIE"), CSRF_MARK)
+        try:
             with context.push(csrf_token=CSRF_MARK):
                 return str(self.nodelist.render(context))
+        finally:
+            if request is not None:
+                if masked is None:
+                    del request._csrf_masked
+                else:
+                    request._csrf_masked = masked
 
-        html = pagecache.cached(key, made)
-        if CSRF_MARK in html:
-            html = html.replace(CSRF_MARK, str(context.get("csrf_token", "")))
-        return mark_safe(html)  # noqa: S308 (a template's output)
+
+class PageKeptNode(KeptNode):
+    """``{% pagekept "name" %}``: kept under the page's own key (``page_key`` in the context:
+    a fingerprint of everything the page's context holds, ``games.views.match``); rendered
+    every time where the page has none. With ``PAGE_KEPT_STRICT`` (the tests), a database
+    query while the block renders is an error: what it shows must all be in the context."""
+
+    def render(self, context: template.Context) -> str:
+        if not context.get("page_key"):
+            return self.nodelist.render(context)
+        return super().render(context)
+
+    def made(self, context: template.Context) -> str:
+        if not getattr(settings, "PAGE_KEPT_STRICT", False):
+            return super().made(context)
+
+        def refuse(execute: Any, sql: str, *args: Any) -> Any:
+            raise AssertionError(f"a query inside {{% pagekept {self.name.token} %}}: {sql}")
+
+        with connection.execute_wrapper(refuse):
+            return super().made(context)
+
+
+@register.tag
+def pagekept(parser: template.base.Parser, token: template.base.Token) -> PageKeptNode:
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("{% pagekept %} takes one name")
+    nodelist = parser.parse(("endpagekept",))
+    parser.delete_first_token()
+    return PageKeptNode(parser.compile_filter(bits[1]),
+                        [parser.compile_filter("page_key")], nodelist)
 
 
 @register.tag

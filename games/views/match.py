@@ -44,7 +44,31 @@ HISTORY_ON_PAGE = 5
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_visible_or_404(request, match_id)
-    return render(request, match_template(match), match_page_context(request, match))
+    context = match_page_context(request, match)
+    context["page_key"] = page_key(request, match, context)
+    return render(request, match_template(match), context)
+
+
+# Not data the page shows (the game's and plug-in's code; a form made when asked for).
+NOT_IN_PAGE_KEY = frozenset({"game", "plugin", "orders_form", "page_key"})
+
+
+def page_key(request: HttpRequest, match: Match, context: dict[str, Any]) -> str:
+    """What the match page's kept blocks (``{% pagekept %}``) are kept under: a fingerprint of
+    everything its context holds (the match row with its state, the seats, the reader's sheet,
+    the votes, the plug-in's parts …), the reader and their rights, the address asked for, and
+    the time left to the deadline in the page's words; the language and time zone are added
+    by the tag. "" (nothing kept) when some part of the context is not plain data."""
+    from games.templatetags.dates import time_left
+
+    user = request.user
+    shown = {name: value for name, value in context.items() if name not in NOT_IN_PAGE_KEY}
+    try:
+        return pagecache.fingerprint(
+            user.pk, user.is_staff, request.get_full_path(), request.get_host(), request.scheme,
+            time_left(match.deadline), shown)
+    except TypeError:
+        return ""
 
 
 def match_template(match: Match) -> str:

@@ -29,6 +29,9 @@ QUICK = {"kind": "every", "minutes": 2, "open_minutes": 2}
 def page_of(client, match) -> str:
     response = client.get(reverse("games:match", args=[match.pk]))
     assert response.status_code == 200
+    # Every game's page is kept for what its context holds (all of it plain data); a query
+    # while a kept block renders fails the request (PAGE_KEPT_STRICT).
+    assert response.context["page_key"]
     return response.content.decode()
 
 

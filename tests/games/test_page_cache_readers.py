@@ -114,6 +114,8 @@ def pages(match, reader: str | None, language: str) -> dict[str, str]:
             *([("home", reverse("home"), {})] if reader else [])]:
         response = client.get(url, **headers)
         assert response.status_code == 200, (reader, language, name)
+        if name == "page":  # (its blocks are kept: every part of its context is plain data)
+            assert response.context["page_key"], (reader, language)
         body = response.content.decode()
         for pattern, stand_in in VARYING:
             body = pattern.sub(stand_in, body)
