@@ -54,6 +54,13 @@ def address_resume(*, address: str) -> bool:
     return bool(deleted)
 
 
+def failing_among(addresses: set[str]) -> set[str]:
+    """Which of these (lower-case) addresses are failing, in one query (the accounts ask:
+    ``portal.accounts.notifications.failing_lookup_register``)."""
+    return set(FailingAddress.objects.filter(address__in=addresses)
+               .values_list("address", flat=True))
+
+
 def failing_address_of(user: Any) -> FailingAddress | None:
     if not getattr(user, "is_authenticated", False) or not user.email:
         return None
