@@ -1,5 +1,5 @@
 """The messages panel of the match page and its actions: send, mute, hide (reporting a message
-is the reports' own: ``portal.reports.views.message_report``). Each view checks who asks (the
+is the reports' own: ``portal.reports.views.report_message``). Each view checks who asks (the
 match visible to them, then the channel readable by them) before it reads any message;
 refusals answer 4xx with the reason, the text as typed kept in the box."""
 
@@ -172,7 +172,7 @@ def mute(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = match.seats.filter(number=number).select_related("user").first()
     if seat is None or seat.user is None:
         return acted(request, match, key, error=_("That seat has no player to mute."),
-                      status=400)
+                     status=400)
     try:
         if request.POST.get("undo"):
             services.player_unmute(user=request.user, muted_id=seat.user_id)
@@ -193,7 +193,7 @@ def hide(request: HttpRequest, match_id: int, message_id: Any) -> HttpResponse:
     key = request.POST.get("channel", "")
     if not request.user.has_perm("chat.hide_message"):
         return acted(request, match, key, error=_("Only a moderator may hide a message."),
-                      status=403)
+                     status=403)
     try:
         message, _reader = services.message_readable(message_id=message_number(message_id),
                                                      user=request.user)
