@@ -8,9 +8,8 @@ class CompetitionsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from competitions import players, receivers  # noqa: F401  (connects the signal receivers)
+        from competitions import receivers  # noqa: F401  (connects the signal receivers)
         from competitions.votes import tournament_boards_are_not_cancelled
         from games.services.votes import vote_rule_add
 
         vote_rule_add(tournament_boards_are_not_cancelled)
-        players.register()  # the ratings and clubs on a player's page

@@ -59,7 +59,7 @@ urlpatterns = [
     path("mail/", include("portal.mail.urls")),
     path("push/", include("portal.push.urls")),
     path("webhooks/", include("portal.webhooks.urls")),
-    path("report/", include("portal.reports.urls")),
+    path("", include("portal.reports.urls")),
     path("matches/", include("portal.timeline.urls")),
     path("matches/", include("portal.chat.urls")),
     path("matches/", include("portal.sharing.urls")),

@@ -26,6 +26,7 @@ from competitions.models import (
     JoinRequest,
     Membership,
 )
+from competitions.signals import club_invited
 from games.models import Match
 from games.parsing import id_or_none
 from games.services import ServiceError, match_create
@@ -162,8 +163,6 @@ def club_join_by_token(*, token: str, user: AbstractBaseUser) -> Membership:
 @transaction.atomic
 def club_invite_email(*, club_id: Any, by: AbstractBaseUser, email: str) -> ClubInvitation:
     """Invite someone by e-mail (organisers): the mail carries a one-time link."""
-    from competitions.services.notify import club_invitation_mail
-
     club = club_lock(club_id)
     require_organiser(club, by)
     email = (email or "").strip()
@@ -173,7 +172,7 @@ def club_invite_email(*, club_id: Any, by: AbstractBaseUser, email: str) -> Club
         raise ServiceError("invalid", _("“%(email)s” is not an e-mail address.") % {
             "email": str(email)[:100]}) from None
     invitation = ClubInvitation.objects.create(club=club, email=email, invited_by=by)
-    club_invitation_mail(invitation=invitation)
+    club_invited.send(sender=ClubInvitation, invitation=invitation)
     return invitation
 
 

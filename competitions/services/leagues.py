@@ -34,6 +34,7 @@ from competitions.models import (
 from competitions.services.clubs import membership_of, organising_club, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
 from competitions.services.tournaments import _decimal, _whole
+from competitions.signals import season_changed
 from games.endings import ending_of
 from games.models import DeadlineMiss, Match, Phase, Seat, SeatTenure, Submission
 from games.parsing import id_or_none
@@ -331,8 +332,6 @@ def _season_open(league: League, number: int, divisions: list[list[int]],
                  now: datetime) -> Season:
     """Create season ``number`` with these divisions and every match of their round robins
     (caller holds the league lock)."""
-    from competitions.services.notify import season_started_notice
-
     season = Season.objects.create(league=league, number=number, starts_at=now,
                                    ends_at=now + timedelta(days=league.season_days))
     members = {m.pk: m for m in LeagueMember.objects.filter(league=league)
@@ -346,7 +345,7 @@ def _season_open(league: League, number: int, divisions: list[list[int]],
             for board, seats in enumerate(boards, start=1):
                 _create_match(league, season, division, round_number, board,
                               [members[pid] for pid in seats])
-    season_started_notice(season=season)
+    season_changed.send(sender=Season, season=season, stage="started")
     return season
 
 
@@ -480,8 +479,6 @@ def league_result_record(*, match_id: Any, now: datetime | None = None) -> bool:
 def _season_close_if_done(season: Season, now: datetime) -> Season | None:
     """End the season if every match is scored: final standings, moves, notices, and the next
     season built and started. Returns the next season (None if not done or none follows)."""
-    from competitions.services.notify import season_ended_notice
-
     if LeagueMatch.objects.filter(division__season=season, finished_at=None).exists():
         return None
     league = season.league
@@ -500,7 +497,7 @@ def _season_close_if_done(season: Season, now: datetime) -> Season | None:
     season.status = Season.Status.FINISHED
     season.finished_at = now
     season.save(update_fields=["status", "finished_at"])
-    season_ended_notice(season=season)
+    season_changed.send(sender=Season, season=season, stage="ended")
     following = _next_divisions(league, now)
     if sum(len(d) for d in following) < 2:
         logger.info("league %s: no season after %s (too few players)", league.pk, season.number)
@@ -541,8 +538,6 @@ def season_end(*, season_id: Any, now: datetime | None = None) -> int:
 
 def season_last_week(*, season_id: Any, now: datetime | None = None) -> bool:
     """Tell the players their season's last week has come (once)."""
-    from competitions.services.notify import season_last_week_notice
-
     league_id = Season.objects.filter(pk=id_or_none(season_id)).values_list(
         "league_id", flat=True).first()
     if league_id is None:
@@ -557,7 +552,7 @@ def season_last_week(*, season_id: Any, now: datetime | None = None) -> bool:
         season.last_week_noticed = True
         season.save(update_fields=["last_week_noticed"])
         if season.ends_at - season.starts_at > LAST_WEEK:  # a season of a week has no last one
-            season_last_week_notice(season=season)
+            season_changed.send(sender=Season, season=season, stage="last_week")
     return True
 
 

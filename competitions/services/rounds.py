@@ -23,7 +23,7 @@ from competitions.services.tournaments import (
     tournament_lock,
     tournament_set_status,
 )
-from competitions.signals import round_started
+from competitions.signals import round_started, tournament_finished
 from games.endings import ending_of
 from games.models import Match, Seat
 from games.services import ServiceError, match_create, match_set_status
@@ -238,8 +238,6 @@ def round_open(*, tournament: Tournament, number: int, now: datetime) -> Round:
 
 def round_check(*, tournament: Tournament, round_: Round, now: datetime) -> bool:
     """Close the round if every board is done, then open the next one or finish."""
-    from competitions.services.notify import tournament_finished_mail
-
     if round_.status != Round.Status.RUNNING:
         return False
     if Pairing.objects.filter(round=round_, finished_at=None).exists():
@@ -254,7 +252,7 @@ def round_check(*, tournament: Tournament, round_: Round, now: datetime) -> bool
     else:
         tournament_set_status(tournament=tournament, new_status=Tournament.Status.FINISHED,
                               note=f"after round {round_.number}")
-        tournament_finished_mail(tournament=tournament)
+        tournament_finished.send(sender=Tournament, tournament=tournament)
     return True
 
 

@@ -40,6 +40,7 @@ from competitions.models import (
 from competitions.services.clubs import club_lock, require_organiser
 from competitions.services.ladders import ladder_rating_of, site_ladder
 from competitions.services.tournaments import _decimal, _whole
+from competitions.signals import team_match_finished
 from games.endings import ending_of
 from games.models import Match, Seat
 from games.parsing import id_or_none
@@ -443,8 +444,6 @@ def _board_score(board: TeamBoard, match: Match) -> tuple[Decimal, str] | None:
 
 def _finish_if_done(team_match: TeamMatch, league: TeamLeague | None, now: datetime) -> bool:
     """Score the team match by ``team_match`` once every board is over (caller holds locks)."""
-    from competitions.services.notify import team_match_result_notify
-
     boards = list(TeamBoard.objects.filter(team_match=team_match).order_by("number"))
     if team_match.status != Status.PLAYING or any(not b.done for b in boards):
         return False
@@ -454,7 +453,7 @@ def _finish_if_done(team_match: TeamMatch, league: TeamLeague | None, now: datet
                             None: None}[result["winner"]]
     team_match.save(update_fields=["points_a", "points_b", "winner"])
     _set_status(team_match, Status.FINISHED, now)
-    team_match_result_notify(team_match=team_match)
+    team_match_finished.send(sender=TeamMatch, team_match=team_match)
     if league is not None and not TeamMatch.objects.filter(league=league).exclude(
             status=Status.FINISHED).exists():
         league.status = TeamLeague.Status.FINISHED

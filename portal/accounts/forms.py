@@ -3,9 +3,9 @@ from django.utils.translation import gettext_lazy as _
 
 from clocks.services import active_hours_of
 from clocks.zones import zone_choices
+from portal.accounts.chat_handles import chat_platform
 from portal.accounts.models import Channel, Event, Profile
 from portal.accounts.notifications import DELIVERED
-from portal.webhooks.formats import chat_platform
 
 
 class ProfileForm(forms.ModelForm):

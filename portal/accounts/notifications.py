@@ -10,7 +10,7 @@ that conceded hears the result too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import transaction
@@ -56,12 +56,34 @@ def _chosen(user: Any, event: str, channel: str) -> bool:
                 and profile.mail_delivery == Profile.Delivery.DAILY_DIGEST)
 
 
-def _failing(users: Iterable[Any]) -> set[str]:
-    from portal.mail.models import FailingAddress
+# What the channels know of reaching a player, told from their ``AppConfig.ready``: the
+# channels sit above the accounts, which never import them. Mail says which addresses are
+# failing (its bounces: ``portal.mail.bounces``); push whether a player has a device.
+_failing_lookups: list[Callable[[set[str]], Iterable[str]]] = []
+_device_checks: dict[str, Callable[[Any], bool]] = {}
 
+
+def failing_lookup_register(lookup: Callable[[set[str]], Iterable[str]]) -> None:
+    """``lookup(addresses)`` answers which of these (lower-case) addresses fail."""
+    if lookup not in _failing_lookups:
+        _failing_lookups.append(lookup)
+
+
+def device_check_register(channel: str, check: Callable[[Any], bool]) -> None:
+    """``check(user_id)`` answers whether the player has a device ``channel`` reaches."""
+    _device_checks[channel] = check
+
+
+def has_device(user_id: Any, channel: str) -> bool:
+    """Whether the player has a device ``channel`` reaches (no channel that says so: no)."""
+    check = _device_checks.get(channel)
+    return check is not None and check(user_id)
+
+
+def _failing(users: Iterable[Any]) -> set[str]:
     addresses = {user.email.strip().lower() for user in users if user.email}
-    return set(FailingAddress.objects.filter(address__in=addresses)
-               .values_list("address", flat=True)) if addresses else set()
+    return {address for lookup in _failing_lookups for address in lookup(addresses)} \
+        if addresses else set()
 
 
 def users_wanting(users: Iterable[Any], event: str, channel: str) -> list[Any]:

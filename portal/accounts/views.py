@@ -15,14 +15,14 @@ from games.models import Leave, LeaveExtension
 from games.services import ServiceError, leave_take, vacation_bank
 from games.views.access import status_for
 from portal.accounts.forms import COLUMNS, LeaveForm, NotificationsForm, ProfileForm
-from portal.accounts.models import Profile
+from portal.accounts.models import Channel, Profile
+from portal.accounts.notifications import has_device
 from portal.accounts.services import (
     notifications_update,
     profile_ensure,
     profile_language_set,
     profile_update,
 )
-from portal.push.models import PushSubscription
 
 
 @login_required
@@ -47,7 +47,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
 
 def _notifications_form(profile: Profile, data: dict | None = None) -> NotificationsForm:
     """Push is offered to a player with a push device only."""
-    has_push = PushSubscription.objects.filter(user_id=profile.user_id).exists()
+    has_push = has_device(profile.user_id, Channel.PUSH)
     return NotificationsForm(data, profile=profile, has_push=has_push)
 
 

@@ -244,7 +244,9 @@ def player_unmute(*, user: Any, muted_id: int) -> bool:
     return bool(deleted)
 
 
-def _reason(reason: Any, missing: str) -> str:
+def reason_checked(reason: Any, missing: str) -> str:
+    """The reason given for hiding or reporting a message, stripped; ServiceError("invalid")
+    saying ``missing`` when there is none, or when it is too long."""
     text = reason.strip() if isinstance(reason, str) else ""
     if not text:
         raise ServiceError("invalid", missing)
@@ -269,28 +271,13 @@ def message_readable(*, message_id: Any, user: Any) -> tuple[Message, Reader]:
     raise ServiceError("not_found", _("There is no such message."))
 
 
-def message_report(*, message_id: Any, reporter: Any, reason: Any):
-    """Report a message to the moderators' queue: the report names its author and holds the
-    message as evidence. Only someone who may read the message reports it."""
-    from portal.reports.services import report_file
-
-    if reporter is None or not reporter.is_authenticated:
-        raise ServiceError("not_allowed", _("Log in to report a message."))
-    message, _reader = message_readable(message_id=message_id, user=reporter)
-    if message.author_id == reporter.pk:
-        raise ServiceError("invalid", _("You cannot report your own message."))
-    text = _reason(reason, _("Say what is wrong with this message."))
-    return report_file(reporter=reporter, reason=text, match_id=message.match_id,
-                       reported_user=message.author, message=message)
-
-
 def message_hide(*, message_id: Any, by: Any, reason: Any) -> MessageHide:
     """A moderator hides a message, saying why: an audit row; the text is kept for that audit
     and shown to nobody else again. Hiding a hidden message changes nothing (its first audit
     row is returned)."""
     if by is None or not by.is_authenticated or not by.has_perm("chat.hide_message"):
         raise ServiceError("not_allowed", _("Only a moderator may hide a message."))
-    text = _reason(reason, _("Say why the message is hidden (it is kept for the audit)."))
+    text = reason_checked(reason, _("Say why the message is hidden (it is kept for the audit)."))
     with transaction.atomic():
         message = Message.objects.select_for_update(no_key=True, of=("self",)).filter(
             pk=message_id).order_by().first() \

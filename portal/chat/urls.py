@@ -8,6 +8,5 @@ urlpatterns = [
     path("<int:match_id>/messages/", views.panel, name="panel"),
     path("<int:match_id>/messages/send/", views.send, name="send"),
     path("<int:match_id>/messages/mute/", views.mute, name="mute"),
-    path("<int:match_id>/messages/<int:message_id>/report/", views.report, name="report"),
     path("<int:match_id>/messages/<int:message_id>/hide/", views.hide, name="hide"),
 ]

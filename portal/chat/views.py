@@ -1,6 +1,7 @@
-"""The messages panel of the match page and its actions: send, mute, report, hide. Each view
-checks who asks (the match visible to them, then the channel readable by them) before it reads
-any message; refusals answer 4xx with the reason, the text as typed kept in the box."""
+"""The messages panel of the match page and its actions: send, mute, hide (reporting a message
+is the reports' own: ``portal.reports.views.report_message``). Each view checks who asks (the
+match visible to them, then the channel readable by them) before it reads any message;
+refusals answer 4xx with the reason, the text as typed kept in the box."""
 
 from __future__ import annotations
 
@@ -141,12 +142,16 @@ def _refused(request: HttpRequest, match: Match, key: str, text: Any, status: in
     return _render(request, context, status)
 
 
-def _message_id(message_id: Any) -> int:
+def message_number(message_id: Any) -> int:
+    """A message's id from its URL (a 400 answer for one out of bounds)."""
     return parse_int(message_id, min=1, max=MAX_ID, field="message_id")
 
 
-def _acted(request: HttpRequest, match: Match, key: str, notice: str = "",
-           error: str = "", status: int = 200) -> HttpResponse:
+def acted(request: HttpRequest, match: Match, key: str, notice: str = "",
+          error: str = "", status: int = 200) -> HttpResponse:
+    """The answer to an action taken in the panel (here, or reporting a message:
+    ``portal.reports.views``): the panel again with its notice or error (htmx), else back to
+    the match page's channel."""
     if not request.htmx and not error:
         return redirect(_page_url(match, key if key != "public" else ""))
     try:
@@ -166,8 +171,8 @@ def mute(request: HttpRequest, match_id: int) -> HttpResponse:
     number = parse_int(request.POST.get("seat", ""), min=1, max=10**4, field="seat")
     seat = match.seats.filter(number=number).select_related("user").first()
     if seat is None or seat.user is None:
-        return _acted(request, match, key, error=_("That seat has no player to mute."),
-                      status=400)
+        return acted(request, match, key, error=_("That seat has no player to mute."),
+                     status=400)
     try:
         if request.POST.get("undo"):
             services.player_unmute(user=request.user, muted_id=seat.user_id)
@@ -176,26 +181,8 @@ def mute(request: HttpRequest, match_id: int) -> HttpResponse:
             services.player_mute(user=request.user, muted_id=seat.user_id)
             notice = _("%(player)s is muted for you, in every match.") % {"player": seat.user}
     except ServiceError as error:
-        return _acted(request, match, key, error=error.message, status=status_for(error))
-    return _acted(request, match, key, notice=notice)
-
-
-@login_required
-@require_POST
-def report(request: HttpRequest, match_id: int, message_id: Any) -> HttpResponse:
-    match = match_visible_or_404(request, match_id)
-    key = request.POST.get("channel", "")
-    try:
-        message, _reader = services.message_readable(message_id=_message_id(message_id),
-                                                     user=request.user)
-        if message.match_id != match.pk:
-            raise ServiceError("not_found", _("There is no such message."))
-        services.message_report(message_id=message.pk, reporter=request.user,
-                                reason=request.POST.get("reason", ""))
-    except ServiceError as error:
-        return _acted(request, match, key, error=error.message, status=status_for(error))
-    return _acted(request, match, key,
-                  notice=_("Thank you: the moderators will read the message you reported."))
+        return acted(request, match, key, error=error.message, status=status_for(error))
+    return acted(request, match, key, notice=notice)
 
 
 @login_required
@@ -205,16 +192,16 @@ def hide(request: HttpRequest, match_id: int, message_id: Any) -> HttpResponse:
     match = match_visible_or_404(request, match_id)
     key = request.POST.get("channel", "")
     if not request.user.has_perm("chat.hide_message"):
-        return _acted(request, match, key, error=_("Only a moderator may hide a message."),
-                      status=403)
+        return acted(request, match, key, error=_("Only a moderator may hide a message."),
+                     status=403)
     try:
-        message, _reader = services.message_readable(message_id=_message_id(message_id),
+        message, _reader = services.message_readable(message_id=message_number(message_id),
                                                      user=request.user)
         if message.match_id != match.pk:
             raise ServiceError("not_found", _("There is no such message."))
         services.message_hide(message_id=message.pk, by=request.user,
                               reason=request.POST.get("reason", ""))
     except ServiceError as error:
-        return _acted(request, match, key, error=error.message, status=status_for(error))
-    return _acted(request, match, key, notice=_("The message is hidden; the audit keeps it."))
+        return acted(request, match, key, error=error.message, status=status_for(error))
+    return acted(request, match, key, notice=_("The message is hidden; the audit keeps it."))
 

@@ -1,9 +1,11 @@
 """The one table of events and their consumers: for each event (its key, shared with the
-notification preferences), the signal that reports it and, per channel (mail, push, webhook),
-the function that turns it into outgoing rows. ``connect`` connects the receivers from this
-table and nowhere else (``tests/portal/delivery/test_events.py`` holds them equal); an event
-without a signal is made by a beat task (its consumers are the tasks), and one without
-consumers is a slot for a channel to come. docs/delivery.md shows the table (``as_markdown``).
+notification preferences when it has a choice of its own; the competitions' other news goes by
+``round_started``'s, as its "what" says), the signal that reports it and, per channel (mail,
+push, webhook), the function that turns it into outgoing rows. ``connect`` connects the
+receivers from this table and nowhere else (``tests/portal/delivery/test_events.py`` holds them
+equal); an event without a signal is made by a beat task (its consumers are the tasks), and
+one without consumers is a slot for a channel to come. docs/delivery.md shows the table
+(``as_markdown``).
 """
 
 from __future__ import annotations
@@ -47,8 +49,22 @@ EVENTS = (
     Event("leave", "a player took leave", "games.signals.leave_taken",
           {"mail": "portal.mail.receivers.on_leave_taken"}),
     Event("round_started", "a tournament round started", "competitions.signals.round_started",
-          {"mail": "competitions.services.notify.on_round_started",
+          {"mail": "portal.mail.receivers.on_round_started",
            "webhook": "portal.webhooks.receivers.on_round_started"}),
+    Event("tournament_finished", "a tournament ended: its final results (by `round_started`'s "
+          "choice)", "competitions.signals.tournament_finished",
+          {"mail": "portal.mail.receivers.on_tournament_finished"}),
+    Event("season", "a league's season started, reached its last week or ended (by "
+          "`round_started`'s choice)", "competitions.signals.season_changed",
+          {"mail": "portal.mail.receivers.on_season_changed",
+           "push": "portal.push.receivers.on_season_changed"}),
+    Event("team_match", "a team match between two clubs was scored (mail by `round_started`'s "
+          "choice, push by `match_ended`'s)", "competitions.signals.team_match_finished",
+          {"mail": "portal.mail.receivers.on_team_match_finished",
+           "push": "portal.push.receivers.on_team_match_finished"}),
+    Event("club_invitation", "an organiser invited an e-mail address to a club (no choice: "
+          "it goes to that address)", "competitions.signals.club_invited",
+          {"mail": "portal.mail.receivers.on_club_invited"}),
     Event("message", "new messages in the channels of a match, gathered (one notice per "
           "reader for all their channels every few minutes)", "portal.chat.signals.messages_due",
           {"mail": "portal.mail.receivers.on_messages_due",

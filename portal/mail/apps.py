@@ -8,4 +8,7 @@ class MailConfig(AppConfig):
     verbose_name = _("Play by email")
 
     def ready(self) -> None:
+        from portal.accounts.notifications import failing_lookup_register
         from portal.mail import bounces, checks, receivers  # noqa: F401  (signal receivers, checks)
+
+        failing_lookup_register(bounces.failing_among)  # (nothing more to a failing address)

@@ -60,6 +60,13 @@ _FAILING = Prepared(FailingAddress, lambda address: FailingAddress.objects.filte
     address=address).order_by("pk")[:1], address="text")
 
 
+def failing_among(addresses: set[str]) -> set[str]:
+    """Which of these (lower-case) addresses are failing, in one query (the accounts ask:
+    ``portal.accounts.notifications.failing_lookup_register``)."""
+    return set(FailingAddress.objects.filter(address__in=addresses)
+               .values_list("address", flat=True))
+
+
 def failing_address_of(user: Any) -> FailingAddress | None:
     if not getattr(user, "is_authenticated", False) or not user.email:
         return None

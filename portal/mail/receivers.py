@@ -1,6 +1,6 @@
-"""The mail app's consumers of the lifecycle's events (connected from the one table,
-``portal.delivery.events``) and its receiver of anymail's inbound webhook. Receivers only create
-outgoing rows / store messages; the delivery pipeline does the sending."""
+"""The mail app's consumers of the lifecycle's and the competitions' events (connected from the
+one table, ``portal.delivery.events``) and its receiver of anymail's inbound webhook. Receivers
+only create outgoing rows / store messages; the delivery pipeline does the sending."""
 
 from __future__ import annotations
 
@@ -66,6 +66,42 @@ def on_messages_due(sender, match_id: int, spans: list, **kwargs) -> None:
     from portal.mail.services.messages import messages_notify
 
     messages_notify(match_id=match_id, spans=spans)
+
+
+# The competitions' news: sent inside the transaction that made it, whose rows commit with it.
+
+
+def on_round_started(sender, tournament_id: int, round_number: int, **kwargs) -> None:
+    from competitions.models import Round
+    from portal.mail.services.competitions import round_started_mail
+
+    round_ = Round.objects.select_related("tournament").get(tournament_id=tournament_id,
+                                                            number=round_number)
+    round_started_mail(tournament=round_.tournament, round_=round_)
+
+
+def on_tournament_finished(sender, tournament, **kwargs) -> None:
+    from portal.mail.services.competitions import tournament_finished_mail
+
+    tournament_finished_mail(tournament=tournament)
+
+
+def on_club_invited(sender, invitation, **kwargs) -> None:
+    from portal.mail.services.competitions import club_invitation_mail
+
+    club_invitation_mail(invitation=invitation)
+
+
+def on_season_changed(sender, season, stage: str, **kwargs) -> None:
+    from portal.mail.services.competitions import season_news
+
+    season_news(season=season, stage=stage)
+
+
+def on_team_match_finished(sender, team_match, **kwargs) -> None:
+    from portal.mail.services.competitions import team_match_result_mail
+
+    team_match_result_mail(team_match=team_match)
 
 
 @receiver(inbound, dispatch_uid="mail_anymail_inbound")

@@ -7,3 +7,8 @@ class PlayersConfig(AppConfig):
     label = "players"
     verbose_name = _("Player pages")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from portal.players import competitions
+
+        competitions.register()  # the ratings, seasons, team matches and clubs on a player's page

@@ -1,10 +1,12 @@
 """What other apps add to a player's page: sections (ratings, clubs, seasons, team matches…)
 and who counts as close enough to read a page its player kept for their clubs.
 
-The portal owns this registry and never imports the apps that fill it: an app registers its
-parts in its ``AppConfig.ready`` (``competitions.players`` does), so the dependency goes from
-that app to the portal. A section is a template and a function giving its context, or None
-when it has nothing to show for this player and this reader.
+The page itself never imports what fills it: a section is registered from an
+``AppConfig.ready``, and the page shows what is there. The competitions' sections are the
+player pages' own (``portal.players.competitions``, registered by ``portal.players.apps``):
+the competitions sit below the portal and know nothing of its pages. A section is a template
+and a function giving its context, or None when it has nothing to show for this player and
+this reader.
 """
 
 from __future__ import annotations

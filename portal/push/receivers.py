@@ -1,6 +1,7 @@
 """Push's consumers of the lifecycle's events (sent by the lifecycle's outbox after the commit,
-in a worker; connected from the one table, ``portal.delivery.events``). They only create push
-rows; the delivery pipeline does the sending."""
+in a worker) and of the competitions' (sent inside the transaction that made the news);
+connected from the one table, ``portal.delivery.events``. They only create push rows; the
+delivery pipeline does the sending."""
 
 from __future__ import annotations
 
@@ -29,3 +30,15 @@ def on_match_ended(sender, match_id: int, status: str, **kwargs) -> None:
 def on_messages_due(sender, match_id: int, spans: list, **kwargs) -> None:
     """A match's gathered notice (sent inside the notice's transaction)."""
     services.messages_push(match_id=match_id, spans=spans)
+
+
+def on_season_changed(sender, season, stage: str, **kwargs) -> None:
+    from portal.push.services.competitions import season_push
+
+    season_push(season=season, stage=stage)
+
+
+def on_team_match_finished(sender, team_match, **kwargs) -> None:
+    from portal.push.services.competitions import team_match_result_push
+
+    team_match_result_push(team_match=team_match)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from games import selectors
 from games.models import Match
 from games.services import ServiceError
+from portal.chat.services import message_readable, reason_checked
 from portal.reports.models import Report
 
 MAX_REASON = 2000
@@ -49,6 +50,19 @@ def report_file(*, reporter: AbstractBaseUser, reason: str, match_id: Any = None
                                        "will read them; try again later."))
     return Report.objects.create(reporter=reporter, match=match, reported_user=reported_user,
                                  reason=text, message=message)
+
+
+def message_report(*, message_id: Any, reporter: Any, reason: Any) -> Report:
+    """Report a message to the moderators' queue: the report names its author and holds the
+    message as evidence. Only someone who may read the message reports it."""
+    if reporter is None or not reporter.is_authenticated:
+        raise ServiceError("not_allowed", _("Log in to report a message."))
+    message, _reader = message_readable(message_id=message_id, user=reporter)
+    if message.author_id == reporter.pk:
+        raise ServiceError("invalid", _("You cannot report your own message."))
+    text = reason_checked(reason, _("Say what is wrong with this message."))
+    return report_file(reporter=reporter, reason=text, match_id=message.match_id,
+                       reported_user=message.author, message=message)
 
 
 def _whole(value: Any) -> int:

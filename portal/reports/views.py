@@ -1,6 +1,9 @@
-"""The report button's endpoint (match page and profile): parse, file, go back."""
+"""The report buttons' endpoints: the form of the match page and the profile (parse, file, go
+back), and a message's button in the match's messages panel (file, show the panel again)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -9,12 +12,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games.services import ServiceError
-from games.views.access import status_for
-from portal.reports.services import report_file
+from games.views.access import match_visible_or_404, status_for
+from portal.chat.services import message_readable
+from portal.chat.views import acted, message_number
+from portal.reports.services import message_report, report_file
 
 
 class ReportForm(forms.Form):
@@ -56,3 +62,22 @@ def report(request: HttpRequest) -> HttpResponse:
 def _refused(request: HttpRequest, form: ReportForm, error: str, status: int) -> HttpResponse:
     return render(request, "reports/refused.html", {"form": form, "error": error},
                   status=status)
+
+
+@login_required
+@require_POST
+def report_message(request: HttpRequest, match_id: int, message_id: Any) -> HttpResponse:
+    """Report a message one reads in the match's messages panel; the panel again, with thanks."""
+    match = match_visible_or_404(request, match_id)
+    key = request.POST.get("channel", "")
+    try:
+        message, _reader = message_readable(message_id=message_number(message_id),
+                                            user=request.user)
+        if message.match_id != match.pk:
+            raise ServiceError("not_found", gettext("There is no such message."))
+        message_report(message_id=message.pk, reporter=request.user,
+                       reason=request.POST.get("reason", ""))
+    except ServiceError as error:
+        return acted(request, match, key, error=error.message, status=status_for(error))
+    return acted(request, match, key, notice=gettext(
+        "Thank you: the moderators will read the message you reported."))

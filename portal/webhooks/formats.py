@@ -22,22 +22,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-DISCORD_ID = re.compile(r"^\d{17,20}$")
-SLACK_ID = re.compile(r"^[UW][A-Z0-9]{6,20}$")
-MATRIX_ID = re.compile(r"^@[^:\s]+:[A-Za-z0-9.\-]+(:\d+)?$")
+from portal.accounts.chat_handles import chat_platform
+
 DISCORD_MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()@])")
 SIGNATURE_HEADER = "X-Webhook-Signature"
 TIMESTAMP_HEADER = "X-Webhook-Timestamp"
 SENDER = "Tank Portal"
-
-
-def chat_platform(handle: str) -> str | None:
-    """The one format a chat handle may be sent to (the chat it is an id of), or None."""
-    for format_, pattern in (("discord", DISCORD_ID), ("slack", SLACK_ID),
-                             ("matrix", MATRIX_ID)):
-        if pattern.match(handle):
-            return format_
-    return None
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,7 @@ def test_remembered_addresses_are_reverses_in_every_language():
 
     for language in ("en", "fr"):
         with translation.override(language):
-            for name, args in (("chat:report", [3, 44]), ("games:match", [7]),
+            for name, args in (("reports:message", [3, 44]), ("games:match", [7]),
                                ("players:page", ["zoé"]), ("games:lobby", [])):
                 assert url(name, args=args) == reverse(name, args=args)
                 assert url(name, args=args) == reverse(name, args=args)  # remembered

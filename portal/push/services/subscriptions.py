@@ -25,6 +25,12 @@ MAX_SUBSCRIPTIONS_PER_USER = 20
 CHOICES = ("your_move", "reminders", "results")
 
 
+def has_subscription(user_id: Any) -> bool:
+    """Whether the player has a device that takes pushes (the profile offers push only then:
+    ``portal.accounts.notifications.device_check_register``)."""
+    return PushSubscription.objects.filter(user_id=user_id).exists()
+
+
 def _key(value: Any, name: str, length: int) -> bytes:
     if not isinstance(value, str) or not value:
         raise ServiceError("invalid", _("The subscription has no keys.%(name)s.") % {"name": name})

@@ -12,12 +12,9 @@ from games.services.errors import ServiceError
 from portal.chat import selectors
 from portal.chat.access import Reader
 from portal.chat.models import Channel, ChannelRead, Message, MessageHide
-from portal.chat.services import (
-    message_hide,
-    message_report,
-    player_mute,
-)
+from portal.chat.services import message_hide, player_mute
 from portal.reports.models import Report
+from portal.reports.services import message_report
 from tests.portal.builders import make_user
 from tests.portal.chat.builders import huddle, moderator, post
 

@@ -90,7 +90,7 @@ class Command(BaseCommand):
         return user
 
     def _moderator(self, user) -> None:
-        from portal.reports.roles import moderator_group_sync
+        from portal.accounts.roles import moderator_group_sync
 
         if not user.is_staff:
             user.is_staff = True

@@ -1,6 +1,8 @@
 """What the competitions add to a player's page (``portal.players.sections``): their ratings
-per ladder, each with its graph over time, and their clubs; and the page kept for club
-members opens to the members of a club the player belongs to.
+per ladder, each with its graph over time, their seasons, team matches and clubs; and the page
+kept for club members opens to the members of a club the player belongs to. Registered by the
+player pages' app (``portal.players.apps``): the competitions sit below the portal and import
+nothing of it.
 
 A rating is shown once the player has ``RATED_GAMES_SHOWN`` rated games on that ladder
 ("new player" before). For a reader other than the player (or a moderator), the graph and its

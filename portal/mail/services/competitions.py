@@ -1,5 +1,8 @@
 """The competitions' e-mails, through the portal's outbox (one row per dedupe key, so a round
-reported twice mails once): club invitations, "round N started: your match", final results.
+reported twice mails once): club invitations, "round N started: your match", final results,
+a league's season (started, its last week, ended), a team match's result. The competitions
+send their signals (``competitions.signals``) inside the transaction that made the news; the
+consumers here (connected from ``portal.delivery.events``) write the rows in it.
 
 Each is written in its reader's language (``templates/mail/competitions/``): a member's
 profile language; an invitation goes to an address, in the language of the account holding
@@ -19,7 +22,9 @@ from django.utils.translation import gettext_lazy
 
 from competitions.models import (
     ClubInvitation,
+    DivisionPlace,
     Entry,
+    LeagueMatch,
     Membership,
     Pairing,
     Round,
@@ -28,7 +33,7 @@ from competitions.models import (
 )
 from games import dates
 from portal.accounts.models import Event
-from portal.accounts.notifications import users_wanting, wants
+from portal.accounts.notifications import wants
 from portal.mail.models import OutgoingEmail
 from portal.mail.services.notify import language_of, local_time
 from portal.mail.services.outbox import email_queue
@@ -42,7 +47,7 @@ def _wants_mail(user: Any) -> bool:
     return wants(user, Event.ROUND_STARTED, "mail")
 
 
-def _url(name: str, *args: Any) -> str:
+def site_url(name: str, *args: Any) -> str:
     return settings.SITE_URL + reverse(name, args=args)
 
 
@@ -61,7 +66,7 @@ def club_invitation_mail(*, invitation: ClubInvitation) -> None:
             subject=_("You are invited to the club %(club)s") % {"club": club.name},
             body_text=_body("club_invitation", {
                 "club": club, "inviter": invitation.invited_by,
-                "link": _url("competitions:club_join", invitation.token)}))
+                "link": site_url("competitions:club_join", invitation.token)}))
 
 
 def _points(score: Any) -> tuple[str, int]:
@@ -73,7 +78,7 @@ def _points(score: Any) -> tuple[str, int]:
 
 def round_started_mail(*, tournament: Tournament, round_: Round) -> None:
     """Each player of the round: their match (or bye) and where to play it (bots get none)."""
-    page = _url("competitions:tournament", tournament.pk)
+    page = site_url("competitions:tournament", tournament.pk)
     for pairing in Pairing.objects.filter(round=round_).select_related(
             "first__user", "second__user", "match"):
         entry_ids = pairing.pod or [e for e in (pairing.first_id, pairing.second_id) if e]
@@ -87,7 +92,7 @@ def round_started_mail(*, tournament: Tournament, round_: Round) -> None:
                 context = {
                     "tournament": tournament, "round": round_, "page": page,
                     "ends": local_time(round_.ends_at, entry.user),
-                    "match_url": _url("games:match", pairing.match_id)
+                    "match_url": site_url("games:match", pairing.match_id)
                     if pairing.match_id else "",
                     "others": ", ".join(names[e] for e in entry_ids if e != entry.pk),
                     "bye": len(entry_ids) == 1, "points": points, "count": count}
@@ -101,18 +106,11 @@ def round_started_mail(*, tournament: Tournament, round_: Round) -> None:
                     body_text=_body("round_started", context))
 
 
-def on_round_started(sender: Any, tournament_id: int, round_number: int, **kwargs: Any) -> None:
-    """The mail consumer of ``round_started`` (``portal.delivery.events``)."""
-    round_ = Round.objects.select_related("tournament").get(tournament_id=tournament_id,
-                                                            number=round_number)
-    round_started_mail(tournament=round_.tournament, round_=round_)
-
-
 def tournament_finished_mail(*, tournament: Tournament) -> None:
     from competitions.selectors import tournament_standings
 
     rows = tournament_standings(tournament=tournament)
-    page = _url("competitions:tournament", tournament.pk)
+    page = site_url("competitions:tournament", tournament.pk)
     for entry in Entry.objects.filter(tournament=tournament, user__isnull=False) \
             .select_related("user", "user__profile"):
         if not _wants_mail(entry.user):
@@ -134,53 +132,33 @@ def tournament_finished_mail(*, tournament: Tournament) -> None:
 # --- leagues: a season started, its last week, it ended --------------------------------------
 
 
-def _season_players(season: Any) -> list[Any]:
+def season_players(season: Any) -> list[Any]:
     """The people placed in the season (bots get nothing), with users and profiles."""
-    from competitions.models import DivisionPlace
-
     return list(DivisionPlace.objects.filter(division__season=season, member__user__isnull=False)
                 .select_related("division", "member__user", "member__user__profile")
                 .order_by("division__number", "position"))
 
 
-def _season_push(season: Any, users: list[Any], kind: str, key: str, title_for: Any,
-                 body_for: Any, url: str) -> None:
-    """The same notice by push, to the devices of the players who want competition news by
-    push (their profile's choice for tournament rounds and results)."""
-    from portal.push import vapid
-    from portal.push.services.notify import _devices, _payload
-    from portal.push.services.outbox import pushes_queue
-
-    if not vapid.enabled():
-        return
-    wanting = users_wanting(users, Event.ROUND_STARTED, "push")
-    devices = _devices([user.pk for user in wanting], kind)
-    pushes = []
-    for user in wanting:
-        with translation.override(language_of(user)):
-            title, body = title_for(user), body_for(user)
-            pushes += [{
-                "subscription": device, "kind": kind,
-                "dedupe_key": f"push:season:{season.pk}:{key}:u{user.pk}:d{device.pk}",
-                "payload": _payload(device, kind=kind, title=title, body=body, url=url,
-                                    tag=f"season-{season.pk}"),
-                "ttl_seconds": 86400.0, "topic": f"season-{season.pk}"}
-                for device in devices.get(user.pk, [])]
-    pushes_queue(pushes)
+def season_news(*, season: Any, stage: str) -> None:
+    """The mail consumer of ``season_changed``: a season ``started``, reached its
+    ``last_week``, or ``ended``."""
+    {"started": season_started_mail, "last_week": season_last_week_mail,
+     "ended": season_ended_mail}[stage](season=season)
 
 
-def season_started_notice(*, season: Any) -> None:
+def season_started_title(season: Any) -> str:
+    return _("%(league)s: season %(number)s has started") % {
+        "league": season.league.name, "number": season.number}
+
+
+def season_started_mail(*, season: Any) -> None:
     """Each player: their division, its players and their first matches."""
-    from competitions.models import DivisionPlace, LeagueMatch
-    from portal.push.models import PushMessage
-
     league = season.league
-    places = _season_players(season)
+    places = season_players(season)
     by_division: dict[int, list[str]] = {}
     for place in DivisionPlace.objects.filter(division__season=season).select_related(
             "member__user").order_by("division__number", "position"):
         by_division.setdefault(place.division.number, []).append(place.member.name)
-    division_of = {place.member.user_id: place.division for place in places}
     for place in places:
         user = place.member.user
         if not _wants_mail(user):
@@ -192,29 +170,24 @@ def season_started_notice(*, season: Any) -> None:
             email_queue(
                 kind=KIND, user=user, to=user.email,
                 dedupe_key=f"season:{season.pk}:started:member:{place.member_id}",
-                subject=_("%(league)s: season %(number)s has started") % {
-                    "league": league.name, "number": season.number},
+                subject=season_started_title(season),
                 body_text=_body("season_started", {
                     "league": league, "season": season, "division": place.division,
                     "players": by_division.get(place.division.number, []),
                     "ends": local_time(season.ends_at, user),
-                    "matches": [_url("games:match", lm.match_id) for lm in firsts],
-                    "page": _url("competitions:division", league.pk, season.number,
+                    "matches": [site_url("games:match", lm.match_id) for lm in firsts],
+                    "page": site_url("competitions:division", league.pk, season.number,
                                  place.division.number)}))
-    page = _url("competitions:league", league.pk)
-    _season_push(
-        season, [p.member.user for p in places], PushMessage.Kind.YOUR_MOVE, "started",
-        lambda user: _("%(league)s: season %(number)s has started") % {
-            "league": league.name, "number": season.number},
-        lambda user: _("You play in division %(number)s.") % {
-            "number": division_of[user.pk].number}, page)
 
 
-def season_last_week_notice(*, season: Any) -> None:
-    from portal.push.models import PushMessage
+def season_last_week_title(season: Any) -> str:
+    return _("%(league)s: the last week of season %(number)s") % {
+        "league": season.league.name, "number": season.number}
 
+
+def season_last_week_mail(*, season: Any) -> None:
     league = season.league
-    places = [p for p in _season_players(season) if p.member.left_at is None]
+    places = [p for p in season_players(season) if p.member.left_at is None]
     for place in places:
         user = place.member.user
         if not _wants_mail(user):
@@ -223,21 +196,13 @@ def season_last_week_notice(*, season: Any) -> None:
             email_queue(
                 kind=KIND, user=user, to=user.email,
                 dedupe_key=f"season:{season.pk}:last-week:member:{place.member_id}",
-                subject=_("%(league)s: the last week of season %(number)s") % {
-                    "league": league.name, "number": season.number},
+                subject=season_last_week_title(season),
                 body_text=_body("season_last_week", {
                     "league": league, "season": season, "division": place.division,
                     "ends": local_time(season.ends_at, user),
                     "waits": league.waits_for_last_match,
-                    "page": _url("competitions:division", league.pk, season.number,
+                    "page": site_url("competitions:division", league.pk, season.number,
                                  place.division.number)}))
-    _season_push(
-        season, [p.member.user for p in places], PushMessage.Kind.REMINDER, "last-week",
-        lambda user: _("%(league)s: the last week of season %(number)s") % {
-            "league": league.name, "number": season.number},
-        lambda user: _("The season ends %(ends)s.") % {"ends": local_time(season.ends_at,
-                                                                          user)},
-        _url("competitions:league", league.pk))
 
 
 MOVE_WORDS = {
@@ -248,39 +213,43 @@ MOVE_WORDS = {
 }
 
 
-def season_ended_notice(*, season: Any) -> None:
-    """Each player: their final place in their division, and up, down or staying."""
-    from portal.push.models import PushMessage
+def season_ended_title(season: Any) -> str:
+    return _("%(league)s: season %(number)s is over") % {
+        "league": season.league.name, "number": season.number}
 
+
+def season_end_words(place: Any) -> tuple[str, str]:
+    """A player's final place in their division, and up, down or staying, in the active
+    language."""
+    number = place.division.number + {"up": -1, "down": 1}.get(place.move, 0)
+    rank = _("You finished %(rank)s in division %(division)s.") % {
+        "rank": place.rank, "division": place.division.number}
+    move = str(MOVE_WORDS.get(place.move, MOVE_WORDS["stay"])) % {"number": number}
+    return rank, move
+
+
+def season_ended_mail(*, season: Any) -> None:
+    """Each player: their final place in their division, and up, down or staying."""
     league = season.league
-    places = _season_players(season)
-    texts: dict[int, tuple[str, str]] = {}
-    for place in places:
+    for place in season_players(season):
         user = place.member.user
-        number = place.division.number + {"up": -1, "down": 1}.get(place.move, 0)
+        if not _wants_mail(user):
+            continue
         with translation.override(language_of(user)):
-            rank = _("You finished %(rank)s in division %(division)s.") % {
-                "rank": place.rank, "division": place.division.number}
-            move = str(MOVE_WORDS.get(place.move, MOVE_WORDS["stay"])) % {"number": number}
-            texts[user.pk] = (rank, move)
-            if not _wants_mail(user):
-                continue
+            rank, move = season_end_words(place)
             email_queue(
                 kind=KIND, user=user, to=user.email,
                 dedupe_key=f"season:{season.pk}:ended:member:{place.member_id}",
-                subject=_("%(league)s: season %(number)s is over") % {
-                    "league": league.name, "number": season.number},
+                subject=season_ended_title(season),
                 body_text=_body("season_ended", {
                     "league": league, "season": season, "rank": rank, "move": move,
-                    "page": _url("competitions:league_archive", league.pk)}))
-    _season_push(
-        season, [p.member.user for p in places], PushMessage.Kind.RESULT, "ended",
-        lambda user: _("%(league)s: season %(number)s is over") % {
-            "league": league.name, "number": season.number},
-        lambda user: " ".join(texts[user.pk]), _url("competitions:league_archive", league.pk))
+                    "page": site_url("competitions:league_archive", league.pk)}))
 
 
-def _team_result_words(team_match: TeamMatch) -> str:
+# --- team matches ----------------------------------------------------------------------------
+
+
+def team_result_words(team_match: TeamMatch) -> str:
     """"Club A 2 – 1 Club B: Club A wins." in the active language."""
     score = _("%(a)s %(points_a)s – %(points_b)s %(b)s") % {
         "a": team_match.club_a.name, "b": team_match.club_b.name,
@@ -293,32 +262,34 @@ def _team_result_words(team_match: TeamMatch) -> str:
     return _("%(score)s: %(club)s wins.") % {"score": score, "club": winner.name}
 
 
-def team_match_result_notify(*, team_match: TeamMatch) -> None:
-    """The members of both clubs hear the team match's result: by mail (those who want
-    competition results) and by push (those who want results by push). Written in the team
-    match's transaction (the outbox sends after the commit); once per member."""
-    from portal.push.services.notify import result_push
+def team_result_title(team_match: TeamMatch) -> str:
+    return _("Team match result: %(match)s") % {"match": _team_title(team_match)}
 
-    page = _url("competitions:team_match", team_match.pk)
+
+def team_members(team_match: TeamMatch) -> list[Any]:
+    """The members of both clubs, with their profiles, each once (a member of both too)."""
     members = [m.user for m in Membership.objects.filter(
         club_id__in=[team_match.club_a_id, team_match.club_b_id]).select_related(
         "user", "user__profile").order_by("user_id")]
-    members = list({user.pk: user for user in members}.values())  # a member of both: once
-    for user in members:
+    return list({user.pk: user for user in members}.values())
+
+
+def team_match_result_mail(*, team_match: TeamMatch) -> None:
+    """The members of both clubs who want competition results hear the team match's result
+    (by push too: ``portal.push.services.competitions``). Written in the team match's
+    transaction (the outbox sends after the commit); once per member."""
+    page = site_url("competitions:team_match", team_match.pk)
+    for user in team_members(team_match):
         if not _wants_mail(user):
             continue
         with translation.override(language_of(user)):
             email_queue(
                 kind=KIND, user=user, to=user.email,
                 dedupe_key=f"team-match:{team_match.pk}:result:user:{user.pk}",
-                subject=_("Team match result: %(match)s") % {"match": _team_title(team_match)},
+                subject=team_result_title(team_match),
                 body_text=_body("team_match_result", {
-                    "result": _team_result_words(team_match), "page": page,
+                    "result": team_result_words(team_match), "page": page,
                     "league": team_match.league}))
-    result_push(users=members, key=f"team-match:{team_match.pk}:result", url=page,
-                topic=f"tm{team_match.pk}",
-                words=lambda user: (_("Team match result: %(match)s") % {
-                    "match": _team_title(team_match)}, _team_result_words(team_match)))
 
 
 def _team_title(team_match: TeamMatch) -> str:

@@ -1,6 +1,8 @@
-"""The Moderator role: a group with exactly the permissions moderating needs (see
-docs/moderation.md). Made by the data migration ``0002_moderator_group`` and kept exact
-after every ``migrate`` (and every test-database flush) by a ``post_migrate`` receiver."""
+"""The Moderator role: a group of accounts with exactly the permissions moderating needs (see
+docs/moderation.md). Made by the reports' data migration ``0002_moderator_group`` and kept
+exact after every ``migrate`` (and every test-database flush) by a ``post_migrate`` receiver
+(``portal.accounts.apps``). The permissions are named, not imported: the apps that define them
+(reports, chat, signals) sit above the accounts."""
 
 from __future__ import annotations
 
