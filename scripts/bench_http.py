@@ -1,7 +1,7 @@
 """Benchmark: the portal's pages under a real server, against a bare Django page.
 
     .venv/bin/python scripts/bench_http.py [--duration 10] [--warm 2] [--finished 100000]
-        [--rounds 9] [--reuse]
+        [--rounds 9] [--reuse] [--repeat 1]
 
 Starts gunicorn exactly as the docker stack does (``docker/gunicorn.conf.py``, the project's
 WSGI application, ``DEBUG=false``, persistent database connections) on a database of its own
@@ -34,7 +34,10 @@ and private):
 
 Each page is fetched once first and checked (status, what it must show). Prints one JSON line:
 requests/s, p50 and p99 latency (ms) per page, each page's requests/s as a ratio of the bare
-page's, and the machine's load average at the start and the end.
+page's, and the machine's load average at the start and the end. With ``--repeat N`` the
+pages are timed N times in turn, and each page's ratio is the median of its N (on a shared
+machine one page's ratio moved by a fifth from one run to the next); ``ratio_runs`` and
+``runs`` give them all.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -379,6 +383,8 @@ end
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10, help="seconds per page (wrk -d)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="time the pages this many times in turn (the median ratio kept)")
     parser.add_argument("--warm", type=int, default=2,
                         help="seconds of untimed load on each page first (0: none)")
     parser.add_argument("--threads", type=int, default=2, help="wrk -t")
@@ -437,8 +443,10 @@ def main() -> None:
     try:
         bare_url, bare_headers = prepared("bare", bare_port)
         bare_runs = [wrk(bare_url, bare_headers, args)]
-        results, ratios = {}, {}
-        for name in wanted:
+        results: dict[str, dict] = {}
+        ratios: dict[str, list[float]] = {}
+        runs: dict[str, list[dict]] = {}
+        for name in wanted * args.repeat:
             if name in UNITS_OF:
                 # The page, then each fragment it loads on arrival (as HTMX asks for it), in
                 # turn on each wrk thread's connections.
@@ -462,7 +470,8 @@ def main() -> None:
                 results[name] = wrk(url, page_headers, args)
             bare_runs.append(wrk(bare_url, bare_headers, args, warm=False))
             around = (bare_runs[-2]["rps"] + bare_runs[-1]["rps"]) / 2
-            ratios[name] = round(results[name]["rps"] / around, 3)
+            ratios.setdefault(name, []).append(round(results[name]["rps"] / around, 3))
+            runs.setdefault(name, []).append(results[name])
     finally:
         for server in servers:
             stop(server)
@@ -474,7 +483,9 @@ def main() -> None:
         "bare": {"rps": round(sum(r["rps"] for r in bare_runs) / len(bare_runs), 1),
                  "runs": bare_runs},
         **results,
-        "ratio": ratios,
+        # (with --repeat, each page's median ratio, its runs' ratios in order, and each run)
+        "ratio": {name: statistics.median(found) for name, found in ratios.items()},
+        **({"ratio_runs": ratios, "runs": runs} if args.repeat > 1 else {}),
         "load_average": {"start": [round(x, 2) for x in load_start],
                          "end": [round(x, 2) for x in os.getloadavg()]},
     }
