@@ -410,7 +410,9 @@ def main() -> None:
 
         django.setup()
         from django.core.cache import cache
+        from django.core.management import call_command
 
+        call_command("collectstatic", interactive=False, verbosity=0)  # (a fresh checkout)
         cache.clear()
         data = existing_data()
     else:
