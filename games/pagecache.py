@@ -10,15 +10,18 @@ expire after a while only to make room; the cache (``CACHES``) is shared by the 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
+from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Model
 from django.utils import translation
@@ -32,9 +35,29 @@ TIMEOUT = 7 * 24 * 3600
 
 def key_for(kind: str, *parts: Any) -> str:
     """A cache key for ``kind`` and the parts that fully determine the content (the active
-    language is added: pieces may hold translated words)."""
-    raw = json.dumps([kind, translation.get_language(), *parts], sort_keys=True, default=str)
+    language is added: pieces may hold translated words; and the code's release, so that a
+    piece rendered by an earlier version of the templates or the code is never served)."""
+    raw = json.dumps([kind, translation.get_language(), release(), *parts], sort_keys=True,
+                     default=str)
     return f"piece:{kind}:{hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()}"
+
+
+# Where what renders a piece lives: the code, its templates and its translations.
+RELEASE_FOLDERS = ("engine", "games", "portal", "competitions", "clocks", "analysis",
+                   "templates", "templates_jinja", "locale")
+
+
+@functools.cache
+def release() -> str:
+    """A fingerprint of this release's files (names, sizes and modification times of the code,
+    templates and translations; read once a process): the cache is shared by the servers and
+    outlives them, and an upgrade must not serve pieces its predecessor rendered."""
+    base = Path(settings.BASE_DIR)
+    stamps = sorted((str(path.relative_to(base)), info.st_size, info.st_mtime_ns)
+                    for folder in RELEASE_FOLDERS for path in (base / folder).rglob("*")
+                    if path.suffix in {".py", ".html", ".jinja", ".txt", ".mo", ".svg"}
+                    and (info := path.stat()))
+    return hashlib.blake2b(repr(stamps).encode(), digest_size=8).hexdigest()
 
 
 def digest(data: Any) -> str:
