@@ -38,20 +38,6 @@ sys.path.insert(0, str(REPO / "scripts"))
 import bench_http  # noqa: E402
 
 
-def existing_data() -> dict:
-    """What the requests need, read from a database ``bench_http`` filled before."""
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    from games.models import Match
-
-    match = Match.objects.get(title="Measured match", status=Match.Status.ACTIVE)
-    client = Client()
-    client.force_login(get_user_model().objects.get(username="alice"))
-    return {"match": match.pk, "phase": match.phase_number, "round": match.state["round"],
-            "session": client.cookies["sessionid"].value}
-
-
 def counters():
     """Count SQL queries (through every connection's execute wrapper) and cache round trips
     (each call to the Redis cache client's methods)."""
@@ -110,7 +96,7 @@ def main() -> None:
         from django.core.cache import cache
 
         cache.clear()
-        data = existing_data()
+        data = bench_http.existing_data()
     else:
         data = bench_http.fill_database(args)
     from django.core.handlers.wsgi import WSGIHandler
