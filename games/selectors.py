@@ -112,13 +112,9 @@ MY_MATCHES_FIELDS = ("id", "number", "match_id", "user_id", "match__id", "match_
 
 
 def current_seats(user: AbstractBaseUser) -> QuerySet[Seat]:
-    """The user's seats in open and active matches, with their matches (the current matches
-    found first, through the partial index ``match_current``: a player may have thousands
-    of finished ones)."""
-    current = [Match.Status.ACTIVE, Match.Status.OPEN]
-    return (Seat.objects.filter(user=user, match__status__in=current,
-                                match_id__any_of_rows=Match.objects.filter(status__in=current)
-                                .values("pk"))
+    """The user's seats in open and active matches, with their matches."""
+    return (Seat.objects.filter(user=user,
+                                match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
             .select_related("match").only(*MY_MATCHES_FIELDS))
 
 
