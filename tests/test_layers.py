@@ -29,6 +29,7 @@ imports, bottom first.
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -94,8 +95,10 @@ def _imported(
             yield target
 
 
-def module_edges() -> list[Edge]:
-    """Every import of one of the project's modules by another, with where it is written."""
+@functools.cache
+def module_edges() -> tuple[Edge, ...]:
+    """Every import of one of the project's modules by another, with where it is written
+    (read once a run: each of the tests below asks)."""
     modules = _modules()
     edges = []
     for module, path in modules.items():
@@ -109,7 +112,7 @@ def module_edges() -> list[Edge]:
                     edges.append(
                         Edge(module, target, str(path.relative_to(ROOT)), node.lineno)
                     )
-    return edges
+    return tuple(edges)
 
 
 def top_level(module: str) -> str | None:
