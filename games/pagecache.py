@@ -109,12 +109,7 @@ def _text(value: str) -> str:
     if kept is not None and kept[0] is value:
         return kept[1]
     made = "digest " + hashlib.blake2b(value.encode(), digest_size=16).hexdigest()
-    _digests[id(value)] = (value, made)
-    while len(_digests) > LOCAL_SIZE:
-        try:
-            _digests.popitem(last=False)
-        except KeyError:
-            break
+    _bounded_put(_digests, id(value), (value, made))
     return made
 
 
@@ -191,13 +186,18 @@ def set_many(pieces: dict[str, Any]) -> None:
 
 
 def _keep(key: str, value: Any) -> Any:
-    _local[key] = value
-    while len(_local) > LOCAL_SIZE:
-        try:
-            _local.popitem(last=False)
+    _bounded_put(_local, key, value)
+    return value
+
+
+def _bounded_put(kept: OrderedDict, key: Any, value: Any) -> None:
+    """Put ``value`` in one of this process's dicts, the oldest going past ``LOCAL_SIZE``."""
+    kept[key] = value
+    while len(kept) > LOCAL_SIZE:
+        try:  # (threads share the dict: another may have taken the oldest meanwhile)
+            kept.popitem(last=False)
         except KeyError:
             break
-    return value
 
 
 def forget_local() -> None:
