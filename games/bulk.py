@@ -40,21 +40,11 @@ _in_session: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionar
 _NO_SUCH_STATEMENT = "26000"
 
 
-def prepare_in_session(connection: Any, name: str, sql: str,
-                       params: Sequence[Any] | None = None) -> None:
-    """Run ``sql`` (a ``PREPARE name AS …``) unless statement ``name`` is already prepared in
-    the connection's current session. A session that lost its statements (a connection
+def session_names(connection: Any) -> set[str]:
+    """The names of the statements prepared in the connection's current session (a caller
+    that sends a ``PREPARE`` adds its name). A session that lost its statements (a connection
     pooler's reset) makes the next ``send_together`` that executes one fail with an
     ``OperationalError``, after which they are prepared again."""
-    names = _session_names(connection)
-    if name not in names:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-        names.add(name)
-
-
-def _session_names(connection: Any) -> set[str]:
-    """The names of the statements prepared in the connection's current session."""
     connection.ensure_connection()
     return _in_session.setdefault(connection.connection, set())
 
@@ -158,16 +148,21 @@ class _Shape(NamedTuple):
         return shape
 
 
-_statements: dict[str, str] = {}  # each shape's statement, by name (for ``readable``)
+_statements: dict[str, str] = {}  # each prepared statement, by name (for ``readable``)
+
+
+def remember_statement(name: str, sql: str) -> None:
+    """Keep what statement ``name`` runs (``sql``), for ``readable`` to write it out."""
+    _statements[name] = sql
 
 
 def readable(sql: str) -> str:
-    """``sql`` as sent (a string of statements) with each write's ``EXECUTE name(`` written
-    out as its statement (values as ``$n``, followed by the values) and each ``PREPARE`` of
-    one left out: what was run, for tests and logs."""
+    """``sql`` as sent (a string of statements) with each ``EXECUTE name(`` written out as its
+    statement (a write's values as ``$n``, a prepared read's as ``%s``, followed by the
+    values) and each write's ``PREPARE`` left out: what was run, for tests and logs."""
     sql = re.sub(r"PREPARE (bulk_\w+) AS (.*?); ",
                  lambda found: "" if found[2] == _statements.get(found[1]) else found[0], sql)
-    return re.sub(r"EXECUTE (bulk_\w+)\(",
+    return re.sub(r"EXECUTE ((?:bulk|prepared)_\w+)\(",
                   lambda found: f"{_statements.get(found[1], found[0])} -- (", sql)
 
 
@@ -183,7 +178,7 @@ def _send(statements: list[tuple[Any, _Shape | str, list[Any], Callable[[list], 
         # Shapes new to the session are prepared first, in the same string. (Taken as
         # prepared from here: should the string fail before a PREPARE ran, the first EXECUTE
         # of it fails as a lost session does, and it is prepared again after.)
-        in_session = _session_names(connection)
+        in_session = session_names(connection)
         preparing: list[tuple[str, list]] = []
         sent = []
         for _, shape, params, _ in group:

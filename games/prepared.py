@@ -16,7 +16,8 @@ evaluated each time.
 
 ``server_side=True`` also prepares the statement in each PostgreSQL session that runs it
 (``PREPARE``, once per session, the query's constants written in and its values as
-``$1…$n``), and then sends ``EXECUTE`` with the values: PostgreSQL parses and plans it once
+``$1…$n``, sent in the same string as the first ``EXECUTE``), and then sends ``EXECUTE``
+with the values: PostgreSQL parses and plans it once
 instead of on every call (for the resolution's reads, planning took longer than running
 them). The session plans it for any values (``plan_cache_mode=force_generic_plan``, set by
 the settings for every PostgreSQL session: otherwise PostgreSQL keeps planning for each
@@ -43,7 +44,7 @@ from django.db.models import Field, ForeignObject, Model, QuerySet
 from django.db.models.lookups import In
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
-from games.bulk import prepare_in_session, send_together
+from games.bulk import remember_statement, send_together, session_names
 
 
 class AnyOf(In):
@@ -203,8 +204,11 @@ class Prepared:
         """PostgreSQL's ``EXPLAIN ANALYZE`` of the statement as it is sent with ``values`` (for
         tests of query plans)."""
         connection = connections[router.db_for_write(self.model)]
-        sql, params = self._statement(connection, self._compiled_for(connection), values)
+        preparing, (sql, params) = self._statement(connection, self._compiled_for(connection),
+                                                   values)
         with connection.cursor() as cursor:
+            if preparing is not None:
+                cursor.execute(*preparing)
             cursor.execute("EXPLAIN ANALYZE " + sql, params)
             return "\n".join(row[0] for row in cursor.fetchall())
 
@@ -216,13 +220,20 @@ class Prepared:
         return compiled
 
     def _statement(self, connection: Any, compiled: _Compiled, values: dict[str, Any]
-                   ) -> tuple[str, list[Any]]:
-        """What to send for ``values``: the SQL, or (server-side) ``EXECUTE``, first
-        preparing the statement in this session if it has not been."""
+                   ) -> tuple[tuple[str, list[Any]] | None, tuple[str, list[Any]]]:
+        """What to send for ``values``: the SQL, or (server-side) ``EXECUTE``, with before it
+        the ``PREPARE`` to send first when this session has not prepared the statement (taken
+        as prepared from here: sent in the same string, ahead of the queries, as
+        ``games.bulk`` sends its writes')."""
         if self.name is None:
-            return compiled.sql, compiled.params(values)
-        prepare_in_session(connection, self.name, *compiled.prepare(self.name))
-        return compiled.execute(self.name, values)
+            return None, (compiled.sql, compiled.params(values))
+        in_session = session_names(connection)
+        preparing = None
+        if self.name not in in_session:
+            in_session.add(self.name)
+            preparing = compiled.prepare(self.name)
+            remember_statement(self.name, compiled.sql)
+        return preparing, compiled.execute(self.name, values)
 
 
 _numbers = itertools.count(1)
@@ -244,9 +255,14 @@ def run_together(*calls: tuple[Prepared, dict[str, Any]], before: Sequence[str] 
     if connection.vendor != "postgresql":
         return [list(prepared.build(**values).using(alias)) for prepared, values in calls]
     compiled = [prepared._compiled_for(connection) for prepared, _ in calls]
-    statements = [(sql, []) for sql in before] + [
-        prepared._statement(connection, query, values)
-        for query, (prepared, values) in zip(compiled, calls, strict=True)]
-    found = send_together(connection, statements)[len(before):]
+    # (the statements new to the session are prepared after ``before``, in the same string)
+    preparing, statements = [], []
+    for query, (prepared, values) in zip(compiled, calls, strict=True):
+        prepare, statement = prepared._statement(connection, query, values)
+        if prepare is not None:
+            preparing.append(prepare)
+        statements.append(statement)
+    first = [(sql, []) for sql in before] + preparing
+    found = send_together(connection, first + statements)[len(first):]
     return [list(query.models(connection, rows))
             for query, rows in zip(compiled, found, strict=True)]

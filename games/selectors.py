@@ -270,7 +270,8 @@ def _prompted_many(matches: list[Match]) -> dict[int, set[int]]:
 
 
 _MATCH_SEATS = Prepared(Seat, lambda match_id: Seat.objects.filter(match_id=match_id)
-                        .select_related("user").order_by("number"), match_id="int")
+                        .select_related("user").order_by("number"),
+                        server_side=True, match_id="int")
 
 
 def match_seats(match: Match, rows: list[Seat] | None = None) -> list[Seat]:
@@ -331,7 +332,8 @@ PAGE_PHASE_FIELDS = tuple(field.attname for field in Phase._meta.concrete_fields
 _PAGE_PHASE_ROWS = Prepared(Phase, lambda match_id, number: (
     Phase.objects.filter(match_id=match_id)
     .filter(Q(status=Phase.Status.RESOLVED) | Q(number=number))
-    .order_by("number").values_list(*PAGE_PHASE_FIELDS)), match_id="int", number="int")
+    .order_by("number").values_list(*PAGE_PHASE_FIELDS)),
+    server_side=True, match_id="int", number="int")
 
 
 def page_phase_values(match: Match) -> dict[str, int]:
@@ -401,7 +403,7 @@ _PHASE_SHEET_ROWS = Prepared(Submission, lambda phase_id, own_seat_id: (
     Submission.objects.filter(phase_id=phase_id)
     .annotate(own_data=Case(When(seat_id=own_seat_id, then=F("data")),
                             default=Value(None), output_field=JSONField()))
-    .values_list(*SHEET_FIELDS, "own_data")), phase_id="int", own_seat_id="int")
+    .values_list(*SHEET_FIELDS, "own_data")), server_side=True, phase_id="int", own_seat_id="int")
 
 
 def match_open_phase(match: Match) -> Phase | None:
@@ -429,7 +431,8 @@ def match_moderation_log(match: Match, rows: list[tuple] | None = None
 # phase, oldest first.
 _MODERATION_LOG_ROWS = Prepared(ModerationEntry, lambda match_id: (
     ModerationEntry.objects.filter(match_id=match_id).order_by("at", "pk")
-    .values_list("at", "summary", "phase_number", "details__words")), match_id="int")
+    .values_list("at", "summary", "phase_number", "details__words")),
+    server_side=True, match_id="int")
 MODERATION_LOG_ROWS = _MODERATION_LOG_ROWS
 
 

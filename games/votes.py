@@ -139,7 +139,7 @@ def _latest_votes(match_id: int) -> Any:
 
 
 # (compiled once per connection: building this queryset cost the match page 2 ms a request)
-LATEST_VOTES = Prepared(MatchVote, _latest_votes, match_id="int")
+LATEST_VOTES = Prepared(MatchVote, _latest_votes, server_side=True, match_id="int")
 
 
 def _votes(match: Match, votes: list[MatchVote] | None = None) -> list[MatchVote]:

@@ -47,7 +47,7 @@ def match_visible_or_404(request: HttpRequest, match_id: int) -> Match:
 
 # The match (its SQL compiled once per connection: every page of a match reads it).
 _MATCH_BY_ID = Prepared(Match, lambda match_id: Match.objects.filter(pk=match_id),
-                        match_id="int")
+                        server_side=True, match_id="int")
 
 
 def match_url(match: Match) -> str:

@@ -226,7 +226,7 @@ AHEAD_PANEL = "games/partials/sheet_ahead.html"
 # conditions (``sheets_ahead_call``).
 SHEETS_AHEAD = Prepared(ConditionalSheet, lambda match_id, user_id: ConditionalSheet.objects
                         .filter(match_id=match_id, user_id=user_id).order_by("pk"),
-                        match_id="int", user_id="int")
+                        server_side=True, match_id="int", user_id="int")
 
 
 def sheets_ahead_call(match: Match, game: Game | None, user: Any

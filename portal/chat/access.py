@@ -94,7 +94,8 @@ def channel_spec(value: Any, *, author_seat: int | None = None) -> ChannelSpec:
 # groups', two queries built anew, on every match page a player read).
 _HIDE_PERMISSION = Prepared(Permission, lambda user_id: Permission.objects.filter(
     Q(user=user_id) | Q(group__user=user_id), codename="hide_message",
-    content_type__app_label="chat").order_by().values_list("id")[:1], user_id="int")
+    content_type__app_label="chat").order_by().values_list("id")[:1], server_side=True,
+    user_id="int")
 
 
 def may_hide_messages(user: Any) -> bool:

@@ -70,7 +70,7 @@ def muted_ids(user_id: int | None) -> set[int]:
 # The page's reads of the panel, each compiled once per connection (Django built and compiled
 # them on every page view: about as much CPU as the rest of the panel).
 _MUTED = Prepared(Mute, lambda user_id: Mute.objects.filter(user_id=user_id)
-                  .values_list("muted_id"), user_id="int")
+                  .values_list("muted_id"), server_side=True, user_id="int")
 
 
 @functools.lru_cache(maxsize=4)
@@ -79,14 +79,14 @@ def _latest_messages(limit: int) -> Prepared:
     first, with their authors."""
     return Prepared(Message, lambda channel_id, muted: Message.objects.filter(
         channel_id=channel_id).exclude(author_id__any_of=muted).select_related("author")
-        .order_by("-pk")[:limit], channel_id="int", muted="ints")
+        .order_by("-pk")[:limit], server_side=True, channel_id="int", muted="ints")
 
 
 # The match's channel rows, oldest first: which of them the reader may read is decided by
 # ``Reader.can_read`` (a match has a handful; the others are dropped before anything is made
 # of them).
 _CHANNELS = Prepared(Channel, lambda match_id: Channel.objects.filter(match_id=match_id)
-                     .order_by("pk"), match_id="int")
+                     .order_by("pk"), server_side=True, match_id="int")
 
 # Unread messages per channel: others', not hidden, not muted, after the reader's last read
 # one (0 where they never read the channel).
@@ -97,7 +97,7 @@ _UNREAD = Prepared(Message, lambda channel_ids, user_id, muted: Message.objects.
         user_id=user_id, channel_id=OuterRef("channel_id")).values("last_read_id")[:1]),
         Value(0)))
     .values("channel_id").annotate(n=Count("id")).values_list("channel_id", "n"),
-    channel_ids="ints", user_id="int", muted="ints")
+    server_side=True, channel_ids="ints", user_id="int", muted="ints")
 
 
 def _readable(reader: Reader, rows: list[Channel]) -> list[Channel]:

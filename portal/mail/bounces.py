@@ -57,7 +57,7 @@ def address_resume(*, address: str) -> bool:
 
 # (asked by every page's banner: compiled once per connection)
 _FAILING = Prepared(FailingAddress, lambda address: FailingAddress.objects.filter(
-    address=address).order_by("pk")[:1], address="text")
+    address=address).order_by("pk")[:1], server_side=True, address="text")
 
 
 def failing_among(addresses: set[str]) -> set[str]:

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import services
+from games.bulk import readable
 from portal.chat import services as chat
 from portal.chat.models import Message
 from tests.helpers import client_for, play_round
@@ -37,10 +38,15 @@ def final_act(make_user):  # noqa: F811
 
 
 def page_queries(client: Client, match) -> list[str]:
+    """The page's SQL, the second time it is read: each statement prepared in the session
+    the first time (``games.prepared``'s ``server_side``) written out as what it runs."""
+    client.get(reverse("games:match", args=[match.pk]))
     with CaptureQueriesContext(connection) as captured:
         answer = client.get(reverse("games:match", args=[match.pk]))
     assert answer.status_code == 200
-    return [query["sql"] for query in captured.captured_queries]
+    sent = [query["sql"] for query in captured.captured_queries]
+    assert not any("PREPARE" in sql for sql in sent)
+    return [readable(sql) for sql in sent]
 
 
 @pytest.mark.skipif(not ON_POSTGRES, reason="one round trip: PostgreSQL's (run_together)")
