@@ -162,8 +162,8 @@ def readable(sql: str) -> str:
     values) and each write's ``PREPARE`` left out: what was run, for tests and logs."""
     sql = re.sub(r"PREPARE (bulk_\w+) AS (.*?); ",
                  lambda found: "" if found[2] == _statements.get(found[1]) else found[0], sql)
-    return re.sub(r"EXECUTE ((?:bulk|prepared)_\w+)\(",
-                  lambda found: f"{_statements.get(found[1], found[0])} -- (", sql)
+    return re.sub(r"EXECUTE ((?:bulk|prepared)_\w+)(\(|;|$)",
+                  lambda found: f"{_statements.get(found[1], found[0])} -- {found[2]}", sql)
 
 
 def _send(statements: list[tuple[Any, _Shape | str, list[Any], Callable[[list], None] | None]],

@@ -159,6 +159,8 @@ class _Compiled:
 
     def execute(self, name: str, values: dict[str, Any]) -> tuple[str, list[Any]]:
         """``EXECUTE name(…)`` with ``values`` (after ``prepare``)."""
+        if not self.executed:  # (PostgreSQL takes no empty parentheses)
+            return f"EXECUTE {name}", []
         return (f"EXECUTE {name}({', '.join(['%s'] * len(self.executed))})",
                 [values[value_name] for value_name in self.executed])
 

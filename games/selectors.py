@@ -128,7 +128,7 @@ def _current_seats_with_sheets(user_id: int) -> QuerySet[Seat]:
     return current_seats(user_id).annotate(has_submitted=Exists(my_sheet))
 
 
-_CURRENT_SEATS = Prepared(Seat, _current_seats_with_sheets, user_id="int")
+_CURRENT_SEATS = Prepared(Seat, _current_seats_with_sheets, server_side=True, user_id="int")
 
 
 @functools.lru_cache(maxsize=16)
@@ -136,8 +136,9 @@ def _finished_page(limit: int, *, before: bool) -> Prepared:
     """A page of ``finished_seats`` (its limit is written into the SQL: one per limit)."""
     if before:
         return Prepared(Seat, lambda user_id, before: finished_seats(user_id, before=before)
-                        [:limit], user_id="int", before="int")
-    return Prepared(Seat, lambda user_id: finished_seats(user_id)[:limit], user_id="int")
+                        [:limit], server_side=True, user_id="int", before="int")
+    return Prepared(Seat, lambda user_id: finished_seats(user_id)[:limit], server_side=True,
+                    user_id="int")
 
 
 def finished_seats(user: AbstractBaseUser, *, before: int | None = None) -> QuerySet[Seat]:
@@ -193,7 +194,8 @@ def lobby_lists(start: int, stop: int) -> tuple[Prepared, Prepared]:
 LOBBY_SEATS = Prepared(Seat, lambda ids: (
     Seat.objects.filter(match_id__any_of=ids).order_by("match_id", "number")
     .values_list("match_id", "status", "user__username",
-                 *(f"user__reliability__{field}" for field in RELIABILITY_SHOWN))), ids="ints")
+                 *(f"user__reliability__{field}" for field in RELIABILITY_SHOWN))),
+    server_side=True, ids="ints")
 
 
 def lobby_seats(match_ids: list[int]) -> tuple[dict[int, list[LobbyPlayer]], dict[int, int]]:
@@ -533,8 +535,9 @@ def _seats_seeking(limit: int, user_id: int | None = None) -> QuerySet[Seat]:
 def _seeking_query(limit: int, *, for_user: bool) -> Prepared:
     """``_seats_seeking`` compiled once per connection (the lobby asks on every view)."""
     if for_user:
-        return Prepared(Seat, lambda user_id: _seats_seeking(limit, user_id), user_id="int")
-    return Prepared(Seat, lambda: _seats_seeking(limit))
+        return Prepared(Seat, lambda user_id: _seats_seeking(limit, user_id), server_side=True,
+                        user_id="int")
+    return Prepared(Seat, lambda: _seats_seeking(limit), server_side=True)
 
 
 def json_data(value: Any) -> Any:

@@ -60,16 +60,19 @@ def home_for(user: AbstractBaseUser) -> Home:
 
 _CHALLENGES = Prepared(Challenge, lambda user_id: Challenge.objects.filter(
     challenged_id=user_id, status=Challenge.Status.OPEN)
-    .select_related("ladder", "challenger").order_by("expires_at")[:10], user_id="int")
+    .select_related("ladder", "challenger").order_by("expires_at")[:10], server_side=True,
+    user_id="int")
 _OPEN_TOURNAMENTS = Prepared(Tournament, lambda user_id: Tournament.objects.filter(
     club_id__in=Membership.objects.filter(user_id=user_id).values("club_id"),
     status=Tournament.Status.REGISTRATION, registration_open=True)
     .exclude(pk__in=Entry.objects.filter(user_id=user_id).values("tournament_id"))
-    .select_related("club").order_by("-pk")[:10], user_id="int")
+    .select_related("club").order_by("-pk")[:10], server_side=True,
+    user_id="int")
 _ROUNDS = Prepared(Round, lambda user_id: Round.objects.filter(
     status=Round.Status.RUNNING, tournament__entries__user_id=user_id,
     tournament__entries__status=Entry.Status.ACTIVE, tournament__status=Tournament.Status.RUNNING)
-    .select_related("tournament").order_by("ends_at")[:10], user_id="int")
+    .select_related("tournament").order_by("ends_at")[:10], server_side=True,
+    user_id="int")
 def _result_for(match: Match) -> dict[str, Any]:
     """How the match ended for me (``outcome``), and how it ended (``how``: the sentence
     every surface says, ``games.endings``)."""

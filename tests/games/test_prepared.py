@@ -124,6 +124,19 @@ def test_a_server_side_query_is_prepared_once_per_session_and_planned_once(match
     assert sent(ids=[made[0].pk], now=now) == [["PREPARE", "EXECUTE"]]
 
 
+@pytest.mark.skipif(not ON_POSTGRES, reason="prepared in PostgreSQL's sessions only")
+def test_a_server_side_query_without_values_is_prepared_and_run(matches):
+    made, _ = matches
+    plain = Prepared(Seat, lambda: Seat.objects.filter(match__in=made).order_by("id"))
+    planned = Prepared(Seat, lambda: Seat.objects.filter(match__in=made).order_by("id"),
+                       server_side=True)
+    for _ in range(2):  # prepared, then only run
+        with CaptureQueriesContext(connection) as captured:
+            got = planned()
+        assert [fields_of(s) for s in got] == [fields_of(s) for s in plain()] and got
+    assert [q["sql"] for q in captured] == [f"EXECUTE {planned.name}"]
+
+
 def test_a_value_the_query_does_not_use_is_refused(matches):
     ignoring = Prepared(Seat, lambda ids, now: Seat.objects.filter(match_id__any_of=ids),
                         ids="ints", now="time")
