@@ -38,7 +38,7 @@ test: $(STAMP)
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) --maxschedchunk 2 $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check engine games portal competitions clocks tests scripts
+	$(VENV)/bin/ruff check engine games portal competitions clocks durable dbops analysis tests scripts
 	$(VENV)/bin/mypy
 
 clean:

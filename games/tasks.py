@@ -5,47 +5,44 @@ from __future__ import annotations
 
 import logging
 
-from celery import shared_task
-
+from durable.worker import task
 from games import services
 
 logger = logging.getLogger(__name__)
 
-TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
-
-@shared_task(name="games.tasks.resolve_phase", **TASK_OPTIONS)
+@task("games.tasks.resolve_phase")
 def resolve_phase(match_id: int, phase_number: int) -> bool:
     """Resolve one phase exactly once (a no-op if it is resolved or not yet due)."""
     return services.phase_resolve(match_id=match_id, phase_number=phase_number)
 
 
-@shared_task(name="games.tasks.resolve_phases", **TASK_OPTIONS)
+@task("games.tasks.resolve_phases")
 def resolve_phases(pairs: list[list[int]]) -> int:
     """Resolve a sweep's batch of (match id, phase number): one transaction, a savepoint per
     match, so one poison phase does not hold up the others. Returns how many were resolved."""
     return services.phases_resolve(pairs)
 
 
-@shared_task(name="games.tasks.outbox_dispatch", **TASK_OPTIONS)
+@task("games.tasks.outbox_dispatch")
 def outbox_dispatch(ids: list[int]) -> int:
     """Carry out promised side effects (signals to listeners, bot tasks) after their commit."""
     return services.outbox_dispatch(ids=ids)
 
 
-@shared_task(name="games.tasks.lifecycle_outbox_sweep", **TASK_OPTIONS)
+@task("games.tasks.lifecycle_outbox_sweep")
 def lifecycle_outbox_sweep() -> int:
     """Re-dispatch the lifecycle's outbox rows left undone (run by beat)."""
     return services.outbox_sweep()
 
 
-@shared_task(name="games.tasks.deadlines_sweep", **TASK_OPTIONS)
+@task("games.tasks.deadlines_sweep")
 def deadlines_sweep() -> int:
     """Queue resolution of due phases (run by beat every SWEEP_INTERVAL_SECONDS)."""
     return services.deadlines_sweep()
 
 
-@shared_task(name="games.tasks.bot_submit", **TASK_OPTIONS)
+@task("games.tasks.bot_submit")
 def bot_submit(match_id: int, seat_number: int, phase_number: int) -> bool:
     """The bot seat submits its sheet for the phase (a no-op if already in or stale)."""
     return services.bot_submit(
@@ -53,37 +50,37 @@ def bot_submit(match_id: int, seat_number: int, phase_number: int) -> bool:
     ) is not None
 
 
-@shared_task(name="games.tasks.plans_follow", **TASK_OPTIONS)
+@task("games.tasks.plans_follow")
 def plans_follow(match_id: int, phase_number: int) -> int:
     """Play the planned moves due after a turn played by default (a no-op if none is)."""
     return services.plans_follow_task(match_id=match_id, phase_number=phase_number)
 
 
-@shared_task(name="games.tasks.sheets_follow", **TASK_OPTIONS)
+@task("games.tasks.sheets_follow")
 def sheets_follow(match_id: int, phase_number: int) -> int:
     """Submit or discard the sheets entered ahead for the phase that has just opened."""
     return services.sheets_follow(match_id=match_id, phase_number=phase_number)
 
 
-@shared_task(name="games.tasks.gameday_tick", **TASK_OPTIONS)
+@task("games.tasks.gameday_tick")
 def gameday_tick(match_id: int) -> bool:
     """Start a continuous match's due gameday exactly once (a no-op if not due or done)."""
     return services.gameday_tick(match_id=match_id)
 
 
-@shared_task(name="games.tasks.reliability_record", **TASK_OPTIONS)
+@task("games.tasks.reliability_record")
 def reliability_record(match_id: int) -> bool:
     """Count an ended match in its players' reliability records (exactly once)."""
     return services.match_reliability_record(match_id=match_id) is not None
 
 
-@shared_task(name="games.tasks.reliability_sweep", **TASK_OPTIONS)
+@task("games.tasks.reliability_sweep")
 def reliability_sweep() -> int:
     """Count ended matches whose reliability task never ran (beat; a safety net)."""
     return services.reliability_sweep()
 
 
-@shared_task(name="games.tasks.deadline_misses_record", **TASK_OPTIONS)
+@task("games.tasks.deadline_misses_record")
 def deadline_misses_record(match_id: int, phase_number: int, missed_at: str,
                            users: dict[str, int], due_at: dict[str, str] | None = None) -> int:
     """Write a resolution's missed deadlines into the players' records (once)."""
@@ -91,7 +88,7 @@ def deadline_misses_record(match_id: int, phase_number: int, missed_at: str,
                                            missed_at=missed_at, users=users, due_at=due_at)
 
 
-@shared_task(name="games.tasks.votes_expire", **TASK_OPTIONS)
+@task("games.tasks.votes_expire")
 def votes_expire() -> int:
     """Expire the votes to end a match whose time ran out, each once (run by beat)."""
     return services.votes_expire()

@@ -14,9 +14,9 @@ task names, template names.
 
 The three levels:
 
-* the top-level packages (``analysis``, ``clocks``, ``competitions``, ``dbops``, ``engine``,
-  ``games``, ``portal``): ``portal.home`` importing ``competitions.selectors`` is an edge from
-  ``portal`` to ``competitions``;
+* the top-level packages (``analysis``, ``clocks``, ``competitions``, ``dbops``, ``durable``,
+  ``engine``, ``games``, ``portal``): ``portal.home`` importing ``competitions.selectors`` is
+  an edge from ``portal`` to ``competitions``;
 * portal's units: each app (``portal/chat``, ``portal/mail``, …) and each of portal's
   top-level modules (``portal/home.py``, ``portal/urls.py``, …) is one unit, and
   ``portal/__init__.py`` is the unit ``portal``;
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("analysis", "clocks", "competitions", "dbops", "engine", "games", "portal")
+PACKAGES = ("analysis", "clocks", "competitions", "dbops", "durable", "engine", "games", "portal")
 
 
 @dataclass(frozen=True)

@@ -3,16 +3,13 @@ done (a notice sent already), so a task delivered twice sends nothing twice."""
 
 from __future__ import annotations
 
-from celery import shared_task
-
+from durable.worker import task
 from games.services.queue import Enqueue
 from portal.chat import notify
 from portal.chat.models import Channel
 
-TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
-
-@shared_task(name="portal.chat.tasks.messages_notify", **TASK_OPTIONS)
+@task("portal.chat.tasks.messages_notify")
 def messages_notify(match_id: int | None = None, channel_id: int | None = None) -> bool:
     """Send the match's gathered notice if it is due (queued for that time by the first
     message since the last one). ``channel_id``: a task queued before notices were gathered
@@ -25,7 +22,7 @@ def messages_notify(match_id: int | None = None, channel_id: int | None = None) 
     return notify.notice_send(match_id=match_id)
 
 
-@shared_task(name="portal.chat.tasks.notices_sweep", **TASK_OPTIONS)
+@task("portal.chat.tasks.notices_sweep")
 def notices_sweep() -> int:
     """Beat: queue the notices that are due and were not sent (a task the broker lost, one
     that came early while a message was being written)."""
