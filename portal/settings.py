@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "clocks",
+    "durable",
     "games",
     "portal.accounts",
     "anymail",
@@ -220,8 +221,6 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.deadlines_sweep", "schedule": SWEEP_INTERVAL_SECONDS},
-    "sweep-lifecycle-outbox": {"task": "games.tasks.lifecycle_outbox_sweep",
-                               "schedule": 4 * SWEEP_INTERVAL_SECONDS},
     "sweep-reliability": {"task": "games.tasks.reliability_sweep", "schedule": 300},
 }
 # Votes to end a match (docs/votes.md): how long a proposal stays open, and how often beat
@@ -450,7 +449,6 @@ ANYMAIL = {"WEBHOOK_SECRET": os.environ["ANYMAIL_WEBHOOK_SECRET"]} if os.environ
 INBOUND_WEBHOOKS = env_bool("INBOUND_WEBHOOKS", True)
 CELERY_BEAT_SCHEDULE.update(
     {
-        "mail-inbound-sweep": {"task": "portal.mail.tasks.inbound_sweep", "schedule": 60},
         "mail-reminders": {
             "task": "portal.mail.tasks.reminders_send",
             "schedule": MAIL_REMINDER_SWEEP_SECONDS,
@@ -474,8 +472,6 @@ CHAT_NOTIFY_INTERVAL_SECONDS = float(os.environ.get("CHAT_NOTIFY_INTERVAL_SECOND
 CHAT_NOTIFY_SWEEP_SECONDS = float(os.environ.get("CHAT_NOTIFY_SWEEP_SECONDS", "30"))
 # How often an open messages panel asks for news.
 CHAT_POLL_SECONDS = float(os.environ.get("CHAT_POLL_SECONDS", "5"))
-CELERY_BEAT_SCHEDULE["chat-notify-sweep"] = {
-    "task": "portal.chat.tasks.notices_sweep", "schedule": CHAT_NOTIFY_SWEEP_SECONDS}
 
 # --- the delivery pipeline (portal.delivery): every way out (mail, push, webhooks) -----------
 # Each channel reads <CHANNEL>_<KEY> if set (MAIL_BATCH_SIZE, PUSH_MAX_ATTEMPTS, ...), else
@@ -495,8 +491,14 @@ DELIVERY_GATHER_SECONDS = float(os.environ.get("DELIVERY_GATHER_SECONDS", "0.02"
 DELIVERY_LEASE_SECONDS = float(os.environ.get("DELIVERY_LEASE_SECONDS", "600"))
 # How often the sweeper queues a flush where rows are due (lost tasks, retries, lost leases).
 DELIVERY_SWEEP_SECONDS = float(os.environ.get("DELIVERY_SWEEP_SECONDS", "60"))
-CELERY_BEAT_SCHEDULE["sweep-deliveries"] = {
-    "task": "portal.delivery.tasks.sweep_deliveries", "schedule": DELIVERY_SWEEP_SECONDS}
+# How often each kind of durable work is swept (durable.sweep: one beat entry for them all, as
+# often as the most frequent asks; each kind when its own interval has passed).
+LIFECYCLE_OUTBOX_SWEEP_SECONDS = 4 * SWEEP_INTERVAL_SECONDS
+MAIL_INBOUND_SWEEP_SECONDS = float(os.environ.get("MAIL_INBOUND_SWEEP_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["sweep-durable-work"] = {
+    "task": "durable.tasks.sweep",
+    "schedule": min(LIFECYCLE_OUTBOX_SWEEP_SECONDS, MAIL_INBOUND_SWEEP_SECONDS,
+                    CHAT_NOTIFY_SWEEP_SECONDS, DELIVERY_SWEEP_SECONDS)}
 
 # --- requests to URLs that users gave (portal.outbound) -----------------------------------
 # Tests and development only: such a URL may reach loopback addresses (a local stand-in) on any

@@ -206,7 +206,7 @@ def stack(test_database_url, tmp_path, request, settings) -> Iterator[Services]:
 
 # Beat's sendings and the sweeps that found nothing to do, once a second: they filled the
 # end of a failed test's log, where what explains the failure was cut off.
-_ROUTINE = re.compile(r"Sending due task|(?:_sweep|sweep_deliveries|votes_expire)\[[^\]]+\] "
+_ROUTINE = re.compile(r"Sending due task|(?:_sweep|tasks\.sweep|votes_expire)\[[^\]]+\] "
                       r"(?:received|succeeded in [\d.]+s: (?:0|\{[^}]*\}))\s*$")
 
 
