@@ -40,13 +40,18 @@ _in_session: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionar
 _NO_SUCH_STATEMENT = "26000"
 
 
-def session_names(connection: Any) -> set[str]:
-    """The names of the statements prepared in the connection's current session (a caller
-    that sends a ``PREPARE`` adds its name). A session that lost its statements (a connection
+def new_in_session(connection: Any, name: str) -> bool:
+    """Whether statement ``name`` is still to be prepared in the connection's current session;
+    it is taken as prepared from here (the caller sends its ``PREPARE`` ahead of its first
+    ``EXECUTE``, in the same string). A session that lost its statements (a connection
     pooler's reset) makes the next ``send_together`` that executes one fail with an
     ``OperationalError``, after which they are prepared again."""
     connection.ensure_connection()
-    return _in_session.setdefault(connection.connection, set())
+    names = _in_session.setdefault(connection.connection, set())
+    if name in names:
+        return False
+    names.add(name)
+    return True
 
 
 @contextmanager
@@ -178,15 +183,13 @@ def _send(statements: list[tuple[Any, _Shape | str, list[Any], Callable[[list], 
         # Shapes new to the session are prepared first, in the same string. (Taken as
         # prepared from here: should the string fail before a PREPARE ran, the first EXECUTE
         # of it fails as a lost session does, and it is prepared again after.)
-        in_session = session_names(connection)
         preparing: list[tuple[str, list]] = []
         sent = []
         for _, shape, params, _ in group:
             if isinstance(shape, str):
                 sent.append((shape, params))
                 continue
-            if shape.name not in in_session:
-                in_session.add(shape.name)
+            if new_in_session(connection, shape.name):
                 preparing.append((shape.prepare, []))
             sent.append((shape.execute, params))
         found = send_together(connection, preparing + sent)[len(preparing):]

@@ -44,7 +44,7 @@ from django.db.models import Field, ForeignObject, Model, QuerySet
 from django.db.models.lookups import In
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
-from games.bulk import remember_statement, send_together, session_names
+from games.bulk import new_in_session, remember_statement, send_together
 
 
 class AnyOf(In):
@@ -229,10 +229,8 @@ class Prepared:
         ``games.bulk`` sends its writes')."""
         if self.name is None:
             return None, (compiled.sql, compiled.params(values))
-        in_session = session_names(connection)
         preparing = None
-        if self.name not in in_session:
-            in_session.add(self.name)
+        if new_in_session(connection, self.name):
             preparing = compiled.prepare(self.name)
             remember_statement(self.name, compiled.sql)
         return preparing, compiled.execute(self.name, values)
