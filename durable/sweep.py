@@ -41,6 +41,11 @@ def sweep_register(name: str, requeue: Callable[[], int | dict], *,
     _KINDS[name] = Kind(name, requeue, every)
 
 
+def sweep_unregister(name: str) -> None:
+    """Sweep ``name`` no more."""
+    _KINDS.pop(name, None)
+
+
 def kinds() -> dict[str, Kind]:
     """The kinds registered, by name."""
     return dict(_KINDS)

@@ -8,10 +8,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from durable.sweep import sweep_register
-        from games import plugins, tasks
+        from games import plugins
+        from games.services import queue
 
         plugins.load(settings.INSTALLED_GAMES, settings.ENGINE_EXTRA_GAMES)
-        # (what a crash left undone: the outbox rows written but not dispatched)
-        sweep_register("lifecycle outbox", tasks.lifecycle_outbox_sweep,
-                       every=lambda: settings.LIFECYCLE_OUTBOX_SWEEP_SECONDS)
+        queue.carriers_register()  # how the outbox carries out the lifecycle's rows

@@ -698,45 +698,6 @@ class LogbookStrike(models.Model):
                                                               "seq": self.action.seq}
 
 
-class OutboxEvent(models.Model):
-    """A side effect a lifecycle transaction promised (a signal to its listeners, such as the
-    "your move" mail, or a task, such as a bot's sheet): written inside that transaction, so it
-    exists exactly when the change it reports does, and carried out after the commit by a
-    worker (``outbox_dispatch``), or by the sweeper if that never happened (a crash between the
-    commit and the queue, a lost broker message). Carrying one out twice is harmless: every
-    listener and task is idempotent; ``done_at`` only saves the work."""
-
-    class Kind(models.TextChoices):
-        SIGNAL = "signal", "signal"
-        TASK = "task", "task"
-
-    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
-    name = models.CharField(_("name"), max_length=80,
-                            help_text=_("The signal's or the task's name."))
-    payload = JSONField(_("payload"), default=dict, blank=True)
-    match_id = models.BigIntegerField(_("match"), null=True, blank=True)
-    created_at = models.DateTimeField(_("created at"))
-    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True,
-                                      help_text=_("When a dispatcher took it (a lease)."))
-    done_at = models.DateTimeField(_("done at"), null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    last_error = models.TextField(_("last error"), blank=True)
-
-    class Meta:
-        verbose_name = _("outbox event")
-        verbose_name_plural = _("outbox events")
-        ordering = ["pk"]
-        indexes = [
-            # The outbox sweeper's and the relay's catch-up: what is still to do, a batch at a
-            # time by id (the done rows, nearly all of them, are not in it).
-            models.Index(fields=["id"], name="lifecycle_outbox_undone",
-                         condition=Q(done_at__isnull=True)),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.name} {self.payload}"
-
-
 # --- reliability ---------------------------------------------------------------------------
 
 

@@ -44,7 +44,7 @@ from django.db.models import Field, ForeignObject, Model, QuerySet
 from django.db.models.lookups import In
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
-from games.bulk import new_in_session, remember_statement, send_together
+from dbops.bulk import new_in_session, remember_statement, send_together
 
 
 class AnyOf(In):
@@ -226,7 +226,7 @@ class Prepared:
         """What to send for ``values``: the SQL, or (server-side) ``EXECUTE``, with before it
         the ``PREPARE`` to send first when this session has not prepared the statement (taken
         as prepared from here: sent in the same string, ahead of the queries, as
-        ``games.bulk`` sends its writes')."""
+        ``dbops.bulk`` sends its writes')."""
         if self.name is None:
             return None, (compiled.sql, compiled.params(values))
         preparing = None

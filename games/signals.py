@@ -35,7 +35,7 @@ vote_changed = Signal()
 # command ended, a SeatTenure.Ending; "" for "taken"), at (when, ISO 8601).
 seat_changed = Signal()
 
-# The lifecycle's outbox carries signals by name (games.models.OutboxEvent).
+# The outbox carries signals by name (durable.outbox: ``send_by_name``).
 BY_NAME = {
     "phase_opened": phase_opened,
     "phase_resolved": phase_resolved,
@@ -76,3 +76,18 @@ def send_many(signal: Signal, payloads: Payloads) -> None:
         else:
             for payload in payloads:
                 receiver(signal=signal, sender=None, **payload)
+
+
+def send_by_name(name: str, payload: dict) -> None:
+    """Send the signal ``name`` of ``BY_NAME`` with ``payload`` (an outbox row): a listener
+    that fails makes it fail, so that the row is tried again."""
+    for receiver, response in BY_NAME[name].send_robust(sender=None, **payload):
+        if isinstance(response, Exception):
+            raise RuntimeError(f"listener {receiver!r} failed") from response
+
+
+def send_many_by_name(name: str, payloads: Payloads) -> bool:
+    """``send_many`` for the signal ``name`` (a batch of outbox rows)."""
+    send_many(BY_NAME[name], payloads)
+    return True
+

@@ -24,18 +24,6 @@ def resolve_phases(pairs: list[list[int]]) -> int:
     return services.phases_resolve(pairs)
 
 
-@task("games.tasks.outbox_dispatch")
-def outbox_dispatch(ids: list[int]) -> int:
-    """Carry out promised side effects (signals to listeners, bot tasks) after their commit."""
-    return services.outbox_dispatch(ids=ids)
-
-
-@task("games.tasks.lifecycle_outbox_sweep")
-def lifecycle_outbox_sweep() -> int:
-    """Re-dispatch the lifecycle's outbox rows left undone (run by beat)."""
-    return services.outbox_sweep()
-
-
 @task("games.tasks.deadlines_sweep")
 def deadlines_sweep() -> int:
     """Queue resolution of due phases (run by beat every SWEEP_INTERVAL_SECONDS)."""

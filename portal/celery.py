@@ -115,7 +115,7 @@ app.autodiscover_tasks()
 
 
 class OutboxRelay(bootsteps.StartStopStep):
-    """The outbox relay (``games/relay.py``) in the worker's main process, started after the
+    """The outbox relay (``durable/relay.py``) in the worker's main process, started after the
     pool (so no child is forked with its connection open) and stopped with the worker."""
 
     requires = {"celery.worker.components:Pool"}
@@ -124,7 +124,7 @@ class OutboxRelay(bootsteps.StartStopStep):
         self.relay = None
 
     def start(self, worker: object) -> None:
-        from games.relay import relay_start
+        from durable.relay import relay_start
 
         self.relay = relay_start()
 

@@ -381,16 +381,27 @@ SWEEP_OUTAGE_SECONDS = float(os.environ.get("SWEEP_OUTAGE_SECONDS", "600"))
 # A match the sweeper queued is not queued again for this long (its task may wait in a backlog);
 # after it, the claim is taken as lost.
 SWEEP_CLAIM_SECONDS = float(os.environ.get("SWEEP_CLAIM_SECONDS", "60"))
-# An outbox row (a promised side effect) still undone after this long is dispatched again.
+# The outbox (durable.outbox: the lifecycle's side effects, message notices, received mail) is
+# a kind of durable work (durable.queue), with the keys every kind has: OUTBOX_<KEY>, else
+# DURABLE_<KEY> (below). A row still undone this long after it was due is dispatched again
+# by the sweeper (its dispatch was lost) ...
 OUTBOX_GRACE_SECONDS = float(os.environ.get("OUTBOX_GRACE_SECONDS", "30"))
+# ... and a row claimed longer ago than this is taken as lost (its worker died).
+OUTBOX_LEASE_SECONDS = float(os.environ.get("OUTBOX_LEASE_SECONDS", str(OUTBOX_GRACE_SECONDS)))
+# A row whose carrying out fails is tried again after 10 s, 20 s, 40 s ... and left for the
+# admins (failed) after its fifth attempt.
+OUTBOX_MAX_ATTEMPTS = int(os.environ.get("OUTBOX_MAX_ATTEMPTS", "5"))
+OUTBOX_RETRY_BASE_SECONDS = float(os.environ.get("OUTBOX_RETRY_BASE_SECONDS", "10"))
+OUTBOX_MAX_BACKOFF_SECONDS = float(os.environ.get("OUTBOX_MAX_BACKOFF_SECONDS", "600"))
 # Outbox rows per dispatch task the sweeper and the relay's catch-up queue (read and queued a
 # batch at a time, so a backlog of any size takes bounded memory).
-OUTBOX_DISPATCH_BATCH = int(os.environ.get("OUTBOX_DISPATCH_BATCH", "200"))
+OUTBOX_BATCH_SIZE = int(os.environ.get("OUTBOX_BATCH_SIZE", "200"))
+OUTBOX_SWEEP_SECONDS = 4 * SWEEP_INTERVAL_SECONDS
 # Outbox rows a dispatcher carries out in one transaction (those of one signal together, in a
 # savepoint, their listeners reading and writing for all of them at once): one commit, and
 # one flush of the mail and push outboxes, per this many rows (docs/relay.md).
 OUTBOX_COMMIT_ROWS = int(os.environ.get("OUTBOX_COMMIT_ROWS", "100"))
-# On PostgreSQL the outbox relay (games/relay.py, run by every Celery worker; one of them
+# On PostgreSQL the outbox relay (durable/relay.py, run by every Celery worker; one of them
 # leads) queues the dispatch of outbox rows when their transaction commits, so the lifecycle's
 # transactions publish nothing themselves. Off, or on another database, each transaction
 # queues its own on commit.
@@ -468,8 +479,6 @@ CHAT_MESSAGES_PER_MINUTE = int(os.environ.get("CHAT_MESSAGES_PER_MINUTE", "10"))
 # least CHAT_NOTIFY_INTERVAL_SECONDS apart.
 CHAT_NOTIFY_GATHER_SECONDS = float(os.environ.get("CHAT_NOTIFY_GATHER_SECONDS", "60"))
 CHAT_NOTIFY_INTERVAL_SECONDS = float(os.environ.get("CHAT_NOTIFY_INTERVAL_SECONDS", "300"))
-# Beat sends the notices whose queued task was lost.
-CHAT_NOTIFY_SWEEP_SECONDS = float(os.environ.get("CHAT_NOTIFY_SWEEP_SECONDS", "30"))
 # How often an open messages panel asks for news.
 CHAT_POLL_SECONDS = float(os.environ.get("CHAT_POLL_SECONDS", "5"))
 
@@ -491,14 +500,20 @@ DELIVERY_GATHER_SECONDS = float(os.environ.get("DELIVERY_GATHER_SECONDS", "0.02"
 DELIVERY_LEASE_SECONDS = float(os.environ.get("DELIVERY_LEASE_SECONDS", "600"))
 # How often the sweeper queues a flush where rows are due (lost tasks, retries, lost leases).
 DELIVERY_SWEEP_SECONDS = float(os.environ.get("DELIVERY_SWEEP_SECONDS", "60"))
-# How often each kind of durable work is swept (durable.sweep: one beat entry for them all, as
-# often as the most frequent asks; each kind when its own interval has passed).
-LIFECYCLE_OUTBOX_SWEEP_SECONDS = 4 * SWEEP_INTERVAL_SECONDS
-MAIL_INBOUND_SWEEP_SECONDS = float(os.environ.get("MAIL_INBOUND_SWEEP_SECONDS", "60"))
+DELIVERY_GRACE_SECONDS = 0.0
+
+# --- durable work (durable.queue): what every kind reads when it sets no <KIND>_<KEY> ----------
+DURABLE_BATCH_SIZE = 100
+DURABLE_MAX_ATTEMPTS = 6
+DURABLE_RETRY_BASE_SECONDS = 30.0
+DURABLE_MAX_BACKOFF_SECONDS = 3600.0
+DURABLE_LEASE_SECONDS = 600.0
+DURABLE_GRACE_SECONDS = 0.0
+DURABLE_SWEEP_SECONDS = 60.0
+# One beat entry sweeps every kind (durable.sweep), as often as the most frequent asks; each
+# kind when its own interval has passed.
 CELERY_BEAT_SCHEDULE["sweep-durable-work"] = {
-    "task": "durable.tasks.sweep",
-    "schedule": min(LIFECYCLE_OUTBOX_SWEEP_SECONDS, MAIL_INBOUND_SWEEP_SECONDS,
-                    CHAT_NOTIFY_SWEEP_SECONDS, DELIVERY_SWEEP_SECONDS)}
+    "task": "durable.tasks.sweep", "schedule": min(OUTBOX_SWEEP_SECONDS, DELIVERY_SWEEP_SECONDS)}
 
 # --- requests to URLs that users gave (portal.outbound) -----------------------------------
 # Tests and development only: such a URL may reach loopback addresses (a local stand-in) on any

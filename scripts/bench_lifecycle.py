@@ -120,9 +120,11 @@ def main() -> None:
     from django.utils import timezone
 
     import engine
+    from durable.models import OutboxEvent
+    from durable.outbox import relayed
+    from durable.worker import Enqueue
     from games import services
-    from games.models import Match, OutboxEvent, Phase, Seat
-    from games.services.queue import Enqueue, relayed
+    from games.models import Match, Phase, Seat
     from games.services.resolve import LAZY_COMMIT
     from portal.mail.models import OutgoingEmail
 
@@ -184,12 +186,13 @@ def main() -> None:
                            "SELECT id FROM games_match WHERE id = %s FOR NO KEY UPDATE",
                            [match.pk])
             cursor.execute("UPDATE games_match SET queued_at = NULL WHERE id = %s; "
-                           "INSERT INTO games_outboxevent (kind, name, payload, match_id, "
-                           "created_at, attempts, last_error) VALUES ('signal', "
-                           "'phase_resolved', '{\"match_id\": 0, \"phase_number\": 0, "
-                           "\"finished\": false}', 0, now(), 0, ''); COMMIT", [match.pk])
+                           "INSERT INTO durable_outboxevent (kind, name, payload, series, "
+                           "created_at, next_attempt_at, status, attempts, last_error) VALUES "
+                           "('signal', 'phase_resolved', '{\"match_id\": 0, \"phase_number\": "
+                           "0, \"finished\": false}', 0, now(), now(), 'queued', 0, ''); "
+                           "COMMIT", [match.pk])
         if not relayed():
-            Enqueue("games.tasks.outbox_dispatch", ids=[])()
+            Enqueue("durable.tasks.outbox_dispatch", ids=[])()
         return (time.perf_counter() - start) * 1000
 
     resolve_ms, floor_ms, queries = [], [], []
@@ -225,9 +228,10 @@ def main() -> None:
                 row = OutboxEvent.objects.create(kind="signal", name="phase_resolved",
                                                  payload={"match_id": 0, "phase_number": 0,
                                                           "finished": False},
-                                                 created_at=timezone.now())
+                                                 created_at=timezone.now(),
+                                                 next_attempt_at=timezone.now())
             start = time.perf_counter()
-            Enqueue("games.tasks.outbox_dispatch", ids=[row.pk])()
+            Enqueue("durable.tasks.outbox_dispatch", ids=[row.pk])()
             wait_until(lambda: OutboxEvent.objects.filter(pk=row.pk, done_at__isnull=False)
                        .exists(), timeout)
             return (time.perf_counter() - start) * 1000

@@ -123,8 +123,9 @@ def main() -> None:
     from django.core.management import call_command
     from django.utils import timezone
 
+    from durable import outbox
+    from durable.models import OutboxEvent
     from games import services as games_services
-    from games.models import OutboxEvent
     from portal.mail.models import InboundMessage, OutgoingEmail
     from portal.mail.services import inbound_store
     from portal.mail.services.outbox import _message
@@ -147,8 +148,8 @@ def main() -> None:
             hours_per_phase=24,
             seats=[{"kind": "human", "user": alice}, {"kind": "human", "user": bob}]))
     # The lifecycle's outbox (phase opened: the mails), carried out as a worker would.
-    games_services.outbox_dispatch(ids=list(OutboxEvent.objects.filter(
-        match_id__in=[m.pk for m in matches], done_at=None).values_list("pk", flat=True)))
+    outbox.outbox_dispatch(ids=list(OutboxEvent.objects.filter(
+        series__in=[m.pk for m in matches], done_at=None).values_list("pk", flat=True)))
     real = list(OutgoingEmail.objects.filter(match__in=matches, status="queued"))
     if len(real) != 2 * args.matches:
         sys.exit(f"expected {2 * args.matches} queued phase mails, found {len(real)}")

@@ -98,9 +98,10 @@ def scenario(args: argparse.Namespace, commit_rows: int | None) -> dict:
     from django.db import connection
     from django.utils import timezone
 
+    from durable.models import OutboxEvent
+    from durable.relay import LEAD_LOCK
     from games import services
-    from games.models import Match, OutboxEvent, Phase, Seat
-    from games.relay import LEAD_LOCK
+    from games.models import Match, Phase, Seat
 
     call_command("migrate", verbosity=0)
     redis.Redis.from_url(redis_url).flushdb()

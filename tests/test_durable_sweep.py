@@ -5,13 +5,14 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
+from durable import queue
 from durable import sweep as sweeper
 from durable.tasks import sweep as sweep_task
 
 
 def test_every_kind_of_durable_work_is_swept_from_one_beat_entry():
-    assert set(sweeper.kinds()) == {"lifecycle outbox", "deliveries", "received mail",
-                                    "message notices"}
+    # every kind is a queue of durable work (durable.queue), swept by its rows
+    assert set(sweeper.kinds()) == set(queue.QUEUES) == {"outbox", "mail", "push", "webhook"}
     sweeps = [name for name in settings.CELERY_BEAT_SCHEDULE if "sweep" in name]
     assert sorted(sweeps) == ["competitions-sweep", "sweep-deadlines", "sweep-durable-work",
                               "sweep-reliability"]

@@ -30,7 +30,6 @@ from games.services.moderation import (
     seat_moderate_replace,
 )
 from games.services.orders import orders_submit
-from games.services.outbox import outbox_dispatch, outbox_sweep
 from games.services.plans import (
     plan_clear,
     plan_for,
@@ -97,8 +96,6 @@ __all__ = [
     "match_set_status",
     "match_start",
     "orders_submit",
-    "outbox_dispatch",
-    "outbox_sweep",
     "plan_clear",
     "plan_for",
     "plan_set",

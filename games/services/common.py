@@ -15,13 +15,14 @@ from django.utils.translation import gettext as _
 import engine
 from clocks.arithmetic import Window
 from clocks.services import windows_of_users
+from dbops.bulk import rows_insert
+from durable.outbox import outbox_write, task_event
 from engine import Game, PhaseKind, Problem, Prompt
 from engine.ending import by_rules
-from games.bulk import rows_insert
 from games.models import DeadlineMove, Match, Phase, Seat
 from games.parsing import id_or_none
 from games.services.errors import ServiceError
-from games.services.queue import outbox_write, signal_event, task_event
+from games.services.queue import signal_event
 from games.services.timing import needs_windows, phase_timing, uses_clock
 
 logger = logging.getLogger(__name__)

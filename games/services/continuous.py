@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from durable.outbox import outbox_write, task_event
 from engine import Game, PhaseKind, Problem, RuleError, TextError, rng_for
 from games.audit_words import audit_words
 from games.models import Action, LogbookStrike, Match, ModerationEntry, Phase, Seat
@@ -44,7 +45,7 @@ from games.services.common import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.queue import outbox_write, signal_event, task_event
+from games.services.queue import signal_event
 from games.words import problem_message
 
 logger = logging.getLogger(__name__)

@@ -11,12 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks.services import window_of
+from dbops.bulk import one_round_trip, rows_insert, rows_update
+from durable.outbox import outbox_write, task_event
 from engine import RuleError
-from games.bulk import one_round_trip, rows_insert, rows_update
 from games.models import Match, MatchStatusChange, Seat
 from games.services.common import game_for, match_lock, phase_open, rules_ending
 from games.services.errors import ServiceError
-from games.services.queue import outbox_write, signal_event, task_event
+from games.services.queue import signal_event
 from games.services.tenures import tenure_rows
 from games.services.timing import needs_windows
 from games.services.vacation import seats_with_hours_and_leave

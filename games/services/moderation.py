@@ -22,6 +22,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from durable.outbox import outbox_write, task_event
+from durable.worker import enqueue_on_commit
 from engine import PhaseKind, RuleError
 from engine.record import phase_replay
 from games import dates
@@ -36,7 +38,6 @@ from games.services.common import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.queue import enqueue_on_commit, outbox_write, task_event
 from games.services.seeking import held_before, seat_in_play_or_refuse, seat_offer
 from games.services.tenures import Ending, tenure_begin, tenure_end
 from games.services.timing import clocks_excuse, uses_clock

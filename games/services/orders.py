@@ -12,12 +12,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from durable.worker import enqueue_on_commit
 from engine import Game, PhaseKind, RuleError, rng_for
 from games.models import Match, Phase, Seat, Submission
 from games.receipts import new_salt, receipt_for
 from games.services.common import Receipt, game_for, match_lock, required_seats
 from games.services.errors import ServiceError
-from games.services.queue import enqueue_on_commit
 from games.services.resolve import phase_resolve_locked
 from games.services.timing import clock_stop, expired_seats, uses_clock
 

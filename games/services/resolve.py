@@ -11,9 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks.services import window_of
+from dbops.bulk import one_round_trip, rows_insert, rows_update
+from durable.outbox import outbox_write, task_event
 from engine import Outcome, PhaseKind, rng_for
 from engine.ending import by_forfeit, by_nobody
-from games.bulk import one_round_trip, rows_insert, rows_update
 from games.models import Match, Phase, Seat, Submission
 from games.prepared import Prepared, run_together
 from games.receipts import new_salt, receipt_for
@@ -26,7 +27,7 @@ from games.services.common import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.queue import outbox_write, signal_event, task_event
+from games.services.queue import signal_event
 from games.services.seeking import VACATED_FIELDS, seat_vacate
 from games.services.sweep import claims_release
 from games.services.tenures import Ending, tenure_end

@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from durable.outbox import outbox_write, task_event
 from engine import Game, PhaseKind
 from games.models import (
     Match,
@@ -37,7 +38,7 @@ from games.models import (
 )
 from games.services.common import game_for, match_lock
 from games.services.errors import ServiceError
-from games.services.queue import outbox_write, signal_event, task_event
+from games.services.queue import signal_event
 from games.services.reliability import reliability_check
 from games.services.tenures import Ending, tenure_begin, tenure_end
 from games.services.votes import seat_out, votes_seat_changed

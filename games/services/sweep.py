@@ -20,9 +20,9 @@ from django.db import OperationalError, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from durable.worker import Enqueue
 from engine import PhaseKind
 from games.models import DeadlineMove, Match, Phase, SweepRun
-from games.services.queue import Enqueue
 from games.services.timing import clocks_excuse
 
 logger = logging.getLogger(__name__)

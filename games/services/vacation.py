@@ -32,13 +32,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clocks.services import with_windows
+from durable.outbox import outbox_write
 from engine import PhaseKind
 from games.audit_words import audit_words, english, span
 from games.models import Leave, LeaveExtension, Match, ModerationEntry, Phase, Seat, Submission
 from games.prepared import Prepared
 from games.services.common import game_for, match_lock
 from games.services.errors import ServiceError
-from games.services.queue import outbox_write, signal_event
+from games.services.queue import signal_event
 from games.services.timing import clock_leave, uses_clock
 
 CONTINUOUS = PhaseKind.CONTINUOUS.value

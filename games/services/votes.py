@@ -25,6 +25,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from durable.outbox import outbox_write
+from durable.worker import enqueue_on_commit
 from engine import Game, PhaseKind, RuleError
 from engine.ending import by_agreement, by_cancel, by_concession
 from engine.record import SETTING_RESIGN
@@ -48,7 +50,7 @@ from games.services.common import (
 )
 from games.services.errors import ServiceError
 from games.services.match import match_set_status
-from games.services.queue import enqueue_on_commit, outbox_write, signal_event
+from games.services.queue import signal_event
 from games.services.timing import clocks_close
 
 logger = logging.getLogger(__name__)

@@ -4,8 +4,9 @@ channels (writing each message to a new private channel makes no more notices).
 
 The first message nobody was told of makes the match's notice due
 (``services._notice_due``: CHAT_NOTIFY_GATHER_SECONDS later, and never sooner than
-CHAT_NOTIFY_INTERVAL_SECONDS after the last notice); a task queued for that time, or beat's
-sweeper if the task was lost, sends it (``notice_send``): in one transaction it locks the
+CHAT_NOTIFY_INTERVAL_SECONDS after the last notice); an outbox row due then, written with the
+message (``durable.outbox``: carried out once, whatever is lost on the way), sends it
+(``notice_send``): in one transaction it locks the
 match's ``NoticeGathering`` row, takes each channel's messages since its last notice, moves
 the channels' marks past them and sends the ``messages_due`` signal with those spans, whose
 consumers (mail, push: the table in ``portal.delivery.events``) write their rows in that same
@@ -66,13 +67,6 @@ def notice_send(*, match_id: int, now: datetime | None = None) -> bool:
             return False
         messages_due.send(sender=Channel, match_id=match_id, spans=spans)
     return True
-
-
-def notices_due(*, now: datetime | None = None, limit: int = 500) -> list[int]:
-    """The matches whose notice is due (the sweeper's query)."""
-    now = now or timezone.now()
-    return list(NoticeGathering.objects.filter(due_at__lte=now).order_by("due_at")
-                .values_list("match_id", flat=True)[:limit])
 
 
 @dataclass

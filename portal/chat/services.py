@@ -15,9 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from durable.outbox import outbox_write, task_event
 from games.models import Match, Seat
 from games.services.errors import ServiceError
-from games.services.queue import enqueue_on_commit
 from portal.chat.access import ChannelSpec, Reader, channel_spec, reader_for
 from portal.chat.models import (
     MESSAGE_MAX_CHARS,
@@ -201,8 +201,9 @@ def _notice_due(gathering: NoticeGathering, now: Any) -> None:
             seconds=settings.CHAT_NOTIFY_INTERVAL_SECONDS))
     gathering.due_at = due
     gathering.save(update_fields=["due_at"])
-    enqueue_on_commit("portal.chat.tasks.messages_notify", match_id=gathering.match_id,
-                      countdown=max((due - now).total_seconds(), 0) + 0.5)
+    # (an outbox row due then: carried out once, whatever is lost or killed on the way)
+    outbox_write([task_event("portal.chat.tasks.messages_notify", gathering.match_id, due=due,
+                             match_id=gathering.match_id)])
 
 
 def _read_up_to(channel: Channel, user_id: int | None, message_id: int) -> None:

@@ -19,20 +19,18 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any, ClassVar, Literal, TypeVar
+from datetime import datetime
+from typing import Any, ClassVar, TypeVar
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from games.bulk import one_round_trip, rows_update
-from games.services.queue import Enqueue, enqueue_on_commit
+from durable.queue import OUTCOMES, Queue, Result
+from durable.queue import register as queue_register
+from durable.queue import unregister as queue_unregister
+from durable.worker import Enqueue, enqueue_on_commit
 from portal.delivery.models import Delivery
 
 logger = logging.getLogger(__name__)
@@ -40,49 +38,14 @@ Status = Delivery.Status
 DELIVER_TASK = "portal.delivery.tasks.deliver_due"
 
 
-@dataclass(frozen=True)
-class Result:
-    """What became of one row's sending. ``retry_after``: the other side asked to wait this
-    many seconds (instead of the back-off); ``response_status``: its status code, kept."""
+class Channel(Queue):
+    """A way out: a ``durable.queue.Queue`` whose rows are sent. Subclasses set ``name`` and
+    ``model`` (a ``Delivery`` table) and implement ``send``; the numbers come from the
+    settings ``<NAME>_<KEY>`` if set, else ``DELIVERY_<KEY>`` (e.g. MAIL_MAX_ATTEMPTS, else
+    DELIVERY_MAX_ATTEMPTS)."""
 
-    outcome: Literal["sent", "retry", "gone", "failed"]
-    error: str = ""
-    retry_after: float | None = None
-    response_status: int | None = None
-
-
-SENT = Result("sent")
-
-
-class Channel:
-    """A way out. Subclasses set ``name`` and ``model`` (a ``Delivery`` table) and implement
-    ``send``; the numbers come from the settings ``<NAME>_<KEY>`` if set, else
-    ``DELIVERY_<KEY>`` (e.g. MAIL_MAX_ATTEMPTS, else DELIVERY_MAX_ATTEMPTS)."""
-
-    name: ClassVar[str]
+    group = "DELIVERY"
     model: ClassVar[type[Delivery]]
-    # The model's field after which a row is never sent (push's time to live), if any.
-    expires_field: ClassVar[str | None] = None
-
-    def setting(self, key: str) -> Any:
-        return getattr(settings, f"{self.name.upper()}_{key}",
-                       getattr(settings, f"DELIVERY_{key}"))
-
-    @property
-    def batch_size(self) -> int:
-        return int(self.setting("BATCH_SIZE"))
-
-    @property
-    def max_attempts(self) -> int:
-        return int(self.setting("MAX_ATTEMPTS"))
-
-    @property
-    def retry_base_seconds(self) -> float:
-        return float(self.setting("RETRY_BASE_SECONDS"))
-
-    @property
-    def max_backoff_seconds(self) -> float:
-        return float(self.setting("MAX_BACKOFF_SECONDS"))
 
     @property
     def send_ahead(self) -> int:
@@ -92,34 +55,30 @@ class Channel:
     def gather_seconds(self) -> float:
         return max(0.0, float(self.setting("GATHER_SECONDS")))
 
-    @property
-    def lease_seconds(self) -> float:
-        return float(self.setting("LEASE_SECONDS"))
-
-    def due(self, queryset: QuerySet) -> QuerySet:
-        """The claim's query, with what ``send`` reads (select_related) or more filters."""
-        return queryset
-
     def send(self, rows: list[Any]) -> dict[Any, Result] | Iterator[Any]:
         """Send ``rows`` (claimed, no transaction open): a ``Result`` per row's pk, at once
         (a dict) or as they come (see ``send_batch``). A row left out stays sending until its
         lease runs out (then it is claimed again)."""
         raise NotImplementedError
 
-    def gone(self, rows: list[Any]) -> None:
-        """The recipients of ``rows`` are gone for good (deleted, unsubscribed by the other
-        side). By default the rows are only marked failed."""
-
-    def backoff_seconds(self, attempts: int) -> float:
-        return min(self.retry_base_seconds * 2 ** max(attempts - 1, 0), self.max_backoff_seconds)
+    def wake(self) -> None:
+        Enqueue(DELIVER_TASK, channel=self.name)()
 
 
 CHANNELS: dict[str, Channel] = {}
 
 
-def register(channel: Channel) -> Channel:
-    CHANNELS[channel.name] = channel
-    return channel
+def register(chan: Channel) -> Channel:
+    """Make channel ``chan`` known here and to the durable queue (which sweeps it)."""
+    CHANNELS[chan.name] = chan
+    queue_register(chan)
+    return chan
+
+
+def unregister(name: str) -> None:
+    """Forget channel ``name`` (a test's own)."""
+    CHANNELS.pop(name, None)
+    queue_unregister(name)
 
 
 def channel(name: str) -> Channel:
@@ -145,96 +104,6 @@ def deliver(channel_name: str, *, dedupe_key: str, **fields: Any) -> Any:
         return None
     flush_on_commit(channel_name)
     return row
-
-
-def claim(chan: Channel, *, limit: int | None = None, now: datetime | None = None) -> list[Any]:
-    """Take up to ``limit`` due rows nobody else holds (due queued/retry rows, rows whose lease
-    ran out), expire those whose time ran out, mark the rest sending (attempts + 1) and commit:
-    the sending that follows holds no transaction."""
-    now = now or timezone.now()
-    lease_over = now - timedelta(seconds=chan.lease_seconds)
-    model = chan.model
-    with transaction.atomic():
-        rows = list(chan.due(
-            model.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(Q(status__in=[Status.QUEUED, Status.RETRY], next_attempt_at__lte=now)
-                    | Q(status=Status.SENDING, sending_since__lte=lease_over))
-        ).order_by("next_attempt_at", "pk")[:limit or chan.batch_size])
-        if chan.expires_field:
-            stale = [row.pk for row in rows if getattr(row, chan.expires_field) <= now]
-            _expire(model.objects.filter(pk__in=stale))
-            rows = [row for row in rows if getattr(row, chan.expires_field) > now]
-        model.objects.filter(pk__in=[row.pk for row in rows]).update(
-            status=Status.SENDING, sending_since=now, attempts=F("attempts") + 1)
-    for row in rows:
-        row.status, row.sending_since, row.attempts = Status.SENDING, now, row.attempts + 1
-    return rows
-
-
-def _expire(rows: QuerySet) -> int:
-    return rows.update(status=Status.EXPIRED, next_attempt_at=None,
-                       last_error="its time to live ran out before it was sent")
-
-
-def record(chan: Channel, rows: list[Any], results: dict[Any, Result],
-           now: datetime | None = None) -> tuple[dict[str, int], datetime | None]:
-    """Write what ``results`` say of the claimed ``rows`` (set on them too) in one round trip:
-    one UPDATE per outcome and error (``games.bulk.rows_update``: a statement prepared once
-    per session, not a queryset compiled per row), the gone ones handed to the channel. A
-    retry after the row's last attempt fails, one past its time to live expires. Returns
-    counts by outcome (rows left out of ``results`` are not counted) and when the earliest
-    retry is due (None: no retry)."""
-    now = now or timezone.now()
-    counts = dict.fromkeys(OUTCOMES, 0)
-    gone = []
-    groups: dict[tuple, list[Any]] = defaultdict(list)  # (status, next at, error, code) -> rows
-    for row in rows:
-        result = results.get(row.pk)
-        if result is None:
-            continue
-        if result.outcome == "gone":
-            row.status, row.next_attempt_at, row.last_error = (
-                Status.FAILED, None, "the recipient is gone")
-            gone.append(row)
-            continue
-        status, next_at = _status(chan, row, result, now)
-        row.status, row.next_attempt_at = status, next_at
-        row.last_error, row.response_status = result.error[:2000], result.response_status
-        if status == Status.SENT:
-            row.sent_at = now
-        groups[(status, next_at, row.last_error, result.response_status)].append(row)
-    retry_at = None
-    with one_round_trip():
-        rows_update(gone, ("status", "next_attempt_at", "last_error"))
-        for (status, next_at, error, _), group in groups.items():
-            rows_update(group, RECORDED + (("sent_at",) if status == Status.SENT else ()))
-            counts[status] += len(group)
-            if status == Status.RETRY:
-                retry_at = min(retry_at or next_at, next_at)
-            if status != Status.SENT:
-                logger.info("%s: %s row(s) %s: %s", chan.name, len(group), status, error)
-    if gone:
-        chan.gone(gone)
-        counts["gone"] = len(gone)
-    return counts, retry_at
-
-
-RECORDED = ("status", "next_attempt_at", "last_error", "response_status")
-OUTCOMES = ("sent", "retry", "gone", "failed", "expired")
-
-
-def _status(chan: Channel, row: Any, result: Result, now: datetime) -> tuple[str, Any]:
-    """The status (and next attempt) a row takes after ``result``."""
-    if result.outcome == "sent":
-        return Status.SENT, None
-    if result.outcome != "retry" or row.attempts >= chan.max_attempts:
-        return Status.FAILED, None
-    delay = result.retry_after if result.retry_after is not None else chan.backoff_seconds(
-        row.attempts)
-    next_at = now + timedelta(seconds=delay)
-    if chan.expires_field and next_at >= getattr(row, chan.expires_field):
-        return Status.EXPIRED, None
-    return Status.RETRY, next_at
 
 
 T = TypeVar("T")
@@ -316,7 +185,7 @@ def send_batch(chan: Channel, *, limit: int | None = None) -> dict[str, int]:
     ``(pk, Result)`` pair or a dict of several (``run_ahead``'s groups): each is recorded as
     it comes, so a worker killed mid-batch leaves only the rows it had not recorded to go
     again when their lease runs out."""
-    rows = claim(chan, limit=limit)
+    rows = chan.claim(limit=limit)
     counts = dict.fromkeys(OUTCOMES, 0)
     if not rows:
         return counts
@@ -324,7 +193,7 @@ def send_batch(chan: Channel, *, limit: int | None = None) -> dict[str, int]:
     retries: list[datetime] = []
 
     def write(results: dict[Any, Result]) -> None:
-        done, retry_at = record(chan, [by_pk[pk] for pk in results], results)
+        done, retry_at = chan.record([by_pk[pk] for pk in results], results)
         for outcome, count in done.items():
             counts[outcome] += count
         if retry_at is not None:
@@ -385,32 +254,13 @@ def flush(name: str, *, limit: int | None = None, max_batches: int = 1000) -> in
 
 
 def sweep(now: datetime | None = None) -> dict[str, int]:
-    """Every channel: expire rows whose time ran out, and queue a flush if rows are due (a lost
-    flush, a retry whose delayed flush was lost, a lease that ran out). Returns the due rows by
-    channel."""
-    now = now or timezone.now()
-    due = {}
-    for name, chan in CHANNELS.items():
-        model = chan.model
-        if chan.expires_field:
-            _expire(model.objects.filter(status__in=[Status.QUEUED, Status.RETRY],
-                                         **{f"{chan.expires_field}__lte": now}))
-        lease_over = now - timedelta(seconds=chan.lease_seconds)
-        due[name] = model.objects.filter(
-            Q(status__in=[Status.QUEUED, Status.RETRY], next_attempt_at__lte=now)
-            | Q(status=Status.SENDING, sending_since__lte=lease_over)).count()
-        if due[name]:  # (queued at once: the sweep's own writes need no commit to be seen)
-            Enqueue(DELIVER_TASK, channel=name)()
-    return due
+    """Every channel's sweep (``Queue.sweep``): the due rows by channel."""
+    return {name: chan.sweep(now) for name, chan in CHANNELS.items()}
 
 
 def requeue(name: str, pks: Iterable[Any]) -> int:
     """Send failed rows again, attempts starting over (the admin's action)."""
-    count = channel(name).model.objects.filter(pk__in=list(pks), status=Status.FAILED).update(
-        status=Status.RETRY, attempts=0, next_attempt_at=timezone.now())
-    if count:
-        flush_on_commit(name)
-    return count
+    return channel(name).requeue(pks)
 
 
 def queued_keys(channel_name: str, keys: Iterable[str]) -> set[str]:

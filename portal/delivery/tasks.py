@@ -1,5 +1,5 @@
-"""The delivery pipeline's tasks: acks_late, and each claims what is due, so a task delivered
-twice sends nothing twice."""
+"""The delivery pipeline's task: acks_late, and it claims what is due, so a task delivered
+twice sends nothing twice (the sweeper, ``durable.sweep``, queues it where rows are due)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,3 @@ from portal.delivery import pipeline
 def deliver_due(channel: str) -> int:
     """Send every due row of ``channel`` (mail, push, ...), batch after batch."""
     return pipeline.flush(channel)
-
-
-@task("portal.delivery.tasks.sweep_deliveries")
-def sweep_deliveries() -> dict[str, int]:
-    """Queue a flush of every channel that has due rows; expire the stale ones (beat)."""
-    return pipeline.sweep()

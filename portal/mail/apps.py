@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -9,11 +8,7 @@ class MailConfig(AppConfig):
     verbose_name = _("Play by email")
 
     def ready(self) -> None:
-        from durable.sweep import sweep_register
         from portal.accounts.notifications import failing_lookup_register
         from portal.mail import bounces, checks, receivers, tasks  # noqa: F401  (signal receivers, checks)
 
         failing_lookup_register(bounces.failing_among)  # (nothing more to a failing address)
-        # (received mail nobody processed)
-        sweep_register("received mail", tasks.inbound_sweep,
-                       every=lambda: settings.MAIL_INBOUND_SWEEP_SECONDS)

@@ -8,7 +8,6 @@ from anymail.signals import inbound
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.services.queue import enqueue_on_commit
 from games.signals import Payloads, receiver_of_many
 from portal.mail import services
 from portal.mail.models import InboundMessage
@@ -106,8 +105,8 @@ def on_team_match_finished(sender, team_match, **kwargs) -> None:
 
 @receiver(inbound, dispatch_uid="mail_anymail_inbound")
 def on_anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:
-    """An ESP posted a received email: store it as it came, process it in a task."""
+    """An ESP posted a received email: store it as it came (with the outbox row that has a
+    worker process it)."""
     message = event.message
     raw = message.as_bytes() if message is not None else b""
-    row = services.inbound_store(raw=raw, source=InboundMessage.Source.WEBHOOK)
-    enqueue_on_commit("portal.mail.tasks.inbound_process", inbound_id=row.pk)
+    services.inbound_store(raw=raw, source=InboundMessage.Source.WEBHOOK)

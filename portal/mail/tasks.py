@@ -4,30 +4,19 @@ delivery pipeline's (``portal.delivery.tasks``)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.utils import timezone
-
 from durable.worker import task
-from games.services.queue import Enqueue
 from portal.mail import services
 from portal.mail.models import InboundMessage
-
-INBOUND_STUCK = timedelta(minutes=5)
-
-
-@task("portal.mail.tasks.inbound_sweep")
-def inbound_sweep() -> int:
-    """Queue the processing of received mail nobody processed (beat)."""
-    stale = InboundMessage.objects.filter(
-        status=InboundMessage.Status.RECEIVED, received_at__lte=timezone.now() - INBOUND_STUCK
-    ).values_list("pk", flat=True)[:100]
-    return sum(Enqueue("portal.mail.tasks.inbound_process", inbound_id=pk)() for pk in stale)
 
 
 @task("portal.mail.tasks.inbound_process")
 def inbound_process(inbound_id: int) -> str:
+    """Process a received message (the outbox row its storing wrote). One that another
+    process holds (the MTA pipe's own processing) and still reads received is tried again
+    later: if that process died, the message is processed then."""
     row = services.inbound_process(inbound_id=inbound_id)
+    if row is not None and row.status == InboundMessage.Status.RECEIVED:
+        raise RuntimeError(f"inbound message {inbound_id} is being processed elsewhere")
     return row.status if row else "missing"
 
 

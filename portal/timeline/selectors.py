@@ -30,13 +30,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import engine
+from durable.models import OutboxEvent
 from games import dates, plugins, selectors
 from games.models import (
     Action,
     DeadlineMove,
     Match,
     ModerationEntry,
-    OutboxEvent,
     Phase,
     Seat,
     Submission,
@@ -454,7 +454,7 @@ def _stuck(match: Match, group_at: Any) -> None:
     """Announcements the lifecycle promised that are still not carried out after a while."""
     since = timezone.now() - STUCK_AFTER
     for event in OutboxEvent.objects.filter(
-            match_id=match.pk, kind=OutboxEvent.Kind.SIGNAL, done_at__isnull=True,
+            series=match.pk, kind="signal", done_at__isnull=True,
             created_at__lt=since).only("created_at", "payload"):
         number = (event.payload or {}).get("phase_number")
         group_at(event.created_at, number if isinstance(number, int) else None).entries.append(

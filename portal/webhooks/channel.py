@@ -20,8 +20,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from durable.queue import Result
 from portal import outbound
-from portal.delivery.pipeline import Channel, Result, register, run_ahead
+from portal.delivery.pipeline import Channel, register, run_ahead
 from portal.webhooks import formats, services
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
 

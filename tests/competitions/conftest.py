@@ -11,11 +11,11 @@ def run_signals(callbacks) -> None:
     """Deliver the signals a transaction promised in its outbox (what the worker's
     ``outbox_dispatch`` does after the commit), raising (not logging) any listener's error.
     Called again, it delivers them again, as a duplicate would."""
-    from games.models import OutboxEvent
+    from durable.models import OutboxEvent
     from games.signals import BY_NAME
 
     for callback in callbacks:
-        if getattr(callback, "task_name", "") == "games.tasks.outbox_dispatch":
+        if getattr(callback, "task_name", "") == "durable.tasks.outbox_dispatch":
             rows = OutboxEvent.objects.filter(pk__in=callback.kwargs["ids"], kind="signal")
             for row in rows.order_by("pk"):
                 BY_NAME[row.name].send(sender=None, **row.payload)

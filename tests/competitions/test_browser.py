@@ -3,8 +3,10 @@ Chromium driven by Playwright, as tests/portal/test_browser.py does)."""
 
 from competitions import services
 from competitions.models import Entry, Pairing
-from games.models import Match, OutboxEvent
-from games.services import orders_submit, outbox_dispatch, phase_resolve
+from durable.models import OutboxEvent
+from durable.outbox import outbox_dispatch
+from games.models import Match
+from games.services import orders_submit, phase_resolve
 from tests.browser import BROWSER_MARKS, browser_page, log_in
 from tests.portal.builders import make_user
 

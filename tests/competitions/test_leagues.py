@@ -18,8 +18,10 @@ from competitions.models import (
     Season,
 )
 from competitions.pairing import round_robin
-from games.models import Match, OutboxEvent, Seat, Submission
-from games.services import ServiceError, orders_submit, outbox_dispatch, phase_resolve
+from durable.models import OutboxEvent
+from durable.outbox import outbox_dispatch
+from games.models import Match, Seat, Submission
+from games.services import ServiceError, orders_submit, phase_resolve
 from portal.mail.models import OutgoingEmail
 from tests.helpers import client_for
 

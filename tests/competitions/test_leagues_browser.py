@@ -32,8 +32,10 @@ def play_one(league, division: int) -> None:
     """The division's first match played to its end (the first seat wins), and what the
     worker does after it: the "match ended" signal scores it for the standings."""
     from competitions.models import LeagueMatch
-    from games.models import Match, OutboxEvent
-    from games.services import orders_submit, outbox_dispatch, phase_resolve
+    from durable.models import OutboxEvent
+    from durable.outbox import outbox_dispatch
+    from games.models import Match
+    from games.services import orders_submit, phase_resolve
 
     lm = LeagueMatch.objects.filter(division__season__league=league,
                                     division__number=division).order_by("pk").first()

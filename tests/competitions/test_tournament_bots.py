@@ -6,8 +6,10 @@ import pytest
 from competitions import services
 from competitions.models import Entry, Pairing, RatingUpdate, Tournament
 from competitions.selectors import tournament_bracket, tournament_crosstable, tournament_standings
-from games.models import Match, OutboxEvent, Seat, Submission
-from games.services import ServiceError, orders_submit, outbox_dispatch, phase_resolve
+from durable.models import OutboxEvent
+from durable.outbox import outbox_dispatch
+from games.models import Match, Seat, Submission
+from games.services import ServiceError, orders_submit, phase_resolve
 from portal.mail.models import OutgoingEmail
 
 pytestmark = pytest.mark.django_db

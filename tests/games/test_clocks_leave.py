@@ -16,13 +16,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clocks.services import active_hours_set
+from durable import outbox
+from durable.models import OutboxEvent
 from games import services
 from games.models import (
     DeadlineMiss,
     LeaveExtension,
     Match,
     ModerationEntry,
-    OutboxEvent,
     Phase,
     Reliability,
 )
@@ -47,7 +48,7 @@ def dispatch() -> None:
     """Carry out every promised side effect, as the worker does after the commit."""
     while ids := list(OutboxEvent.objects.filter(done_at__isnull=True).values_list("pk",
                                                                                  flat=True)):
-        services.outbox_dispatch(ids=ids)
+        outbox.outbox_dispatch(ids=ids)
 
 
 def test_a_seat_on_leave_is_charged_the_leave_less_and_the_other_seat_fully(toy_duel, clock):

@@ -7,8 +7,10 @@ from email.message import EmailMessage
 import pytest
 from django.db.models import F
 
+from durable import outbox
+from durable.models import OutboxEvent
 from games import services
-from games.models import Action, OutboxEvent
+from games.models import Action
 from games.signals import gameday_opened
 from portal.mail.models import InboundMessage, OutgoingEmail
 from portal.mail.services import inbound_receive
@@ -47,11 +49,11 @@ def test_the_tick_signals_the_gameday_and_each_player_is_mailed_once(
                if name == "gameday_opened"]
     assert len(signals) == 1
     gameday = signals[0][1]["gameday"]
-    rows = list(OutboxEvent.objects.filter(match_id=race.pk, name="gameday_opened"))
+    rows = list(OutboxEvent.objects.filter(series=race.pk, name="gameday_opened"))
     with django_capture_on_commit_callbacks():
         # What the worker does after the commit: the mail app's receiver writes the mails.
-        assert services.outbox_dispatch(ids=[row.pk for row in rows]) == 1
-        assert services.outbox_dispatch(ids=[row.pk for row in rows]) == 0  # done: not twice
+        assert outbox.outbox_dispatch(ids=[row.pk for row in rows]) == 1
+        assert outbox.outbox_dispatch(ids=[row.pk for row in rows]) == 0  # done: not twice
         gameday_opened.send(sender=None, match_id=race.pk, gameday=gameday)  # a duplicate
     mails = OutgoingEmail.objects.filter(dedupe_key__startswith=f"gameday:m{race.pk}:")
     assert sorted(m.to for m in mails) == ["mailer1@example.test", "mailer2@example.test"]

@@ -10,9 +10,10 @@ import pytest
 from django.urls import reverse
 
 import engine
+from durable.models import OutboxEvent
 from engine import RuleError
 from games import services
-from games.models import ConditionalSheet, Match, OutboxEvent, Submission
+from games.models import ConditionalSheet, Match, Submission
 from games.services import ServiceError
 from tests.helpers import client_for, play_round
 

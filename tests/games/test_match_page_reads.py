@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from dbops.bulk import readable
 from games import services
-from games.bulk import readable
 from portal.chat import services as chat
 from portal.chat.models import Message
 from tests.helpers import client_for, play_round

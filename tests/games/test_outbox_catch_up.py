@@ -8,9 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import OutboxEvent
-from games.services.outbox import MAX_ATTEMPTS, outbox_catch_up, outbox_sweep
-from games.services.queue import dispatch
+from durable.models import OutboxEvent
+from durable.outbox import dispatch, outbox_catch_up, outbox_sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +26,7 @@ def undone(count: int, written_ago: float = 0) -> list[int]:
     rows = OutboxEvent.objects.bulk_create([
         OutboxEvent(kind="task" if n % 3 == 0 else "signal", name="phase_resolved",
                     payload={"match_id": 0, "phase_number": 0, "finished": False},
-                    created_at=created)
+                    created_at=created, next_attempt_at=created)
         for n in range(count)], batch_size=1000)
     return [row.pk for row in rows]
 
@@ -37,7 +36,7 @@ def queued(queue, django_capture_on_commit_callbacks) -> list[list[int]]:
     with django_capture_on_commit_callbacks() as callbacks:
         count = queue()
     batches = [c.kwargs["ids"] for c in callbacks
-               if getattr(c, "task_name", "") == "games.tasks.outbox_dispatch"]
+               if getattr(c, "task_name", "") == "durable.tasks.outbox_dispatch"]
     assert count == sum(len(ids) for ids in batches)
     return batches
 
@@ -49,15 +48,16 @@ def test_the_catch_up_queues_every_undone_row_nobody_holds_a_batch_at_a_time(
     ids = undone(2100)
     now = timezone.now()
     held = ids[5:10]  # claimed by a live dispatcher: not queued again
-    OutboxEvent.objects.filter(pk__in=held).update(claimed_at=now)
-    lost = ids[10:12]  # claimed by a dispatcher that died (past the grace time): queued
-    OutboxEvent.objects.filter(pk__in=lost).update(claimed_at=now - timedelta(minutes=5))
-    OutboxEvent.objects.filter(pk__in=ids[12:15]).update(done_at=now)
-    OutboxEvent.objects.filter(pk__in=ids[15:17]).update(attempts=MAX_ATTEMPTS)  # the admins'
+    OutboxEvent.objects.filter(pk__in=held).update(status="sending", sending_since=now)
+    lost = ids[10:12]  # claimed by a dispatcher that died (past its lease): queued
+    OutboxEvent.objects.filter(pk__in=lost).update(status="sending",
+                                                   sending_since=now - timedelta(minutes=5))
+    OutboxEvent.objects.filter(pk__in=ids[12:15]).update(status="sent", done_at=now)
+    OutboxEvent.objects.filter(pk__in=ids[15:17]).update(status="failed")  # the admins'
 
     batches = queued(outbox_catch_up, django_capture_on_commit_callbacks)
     assert sorted(pk for ids_ in batches for pk in ids_) == ids[:5] + ids[10:12] + ids[17:]
-    assert max(len(ids_) for ids_ in batches) <= settings.OUTBOX_DISPATCH_BATCH
+    assert max(len(ids_) for ids_ in batches) <= settings.OUTBOX_BATCH_SIZE
 
 
 def test_the_catch_up_stops_at_the_newest_row_when_it_started(
@@ -65,7 +65,7 @@ def test_the_catch_up_stops_at_the_newest_row_when_it_started(
 ):
     """What is written while it goes is notified to the relay (which listens before it
     starts): not read again, so a busy outbox cannot keep it going."""
-    settings.OUTBOX_DISPATCH_BATCH = 3
+    settings.OUTBOX_BATCH_SIZE = 3
     ids = undone(10)
     later: list[int] = []
 
@@ -73,12 +73,12 @@ def test_the_catch_up_stops_at_the_newest_row_when_it_started(
         later.extend(undone(2))
         return dispatch(pairs)
 
-    monkeypatch.setattr("games.services.outbox.dispatch", dispatch_while_others_write)
+    monkeypatch.setattr("durable.outbox.dispatch", dispatch_while_others_write)
     batches = queued(outbox_catch_up, django_capture_on_commit_callbacks)
     assert len(later) == 8 and sorted(pk for ids_ in batches for pk in ids_) == ids
 
 
-def test_the_sweeper_queues_every_row_past_the_grace_time(
+def test_the_sweeper_queues_every_row_due_longer_than_the_grace_time(
     settings, django_capture_on_commit_callbacks
 ):
     settings.OUTBOX_GRACE_SECONDS = 30

@@ -4,15 +4,17 @@ again on its own, and one that fails again is left for the sweeper with its erro
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Group
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import OutboxEvent
-from games.services import outbox
-from games.services.outbox import outbox_dispatch
+from durable import outbox
+from durable.models import OutboxEvent
+from durable.outbox import outbox_dispatch
 from games.signals import leave_taken
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +54,8 @@ def test_rows_are_carried_out_several_to_a_transaction(settings, listener):
     ids = rows(10)
     with CaptureQueriesContext(connection) as captured:
         assert outbox_dispatch(ids=ids) == 10
-    marks = [q for q in captured if q["sql"].startswith('UPDATE "games_outboxevent" SET "done_at"')]
+    done = 'UPDATE "durable_outboxevent" SET "status" = \'sent\', "done_at"'
+    marks = [q for q in captured if q["sql"].startswith(done)]
     assert len(marks) == 3  # 4 + 4 + 2 rows
     assert effects() == sorted(f"effect--{n}" for n in range(1, 11))
     assert not OutboxEvent.objects.filter(pk__in=ids, done_at__isnull=True).exists()
@@ -66,7 +69,9 @@ def test_a_failing_row_takes_no_other_rows_work_down(settings, listener):
     assert outbox_dispatch(ids=ids) == 4
     assert effects() == sorted(f"effect--{n}" for n in (1, 2, 4, 5))  # its write rolled back
     failed = OutboxEvent.objects.get(pk=ids[2])
-    assert failed.done_at is None and failed.claimed_at is None and failed.attempts == 1
+    # tried again after the outbox's back-off (OUTBOX_RETRY_BASE_SECONDS), a worker queued then
+    assert failed.done_at is None and failed.status == "retry" and failed.attempts == 1
+    assert timedelta(seconds=9) < failed.next_attempt_at - timezone.now() <= timedelta(seconds=10)
     assert "listener failed for -3" in failed.last_error
     assert OutboxEvent.objects.filter(pk__in=ids, done_at__isnull=False).count() == 4
 

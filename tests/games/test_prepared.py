@@ -10,8 +10,8 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from dbops.bulk import rows_insert, rows_update
 from games import services
-from games.bulk import rows_insert, rows_update
 from games.models import Leave, MatchStatusChange, Phase, Seat
 from games.prepared import Prepared
 from games.services.vacation import with_leave
@@ -195,7 +195,7 @@ def test_queries_run_together_in_one_round_trip_return_what_each_returns(matches
 
 
 def test_writes_held_for_one_round_trip_are_sent_in_order_when_the_block_ends(matches):
-    from games.bulk import one_round_trip
+    from dbops.bulk import one_round_trip
 
     made, users = matches
     seat = Seat.objects.filter(match=made[0]).order_by("id").first()
@@ -221,7 +221,7 @@ def test_writes_held_for_one_round_trip_are_sent_in_order_when_the_block_ends(ma
 
 
 def test_a_block_that_commits_with_its_writes_must_hold_the_outermost_transaction(matches):
-    from games.bulk import one_round_trip
+    from dbops.bulk import one_round_trip
 
     made, _ = matches
     seat = Seat.objects.filter(match=made[0]).order_by("id").first()
@@ -235,7 +235,7 @@ def test_a_block_that_commits_with_its_writes_must_hold_the_outermost_transactio
 
 @pytest.mark.skipif(not ON_POSTGRES, reason="prepared in PostgreSQL's sessions only")
 def test_a_write_is_prepared_once_per_session_in_the_string_that_first_sends_it(matches):
-    from games import bulk
+    from dbops import bulk
 
     made, _ = matches
     seats = list(Seat.objects.filter(match__in=made).order_by("id"))[:2]

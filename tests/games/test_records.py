@@ -22,10 +22,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 import engine
+from durable import outbox
+from durable.models import OutboxEvent
 from engine import rng_for
 from engine.record import RecordError, seed_commitment, state_sha256, verify_record
 from games import services
-from games.models import Match, OutboxEvent, Phase, Seat, Submission
+from games.models import Match, Phase, Seat, Submission
 from portal.api.services import api_token_create
 
 pytestmark = pytest.mark.django_db
@@ -39,9 +41,9 @@ REACTION = {"reactions": {"L3": {"mode": "side-rear", "max_range": 6}}}
 def carry_out_outbox(match: Match) -> None:
     """What the workers do after each commit: every promised side effect."""
     for _ in range(50):
-        ids = list(OutboxEvent.objects.filter(match_id=match.pk, done_at__isnull=True)
+        ids = list(OutboxEvent.objects.filter(series=match.pk, done_at__isnull=True)
                    .values_list("pk", flat=True))
-        if not ids or not services.outbox_dispatch(ids=ids):
+        if not ids or not outbox.outbox_dispatch(ids=ids):
             return
 
 

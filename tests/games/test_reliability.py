@@ -11,12 +11,13 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
+from durable import outbox
+from durable.models import OutboxEvent
 from games import services
 from games.models import (
     DeadlineMiss,
     Match,
     ModerationEntry,
-    OutboxEvent,
     Phase,
     Reliability,
     ReliabilityUpdate,
@@ -31,7 +32,7 @@ def dispatch() -> None:
     """Carry out every promised side effect, as the worker does after the commit."""
     while ids := list(OutboxEvent.objects.filter(done_at__isnull=True).values_list("pk",
                                                                                  flat=True)):
-        services.outbox_dispatch(ids=ids)
+        outbox.outbox_dispatch(ids=ids)
 
 
 def duel(alice, bob, **kwargs):

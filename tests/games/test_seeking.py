@@ -15,6 +15,8 @@ from django.utils import timezone
 
 import engine
 from competitions.services.ladders import match_ranking_users
+from durable import outbox
+from durable.models import OutboxEvent
 from engine.record import phase_replay
 from games import services
 from games.models import (
@@ -22,7 +24,6 @@ from games.models import (
     Match,
     MatchReliability,
     ModerationEntry,
-    OutboxEvent,
     Phase,
     Reliability,
     Seat,
@@ -42,7 +43,7 @@ def dispatch() -> None:
     after each commit, until nothing is left."""
     while ids := list(OutboxEvent.objects.filter(done_at__isnull=True).values_list("pk",
                                                                                  flat=True)):
-        services.outbox_dispatch(ids=ids)
+        outbox.outbox_dispatch(ids=ids)
 
 
 def duel(alice, bob, **kwargs) -> Match:

@@ -44,8 +44,8 @@ def test_match_with_creator_and_bot_starts_at_once_and_queues_the_bot(
     # Two dispatches: the bot's move on the lifecycle queue (taken first), the signals on the
     # default queue (their listeners write the notifications).
     queued = sorted((c.task_name, c.queue or "") for c in callbacks if hasattr(c, "task_name"))
-    assert queued == [("games.tasks.outbox_dispatch", ""),
-                      ("games.tasks.outbox_dispatch", "lifecycle")]
+    assert queued == [("durable.tasks.outbox_dispatch", ""),
+                      ("durable.tasks.outbox_dispatch", "lifecycle")]
     changes = list(MatchStatusChange.objects.filter(match=match).values_list(
         "old_status", "new_status"))
     assert changes == [("", "open"), ("open", "active")]

@@ -11,9 +11,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import engine
+from dbops.bulk import readable
+from durable import outbox
+from durable.models import OutboxEvent
 from games import services
-from games.bulk import readable
-from games.models import Match, ModerationEntry, OutboxEvent, Phase, Seat, Submission, SweepRun
+from games.models import Match, ModerationEntry, Phase, Seat, Submission, SweepRun
 from games.receipts import receipt_for
 from games.services import ServiceError
 from games.services.sweep import claims_release
@@ -186,12 +188,13 @@ def test_side_effects_are_promised_in_the_transaction_and_carried_out_once_after
             assert received == []  # not inside the transaction
         # One INSERT for every side effect of the resolution, and one task to carry them out.
         # (on PostgreSQL the resolution's writes go in one string of statements)
-        inserts = sum(readable(q["sql"]).count('INSERT INTO "games_outboxevent"') for q in queries)
+        inserts = sum(readable(q["sql"]).count('INSERT INTO "durable_outboxevent"')
+                      for q in queries)
         assert inserts == 1 and OutboxEvent.objects.count() == before + 2
         (dispatch,) = [c for c in callbacks if hasattr(c, "task_name")]
-        assert dispatch.task_name == "games.tasks.outbox_dispatch"
-        assert services.outbox_dispatch(ids=dispatch.kwargs["ids"]) == 2
-        assert services.outbox_dispatch(ids=dispatch.kwargs["ids"]) == 0  # a duplicate task
+        assert dispatch.task_name == "durable.tasks.outbox_dispatch"
+        assert outbox.outbox_dispatch(ids=dispatch.kwargs["ids"]) == 2
+        assert outbox.outbox_dispatch(ids=dispatch.kwargs["ids"]) == 0  # a duplicate task
     finally:
         phase_resolved.disconnect(receiver)
         phase_opened.disconnect(receiver)
@@ -205,21 +208,21 @@ def test_the_sweeper_dispatches_what_a_crash_left_undone(toy_duel, settings,
     submit(match, match.alice, 1, 4)
     submit(match, match.bob, 2, 2)
     resolve(match)  # its on-commit dispatch never ran (the test's transaction never commits)
-    pending = {r.pk for r in OutboxEvent.objects.filter(match_id=match.pk, done_at__isnull=True)}
+    pending = {r.pk for r in OutboxEvent.objects.filter(series=match.pk, done_at__isnull=True)}
     assert len(pending) >= 2  # (the match's start and its resolution)
 
     def swept() -> set[int]:
         with django_capture_on_commit_callbacks() as callbacks:
-            services.outbox_sweep()
+            outbox.outbox_sweep()
         return {pk for c in callbacks if getattr(c, "task_name", "") ==
-                "games.tasks.outbox_dispatch" for pk in c.kwargs["ids"]}
+                "durable.tasks.outbox_dispatch" for pk in c.kwargs["ids"]}
 
     assert not swept() & pending  # within the grace: the dispatch may be on its way
     OutboxEvent.objects.filter(pk__in=pending).update(
-        created_at=timezone.now() - timedelta(minutes=1))
+        next_attempt_at=timezone.now() - timedelta(minutes=1))
     assert swept() >= pending
-    services.outbox_dispatch(ids=list(pending))
-    assert not OutboxEvent.objects.filter(match_id=match.pk, done_at__isnull=True).exists()
+    outbox.outbox_dispatch(ids=list(pending))
+    assert not OutboxEvent.objects.filter(series=match.pk, done_at__isnull=True).exists()
 
 
 def test_resolving_costs_a_bounded_number_of_queries(toy_duel):
@@ -623,7 +626,7 @@ def test_a_moderator_hands_a_flagged_seat_to_a_new_player(toy_duel, make_user):
 
 def test_a_sweep_whose_queueing_fails_releases_its_claim(toy_duel, monkeypatch, settings,
                                                          django_capture_on_commit_callbacks):
-    from games.services.queue import Enqueue
+    from durable.worker import Enqueue
 
     settings.SWEEP_CLAIM_SECONDS = 60
     late = toy_duel()

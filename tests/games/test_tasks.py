@@ -8,9 +8,9 @@ import pytest
 from celery import current_app
 from django.conf import settings
 
+from durable.worker import Enqueue
 from games import services, tasks
 from games.models import Phase, Submission
-from games.services.queue import Enqueue
 
 pytestmark = pytest.mark.django_db
 
@@ -71,8 +71,8 @@ def test_a_queued_task_is_the_message_apply_async_would_send():
     worker receives what apply_async would have sent, on the queue asked for."""
     queue = f"test-publish-{uuid.uuid4().hex}"
     kwargs = {"ids": [3, 4]}
-    assert Enqueue("games.tasks.outbox_dispatch", queue=queue, **kwargs)()
-    current_app.tasks["games.tasks.outbox_dispatch"].apply_async(
+    assert Enqueue("durable.tasks.outbox_dispatch", queue=queue, **kwargs)()
+    current_app.tasks["durable.tasks.outbox_dispatch"].apply_async(
         kwargs=kwargs, queue=queue, argsrepr="()", kwargsrepr=repr(kwargs))
     with current_app.connection_for_read() as connection:
         received = connection.SimpleQueue(queue)
@@ -89,6 +89,6 @@ def test_a_queued_task_is_the_message_apply_async_would_send():
 
     assert same(ours.headers) == same(celerys.headers)
     assert ours.headers["id"] == ours.headers["root_id"] != celerys.headers["id"]
-    assert ours.headers["task"] == "games.tasks.outbox_dispatch"
+    assert ours.headers["task"] == "durable.tasks.outbox_dispatch"
     assert ours.payload == celerys.payload and ours.payload[1] == kwargs
     assert ours.delivery_info["routing_key"] == celerys.delivery_info["routing_key"] == queue

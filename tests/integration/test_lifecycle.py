@@ -91,8 +91,8 @@ def test_resolutions_are_taken_before_a_backlog_of_notifications(stack, make_use
     would run first: checked by removing the routes)."""
     from django.utils import timezone
 
-    from games.models import OutboxEvent
-    from games.services.queue import Enqueue
+    from durable.models import OutboxEvent
+    from durable.worker import Enqueue
 
     matches = [duel(make_user, f"m{n}") for n in range(5)]
     backlog = OutboxEvent.objects.bulk_create([
@@ -100,7 +100,7 @@ def test_resolutions_are_taken_before_a_backlog_of_notifications(stack, make_use
                     payload={"match_id": 0, "phase_number": 0, "finished": False})
         for _ in range(30)])
     for row in backlog:  # the worker is not running yet: they wait in the default queue
-        assert Enqueue("games.tasks.outbox_dispatch", ids=[row.pk])()
+        assert Enqueue("durable.tasks.outbox_dispatch", ids=[row.pk])()
     for match in matches:
         submit(match, match.alice, 1, 5, phase=1)
         submit(match, match.bob, 2, 3, phase=1)  # on commit: its resolution, on the lifecycle queue

@@ -145,7 +145,7 @@ def test_what_a_commit_promised_is_done_by_the_sweeper_when_its_queueing_failed(
     the broker: the "your move" mail of the next phase is still sent, by the outbox sweeper.
     (Without the relay, where each transaction queues its own: with it, the relay would
     queue these rows on the worker's broker at once.)"""
-    from games.models import OutboxEvent
+    from durable.models import OutboxEvent
     from portal.mail.models import OutgoingEmail
 
     settings.OUTBOX_RELAY = False
@@ -157,7 +157,7 @@ def test_what_a_commit_promised_is_done_by_the_sweeper_when_its_queueing_failed(
         # completes the phase; queueing its resolution fails too
         submit(match, match.bob, 2, 2, phase=1)
         assert services.phase_resolve(match_id=match.pk, phase_number=1)
-    promised = OutboxEvent.objects.get(match_id=match.pk, name="phase_opened",
+    promised = OutboxEvent.objects.get(series=match.pk, name="phase_opened",
                                        payload__phase_number=2)
     assert promised.done_at is None  # committed with the resolution, not yet carried out
     wait_until(lambda: OutgoingEmail.objects.filter(match_id=match.pk, phase_number=2,

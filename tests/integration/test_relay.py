@@ -12,9 +12,10 @@ import pytest
 from celery import current_app
 from django.db import connection, transaction
 
-from games.models import OutboxEvent
-from games.relay import Relay, relay_pairs
-from games.services.queue import LIFECYCLE_QUEUE, outbox_write, signal_event, task_event
+from durable.models import OutboxEvent
+from durable.outbox import outbox_write, task_event
+from durable.relay import Relay, relay_pairs
+from games.services.queue import LIFECYCLE_QUEUE, signal_event
 from tests.integration.conftest import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -51,7 +52,7 @@ def queued(queue: str, wanted: set[int], timeout: float = 15) -> set[int]:
                 except received.Empty:
                     continue
                 message.ack()
-                if message.headers.get("task") == "games.tasks.outbox_dispatch":
+                if message.headers.get("task") == "durable.tasks.outbox_dispatch":
                     seen |= set(message.payload[1]["ids"])
         finally:
             received.close()

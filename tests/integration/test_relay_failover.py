@@ -22,8 +22,9 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
-from games.models import DeadlineMiss, Match, OutboxEvent, Phase, Seat
-from games.relay import LEAD_LOCK
+from durable.models import OutboxEvent
+from durable.relay import LEAD_LOCK
+from games.models import DeadlineMiss, Match, Phase, Seat
 from portal.celery import app
 from portal.mail.models import OutgoingEmail
 from tests.integration.conftest import Proc, wait_until
@@ -110,7 +111,7 @@ class LeadHeld:
 
 @pytest.mark.long
 def test_a_new_leader_carries_out_every_row_written_while_no_relay_listened(stack, make_user):
-    workers = {"OUTBOX_DISPATCH_BATCH": str(BATCH), "OUTBOX_GRACE_SECONDS": "300",
+    workers = {"OUTBOX_BATCH_SIZE": str(BATCH), "OUTBOX_GRACE_SECONDS": "300",
                "TEST_VISIBILITY_TIMEOUT": "5", "TOY_DUEL_RESOLVE_SLEEP": "0.1"}
     leader = stack.worker(**workers)
     leader.wait_for_log("outbox relay: leading")

@@ -23,10 +23,12 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 import engine
+from durable import outbox
+from durable.models import OutboxEvent
 from engine import PhaseKind, rng_for
 from games import plugins, services
 from games import urls as games_urls
-from games.models import Match, OutboxEvent, Phase, Submission
+from games.models import Match, Phase, Submission
 from portal.mail.models import OutgoingEmail
 from portal.push.models import PushMessage, PushSubscription
 from tests.portal.builders import (
@@ -109,9 +111,9 @@ def carry_out_outbox(match: Match) -> None:
     """What the workers do after each commit: every promised side effect, until none is left
     (a bot's move promises the next phase's effects)."""
     for _ in range(50):
-        ids = list(OutboxEvent.objects.filter(match_id=match.pk, done_at__isnull=True)
+        ids = list(OutboxEvent.objects.filter(series=match.pk, done_at__isnull=True)
                    .values_list("pk", flat=True))
-        if not ids or not services.outbox_dispatch(ids=ids):
+        if not ids or not outbox.outbox_dispatch(ids=ids):
             return
 
 

@@ -1,7 +1,9 @@
 """Orders by email: store every received message first, then read it and answer it.
 
-``inbound_store`` commits the message as received before anything else happens, so a failure
-later loses nothing (the row keeps the error, and an admin action processes it again).
+``inbound_store`` commits the message as received before anything else happens, with an outbox
+row that has a worker process it (``durable.outbox``: done once, even if the process that
+received it dies), so a failure later loses nothing (the row keeps the error, and an admin
+action processes it again).
 ``inbound_process`` then checks, in this order: sender, mail loops and delivery reports (stored,
 never answered), the receiving server's DKIM / DMARC verdict, the reply token, the hourly cap
 per token, size, the seat's player against the token's and the sender, the match and phase,
@@ -33,6 +35,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import engine
+from durable.outbox import outbox_write, task_event
 from games import plugins
 from games.models import Match, Phase, Seat
 from games.plans import is_clear_command, plans_offered
@@ -120,11 +123,15 @@ def inbound_store(*, raw: bytes, source: str) -> InboundMessage:
             return seen
         try:
             with transaction.atomic():
-                return InboundMessage.objects.create(
+                row = InboundMessage.objects.create(
                     source=source, raw=kept, size=len(raw), sender=_printable(sender)[:254],
                     subject=_printable(subject)[:255],
                     message_id=_printable(message_id)[:255], fingerprint=key,
                 )
+                # (its processing promised with it: a worker does it if nobody here does)
+                outbox_write([task_event("portal.mail.tasks.inbound_process",
+                                         inbound_id=row.pk)])
+                return row
         except IntegrityError:  # the same message, stored by a concurrent delivery just now
             continue
     raise RuntimeError("inbound message could not be stored")  # unreachable in practice

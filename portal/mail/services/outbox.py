@@ -21,8 +21,8 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.core.mail.message import sanitize_address
 
+from durable.queue import SENT, Result
 from portal.delivery import pipeline
-from portal.delivery.pipeline import SENT, Result
 from portal.mail.models import FailingAddress, OutgoingEmail
 from portal.mail.wire import message_bytes
 

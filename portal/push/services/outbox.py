@@ -30,9 +30,9 @@ from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
+from durable.queue import Result
 from portal import outbound
 from portal.delivery import pipeline
-from portal.delivery.pipeline import Result
 from portal.push import vapid
 from portal.push.models import PushMessage, PushSubscription
 from portal.push.services.subscriptions import endpoint_policy

@@ -10,8 +10,9 @@ import pytest
 from django.utils import timezone
 
 import engine
+from durable.models import OutboxEvent
 from games import services
-from games.models import ConditionalPlan, Match, OutboxEvent, Phase, Submission
+from games.models import ConditionalPlan, Match, Phase, Submission
 from games.plans import NOTICE_ENDED, NOTICE_ILLEGAL, NOTICE_UNMATCHED
 from games.services import ServiceError
 from games.services.plans import MAX_DEPTH

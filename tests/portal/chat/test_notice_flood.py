@@ -12,8 +12,8 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
+from durable.outbox import outbox_sweep
 from games import services
-from portal.chat.tasks import notices_sweep
 from portal.mail.models import OutgoingEmail
 from tests.portal.builders import make_user
 from tests.portal.chat.builders import post
@@ -46,10 +46,10 @@ def test_messages_to_many_new_channels_make_one_notice_per_reader_per_window(
         for n, other in enumerate(range(3, 13)):
             clock["now"] = start + timedelta(seconds=7 * n)
             post(match, sender, [2, other], f"FLOOD {n} for seat 2 and seat {other}")
-            notices_sweep()
+            outbox_sweep()
         for step in range(1, 121):  # beat's sweeper, every 30 s for an hour
             clock["now"] = start + timedelta(seconds=70 + 30 * step)
-            notices_sweep()
+            outbox_sweep()
 
     told = [d.text.replace("\r\n", "\n") for d in mails(mailboxes, reader)]
     # One notice as the gathering window closes (the messages of its first minute), one more

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from durable.models import OutboxEvent
 from games.services import match_create
 from portal.accounts.models import Event, Profile
 from portal.accounts.notifications import mail_set
@@ -56,9 +57,12 @@ def test_a_burst_of_fifty_messages_makes_one_mail_per_reader(eager, mailboxes, s
             post(match, ann, "public", f"message {n}")
     finally:
         task_prerun.disconnect(count)
-    # One notice task for the whole burst (queued by the first message; run at once here,
-    # where it finds the notice not due yet: a minute to gather).
-    assert ran.count("portal.chat.tasks.messages_notify") == 1
+    # One notice for the whole burst: an outbox row written by the first message, due a
+    # minute later (its dispatch, run at once here, leaves it for then).
+    notices = OutboxEvent.objects.filter(series=match.pk, name="portal.chat.tasks.messages_notify")
+    assert [row.status for row in notices] == ["queued"]
+    assert notices[0].next_attempt_at == NoticeGathering.objects.get(match=match).due_at
+    assert "portal.chat.tasks.messages_notify" not in ran
     assert mails(mailboxes, ben) == []
     channel = first.channel
     assert not notify.notice_send(match_id=match.pk)  # not due yet: a minute to gather

@@ -14,10 +14,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
 import engine
+from durable import outbox
+from durable.models import OutboxEvent
+from durable.outbox import outbox_dispatch
 from games import services as games_services
-from games.models import Leave, Match, OutboxEvent
-from games.services import outbox
-from games.services.outbox import outbox_dispatch
+from games.models import Leave, Match
 from games.services.reliability import deadline_misses_record, deadline_misses_records
 from games.signals import leave_taken, receiver_of_many, send_many
 from games.words import say
@@ -125,7 +126,7 @@ def test_missed_deadlines_of_many_resolutions_are_written_as_one_by_one(matches,
 
 def test_a_groups_rows_go_in_batches_that_keep_each_matchs_order():
     def row(pk: int, name: str, match: int | None) -> OutboxEvent:
-        return OutboxEvent(pk=pk, kind="signal", name=name, match_id=match)
+        return OutboxEvent(pk=pk, kind="signal", name=name, series=match)
 
     rows = [row(1, "phase_resolved", 7), row(2, "phase_opened", 7), row(3, "phase_resolved", 8),
             row(4, "phase_opened", 8), row(5, "phase_opened", 9), row(6, "leave_taken", None),
@@ -134,7 +135,7 @@ def test_a_groups_rows_go_in_batches_that_keep_each_matchs_order():
     assert batches == [[1, 3], [5], [6, 7], [2, 4], [8]]
     for match in (7, 8, 9):  # each match's rows in the order they were written
         order = [pk for batch in batches for pk in batch
-                 if next(r for r in rows if r.pk == pk).match_id == match]
+                 if next(r for r in rows if r.pk == pk).series == match]
         assert order == sorted(order)
 
 

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from durable.queue import SENT, Result
 from portal.delivery import pipeline
-from portal.delivery.pipeline import Result
 from portal.mail.models import OutgoingEmail
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ class Toy(pipeline.Channel):
         for n, row in enumerate(rows):
             if self.die_after is not None and n == self.die_after:
                 raise SystemExit("the worker was killed")  # (not an Exception: nothing caught)
-            yield row.pk, self.answers.get(row.to, pipeline.SENT)
+            yield row.pk, self.answers.get(row.to, SENT)
 
     def gone(self, rows):
         self.gone_to += [row.to for row in rows]
@@ -48,7 +48,7 @@ def toy(settings):
     settings.TOY_LEASE_SECONDS = 60
     channel = pipeline.register(Toy())
     yield channel
-    del pipeline.CHANNELS["toy"]
+    pipeline.unregister("toy")
 
 
 def row(to: str, key: str | None = None) -> OutgoingEmail | None:
@@ -81,11 +81,11 @@ def test_one_flush_is_queued_per_transaction_and_channel(toy, django_capture_on_
 
 def test_a_claimed_row_is_not_claimed_again_until_its_lease_runs_out(toy):
     row("a")
-    [claimed] = pipeline.claim(toy)
+    [claimed] = toy.claim()
     assert claimed.status == "sending" and claimed.attempts == 1
-    assert pipeline.claim(toy) == []  # another worker: nothing to take
+    assert toy.claim() == []  # another worker: nothing to take
     later = timezone.now() + timedelta(seconds=61)
-    [again] = pipeline.claim(toy, now=later)  # the first worker died: its lease ran out
+    [again] = toy.claim(now=later)  # the first worker died: its lease ran out
     assert again.pk == claimed.pk and again.attempts == 2
 
 

@@ -14,8 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from durable import outbox
+from durable.models import OutboxEvent
 from games import services
-from games.models import OutboxEvent
 from portal.mail.models import OutgoingEmail
 from portal.push.models import PushMessage
 from portal.timeline.selectors import MAIL_KINDS, PUSH_KINDS
@@ -32,7 +33,7 @@ def dispatch() -> None:
     """Carry out every promised side effect (the vote's mails), as the workers do."""
     while ids := list(OutboxEvent.objects.filter(done_at__isnull=True).values_list("pk",
                                                                                  flat=True)):
-        services.outbox_dispatch(ids=ids)
+        outbox.outbox_dispatch(ids=ids)
 
 
 def strategy():

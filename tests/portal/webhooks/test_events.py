@@ -7,8 +7,9 @@ import pytest
 
 from competitions.services import tournaments
 from competitions.services.clubs import club_create, club_join_by_token
+from durable.models import OutboxEvent
+from durable.outbox import outbox_dispatch
 from games import services as games
-from games.models import OutboxEvent
 from portal.webhooks.models import WebhookDelivery
 from tests.portal.webhooks.flush import flush
 
@@ -19,7 +20,7 @@ def dispatch() -> None:
     """Carry out every promised side effect, as the worker does after the commit."""
     while ids := list(OutboxEvent.objects.filter(done_at__isnull=True).values_list("pk",
                                                                                  flat=True)):
-        games.outbox_dispatch(ids=ids)
+        outbox_dispatch(ids=ids)
 
 
 def test_a_phase_resolved_and_the_next_opened_reach_the_match_webhook(receiver, hook,

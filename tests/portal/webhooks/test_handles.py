@@ -8,8 +8,9 @@ import pytest
 
 from competitions.models import Membership
 from competitions.services.clubs import club_create, club_join_by_token, club_match_create
+from durable.models import OutboxEvent
+from durable.outbox import outbox_dispatch
 from games import services as games
-from games.models import OutboxEvent
 from tests.portal.webhooks.flush import flush
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +49,7 @@ def dispatch() -> None:
                                                                                flat=True))
         if not ids:
             return
-        games.outbox_dispatch(ids=ids)
+        outbox_dispatch(ids=ids)
     pytest.fail("the outbox's events were not all carried out")
 
 

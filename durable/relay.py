@@ -1,11 +1,11 @@
 """The outbox relay: queues the dispatch of outbox rows as their transactions commit.
 
-On PostgreSQL a trigger on the outbox (migration 0016) notifies channel ``games_outbox`` at
-each commit that wrote rows, listing them (``kind:id,kind:id``; ``*`` when the list is too
-long for a notification's payload). The relay listens and queues their dispatch
-(``queue.dispatch``: one task per queue), so the transactions of the lifecycle (a
-resolution, a new match, an order) publish nothing themselves, and a notification is sent
-only if its transaction committed.
+On PostgreSQL a trigger on the outbox (``durable/migrations/0002_outbox_on_the_queue.py``)
+notifies channel ``durable_outbox`` at each commit that wrote rows, listing them
+(``kind:id,kind:id``; ``*`` when the list is too long for a notification's payload). The
+relay listens and queues their dispatch (``outbox.dispatch``: one task per Celery queue), so
+the transactions that write them (a resolution, a new match, an order, a message) publish
+nothing themselves, and a notification is sent only if its transaction committed.
 
 Every Celery worker runs a relay in its main process (``portal/celery.py``); one leads,
 holding a PostgreSQL advisory lock on its own connection, and the others wait for it to go
@@ -27,12 +27,11 @@ import psycopg
 from django.conf import settings
 from django.db import connection
 
-from games.services.outbox import outbox_catch_up
-from games.services.queue import dispatch
+from durable.outbox import dispatch, outbox_catch_up
 
 logger = logging.getLogger(__name__)
 
-CHANNEL = "games_outbox"
+CHANNEL = "durable_outbox"
 # The advisory lock the leading relay holds (any fixed number; this one spells "relay").
 LEAD_LOCK = 0x72656C6179
 
