@@ -182,7 +182,8 @@ def scenario(args: argparse.Namespace, commit_rows: int | None) -> dict:
         led_at = timezone.now()
         left = swept.filter(phase_number=1).count()
         undone = OutboxEvent.objects.filter(done_at__isnull=True)
-        wait(lambda: not undone.exclude(claimed_at__lt=killed_at).exists(), 3600,
+        held_by_the_dead = {"status": "sending", "sending_since__lt": killed_at}
+        wait(lambda: not undone.exclude(**held_by_the_dead).exists(), 3600,
              "every row but the dead worker's carried out", poll=0.2)
     finally:
         for proc in workers:

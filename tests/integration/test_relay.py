@@ -30,7 +30,7 @@ def listening() -> psycopg.Connection:
     params = connection.get_connection_params()
     conn = psycopg.connect(**{key: params[key] for key in ("dbname", "user", "host", "port")
                               if params.get(key)}, autocommit=True)
-    conn.execute("LISTEN games_outbox")
+    conn.execute("LISTEN durable_outbox")
     return conn
 
 

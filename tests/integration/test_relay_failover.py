@@ -139,8 +139,9 @@ def test_a_new_leader_carries_out_every_row_written_while_no_relay_listened(stac
                         interval=0.02)
     undone = OutboxEvent.objects.filter(done_at__isnull=True)
     # Everything is carried out but what the dead worker held (claimed, never finished: only
-    # the grace time frees it).
-    wait_until(lambda: not undone.exclude(claimed_at__lt=killed_at).exists(), 60,
+    # its lease running out frees it).
+    held_by_the_dead = {"status": "sending", "sending_since__lt": killed_at}
+    wait_until(lambda: not undone.exclude(**held_by_the_dead).exists(), 60,
                "every row but the dead worker's carried out", interval=0.05)
     held = set(undone.values_list("pk", flat=True))
     assert len(held) <= 2 * BATCH  # a batch in each of its two processes, at most
