@@ -65,6 +65,10 @@ class OutboxEvent(Work):
     series = models.BigIntegerField(
         _("series"), null=True, blank=True,
         help_text=_("Rows of one series (a match) are carried out in the order written."))
+    # (not indexed: a claim, which changes only the status, the lease and the attempts, is
+    # then a HOT update, writing no index)
+    status = models.CharField(_("status"), max_length=10, choices=Work.Status.choices,
+                              default=Work.Status.QUEUED)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     # (due at once unless written due later)
     next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True,
@@ -81,7 +85,7 @@ class OutboxEvent(Work):
             # What is still to do, a batch at a time by id (the relay's catch-up, the sweeper;
             # the done rows, nearly all of them, are not in it).
             models.Index(fields=["id"], name="durable_outbox_undone",
-                         condition=Q(status__in=["queued", "retry", "sending"])),
+                         condition=Q(done_at__isnull=True)),
         ]
 
     def __str__(self) -> str:

@@ -121,3 +121,18 @@ def test_a_row_held_past_its_lease_is_claimed_again_and_one_held_within_it_is_no
     later = timezone.now() + timedelta(seconds=31)  # it died: the lease ran out
     again = outbox.OUTBOX.claim(ids=ids, now=later)
     assert [r.pk for r in again] == ids and {r.attempts for r in again} == {2}
+
+
+@pytest.mark.django_db
+def test_the_admins_see_the_outbox_and_try_a_failed_row_again(admin_client):
+    OutboxEvent.objects.all().delete()
+    (row,) = outbox.outbox_write([("signal", "leave_taken", None, {"leave_id": -1})])
+    OutboxEvent.objects.filter(pk=row.pk).update(status="failed", attempts=5,
+                                                 last_error="RuntimeError: the listener")
+    page = admin_client.get("/admin/durable/outboxevent/?status__exact=failed")
+    assert page.status_code == 200 and b"leave_taken" in page.content
+    done = admin_client.post("/admin/durable/outboxevent/", {
+        "action": "try_again", "_selected_action": [row.pk]}, follow=True)
+    assert b"1 failed side effect queued again." in done.content
+    row.refresh_from_db()
+    assert (row.status, row.attempts) in {("retry", 0), ("sent", 1)}  # (carried out at once)

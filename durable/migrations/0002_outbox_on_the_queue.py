@@ -100,7 +100,7 @@ class Migration(migrations.Migration):
                 ("queued", "Queued"), ("sending", "Sending"), ("sent", "Sent"),
                 ("retry", "Waiting to retry"), ("failed", "Failed"),
                 ("expired", "Expired (too late, or replaced by a newer one)")],
-                db_index=True, default="queued", max_length=10, verbose_name="status")),
+                default="queued", max_length=10, verbose_name="status")),
         migrations.AlterField(
             model_name="outboxevent", name="attempts",
             field=models.PositiveIntegerField(default=0, verbose_name="attempts")),
@@ -117,7 +117,7 @@ class Migration(migrations.Migration):
         migrations.AlterModelTable(name="outboxevent", table=None),
         migrations.AddIndex(
             model_name="outboxevent",
-            index=models.Index(condition=models.Q(("status__in", ["queued", "retry", "sending"])),
+            index=models.Index(condition=models.Q(("done_at__isnull", True)),
                                fields=["id"], name="durable_outbox_undone")),
         migrations.RunPython(trigger_create, trigger_drop),
     ]
