@@ -176,7 +176,7 @@ def _carry_out_many(rows: list[OutboxEvent]) -> None:
             rows[0].name, [row.payload for row in rows]):
         return
     for row in rows:
-        _carry_out(row)
+        carrier.one(row.name, row.payload)
 
 
 def _batches(rows: list[OutboxEvent]) -> list[list[OutboxEvent]]:
