@@ -136,3 +136,29 @@ def test_the_admins_see_the_outbox_and_try_a_failed_row_again(admin_client):
     assert b"1 failed side effect queued again." in done.content
     row.refresh_from_db()
     assert (row.status, row.attempts) in {("retry", 0), ("sent", 1)}  # (carried out at once)
+
+
+@pytest.mark.django_db
+def test_the_work_left_for_the_old_sweeps_gets_its_outbox_rows_when_migrating(toy_duel):
+    """Message notices due and received mail not processed when the outbox took them over
+    (their sweeps are gone) are promised by the migrations."""
+    from importlib import import_module
+
+    from portal.chat.models import NoticeGathering
+    from portal.mail.models import InboundMessage
+
+    match = toy_duel()
+    due = timezone.now() + timedelta(seconds=40)
+    NoticeGathering.objects.create(match=match, due_at=due)
+    NoticeGathering.objects.create(match=toy_duel(), due_at=None)  # nothing to tell
+    waiting = InboundMessage.objects.create(source="pipe", raw=b"x", size=1)
+    InboundMessage.objects.create(source="pipe", raw=b"y", size=1, status="accepted")
+    OutboxEvent.objects.all().delete()
+    import_module("portal.chat.migrations.0004_notices_on_the_outbox").notices_promised(
+        apps, None)
+    import_module("portal.mail.migrations.0012_inbound_on_the_outbox").processing_promised(
+        apps, None)
+    assert sorted((row.name, row.payload, row.next_attempt_at == due)
+                  for row in OutboxEvent.objects.all()) == [
+        ("portal.chat.tasks.messages_notify", {"match_id": match.pk}, True),
+        ("portal.mail.tasks.inbound_process", {"inbound_id": waiting.pk}, False)]
