@@ -28,6 +28,9 @@ class OutboxEventAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # (a row deleted is a side effect lost)
+
     def has_try_again_permission(self, request) -> bool:
         return request.user.is_superuser
 
