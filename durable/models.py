@@ -66,9 +66,11 @@ class OutboxEvent(Work):
         _("series"), null=True, blank=True,
         help_text=_("Rows of one series (a match) are carried out in the order written."))
     # (not indexed: a claim, which changes only the status, the lease and the attempts, is
-    # then a HOT update, writing no index)
-    status = models.CharField(_("status"), max_length=10, choices=Work.Status.choices,
-                              default=Work.Status.QUEUED)
+    # then a HOT update, writing no index; its words are a side effect's, not a message's)
+    status = models.CharField(_("status"), max_length=10, default=Work.Status.QUEUED, choices=[
+        (Work.Status.QUEUED, _("Queued")), (Work.Status.SENDING, _("In progress")),
+        (Work.Status.SENT, _("Done")), (Work.Status.RETRY, _("Waiting to retry")),
+        (Work.Status.FAILED, _("Failed")), (Work.Status.EXPIRED, _("Expired"))])
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     # (due at once unless written due later)
     next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True,

@@ -97,9 +97,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="outboxevent", name="status",
             field=models.CharField(choices=[
-                ("queued", "Queued"), ("sending", "Sending"), ("sent", "Sent"),
-                ("retry", "Waiting to retry"), ("failed", "Failed"),
-                ("expired", "Expired (too late, or replaced by a newer one)")],
+                ("queued", "Queued"), ("sending", "In progress"), ("sent", "Done"),
+                ("retry", "Waiting to retry"), ("failed", "Failed"), ("expired", "Expired")],
                 default="queued", max_length=10, verbose_name="status")),
         migrations.AlterField(
             model_name="outboxevent", name="attempts",
