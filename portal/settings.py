@@ -434,6 +434,9 @@ MAIL_TOKEN_MAX_AGE_DAYS = int(os.environ.get("MAIL_TOKEN_MAX_AGE_DAYS", "120"))
 SITE_URL = os.environ.get(
     "SITE_URL", f"http://127.0.0.1:{os.environ.get('PORTAL_PORT') or 8000}").rstrip("/")
 MAIL_MAX_INBOUND_BYTES = int(os.environ.get("MAIL_MAX_INBOUND_BYTES", str(512 * 1024)))
+# A received e-mail the receiving process handles itself (the MTA pipe, the maildir) is
+# processed by a worker only if it is still waiting this long after (that process died).
+MAIL_INBOUND_BACKSTOP_SECONDS = float(os.environ.get("MAIL_INBOUND_BACKSTOP_SECONDS", "300"))
 # Replies read per reply token (match, seat, phase, player) and hour; a From header proves
 # nothing, so the cap is counted against the token, never against the sender's address.
 MAIL_SEAT_HOURLY_CAP = int(os.environ.get("MAIL_SEAT_HOURLY_CAP", "30"))

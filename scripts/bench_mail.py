@@ -203,7 +203,8 @@ def main() -> None:
             clients.PLAYER.encode(), mail.to.encode()).replace(
             clients.REPLY_TO.encode(), mail.reply_to.encode()).replace(
             b"Message-ID: <CAGmail", f"Message-ID: <bench{run}-{n}-".encode())
-        ids.append(inbound_store(raw=raw, source=InboundMessage.Source.PIPE).pk)
+        ids.append(inbound_store(raw=raw, source=InboundMessage.Source.PIPE,
+                                 processed_here=True).pk)
     elapsed_in = run_workers("in", var_dir, [ids[k::args.workers] for k in range(args.workers)])
     accepted = InboundMessage.objects.filter(pk__in=ids, status="accepted").count()
     controller.stop()

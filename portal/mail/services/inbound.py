@@ -99,8 +99,11 @@ def fingerprint(*, raw: bytes, sender: str, message_id: str) -> str:
     return hashlib.sha256(b"raw\0" + raw).hexdigest()
 
 
-def inbound_store(*, raw: bytes, source: str) -> InboundMessage:
-    """Commit the message as received (cut at MAIL_MAX_INBOUND_BYTES) before processing.
+def inbound_store(*, raw: bytes, source: str, processed_here: bool = False) -> InboundMessage:
+    """Commit the message as received (cut at MAIL_MAX_INBOUND_BYTES) before processing, with
+    the outbox row that has a worker process it: at once, or, when the caller processes it
+    itself (``processed_here``: the MTA pipe, the maildir), only if it is still waiting
+    MAIL_INBOUND_BACKSTOP_SECONDS later (that process died), so that the two never race.
 
     A message that was stored already (same sender and Message-ID, or same bytes) is not stored
     again: its row is returned (with ``deliveries`` counted up), and processing it is a no-op —
@@ -129,7 +132,9 @@ def inbound_store(*, raw: bytes, source: str) -> InboundMessage:
                     message_id=_printable(message_id)[:255], fingerprint=key,
                 )
                 # (its processing promised with it: a worker does it if nobody here does)
-                outbox_write([task_event("portal.mail.tasks.inbound_process",
+                due = timezone.now() + timedelta(
+                    seconds=settings.MAIL_INBOUND_BACKSTOP_SECONDS if processed_here else 0)
+                outbox_write([task_event("portal.mail.tasks.inbound_process", due=due,
                                          inbound_id=row.pk)])
                 return row
         except IntegrityError:  # the same message, stored by a concurrent delivery just now
@@ -470,7 +475,7 @@ def inbound_process(*, inbound_id: int) -> InboundMessage | None:
 
 def inbound_receive(*, raw: bytes, source: str) -> InboundMessage:
     """Store, then process (the MTA pipe and maildir path)."""
-    row = inbound_store(raw=raw, source=source)
+    row = inbound_store(raw=raw, source=source, processed_here=True)
     return inbound_process(inbound_id=row.pk) or row
 
 

@@ -38,7 +38,7 @@ class Command(BaseCommand):
 
     def _store(self, raw: bytes, source: str) -> InboundMessage:
         try:
-            return inbound_store(raw=raw, source=source)
+            return inbound_store(raw=raw, source=source, processed_here=True)
         except Exception as error:
             self.stderr.write(f"could not store the message: {error}")
             sys.exit(EX_TEMPFAIL)
