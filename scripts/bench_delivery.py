@@ -265,10 +265,10 @@ def main() -> None:
     from django.core.management import call_command
 
     from portal.delivery.models import Delivery
-    from portal.delivery.pipeline import CHANNELS
+    from portal.delivery.pipeline import channels
 
     call_command("migrate", verbosity=0)
-    for channel in CHANNELS.values():  # leftovers of an earlier run must not be counted
+    for channel in channels().values():  # leftovers of an earlier run must not be counted
         channel.model.objects.filter(status__in=["queued", "retry", "sending"]).update(
             status=Delivery.Status.FAILED)
     result: dict[str, Any] = {"workers": args.workers}

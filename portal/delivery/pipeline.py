@@ -27,9 +27,7 @@ from typing import Any, ClassVar, TypeVar
 from django.db import transaction
 from django.utils import timezone
 
-from durable.queue import OUTCOMES, Queue, Result
-from durable.queue import register as queue_register
-from durable.queue import unregister as queue_unregister
+from durable.queue import OUTCOMES, QUEUES, Queue, Result
 from durable.worker import Enqueue, enqueue_on_commit
 from portal.delivery.models import Delivery
 
@@ -65,27 +63,17 @@ class Channel(Queue):
         Enqueue(DELIVER_TASK, channel=self.name)()
 
 
-CHANNELS: dict[str, Channel] = {}
-
-
-def register(chan: Channel) -> Channel:
-    """Make channel ``chan`` known here and to the durable queue (which sweeps it)."""
-    CHANNELS[chan.name] = chan
-    queue_register(chan)
-    return chan
-
-
-def unregister(name: str) -> None:
-    """Forget channel ``name`` (a test's own)."""
-    CHANNELS.pop(name, None)
-    queue_unregister(name)
+def channels() -> dict[str, Channel]:
+    """The delivery channels, by name: the durable queues that are channels (each registers
+    with ``durable.queue.register``, which has them swept)."""
+    return {name: queue for name, queue in QUEUES.items() if isinstance(queue, Channel)}
 
 
 def channel(name: str) -> Channel:
-    try:
-        return CHANNELS[name]
-    except KeyError:
-        raise LookupError(f"no delivery channel {name!r} (known: {sorted(CHANNELS)})") from None
+    found = channels().get(name)
+    if found is None:
+        raise LookupError(f"no delivery channel {name!r} (known: {sorted(channels())})")
+    return found
 
 
 def flush_on_commit(name: str, countdown: float | None = None) -> None:
@@ -255,7 +243,7 @@ def flush(name: str, *, limit: int | None = None, max_batches: int = 1000) -> in
 
 def sweep(now: datetime | None = None) -> dict[str, int]:
     """Every channel's sweep (``Queue.sweep``): the due rows by channel."""
-    return {name: chan.sweep(now) for name, chan in CHANNELS.items()}
+    return {name: chan.sweep(now) for name, chan in channels().items()}
 
 
 def requeue(name: str, pks: Iterable[Any]) -> int:

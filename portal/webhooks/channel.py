@@ -20,9 +20,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from durable import queue
 from durable.queue import Result
 from portal import outbound
-from portal.delivery.pipeline import Channel, register, run_ahead
+from portal.delivery.pipeline import Channel, run_ahead
 from portal.webhooks import formats, services
 from portal.webhooks.models import WebhookDelivery, WebhookTarget
 
@@ -127,4 +128,4 @@ class WebhookChannel(Channel):
                                                  "exists"))
 
 
-CHANNEL = register(WebhookChannel())
+CHANNEL = queue.register(WebhookChannel())

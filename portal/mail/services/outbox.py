@@ -21,6 +21,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.core.mail.message import sanitize_address
 
+from durable import queue
 from durable.queue import SENT, Result
 from portal.delivery import pipeline
 from portal.mail.models import FailingAddress, OutgoingEmail
@@ -234,4 +235,4 @@ def _close(connection: Any) -> None:
         logger.debug("closing the SMTP connection failed", exc_info=True)
 
 
-CHANNEL = pipeline.register(MailChannel())
+CHANNEL = queue.register(MailChannel())

@@ -30,6 +30,7 @@ from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
+from durable import queue
 from durable.queue import Result
 from portal import outbound
 from portal.delivery import pipeline
@@ -192,4 +193,4 @@ class PushChannel(pipeline.Channel):
         PushSubscription.objects.filter(pk__in={row.subscription_id for row in rows}).delete()
 
 
-CHANNEL = pipeline.register(PushChannel())
+CHANNEL = queue.register(PushChannel())

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from durable import queue
 from durable.queue import SENT, Result
 from portal.delivery import pipeline
 from portal.mail.models import OutgoingEmail
@@ -46,9 +47,9 @@ def toy(settings):
     settings.TOY_RETRY_BASE_SECONDS = 10
     settings.TOY_MAX_BACKOFF_SECONDS = 25
     settings.TOY_LEASE_SECONDS = 60
-    channel = pipeline.register(Toy())
+    channel = queue.register(Toy())
     yield channel
-    pipeline.unregister("toy")
+    queue.unregister("toy")
 
 
 def row(to: str, key: str | None = None) -> OutgoingEmail | None:
